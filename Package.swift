@@ -1,0 +1,63 @@
+// swift-tools-version:6.0
+// metrics-report — MetricKit payload analysis for Linux and macOS.
+// Licensed GPL-3.0-or-later (GNU GSL, linked below, is GPL-3.0).
+
+import PackageDescription
+
+let package = Package(
+  name: "metrics-report",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "MetricKitAnalysis", targets: ["MetricKitAnalysis"]),
+    .executable(name: "metrics-report", targets: ["metrics-report"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+  ],
+  targets: [
+    // Debian's C libraries, through system-library targets.
+    .systemLibrary(
+      name: "CGSL", pkgConfig: "gsl",
+      providers: [.apt(["libgsl-dev"]), .brew(["gsl"])]),
+    .systemLibrary(
+      name: "CZlib", pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+
+    // Small prefixed (`mr_`) shims with no Swift API of their own.
+    .target(name: "CMetricsShims", dependencies: ["CGSL"]),
+    // simdjson is C++ (Debian's libsimdjson-dev): its header is included by the shim's C++ source
+    // only, so it is linked here rather than through a system-library module Swift would import.
+    .target(
+      name: "CMetricsJSON",
+      // Debian's simdjson.pc sets this define; keep the ABI identical to the library's build.
+      cxxSettings: [.define("SIMDJSON_THREADS_ENABLED", to: "1")],
+      linkerSettings: [.linkedLibrary("simdjson")]),
+
+    // The library: read → decode → filter → aggregate → statistics → render.
+    .target(
+      name: "MetricKitAnalysis",
+      dependencies: ["CMetricsShims", "CMetricsJSON", "CZlib"]),
+
+    // The thin command-line shell.
+    .executableTarget(
+      name: "metrics-report",
+      dependencies: [
+        "MetricKitAnalysis",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
+
+    // Samples: a deterministic dump generator and the library example.
+    .executableTarget(
+      name: "generate-samples", dependencies: ["MetricKitAnalysis"],
+      path: "Samples/Sources/generate-samples"),
+    .executableTarget(
+      name: "launch-time-example", dependencies: ["MetricKitAnalysis"],
+      path: "Samples/Sources/launch-time-example"),
+
+    .testTarget(
+      name: "MetricKitAnalysisTests", dependencies: ["MetricKitAnalysis"]),
+    .testTarget(
+      name: "MetricsReportCLITests", dependencies: ["MetricKitAnalysis"]),
+  ],
+  cxxLanguageStandard: .cxx17
+)

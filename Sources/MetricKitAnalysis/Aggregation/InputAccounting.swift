@@ -1,0 +1,35 @@
+/// Where every input went: payloads read = counted + excluded (by reason); files or payloads that could
+/// not be used are listed with their reasons; other documents are counted by kind.
+public struct InputAccounting: Sendable {
+  /// Files read.
+  public var files = 0
+  /// Metric payloads decoded (counted + excluded).
+  public var payloads = 0
+  /// Payloads excluded, by reason.
+  public var excluded: [ExclusionReason: Int] = [:]
+  /// Files and payloads that could not be used.
+  public var rejected: [Rejection] = []
+  /// Recognized documents that are not metric payloads, by kind.
+  public var otherDocuments: [DocumentKind: Int] = [:]
+  /// Files inside directories passed over for their names (not `.json`, `.ndjson`, `.jsonl`, `.gz`).
+  public var ignoredFiles: [String] = []
+  /// Payloads with at least one zone-less timestamp.
+  public var zoneAssumedPayloads = 0
+  /// The offset assumed for zone-less timestamps, in seconds east of UTC.
+  public var assumedUTCOffset = 0
+
+  /// Creates empty accounting.
+  public init() {}
+
+  /// Payloads counted in the report.
+  public var counted: Int { payloads - excluded.values.reduce(0, +) }
+
+  /// The assumed offset as `+hh:mm`.
+  public var assumedUTCOffsetText: String {
+    let sign = assumedUTCOffset < 0 ? "-" : "+"
+    let minutes = abs(assumedUTCOffset) / 60
+    let hh = minutes / 60
+    let mm = minutes % 60
+    return "\(sign)\(hh < 10 ? "0" : "")\(hh):\(mm < 10 ? "0" : "")\(mm)"
+  }
+}

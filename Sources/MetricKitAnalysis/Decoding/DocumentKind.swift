@@ -1,0 +1,40 @@
+/// What a JSON document holds, detected from its keys.
+public enum DocumentKind: String, Sendable, Hashable, CaseIterable {
+  /// An `MXMetricPayload`.
+  case metricPayload
+  /// An `MXDiagnosticPayload` (arrays of crash, hang, CPU, disk-write and launch diagnostics).
+  case diagnosticPayload
+  /// One diagnostic on its own (`MXCrashDiagnostic` etc.).
+  case diagnostic
+  /// A call stack tree on its own (`MXCallStackTree`).
+  case callStackTree
+
+  static let metricKeys: [StaticString] = [
+    "appVersion", "metaData", "applicationLaunchMetrics", "applicationResponsivenessMetrics",
+    "applicationTimeMetrics", "applicationExitMetrics", "animationMetrics", "cellularConditionMetrics",
+    "cpuMetrics", "gpuMetrics", "diskIOMetrics", "memoryMetrics", "displayMetrics",
+    "locationActivityMetrics", "networkTransferMetrics", "signpostMetrics", "multipleAppVersions",
+  ]
+  static let diagnosticArrayKeys: [StaticString] = [
+    "crashDiagnostics", "hangDiagnostics", "cpuExceptionDiagnostics", "diskWriteExceptionDiagnostics",
+    "appLaunchDiagnostics",
+  ]
+
+  /// Detects the kind of a root object; nil when it looks like no MetricKit document.
+  static func detect(_ root: JSONValue) -> DocumentKind? {
+    var hasCallStackTree = false
+    var hasDiagnosticMetaData = false
+    var hasCallStacks = false
+    var isMetric = false
+    for member in root.children {
+      if diagnosticArrayKeys.contains(where: { member.keyEquals($0) }) { return .diagnosticPayload }
+      if member.keyEquals("callStackTree") { hasCallStackTree = true }
+      if member.keyEquals("diagnosticMetaData") { hasDiagnosticMetaData = true }
+      if member.keyEquals("callStacks") { hasCallStacks = true }
+      if !isMetric, metricKeys.contains(where: { member.keyEquals($0) }) { isMetric = true }
+    }
+    if hasCallStackTree || hasDiagnosticMetaData { return .diagnostic }
+    if hasCallStacks { return .callStackTree }
+    return isMetric ? .metricPayload : nil
+  }
+}

@@ -1,0 +1,160 @@
+import Foundation
+
+/// Where a payload sits inside its file.
+public struct PayloadLocation: Sendable, Hashable, CustomStringConvertible {
+  /// The file's path as given.
+  public var path: String
+  /// The element's index when the file holds a JSON array.
+  public var index: Int?
+  /// The line number (from 1) when the file holds NDJSON.
+  public var line: Int?
+
+  /// Creates a location.
+  public init(path: String, index: Int? = nil, line: Int? = nil) {
+    self.path = path
+    self.index = index
+    self.line = line
+  }
+
+  public var description: String {
+    if let line { return "\(path):\(line)" }
+    if let index { return "\(path)[\(index)]" }
+    return path
+  }
+}
+
+/// One decoded document.
+public enum DecodedDocument: Sendable {
+  /// A metric payload.
+  case metricPayload(MetricPayload)
+  /// A document that is not a metric payload (diagnostics, call stack trees), recognized and passed
+  /// over by the metric reports.
+  case other(DocumentKind)
+}
+
+/// Decodes the payloads of one file: one JSON object, a JSON array of them, or NDJSON (one per
+/// line). Every payload is decoded on its own, so one bad payload costs only itself.
+public struct PayloadDecoder: Sendable {
+  /// The limits applied.
+  public var limits: InputLimits
+  /// How timestamps are read.
+  public var timestamps: TimestampParser
+
+  /// Creates a decoder.
+  public init(limits: InputLimits = InputLimits(), timestamps: TimestampParser = TimestampParser()) {
+    self.limits = limits
+    self.timestamps = timestamps
+  }
+
+  /// Decodes a whole file's bytes (already decompressed), calling `visit` once per document with its
+  /// location and either the document or the reason it was rejected. Returns the number of documents.
+  @discardableResult
+  func decodeFile(
+    path: String, buffer: PaddedBuffer, parser: JSONParser,
+    visit: (PayloadLocation, Result<DecodedDocument, PayloadDecodingError>) -> Void
+  ) -> Int {
+    let bytes = buffer.bytes
+    let lineDelimited = [".ndjson", ".jsonl", ".ndjson.gz", ".jsonl.gz"].contains { path.hasSuffix($0) }
+    if !lineDelimited {
+      do {
+        return try parser.parse(bytes) { (root) throws(PayloadDecodingError) in
+          decodeRoot(root, path: path, visit: visit)
+        }
+      } catch {
+        // Not one document: NDJSON when its first line alone is one.
+        if !looksLineDelimited(bytes, parser: parser) {
+          visit(PayloadLocation(path: path), .failure(emptyAware(error, bytes)))
+          return 1
+        }
+      }
+    }
+    return decodeLines(bytes, path: path, parser: parser, visit: visit)
+  }
+
+  private func emptyAware(_ error: PayloadDecodingError, _ bytes: UnsafeRawBufferPointer) -> PayloadDecodingError {
+    let blank = bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+    return blank ? PayloadDecodingError(keyPath: [], reason: "empty file") : error
+  }
+
+  private func decodeRoot(
+    _ root: JSONValue, path: String, visit: (PayloadLocation, Result<DecodedDocument, PayloadDecodingError>) -> Void
+  ) -> Int {
+    if root.kind == .array {
+      guard root.count <= limits.maximumPayloadsPerFile else {
+        visit(
+          PayloadLocation(path: path),
+          .failure(.init(keyPath: [], reason: "\(root.count) payloads, over the limit of \(limits.maximumPayloadsPerFile) per file")))
+        return 1
+      }
+      for (i, element) in root.children.enumerated() {
+        visit(PayloadLocation(path: path, index: i), decodeDocument(element))
+      }
+      return root.count
+    }
+    visit(PayloadLocation(path: path), decodeDocument(root))
+    return 1
+  }
+
+  /// Decodes one payload object.
+  func decodeDocument(_ root: JSONValue) -> Result<DecodedDocument, PayloadDecodingError> {
+    guard root.kind == .object else {
+      return .failure(.init(keyPath: [], reason: "expected a payload object, found \(root.kindName)"))
+    }
+    guard let kind = DocumentKind.detect(root) else {
+      let keys = root.children.prefix(5).map { "\"\($0.key)\"" }.joined(separator: ", ")
+      return .failure(
+        .init(
+          keyPath: [],
+          reason: "not a MetricKit payload: none of its keys is a metric or diagnostic section"
+            + (keys.isEmpty ? " (the object is empty)" : " (keys: \(keys))")))
+    }
+    guard kind == .metricPayload else { return .success(.other(kind)) }
+    var decoder = MetricPayloadDecoder(context: DecodingContext(timestamps: timestamps, limits: limits))
+    do {
+      return .success(.metricPayload(try decoder.decode(root)))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  private func looksLineDelimited(_ bytes: UnsafeRawBufferPointer, parser: JSONParser) -> Bool {
+    guard let newline = bytes.firstIndex(of: 0x0A) else { return false }
+    let first = UnsafeRawBufferPointer(rebasing: bytes[0..<newline])
+    let rest = bytes[(newline + 1)...]
+    guard rest.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return false }
+    return (try? parser.parse(first) { (root) throws(PayloadDecodingError) in root.kind == .object }) == true
+  }
+
+  private func decodeLines(
+    _ bytes: UnsafeRawBufferPointer, path: String, parser: JSONParser,
+    visit: (PayloadLocation, Result<DecodedDocument, PayloadDecodingError>) -> Void
+  ) -> Int {
+    var documents = 0
+    var start = 0
+    var line = 0
+    while start < bytes.count {
+      line += 1
+      let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+      var trimmedEnd = end
+      if trimmedEnd > start, bytes[trimmedEnd - 1] == 0x0D { trimmedEnd -= 1 }
+      let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<trimmedEnd])
+      defer { start = end + 1 }
+      if slice.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+      documents += 1
+      if documents > limits.maximumPayloadsPerFile {
+        visit(
+          PayloadLocation(path: path, line: line),
+          .failure(.init(keyPath: [], reason: "over the limit of \(limits.maximumPayloadsPerFile) payloads per file; the rest of the file was not read")))
+        return documents
+      }
+      let location = PayloadLocation(path: path, line: line)
+      do {
+        let result = try parser.parse(slice) { (root) throws(PayloadDecodingError) in decodeDocument(root) }
+        visit(location, result)
+      } catch {
+        visit(location, .failure(error))
+      }
+    }
+    return documents
+  }
+}

@@ -1,0 +1,29 @@
+/// Which metrics a report shows: every metric by default, or those matching one of the patterns (an
+/// exact identifier, or a prefix followed by `*`, e.g. `applicationLaunchMetrics.*`, `signpost:*`).
+public struct MetricSelection: Sendable, Hashable {
+  /// The patterns; empty selects everything.
+  public var patterns: [String]
+
+  /// Creates a selection.
+  public init(_ patterns: [String] = []) { self.patterns = patterns }
+
+  /// Whether the metric `identifier` is selected.
+  public func includes(_ identifier: String) -> Bool {
+    patterns.isEmpty
+      || patterns.contains { pattern in
+        pattern.hasSuffix("*") ? identifier.hasPrefix(pattern.dropLast()) : identifier == pattern
+      }
+  }
+
+  /// Patterns that can never match a known metric (for usage errors).
+  public var unknownPatterns: [String] {
+    patterns.filter { pattern in
+      if pattern.hasSuffix("*") {
+        let prefix = pattern.dropLast()
+        return !(MetricCatalog.identifiers.contains { $0.hasPrefix(prefix) }
+          || MetricCatalog.signpostPrefix.hasPrefix(prefix) || prefix.hasPrefix(MetricCatalog.signpostPrefix))
+      }
+      return !MetricCatalog.isKnown(pattern)
+    }
+  }
+}

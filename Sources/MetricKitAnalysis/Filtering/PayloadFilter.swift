@@ -1,0 +1,49 @@
+import Foundation
+
+/// Which payloads count. By default every single-version payload counts; payloads spanning an app
+/// update (`includesMultipleApplicationVersions`) are excluded unless `includeMultipleVersions` is
+/// set, in which case they count for their latest version.
+public struct PayloadFilter: Sendable, Hashable {
+  /// Versions to keep (`latestApplicationVersion`); empty keeps all.
+  public var applicationVersions: Set<String> = []
+  /// Builds to keep (`metaData.appBuildVersion`); empty keeps all.
+  public var buildVersions: Set<String> = []
+  /// Device types to keep (`metaData.deviceType`, e.g. `iPhone14,2`); empty keeps all.
+  public var deviceTypes: Set<String> = []
+  /// OS version prefixes to keep (`metaData.osVersion`, e.g. `iPhone OS 17`); empty keeps all.
+  public var osVersionPrefixes: [String] = []
+  /// Keep payloads whose period ends at or after this instant.
+  public var since: Date? = nil
+  /// Keep payloads whose period ends before this instant.
+  public var until: Date? = nil
+  /// Count payloads that span several app versions, for their latest version.
+  public var includeMultipleVersions = false
+
+  /// Creates a filter that keeps every single-version payload.
+  public init() {}
+
+  /// Whether `payload` counts, or why not.
+  public func exclusion(of payload: MetricPayload) -> ExclusionReason? {
+    if payload.includesMultipleApplicationVersions && !includeMultipleVersions { return .multipleAppVersions }
+    if !applicationVersions.isEmpty && !applicationVersions.contains(payload.latestApplicationVersion) {
+      return .version
+    }
+    if !buildVersions.isEmpty {
+      guard let build = payload.metaData?.applicationBuildVersion, buildVersions.contains(build) else { return .filter }
+    }
+    if !deviceTypes.isEmpty {
+      guard let device = payload.metaData?.deviceType, deviceTypes.contains(device) else { return .filter }
+    }
+    if !osVersionPrefixes.isEmpty {
+      guard let os = payload.metaData?.osVersion, osVersionPrefixes.contains(where: { os.hasPrefix($0) }) else {
+        return .filter
+      }
+    }
+    if since != nil || until != nil {
+      guard let end = payload.timeStampEnd ?? payload.timeStampBegin else { return .filter }
+      if let since, end < since { return .filter }
+      if let until, end >= until { return .filter }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// A metric reported as a histogram, generic over its unit, as in the well-known MetricKit recipe:
+///
+/// ```swift
+/// extension AppLaunchMetric: HistogrammedMetric {
+///   public var histogram: Histogram<UnitDuration>? { histogrammedTimeToFirstDraw }
+/// }
+/// ```
+///
+/// Conformances ship for `AppLaunchMetric` (time to first draw), `AppResponsivenessMetric` (hang
+/// time), `CellularConditionMetric` (signal bars), `SignpostMetric` (interval durations), and
+/// `Histogram` itself, so every histogram property (resume time, optimized and extended launch)
+/// answers `average` and `percentile(_:)` too.
+public protocol HistogrammedMetric: Sendable {
+  /// The unit of the histogram's edges.
+  associatedtype UnitType: Dimension
+  /// The histogram, when the payload carried one.
+  var histogram: Histogram<UnitType>? { get }
+}
+
+extension HistogrammedMetric {
+  /// The mean by bucket midpoints (the mixture's mean); nil without observations.
+  public var average: Measurement<UnitType>? { average(estimator: .midpoint) }
+
+  /// The mean under the given estimator; nil without observations.
+  public func average(estimator: MeanEstimator) -> Measurement<UnitType>? {
+    guard let histogram, let mean = try? MergedHistogram(histogram).mean(estimator: estimator) else { return nil }
+    return Measurement(value: mean, unit: histogram.unit)
+  }
+
+  /// The `p`-th percentile (0 < p ≤ 100): the inverse of the histogram's piecewise-linear CDF.
+  public func percentile(_ p: Double) -> Measurement<UnitType>? {
+    guard let histogram, let percentile = Percentile(p),
+      let estimate = try? MergedHistogram(histogram).percentiles([percentile]).first
+    else { return nil }
+    return Measurement(value: estimate.value, unit: histogram.unit)
+  }
+}
+
+extension Histogram: HistogrammedMetric {
+  /// The histogram itself.
+  public var histogram: Histogram<UnitType>? { self }
+}
+
+extension AppLaunchMetric: HistogrammedMetric {
+  /// Time to first draw, the launch time of the classic recipe.
+  public var histogram: Histogram<UnitDuration>? { histogrammedTimeToFirstDraw }
+}
+
+extension AppResponsivenessMetric: HistogrammedMetric {
+  /// Hang time.
+  public var histogram: Histogram<UnitDuration>? { histogrammedApplicationHangTime }
+}
+
+extension CellularConditionMetric: HistogrammedMetric {
+  /// Time at each signal strength.
+  public var histogram: Histogram<UnitSignalBars>? { histogrammedCellularConditionTime }
+}
+
+extension SignpostMetric: HistogrammedMetric {
+  /// Interval durations.
+  public var histogram: Histogram<UnitDuration>? { signpostIntervalData?.histogrammedSignpostDuration }
+}

@@ -1,0 +1,146 @@
+import Foundation
+
+/// A metric reported as a histogram, named by its API key path.
+public struct HistogramMetricDefinition: Sendable {
+  /// The identifier, e.g. `applicationLaunchMetrics.histogrammedTimeToFirstDraw`.
+  public let identifier: String
+  /// The unit of the buckets in output (`ms`, `bars`).
+  public let unit: String
+  let buckets: @Sendable (MetricPayload) -> [HistogramBucket]?
+}
+
+/// A metric with one value per payload, named by its API key path.
+public struct ScalarMetricDefinition: Sendable {
+  /// The identifier, e.g. `memoryMetrics.peakMemoryUsage`.
+  public let identifier: String
+  /// The canonical unit in output (`s`, `MB`, `count`, …).
+  public let unit: String
+  let value: @Sendable (MetricPayload) -> Double?
+}
+
+/// Every metric the reports know, with its identifier and canonical unit (SPEC §2).
+public enum MetricCatalog {
+  /// The hang rate: seconds of hang per hour of foreground time.
+  public static let hangRate = "hangRate"
+  /// The scroll hitch rate: ms of hitch per s of scrolling, weighted by foreground time.
+  public static let scrollHitchRate = "scrollHitchRate"
+  /// The prefix of signpost duration histograms: `signpost:<category>/<name>`.
+  public static let signpostPrefix = "signpost:"
+
+  /// The fixed histogram metrics (signposts come and go with the payloads).
+  public static let histograms: [HistogramMetricDefinition] = [
+    .init(identifier: "applicationLaunchMetrics.histogrammedTimeToFirstDraw", unit: "ms") {
+      $0.applicationLaunchMetrics?.histogrammedTimeToFirstDraw?.buckets
+    },
+    .init(identifier: "applicationLaunchMetrics.histogrammedApplicationResumeTime", unit: "ms") {
+      $0.applicationLaunchMetrics?.histogrammedApplicationResumeTime?.buckets
+    },
+    .init(identifier: "applicationLaunchMetrics.histogrammedOptimizedTimeToFirstDraw", unit: "ms") {
+      $0.applicationLaunchMetrics?.histogrammedOptimizedTimeToFirstDraw?.buckets
+    },
+    .init(identifier: "applicationLaunchMetrics.histogrammedExtendedLaunch", unit: "ms") {
+      $0.applicationLaunchMetrics?.histogrammedExtendedLaunch?.buckets
+    },
+    .init(identifier: "applicationResponsivenessMetrics.histogrammedApplicationHangTime", unit: "ms") {
+      $0.applicationResponsivenessMetrics?.histogrammedApplicationHangTime?.buckets
+    },
+    .init(identifier: "cellularConditionMetrics.histogrammedCellularConditionTime", unit: "bars") {
+      $0.cellularConditionMetrics?.histogrammedCellularConditionTime?.buckets
+    },
+  ]
+
+  private static let foregroundExitKeys = [
+    "cumulativeAbnormalExitCount", "cumulativeMemoryResourceLimitExitCount", "cumulativeAppWatchdogExitCount",
+    "cumulativeBadAccessExitCount", "cumulativeIllegalInstructionExitCount", "cumulativeCPUResourceLimitExitCount",
+    "cumulativeNormalAppExitCount",
+  ]
+  private static let backgroundExitKeys = [
+    "cumulativeAbnormalExitCount", "cumulativeMemoryResourceLimitExitCount", "cumulativeMemoryPressureExitCount",
+    "cumulativeAppWatchdogExitCount", "cumulativeBadAccessExitCount", "cumulativeIllegalInstructionExitCount",
+    "cumulativeCPUResourceLimitExitCount", "cumulativeSuspendedWithLockedFileExitCount",
+    "cumulativeBackgroundTaskAssertionTimeoutExitCount", "cumulativeNormalAppExitCount",
+  ]
+
+  /// The scalar metrics, Organizer's first.
+  public static let scalars: [ScalarMetricDefinition] = {
+    var list: [ScalarMetricDefinition] = [
+      .init(identifier: "memoryMetrics.peakMemoryUsage", unit: "MB") { $0.memoryMetrics?.peakMemoryUsage?.value },
+      .init(identifier: "memoryMetrics.averageSuspendedMemory", unit: "MB") {
+        guard let a = $0.memoryMetrics?.averageSuspendedMemory, a.sampleCount > 0 else { return nil }
+        return a.averageMeasurement.value
+      },
+      .init(identifier: "diskIOMetrics.cumulativeLogicalWrites", unit: "MB") {
+        $0.diskIOMetrics?.cumulativeLogicalWrites?.value
+      },
+      .init(identifier: "cpuMetrics.cumulativeCPUTime", unit: "s") { $0.cpuMetrics?.cumulativeCPUTime?.value },
+      .init(identifier: "cpuMetrics.cumulativeCPUInstructions", unit: "instructions") {
+        $0.cpuMetrics?.cumulativeCPUInstructions?.value
+      },
+      .init(identifier: "gpuMetrics.cumulativeGPUTime", unit: "s") { $0.gpuMetrics?.cumulativeGPUTime?.value },
+      .init(identifier: "applicationTimeMetrics.cumulativeForegroundTime", unit: "s") {
+        $0.applicationTimeMetrics?.cumulativeForegroundTime?.value
+      },
+      .init(identifier: "applicationTimeMetrics.cumulativeBackgroundTime", unit: "s") {
+        $0.applicationTimeMetrics?.cumulativeBackgroundTime?.value
+      },
+      .init(identifier: "applicationTimeMetrics.cumulativeBackgroundAudioTime", unit: "s") {
+        $0.applicationTimeMetrics?.cumulativeBackgroundAudioTime?.value
+      },
+      .init(identifier: "applicationTimeMetrics.cumulativeBackgroundLocationTime", unit: "s") {
+        $0.applicationTimeMetrics?.cumulativeBackgroundLocationTime?.value
+      },
+      .init(identifier: "animationMetrics.scrollHitchTimeRatio", unit: "ms/s") {
+        $0.animationMetrics?.scrollHitchTimeRatio?.value
+      },
+      .init(identifier: "animationMetrics.hitchTimeRatio", unit: "ms/s") { $0.animationMetrics?.hitchTimeRatio?.value },
+      .init(identifier: "displayMetrics.averagePixelLuminance", unit: "apl") {
+        guard let a = $0.displayMetrics?.averagePixelLuminance, a.sampleCount > 0 else { return nil }
+        return a.averageMeasurement.value
+      },
+    ]
+    for key in foregroundExitKeys {
+      list.append(.init(identifier: "applicationExitMetrics.foregroundExitData.\(key)", unit: "count") {
+        $0.applicationExitMetrics.map { Double($0.foregroundExitData[key]) }
+      })
+    }
+    for key in backgroundExitKeys {
+      list.append(.init(identifier: "applicationExitMetrics.backgroundExitData.\(key)", unit: "count") {
+        $0.applicationExitMetrics.map { Double($0.backgroundExitData[key]) }
+      })
+    }
+    let network: [(String, @Sendable (NetworkTransferMetric) -> Measurement<UnitInformationStorage>?)] = [
+      ("cumulativeWifiUpload", { $0.cumulativeWifiUpload }), ("cumulativeWifiDownload", { $0.cumulativeWifiDownload }),
+      ("cumulativeCellularUpload", { $0.cumulativeCellularUpload }),
+      ("cumulativeCellularDownload", { $0.cumulativeCellularDownload }),
+    ]
+    for (key, read) in network {
+      list.append(.init(identifier: "networkTransferMetrics.\(key)", unit: "MB") {
+        $0.networkTransferMetrics.flatMap(read)?.value
+      })
+    }
+    let location: [(String, @Sendable (LocationActivityMetric) -> Measurement<UnitDuration>?)] = [
+      ("cumulativeBestAccuracyForNavigationTime", { $0.cumulativeBestAccuracyForNavigationTime }),
+      ("cumulativeBestAccuracyTime", { $0.cumulativeBestAccuracyTime }),
+      ("cumulativeNearestTenMetersAccuracyTime", { $0.cumulativeNearestTenMetersAccuracyTime }),
+      ("cumulativeHundredMetersAccuracyTime", { $0.cumulativeHundredMetersAccuracyTime }),
+      ("cumulativeKilometerAccuracyTime", { $0.cumulativeKilometerAccuracyTime }),
+      ("cumulativeThreeKilometersAccuracyTime", { $0.cumulativeThreeKilometersAccuracyTime }),
+    ]
+    for (key, read) in location {
+      list.append(.init(identifier: "locationActivityMetrics.\(key)", unit: "s") {
+        $0.locationActivityMetrics.flatMap(read)?.value
+      })
+    }
+    return list
+  }()
+
+  /// Every fixed identifier, for validating `--metric`.
+  public static var identifiers: [String] {
+    histograms.map(\.identifier) + scalars.map(\.identifier) + [hangRate, scrollHitchRate]
+  }
+
+  /// Whether `identifier` is one the reports can produce (a fixed one, or any `signpost:` metric).
+  public static func isKnown(_ identifier: String) -> Bool {
+    identifier.hasPrefix(signpostPrefix) || identifiers.contains(identifier)
+  }
+}

@@ -1,0 +1,10 @@
+import Foundation
+
+/// Disk writes (`diskIOMetrics`, `MXDiskIOMetric`).
+public struct DiskIOMetric: Sendable {
+  /// Logical writes, in megabytes (10⁶ bytes).
+  public var cumulativeLogicalWrites: Measurement<UnitInformationStorage>?
+
+  /// Creates an empty section.
+  public init() {}
+}

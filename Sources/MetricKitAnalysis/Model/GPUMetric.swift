@@ -1,0 +1,10 @@
+import Foundation
+
+/// GPU use (`gpuMetrics`, `MXGPUMetric`).
+public struct GPUMetric: Sendable {
+  /// GPU time, in seconds.
+  public var cumulativeGPUTime: Measurement<UnitDuration>?
+
+  /// Creates an empty section.
+  public init() {}
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// One day of one device's metrics (`MXMetricPayload`), decoded from its `jsonRepresentation()`.
+///
+/// Measurements are stored in canonical units: histogram durations in milliseconds, cumulative times
+/// in seconds, memory and data in megabytes (10⁶ bytes). Sections the payload did not carry are nil.
+public struct MetricPayload: Sendable {
+  /// The app version at the end of the period (JSON key `appVersion`).
+  public var latestApplicationVersion: String
+  /// Whether the period spans an app update (JSON `"multipleAppVersions": "1"`, or a boolean
+  /// `includesMultipleApplicationVersions`).
+  public var includesMultipleApplicationVersions: Bool
+  /// The start of the period.
+  public var timeStampBegin: Date?
+  /// The end of the period.
+  public var timeStampEnd: Date?
+  /// True when a timestamp had no zone and the parser's assumed offset was applied.
+  public var timeZoneAssumed: Bool
+  /// Device and app metadata.
+  public var metaData: MetaData?
+  /// Launch and resume times.
+  public var applicationLaunchMetrics: AppLaunchMetric?
+  /// Hangs.
+  public var applicationResponsivenessMetrics: AppResponsivenessMetric?
+  /// Foreground and background time.
+  public var applicationTimeMetrics: AppRunTimeMetric?
+  /// Exit counts.
+  public var applicationExitMetrics: AppExitMetric?
+  /// Animation hitches.
+  public var animationMetrics: AnimationMetric?
+  /// Signal strength.
+  public var cellularConditionMetrics: CellularConditionMetric?
+  /// CPU use.
+  public var cpuMetrics: CPUMetric?
+  /// GPU use.
+  public var gpuMetrics: GPUMetric?
+  /// Disk writes.
+  public var diskIOMetrics: DiskIOMetric?
+  /// Memory use.
+  public var memoryMetrics: MemoryMetric?
+  /// Display luminance.
+  public var displayMetrics: DisplayMetric?
+  /// Location use.
+  public var locationActivityMetrics: LocationActivityMetric?
+  /// Network transfers.
+  public var networkTransferMetrics: NetworkTransferMetric?
+  /// Custom signposts.
+  public var signpostMetrics: [SignpostMetric]
+
+  /// Creates an empty payload for `latestApplicationVersion`.
+  public init(latestApplicationVersion: String, includesMultipleApplicationVersions: Bool = false) {
+    self.latestApplicationVersion = latestApplicationVersion
+    self.includesMultipleApplicationVersions = includesMultipleApplicationVersions
+    timeZoneAssumed = false
+    signpostMetrics = []
+  }
+}

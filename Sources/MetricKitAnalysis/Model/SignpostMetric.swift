@@ -1,0 +1,22 @@
+import Foundation
+
+/// One custom signpost's measurements (`signpostMetrics[i]`, `MXSignpostMetric`).
+public struct SignpostMetric: Sendable {
+  /// The signpost's name.
+  public var signpostName: String
+  /// The signpost's category.
+  public var signpostCategory: String
+  /// How many times the signpost was emitted (JSON key `totalSignpostCount`).
+  public var totalCount: Int?
+  /// Its interval measurements, when it marks intervals.
+  public var signpostIntervalData: SignpostIntervalData?
+
+  /// The metric identifier, `signpost:<category>/<name>`.
+  public var identifier: String { "signpost:\(signpostCategory)/\(signpostName)" }
+
+  /// Creates a signpost metric.
+  public init(signpostName: String, signpostCategory: String) {
+    self.signpostName = signpostName
+    self.signpostCategory = signpostCategory
+  }
+}

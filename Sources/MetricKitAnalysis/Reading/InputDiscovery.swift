@@ -1,0 +1,92 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Turns the paths a user names into the list of files to read: files as named, directories walked
+/// recursively in sorted order (by byte-wise name), symbolic-link loops visited once.
+public struct InputDiscovery: Sendable {
+  /// File name endings read from inside directories. A file named on the command line is read
+  /// whatever its name.
+  public static let payloadFileSuffixes = [".json", ".ndjson", ".jsonl", ".gz", ".json.txt"]
+
+  /// The outcome: the files to read, the paths that could not be read, the files passed over.
+  public struct Result: Sendable {
+    /// Files to read, in the order they will be reported.
+    public var files: [String] = []
+    /// Paths that could not be read (missing, unreadable directory), with the reason.
+    public var failures: [(path: String, failure: InputFailure)] = []
+    /// Files inside directories whose names do not end in a payload suffix (hidden files included).
+    public var ignored: [String] = []
+  }
+
+  /// Creates a discovery.
+  public init() {}
+
+  /// Lists the files under `paths`.
+  public func discover(_ paths: [String]) -> Result {
+    var result = Result()
+    var visited = Set<FileIdentity>()
+    for path in paths {
+      var info = stat()
+      guard stat(path, &info) == 0 else {
+        result.failures.append((path, InputFailure(reason: "cannot read: \(String(cString: strerror(errno)))")))
+        continue
+      }
+      if (info.st_mode & S_IFMT) == S_IFDIR {
+        walk(directory: path, identity: FileIdentity(info), into: &result, visited: &visited)
+      } else {
+        result.files.append(path)
+      }
+    }
+    return result
+  }
+
+  private func walk(
+    directory: String, identity: FileIdentity, into result: inout Result, visited: inout Set<FileIdentity>
+  ) {
+    // An explicit stack: no recursion limit on deep trees.
+    var pending: [(String, FileIdentity)] = [(directory, identity)]
+    while let (dir, id) = pending.popLast() {
+      guard visited.insert(id).inserted else { continue }  // a symbolic-link loop, or seen before
+      let names: [String]
+      do {
+        names = try FileManager.default.contentsOfDirectory(atPath: dir)
+      } catch {
+        result.failures.append((dir, InputFailure(reason: "cannot list directory")))
+        continue
+      }
+      var subdirectories: [(String, FileIdentity)] = []
+      for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        let path = dir.hasSuffix("/") ? dir + name : dir + "/" + name
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+          result.failures.append((path, InputFailure(reason: "cannot read: \(String(cString: strerror(errno)))")))
+          continue
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+          if !name.hasPrefix(".") { subdirectories.append((path, FileIdentity(info))) }
+        } else if !name.hasPrefix("."), Self.payloadFileSuffixes.contains(where: { name.hasSuffix($0) }) {
+          result.files.append(path)
+        } else {
+          result.ignored.append(path)
+        }
+      }
+      // Depth-first, in sorted order: push in reverse so the first name is walked first.
+      pending.append(contentsOf: subdirectories.reversed())
+    }
+  }
+}
+
+/// A file's device and inode: what makes two paths the same directory.
+private struct FileIdentity: Hashable {
+  var device: UInt64
+  var inode: UInt64
+  init(_ info: stat) {
+    device = UInt64(truncatingIfNeeded: info.st_dev)
+    inode = UInt64(truncatingIfNeeded: info.st_ino)
+  }
+}

@@ -1,0 +1,99 @@
+/// Writes JSON with keys in the order given (the contract's order), numbers never NaN or infinite.
+struct JSONWriter {
+  private(set) var output = ""
+
+  /// A JSON value built by the writer.
+  indirect enum Value {
+    case string(String)
+    case number(Double)
+    case integer(Int128)
+    case bool(Bool)
+    case null
+    case array([Value])
+    case object([(String, Value)])
+  }
+
+  static func render(_ value: Value) -> String {
+    var writer = JSONWriter()
+    writer.write(value, indent: 0)
+    writer.output += "\n"
+    return writer.output
+  }
+
+  private mutating func write(_ value: Value, indent: Int) {
+    switch value {
+    case .string(let s): writeString(s)
+    case .number(let d): output += Self.number(d)
+    case .integer(let n): output += String(n)
+    case .bool(let b): output += b ? "true" : "false"
+    case .null: output += "null"
+    case .array(let items):
+      if items.isEmpty {
+        output += "[]"
+        return
+      }
+      // Short arrays of scalars (brackets, percentile lists) stay on one line.
+      if items.count <= 4, items.allSatisfy({ if case .number = $0 { true } else if case .integer = $0 { true } else { false } }) {
+        output += "["
+        for (i, item) in items.enumerated() {
+          if i > 0 { output += ", " }
+          write(item, indent: indent)
+        }
+        output += "]"
+        return
+      }
+      output += "[\n"
+      for (i, item) in items.enumerated() {
+        output += String(repeating: "  ", count: indent + 1)
+        write(item, indent: indent + 1)
+        output += i + 1 < items.count ? ",\n" : "\n"
+      }
+      output += String(repeating: "  ", count: indent) + "]"
+    case .object(let members):
+      if members.isEmpty {
+        output += "{}"
+        return
+      }
+      output += "{\n"
+      for (i, (key, item)) in members.enumerated() {
+        output += String(repeating: "  ", count: indent + 1)
+        writeString(key)
+        output += ": "
+        write(item, indent: indent + 1)
+        output += i + 1 < members.count ? ",\n" : "\n"
+      }
+      output += String(repeating: "  ", count: indent) + "}"
+    }
+  }
+
+  /// A finite double in the shortest form that reads back exactly; integral values without ".0".
+  static func number(_ d: Double) -> String {
+    guard d.isFinite else { return "null" }  // unreachable by construction; never NaN in output
+    if d == d.rounded(), d.magnitude < 1e15 { return String(Int64(d)) }
+    return "\(d)"
+  }
+
+  private mutating func writeString(_ s: String) {
+    output += "\""
+    for scalar in s.unicodeScalars {
+      switch scalar {
+      case "\"": output += "\\\""
+      case "\\": output += "\\\\"
+      case "\n": output += "\\n"
+      case "\r": output += "\\r"
+      case "\t": output += "\\t"
+      case "<": output += "\\u003c"  // inert inside HTML <script> blocks too
+      case ">": output += "\\u003e"
+      case "&": output += "\\u0026"
+      default:
+        if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+          let hex = String(scalar.value, radix: 16)
+          output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        } else {
+          output.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    output += "\""
+  }
+}

@@ -1,0 +1,89 @@
+/// Renders a summary as SPEC §5's JSON (schemaVersion 1). Keys may be added over time; the contract's
+/// keys are never renamed or dropped.
+public enum SummaryJSONRenderer {
+  /// The JSON text.
+  public static func render(_ report: SummaryReport) -> String {
+    JSONWriter.render(
+      .object([
+        ("schemaVersion", .integer(Int128(SummaryReport.schemaVersion))),
+        ("inputs", inputs(report.inputs)),
+        (
+          "options",
+          .object([
+            ("estimator", .string(report.options.estimator.rawValue)),
+            ("pooling", .string(report.options.pooling.rawValue)),
+            ("percentiles", .array(report.options.percentiles.map { .number($0.value) })),
+          ])
+        ),
+        ("versions", .array(report.versions.map(version))),
+        ("omissions", .array(report.omissions.map { .string($0) })),
+      ]))
+  }
+
+  static func inputs(_ inputs: InputAccounting) -> JSONWriter.Value {
+    .object([
+      ("files", .integer(Int128(inputs.files))),
+      ("payloads", .integer(Int128(inputs.payloads))),
+      ("counted", .integer(Int128(inputs.counted))),
+      (
+        "rejected",
+        .array(
+          inputs.rejected.map { r in
+            var members: [(String, JSONWriter.Value)] = [("path", .string(r.location.path))]
+            if let index = r.location.index { members.append(("index", .integer(Int128(index)))) }
+            if let line = r.location.line { members.append(("line", .integer(Int128(line)))) }
+            members.append(("reason", .string(r.reason)))
+            return .object(members)
+          })
+      ),
+      ("excluded", .object(ExclusionReason.allCases.map { ($0.rawValue, .integer(Int128(inputs.excluded[$0] ?? 0))) })),
+      (
+        "otherDocuments",
+        .object(DocumentKind.allCases.filter { $0 != .metricPayload }.map { ($0.rawValue, .integer(Int128(inputs.otherDocuments[$0] ?? 0))) })
+      ),
+      ("ignoredFiles", .array(inputs.ignoredFiles.map { .string($0) })),
+      (
+        "timestamps",
+        .object([
+          ("zoneAssumedPayloads", .integer(Int128(inputs.zoneAssumedPayloads))),
+          ("assumedUTCOffset", .string(inputs.assumedUTCOffsetText)),
+        ])
+      ),
+    ])
+  }
+
+  private static func version(_ v: VersionSummary) -> JSONWriter.Value {
+    .object([
+      ("version", .string(v.version)),
+      ("payloads", .integer(Int128(v.payloads))),
+      ("metrics", .array(v.metrics.map(metric))),
+    ])
+  }
+
+  private static func metric(_ m: MetricSummary) -> JSONWriter.Value {
+    switch m {
+    case .histogram(let h):
+      var members: [(String, JSONWriter.Value)] = [
+        ("metric", .string(h.metric)), ("unit", .string(h.unit)), ("count", .integer(h.count)),
+        ("payloads", .integer(Int128(h.payloads))), ("mean", .number(h.mean)),
+      ]
+      if let sd = h.standardDeviation { members.append(("stddev", .number(sd))) }
+      for p in h.percentiles { members.append((p.percentile.label, .number(p.value))) }
+      members.append(
+        ("bounds", .object(h.percentiles.map { ($0.percentile.label, .array([.number($0.lowerBound), .number($0.upperBound)])) })))
+      return .object(members)
+    case .scalar(let s):
+      var members: [(String, JSONWriter.Value)] = [
+        ("metric", .string(s.metric)), ("unit", .string(s.unit)), ("count", .integer(Int128(s.count))),
+        ("mean", .number(s.mean)),
+      ]
+      for (p, value) in s.percentiles { members.append((p.label, .number(value))) }
+      return .object(members)
+    case .rate(let r):
+      return .object([
+        ("metric", .string(r.metric)), ("unit", .string(r.unit)), ("value", .number(r.value)),
+        ("payloads", .integer(Int128(r.payloads))),
+      ])
+    }
+  }
+}

@@ -1,0 +1,98 @@
+/// Options of a summary: which statistics, how computed.
+public struct SummaryOptions: Sendable, Hashable {
+  /// Percentiles to report.
+  public var percentiles: [Percentile] = Percentile.defaults
+  /// How histogram means are estimated.
+  public var estimator: MeanEstimator = .midpoint
+  /// How histogram means are pooled across payloads.
+  public var pooling: Pooling = .pooled
+
+  /// Creates the default options.
+  public init() {}
+}
+
+/// The per-version summary of a dump (SPEC §5 `summary`).
+public struct SummaryReport: Sendable {
+  /// The JSON schema version.
+  public static let schemaVersion = 1
+  /// What was read, counted, excluded and rejected.
+  public var inputs: InputAccounting
+  /// The options the numbers were computed with.
+  public var options: SummaryOptions
+  /// One entry per version, in version order.
+  public var versions: [VersionSummary]
+  /// Statistics that could not be computed, with the reason (they are left out of `versions`).
+  public var omissions: [String]
+
+  /// Computes the summary of an aggregate.
+  public init(aggregate: DumpAggregate, options: SummaryOptions = SummaryOptions()) {
+    inputs = aggregate.inputs
+    self.options = options
+    var omissions: [String] = []
+    versions = aggregate.versions.values
+      .sorted { VersionOrder.precedes($0.version, $1.version) }
+      .map { VersionSummary(aggregate: $0, options: options, omissions: &omissions) }
+    self.omissions = omissions
+  }
+}
+
+/// One version's summary.
+public struct VersionSummary: Sendable {
+  /// The app version (`latestApplicationVersion`).
+  public var version: String
+  /// Payloads counted for it.
+  public var payloads: Int
+  /// Histogram metrics first (catalog order, then signposts by name), then scalars, then rates.
+  public var metrics: [MetricSummary]
+
+  init(aggregate: VersionAggregate, options: SummaryOptions, omissions: inout [String]) {
+    version = aggregate.version
+    payloads = aggregate.payloadCount
+    var metrics: [MetricSummary] = []
+    let fixed = MetricCatalog.histograms.map(\.identifier)
+    let signposts = aggregate.histograms.keys.filter { !fixed.contains($0) }.sorted()
+    for id in fixed + signposts {
+      guard let merged = aggregate.histograms[id], merged.sampleCount > 0 else { continue }
+      do {
+        let mean: Double
+        switch options.pooling {
+        case .pooled: mean = try merged.mean(estimator: options.estimator)
+        case .perPayload: mean = try (aggregate.payloadMeans[id] ?? ScalarSample()).mean()
+        }
+        metrics.append(
+          .histogram(
+            HistogramSummary(
+              metric: id, unit: aggregate.histogramUnits[id] ?? "ms", count: merged.sampleCount,
+              payloads: merged.histogramCount, mean: mean,
+              standardDeviation: merged.sampleCount > 1 ? (try? merged.variance()).map { $0.squareRoot() } : nil,
+              percentiles: try merged.percentiles(options.percentiles))))
+      } catch {
+        omissions.append("\(aggregate.version) \(id): \(error)")
+      }
+    }
+    for definition in MetricCatalog.scalars {
+      guard let sample = aggregate.scalars[definition.identifier], sample.count > 0 else { continue }
+      do {
+        let values = try sample.percentiles(options.percentiles)
+        metrics.append(
+          .scalar(
+            ScalarSummary(
+              metric: definition.identifier, unit: definition.unit, count: sample.count, mean: try sample.mean(),
+              percentiles: Array(zip(options.percentiles, values)))))
+      } catch {
+        omissions.append("\(aggregate.version) \(definition.identifier): \(error)")
+      }
+    }
+    if let value = aggregate.hangRate.pooledRate {
+      metrics.append(
+        .rate(RateSummary(metric: MetricCatalog.hangRate, unit: "s/h", value: value, payloads: aggregate.hangRate.count)))
+    }
+    if let value = aggregate.scrollHitchRate.pooledRate {
+      metrics.append(
+        .rate(
+          RateSummary(
+            metric: MetricCatalog.scrollHitchRate, unit: "ms/s", value: value, payloads: aggregate.scrollHitchRate.count)))
+    }
+    self.metrics = metrics
+  }
+}

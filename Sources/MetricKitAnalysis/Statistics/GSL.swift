@@ -1,0 +1,66 @@
+import CMetricsShims
+
+/// The library's only door to GNU GSL: typed wrappers over the `mr_` functions of `CMetricsShims`.
+/// The shim installs its own GSL error handler when it is loaded, so GSL never calls `abort()`;
+/// every status code becomes a `StatisticsError`.
+enum GSL {
+  private static func check(_ status: Int32, _ what: String) throws(StatisticsError) {
+    switch status {
+    case Int32(MR_OK): return
+    case Int32(MR_EMPTY): throw .empty
+    case Int32(MR_INVALID): throw .invalidInput(what)
+    default: throw .gsl(status: status)
+    }
+  }
+
+  /// Σ wᵢxᵢ ÷ Σ wᵢ through `gsl_stats_wmean`.
+  static func weightedMean(values: [Double], weights: [Double]) throws(StatisticsError) -> Double {
+    precondition(values.count == weights.count, "internal: mismatched lengths")
+    var mean = 0.0
+    try check(mr_weighted_mean(values, weights, values.count, &mean), "values or weights")
+    return mean
+  }
+
+  /// The frequency-weighted sample variance Σ wᵢ(xᵢ − x̄)² ÷ (Σ wᵢ − 1), through `gsl_stats_wvariance`.
+  static func frequencyWeightedVariance(values: [Double], weights: [Double]) throws(StatisticsError) -> Double {
+    precondition(values.count == weights.count, "internal: mismatched lengths")
+    var variance = 0.0
+    try check(mr_frequency_weighted_variance(values, weights, values.count, &variance), "values or weights")
+    return variance
+  }
+
+  /// Lower quantiles inf{x : F(x) ≥ p} of the piecewise-linear distribution with bins
+  /// `[edges[i], edges[i+1]]` of mass `masses[i]` (zero-width bins are point masses).
+  static func histogramQuantiles(
+    edges: [Double], masses: [Double], probabilities: [Double]
+  ) throws(StatisticsError) -> [Double] {
+    precondition(edges.count == masses.count + 1, "internal: edges and masses")
+    var out = [Double](repeating: 0, count: probabilities.count)
+    try check(
+      mr_histogram_quantiles(edges, masses, masses.count, probabilities, probabilities.count, &out),
+      "histogram edges, masses or probabilities")
+    return out
+  }
+
+  /// The CDF of the same distribution at `points`.
+  static func histogramCDF(edges: [Double], masses: [Double], points: [Double]) throws(StatisticsError) -> [Double] {
+    precondition(edges.count == masses.count + 1, "internal: edges and masses")
+    var out = [Double](repeating: 0, count: points.count)
+    try check(mr_histogram_cdf(edges, masses, masses.count, points, points.count, &out), "histogram or points")
+    return out
+  }
+
+  /// The type-7 quantile (linear interpolation between order statistics) of sorted data.
+  static func sortedQuantile(_ sorted: [Double], probability: Double) throws(StatisticsError) -> Double {
+    var q = 0.0
+    try check(mr_sorted_quantile(sorted, sorted.count, probability, &q), "sorted data or probability")
+    return q
+  }
+
+  /// The upper tail of the standard normal distribution, P(Z > x).
+  static func standardNormalUpperTail(_ x: Double) throws(StatisticsError) -> Double {
+    var q = 0.0
+    try check(mr_ugaussian_upper_tail(x, &q), "argument")
+    return q
+  }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+extension MergedHistogram {
+  /// The mean, with each bucket standing at the estimator's representative value, through GSL.
+  public func mean(estimator: MeanEstimator = .midpoint) throws(StatisticsError) -> Double {
+    let buckets = self.buckets
+    guard !buckets.isEmpty else { throw .empty }
+    return try GSL.weightedMean(
+      values: buckets.map { estimator.representative(start: $0.range.start, end: $0.range.end) },
+      weights: buckets.map { Double($0.count) })
+  }
+
+  /// The sample variance of the mixture of uniforms: the frequency-weighted variance of the bucket
+  /// midpoints (through GSL) plus each bucket's own spread, Σ kᵢ wᵢ² / 12 ÷ (n − 1).
+  public func variance() throws(StatisticsError) -> Double {
+    let buckets = self.buckets
+    guard !buckets.isEmpty else { throw .empty }
+    let weights = buckets.map { Double($0.count) }
+    let between = try GSL.frequencyWeightedVariance(
+      values: buckets.map { $0.range.start + ($0.range.end - $0.range.start) / 2 }, weights: weights)
+    let total = Double(sampleCount)
+    let within = buckets.reduce(0.0) { sum, b in
+      let w = b.range.end - b.range.start
+      return sum + Double(b.count) * w * w / 12
+    }
+    return between + within / (total - 1)
+  }
+
+  /// Percentiles: the inverse of the mixture's piecewise-linear CDF (through GSL), each with the
+  /// bracket that contains the true sample quantile whatever the values inside the buckets.
+  public func percentiles(_ percentiles: [Percentile]) throws(StatisticsError) -> [PercentileEstimate] {
+    guard sampleCount > 0, !percentiles.isEmpty else {
+      if percentiles.isEmpty { return [] }
+      throw .empty
+    }
+    let buckets = self.buckets
+    let partition = ElementaryPartition(buckets: buckets)
+    let values = try GSL.histogramQuantiles(
+      edges: partition.edges, masses: partition.masses, probabilities: percentiles.map(\.probability))
+    let byEnd = buckets.sorted { ($0.range.end, $0.range.start) < ($1.range.end, $1.range.start) }
+    return zip(percentiles, values).map { percentile, value in
+      let rank = percentile.rank(among: sampleCount)
+      return PercentileEstimate(
+        percentile: percentile, value: value,
+        lowerBound: Self.rankedEdge(buckets, rank: rank, edge: \.range.start),
+        upperBound: Self.rankedEdge(byEnd, rank: rank, edge: \.range.end))
+    }
+  }
+
+  /// The fraction of observations at or below `x`, through GSL.
+  public func cdf(at x: Double) throws(StatisticsError) -> Double {
+    let partition = ElementaryPartition(buckets: buckets)
+    guard !partition.masses.isEmpty else { throw .empty }
+    return try GSL.histogramCDF(edges: partition.edges, masses: partition.masses, points: [x])[0]
+  }
+
+  /// The `rank`-th smallest edge when each bucket contributes its count of copies of `edge`;
+  /// `buckets` must be sorted by that edge.
+  private static func rankedEdge(_ buckets: [Bucket], rank: Int128, edge: KeyPath<Bucket, Double>) -> Double {
+    var cumulative: Int128 = 0
+    for bucket in buckets {
+      cumulative += bucket.count
+      if cumulative >= rank { return bucket[keyPath: edge] }
+    }
+    return buckets.last?[keyPath: edge] ?? 0
+  }
+}
+
+/// A mixture of uniforms (possibly overlapping buckets) rewritten as contiguous, non-overlapping
+/// bins for `gsl_histogram`: every distinct edge is a breakpoint; a bucket spreads its count over the
+/// elementary intervals it covers in proportion to their widths; a zero-width bucket becomes a
+/// zero-width bin (a point mass). Gaps become empty bins.
+struct ElementaryPartition {
+  var edges: [Double] = []
+  var masses: [Double] = []
+
+  init<U>(buckets: [MergedHistogram<U>.Bucket]) {
+    let points = Array(Set(buckets.flatMap { [$0.range.start, $0.range.end] })).sorted()
+    guard let first = points.first else { return }
+    var continuous = [Double](repeating: 0, count: max(points.count - 1, 0))
+    var pointMass = [Double](repeating: 0, count: points.count)
+    for bucket in buckets {
+      let count = Double(bucket.count)
+      let lower = Self.index(of: bucket.range.start, in: points)
+      if bucket.range.start == bucket.range.end {
+        pointMass[lower] += count
+        continue
+      }
+      let upper = Self.index(of: bucket.range.end, in: points)
+      if upper == lower + 1 {
+        continuous[lower] += count  // the common case, kept exact
+      } else {
+        let width = bucket.range.end - bucket.range.start
+        for j in lower..<upper {
+          continuous[j] += count * (points[j + 1] - points[j]) / width
+        }
+      }
+    }
+    edges = [first]
+    for j in points.indices {
+      if pointMass[j] > 0 {
+        edges.append(points[j])
+        masses.append(pointMass[j])
+      }
+      if j + 1 < points.count {
+        edges.append(points[j + 1])
+        masses.append(continuous[j])
+      }
+    }
+  }
+
+  private static func index(of value: Double, in sorted: [Double]) -> Int {
+    var lo = 0
+    var hi = sorted.count - 1
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if sorted[mid] < value { lo = mid + 1 } else { hi = mid }
+    }
+    return lo
+  }
+}

@@ -1,0 +1,17 @@
+import ArgumentParser
+
+/// The `metrics-report` command: a thin shell over MetricKitAnalysis. It parses arguments and maps
+/// outcomes to exit codes (SPEC §5): 0 success, 1 the gate fails, 2 cannot evaluate, 64 usage error.
+@main
+struct MetricsReport: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "metrics-report",
+    abstract: "Turns dumps of MetricKit payloads into numbers you can trust.",
+    discussion: """
+      Exit codes: 0 success; 1 the gate fails; 2 cannot evaluate (no payloads for a requested version, \
+      --strict with rejected inputs); 64 usage error.
+      """,
+    version: "0.1.0",
+    subcommands: [Summary.self]
+  )
+}

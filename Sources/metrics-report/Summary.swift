@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import MetricKitAnalysis
+
+extension MeanEstimator: ExpressibleByArgument {}
+extension Pooling: ExpressibleByArgument {}
+extension OutputFormat: ExpressibleByArgument {}
+
+/// `metrics-report summary PATH…`: per version, every metric's numbers.
+struct Summary: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Summarize payloads per app version: histogram means and percentiles, scalar metrics, rates.")
+
+  @OptionGroup var input: InputOptions
+
+  @Option(help: "Percentiles to report, comma-separated, each in (0, 100].")
+  var percentiles: String = "50,90,95,99"
+
+  @Option(help: "Histogram mean estimator: midpoint, bucket-end or bucket-start.")
+  var estimator: MeanEstimator = .midpoint
+
+  @Option(help: "Histogram mean pooling: pooled (count-weighted) or per-payload (mean of payload means).")
+  var pooling: Pooling = .pooled
+
+  @Option(name: .customLong("metric"), help: "Show only this metric (repeatable; a trailing * matches a prefix).")
+  var metrics: [String] = []
+
+  @Option(help: "Output format: text, json, markdown or csv.")
+  var format: OutputFormat = .text
+
+  @Option(name: [.customShort("o"), .long], help: "Write the report to this file instead of standard output.")
+  var output: String?
+
+  func parsedPercentiles() throws -> [Percentile] {
+    let parts = percentiles.split(separator: ",")
+    let parsed = parts.compactMap { Percentile(parsing: String($0)) }
+    guard !parts.isEmpty, parsed.count == parts.count else {
+      throw ValidationError("--percentiles takes numbers in (0, 100] with at most six decimals, e.g. 50,90,99.9.")
+    }
+    return Array(Set(parsed)).sorted()
+  }
+
+  mutating func validate() throws {
+    _ = try parsedPercentiles()
+    let unknown = MetricSelection(metrics).unknownPatterns
+    if !unknown.isEmpty {
+      throw ValidationError(
+        "Unknown metric \(unknown.map { "'\($0)'" }.joined(separator: ", ")). Known: \(MetricCatalog.identifiers.joined(separator: ", ")), signpost:<category>/<name>."
+      )
+    }
+  }
+
+  func run() throws {
+    var options = SummaryOptions()
+    options.percentiles = try parsedPercentiles()
+    options.estimator = estimator
+    options.pooling = pooling
+    let aggregate = DumpAggregate(
+      paths: input.paths, reader: PayloadReader(timestamps: try input.timestampParser()),
+      filter: try input.filter(), estimator: estimator, selection: MetricSelection(metrics))
+    let report = SummaryReport(aggregate: aggregate, options: options)
+
+    let text: String
+    switch format {
+    case .text: text = SummaryTableRenderer.text(report)
+    case .json: text = SummaryJSONRenderer.render(report)
+    case .markdown: text = SummaryTableRenderer.markdown(report)
+    case .csv: text = SummaryTableRenderer.csv(report)
+    }
+    try ReportOutput.write(text, to: output)
+    try ReportOutput.finish(inputs: report.inputs, strict: input.strict, requestedVersions: input.appVersions,
+      countedVersions: report.versions.map(\.version))
+  }
+}
