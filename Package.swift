@@ -47,17 +47,19 @@ let package = Package(
       ]),
 
     // Samples: a deterministic dump generator and the library example.
+    .target(
+      name: "PayloadSynthesis", dependencies: ["CZlib"], path: "Samples/Sources/PayloadSynthesis"),
     .executableTarget(
-      name: "generate-samples", dependencies: ["MetricKitAnalysis"],
+      name: "generate-samples", dependencies: ["PayloadSynthesis"],
       path: "Samples/Sources/generate-samples"),
     .executableTarget(
       name: "launch-time-example", dependencies: ["MetricKitAnalysis"],
       path: "Samples/Sources/launch-time-example"),
 
     .testTarget(
-      name: "MetricKitAnalysisTests", dependencies: ["MetricKitAnalysis"]),
+      name: "MetricKitAnalysisTests", dependencies: ["MetricKitAnalysis", "PayloadSynthesis"]),
     .testTarget(
-      name: "MetricsReportCLITests", dependencies: ["MetricKitAnalysis"]),
+      name: "MetricsReportCLITests", dependencies: ["metrics-report", "PayloadSynthesis"]),
   ],
   cxxLanguageStandard: .cxx17
 )
