@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import MetricKitAnalysis
+
+/// Test helpers: locating ../shared, decoding JSON text, temporary directories.
+enum Support {
+  /// The repository root (two levels above this file's folder).
+  static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  /// `../shared/fixtures/public`, or nil (with a printed notice) when the folder is absent.
+  static func publicFixtures() -> URL? {
+    let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/public")
+    guard FileManager.default.fileExists(atPath: url.path) else {
+      print("note: ../shared/fixtures/public is absent; skipping the tests that read it")
+      return nil
+    }
+    return url
+  }
+
+  /// Decodes every document of a JSON text as one file named `name`.
+  static func decode(_ text: String, name: String = "test.json", limits: InputLimits = InputLimits())
+    -> [(PayloadLocation, Result<DecodedDocument, PayloadDecodingError>)]
+  {
+    let buffer = Data(text.utf8).withUnsafeBytes { PaddedBuffer(copying: $0) }
+    var results: [(PayloadLocation, Result<DecodedDocument, PayloadDecodingError>)] = []
+    guard let parser = JSONParser(maximumDepth: limits.maximumDepth) else { return [] }
+    PayloadDecoder(limits: limits).decodeFile(path: name, buffer: buffer, parser: parser) { results.append(($0, $1)) }
+    return results
+  }
+
+  /// Decodes a text that must hold exactly one metric payload.
+  static func metricPayload(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> MetricPayload {
+    let results = decode(text)
+    try #require(results.count == 1, sourceLocation: sourceLocation)
+    switch results[0].1 {
+    case .success(.metricPayload(let payload)): return payload
+    case .success(.other(let kind)): throw TestFailure("expected a metric payload, got \(kind)")
+    case .failure(let error): throw TestFailure("decoding failed: \(error)")
+    }
+  }
+
+  /// The decoding error of a text that must hold one bad payload.
+  static func decodingError(_ text: String) throws -> PayloadDecodingError {
+    let results = decode(text)
+    try #require(results.count == 1)
+    guard case .failure(let error) = results[0].1 else { throw TestFailure("expected a decoding error") }
+    return error
+  }
+
+  /// A fresh temporary directory.
+  static func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("mr-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  /// A histogram JSON object from (start, end, count) triples written as "N ms".
+  static func histogramJSON(_ buckets: [(Int, Int, Int)], unit: String = "ms") -> String {
+    let entries = buckets.enumerated().map { i, b in
+      "\"\(i)\": {\"bucketStart\": \"\(b.0) \(unit)\", \"bucketEnd\": \"\(b.1) \(unit)\", \"bucketCount\": \(b.2)}"
+    }
+    return "{\"histogramNumBuckets\": \(buckets.count), \"histogramValue\": {\(entries.joined(separator: ", "))}}"
+  }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
