@@ -48,35 +48,44 @@ public struct InputDiscovery: Sendable {
   private func walk(
     directory: String, identity: FileIdentity, into result: inout Result, visited: inout Set<FileIdentity>
   ) {
-    // An explicit stack: no recursion limit on deep trees.
-    var pending: [(String, FileIdentity)] = [(directory, identity)]
-    while let (dir, id) = pending.popLast() {
-      guard visited.insert(id).inserted else { continue }  // a symbolic-link loop, or seen before
-      let names: [String]
-      do {
-        names = try FileManager.default.contentsOfDirectory(atPath: dir)
-      } catch {
-        result.failures.append((dir, InputFailure(reason: "cannot list directory")))
-        continue
-      }
-      var subdirectories: [(String, FileIdentity)] = []
-      for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-        let path = dir.hasSuffix("/") ? dir + name : dir + "/" + name
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-          result.failures.append((path, InputFailure(reason: "cannot read: \(String(cString: strerror(errno)))")))
+    // Depth-first in sorted name order, with an explicit stack (no recursion limit): the order is that
+    // of the paths sorted component by component.
+    enum Entry {
+      case directory(String, FileIdentity)
+      case file(String)
+    }
+    var pending: [Entry] = [.directory(directory, identity)]
+    while let entry = pending.popLast() {
+      switch entry {
+      case .file(let path):
+        result.files.append(path)
+      case .directory(let dir, let id):
+        guard visited.insert(id).inserted else { continue }  // a symbolic-link loop, or seen before
+        let names: [String]
+        do {
+          names = try FileManager.default.contentsOfDirectory(atPath: dir)
+        } catch {
+          result.failures.append((dir, InputFailure(reason: "cannot list directory")))
           continue
         }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-          if !name.hasPrefix(".") { subdirectories.append((path, FileIdentity(info))) }
-        } else if !name.hasPrefix("."), Self.payloadFileSuffixes.contains(where: { name.hasSuffix($0) }) {
-          result.files.append(path)
-        } else {
-          result.ignored.append(path)
+        var children: [Entry] = []
+        for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+          let path = dir.hasSuffix("/") ? dir + name : dir + "/" + name
+          var info = stat()
+          guard stat(path, &info) == 0 else {
+            result.failures.append((path, InputFailure(reason: "cannot read: \(String(cString: strerror(errno)))")))
+            continue
+          }
+          if (info.st_mode & S_IFMT) == S_IFDIR {
+            if !name.hasPrefix(".") { children.append(.directory(path, FileIdentity(info))) }
+          } else if !name.hasPrefix("."), Self.payloadFileSuffixes.contains(where: { name.hasSuffix($0) }) {
+            children.append(.file(path))
+          } else {
+            result.ignored.append(path)
+          }
         }
+        pending.append(contentsOf: children.reversed())
       }
-      // Depth-first, in sorted order: push in reverse so the first name is walked first.
-      pending.append(contentsOf: subdirectories.reversed())
     }
   }
 }

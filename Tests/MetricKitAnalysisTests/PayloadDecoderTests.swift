@@ -1,0 +1,153 @@
+import Foundation
+import PayloadSynthesis
+import Testing
+
+@testable import MetricKitAnalysis
+
+/// Containers, JSON quirks and error reporting of the payload decoder.
+@Suite("Payload decoding")
+struct PayloadDecoderTests {
+  static let minimal = #"{"appVersion": "2.0", "applicationLaunchMetrics": {"histogrammedTimeToFirstDrawKey": "#
+    + Support.histogramJSON([(100, 110, 3)]) + "}}"
+
+  @Test func quirksMapOntoAPINames() throws {
+    let json = """
+      {"appVersion": "3.9.0", "multipleAppVersions": "1", "someFutureKey": {"x": [1, 2]},
+       "timeStampBegin": "2024-05-01 00:00:00 +0000", "timeStampEnd": "2024-05-01 23:59:00",
+       "applicationLaunchMetrics": {
+         "histogrammedTimeToFirstDrawKey": \(Support.histogramJSON([(100, 110, 3)])),
+         "histogrammedResumeTime": \(Support.histogramJSON([(10, 20, 4)])),
+         "histogrammedOptimizedTimeToFirstDrawKey": \(Support.histogramJSON([(50, 60, 5)]))},
+       "applicationResponsivenessMetrics": {"histogrammedAppHangTime": \(Support.histogramJSON([(0, 100, 6)]))},
+       "cellularConditionMetrics": {"cellConditionTime": \(Support.histogramJSON([(3, 3, 7)], unit: "bars"))},
+       "animationMetrics": {"scrollHitchTimeRatio": "12 ms per s", "hitchTimeRatio": "3 ms per s"},
+       "applicationExitMetrics": {"foregroundExitData": {}, "backgroundExitData": {"cumulativeMemoryPressureExitCount": 2}},
+       "metaData": {"appBuildVersion": "391", "lowPowerModeEnabled": true, "isTestFlightApp": false, "pid": 42}}
+      """
+    let p = try Support.metricPayload(json)
+    #expect(p.latestApplicationVersion == "3.9.0")
+    #expect(p.includesMultipleApplicationVersions)
+    #expect(p.timeZoneAssumed)
+    #expect(p.applicationLaunchMetrics?.histogrammedTimeToFirstDraw?.sampleCount == 3)
+    #expect(p.applicationLaunchMetrics?.histogrammedApplicationResumeTime?.sampleCount == 4)
+    #expect(p.applicationLaunchMetrics?.histogrammedOptimizedTimeToFirstDraw?.sampleCount == 5)
+    #expect(p.applicationResponsivenessMetrics?.histogrammedApplicationHangTime?.sampleCount == 6)
+    #expect(p.cellularConditionMetrics?.histogrammedCellularConditionTime?.buckets == [.init(start: 3, end: 3, count: 7)])
+    #expect(p.animationMetrics?.scrollHitchTimeRatio?.value == 12)
+    #expect(p.animationMetrics?.hitchTimeRatio?.value == 3)
+    #expect(p.applicationExitMetrics?.foregroundExitData.cumulativeAbnormalExitCount == 0)
+    #expect(p.applicationExitMetrics?.backgroundExitData.cumulativeMemoryPressureExitCount == 2)
+    #expect(p.metaData?.lowPowerModeEnabled == true)
+    #expect(p.metaData?.isTestFlightApp == false)
+    #expect(p.metaData?.pid == 42)
+  }
+
+  @Test func booleanMultipleVersionsKeyIsAccepted() throws {
+    let p = try Support.metricPayload(#"{"appVersion": "1", "includesMultipleApplicationVersions": true}"#)
+    #expect(p.includesMultipleApplicationVersions)
+    let q = try Support.metricPayload(#"{"appVersion": "1", "includesMultipleApplicationVersions": false}"#)
+    #expect(!q.includesMultipleApplicationVersions)
+  }
+
+  @Test func histogramKeysSortNumericallyGapsAndEmptyEntriesAreFine() throws {
+    let json = """
+      {"appVersion": "1", "applicationLaunchMetrics": {"histogrammedTimeToFirstDrawKey": {"histogramNumBuckets": 9,
+       "histogramValue": {"10": {"bucketStart": "1,530 ms", "bucketEnd": "1,539 ms", "bucketCount": 1},
+                          "2": {"bucketStart": "1,260 ms", "bucketEnd": "1,269 ms", "bucketCount": 2},
+                          "5": {},
+                          "3": {"bucketStart": "1,330 ms", "bucketEnd": "1,339 ms", "bucketCount": 3}}}}}
+      """
+    let h = try #require(try Support.metricPayload(json).applicationLaunchMetrics?.histogrammedTimeToFirstDraw)
+    #expect(h.buckets.map(\.start) == [1260, 1330, 1530])
+    #expect(h.declaredBucketCount == 9)
+    #expect(h.hasBucketCountMismatch)
+  }
+
+  @Test func badValuesNameKeyPathAndText() throws {
+    let unit = try Support.decodingError(
+      #"{"appVersion": "1", "applicationLaunchMetrics": {"histogrammedTimeToFirstDrawKey": "#
+        + Support.histogramJSON([(100, 110, 3)], unit: "parsecs") + "}}")
+    #expect(
+      unit.keyPath == ["applicationLaunchMetrics", "histogrammedTimeToFirstDrawKey", "histogramValue", "0", "bucketStart"])
+    #expect(unit.reason.contains("\"100 parsecs\""))
+
+    let negative = try Support.decodingError(
+      #"{"appVersion": "1", "applicationResponsivenessMetrics": {"histogrammedAppHangTime": "#
+        + Support.histogramJSON([(0, 100, -4)]) + "}}")
+    #expect(negative.keyPath.last == "bucketCount")
+    #expect(negative.reason.contains("negative count -4"))
+
+    let kind = try Support.decodingError(#"{"appVersion": "1", "memoryMetrics": {"peakMemoryUsage": "20 ms"}}"#)
+    #expect(kind.keyPath == ["memoryMetrics", "peakMemoryUsage"])
+    #expect(kind.reason.contains("expected an amount of data"))
+
+    let type = try Support.decodingError(#"{"appVersion": 3.9, "cpuMetrics": {}}"#)
+    #expect(type.keyPath == ["appVersion"])
+
+    let inverted = try Support.decodingError(
+      #"{"appVersion": "1", "applicationLaunchMetrics": {"histogrammedTimeToFirstDrawKey": "#
+        + Support.histogramJSON([(200, 100, 1)]) + "}}")
+    #expect(inverted.reason.contains("above bucketEnd"))
+  }
+
+  @Test func arraysAndNDJSONReportEachBadPayloadAlone() throws {
+    let bad = #"{"appVersion": "1", "cpuMetrics": {"cumulativeCPUTime": "lots"}}"#
+    let array = Support.decode("[\(Self.minimal), \(bad), \(Self.minimal)]")
+    #expect(array.count == 3)
+    #expect(array.map { if case .success = $0.1 { true } else { false } } == [true, false, true])
+    #expect(array[1].0.index == 1)
+
+    let ndjson = Support.decode("\(Self.minimal)\n\n\(bad)\n{\"truncated\": \n\(Self.minimal)\n", name: "d.ndjson")
+    #expect(ndjson.count == 4)
+    #expect(ndjson.map(\.0.line) == [1, 3, 4, 5])
+    if case .failure(let e) = ndjson[2].1 { #expect(e.reason.contains("invalid JSON")) } else { Issue.record() }
+
+    // Without the .ndjson name: detected from the first line.
+    #expect(Support.decode("\(Self.minimal)\n\(Self.minimal)\n").count == 2)
+  }
+
+  @Test func emptyAndNonPayloadDocuments() throws {
+    #expect(try Support.decodingError("  \n").reason == "empty file")
+    #expect(try Support.decodingError("{}").reason.contains("the object is empty"))
+    #expect(try Support.decodingError("42").reason.contains("expected a payload object"))
+    let diag = Support.decode(#"{"crashDiagnostics": [], "timeStampBegin": "2020-10-10 19:35:24 +0000"}"#)
+    if case .success(.other(.diagnosticPayload)) = diag[0].1 {} else { Issue.record("not recognized") }
+  }
+
+  @Test func deepNestingWithinTheLimitDecodesAndBeyondIsRejected() throws {
+    let deep = String(repeating: "[", count: 15_000) + String(repeating: "]", count: 15_000)
+    let json = #"{"appVersion": "1", "unknownDeepKey": "# + deep + "}"
+    #expect(try Support.metricPayload(json).latestApplicationVersion == "1")
+    let tooDeep = Support.decode(json, limits: InputLimits(maximumDepth: 1000))
+    if case .failure(let e) = tooDeep[0].1 { #expect(e.reason.contains("invalid JSON")) } else { Issue.record() }
+  }
+
+  @Test func gzipFilesAndDirectoriesAreRead() throws {
+    let dir = try Support.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try FileManager.default.createDirectory(at: dir.appendingPathComponent("b/c"), withIntermediateDirectories: true)
+    try Data(Self.minimal.utf8).write(to: dir.appendingPathComponent("b/one.json"))
+    try SampleDump.gzip(Data(Self.minimal.utf8)).write(to: dir.appendingPathComponent("b/c/two.json.gz"))
+    // Double-gzipped, as some upload pipelines do.
+    try SampleDump.gzip(SampleDump.gzip(Data(Self.minimal.utf8))).write(to: dir.appendingPathComponent("a.gz"))
+    try Data("x".utf8).write(to: dir.appendingPathComponent("notes.txt"))
+    try Data([0x1f, 0x8b, 0x08, 0x00, 0x01]).write(to: dir.appendingPathComponent("fake.json.gz"))
+    let (payloads, rejected) = PayloadReader().readAll(paths: [dir.path])
+    #expect(payloads.count == 3)
+    #expect(rejected.count == 1)
+    #expect(rejected.first?.location.path.hasSuffix("fake.json.gz") == true)
+    #expect(rejected.first?.reason.contains("gzip") == true)
+    let discovery = InputDiscovery().discover([dir.path])
+    #expect(discovery.files.map { URL(fileURLWithPath: $0).lastPathComponent } == ["a.gz", "two.json.gz", "one.json", "fake.json.gz"])
+    #expect(discovery.ignored.count == 1)
+  }
+
+  @Test func symbolicLinkLoopsAreWalkedOnce() throws {
+    let dir = try Support.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try Data(Self.minimal.utf8).write(to: dir.appendingPathComponent("p.json"))
+    try FileManager.default.createSymbolicLink(
+      at: dir.appendingPathComponent("loop"), withDestinationURL: dir)
+    #expect(PayloadReader().readAll(paths: [dir.path]).payloads.count == 1)
+  }
+}
