@@ -59,7 +59,8 @@ let package = Package(
     .testTarget(
       name: "MetricKitAnalysisTests", dependencies: ["MetricKitAnalysis", "PayloadSynthesis"]),
     .testTarget(
-      name: "MetricsReportCLITests", dependencies: ["metrics-report", "PayloadSynthesis"]),
+      name: "MetricsReportCLITests", dependencies: ["metrics-report", "PayloadSynthesis"],
+      exclude: ["Golden"]),
   ],
   cxxLanguageStandard: .cxx17
 )

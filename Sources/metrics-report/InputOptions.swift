@@ -16,7 +16,8 @@ struct InputOptions: ParsableArguments {
   @Option(name: .customLong("device-type"), help: "Keep this device type, e.g. iPhone14,2 (repeatable).")
   var deviceTypes: [String] = []
 
-  @Option(name: .customLong("os-version"), help: "Keep OS versions starting with this, e.g. 'iPhone OS 17' (repeatable).")
+  @Option(
+    name: .customLong("os-version"), help: "Keep OS versions starting with this, e.g. 'iPhone OS 17' (repeatable).")
   var osVersionPrefixes: [String] = []
 
   @Option(help: "Keep payloads whose period ends at or after this date (yyyy-MM-dd, UTC).")

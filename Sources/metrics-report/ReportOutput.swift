@@ -23,7 +23,9 @@ enum ReportOutput {
 
   /// Lists rejections on stderr, then exits 2 when nothing could be evaluated: no payload counted, a
   /// requested version absent, or `--strict` with rejected inputs.
-  static func finish(inputs: InputAccounting, strict: Bool, requestedVersions: [String], countedVersions: [String]) throws {
+  static func finish(inputs: InputAccounting, strict: Bool, requestedVersions: [String], countedVersions: [String])
+    throws
+  {
     for rejection in inputs.rejected {
       printError("rejected: \(rejection)")
     }
@@ -34,7 +36,8 @@ enum ReportOutput {
     let missing = requestedVersions.filter { !countedVersions.contains($0) }
     if !missing.isEmpty {
       let available = countedVersions.isEmpty ? "none" : countedVersions.joined(separator: ", ")
-      printError("metrics-report: no payloads for version \(missing.joined(separator: ", ")) (counted versions: \(available))")
+      printError(
+        "metrics-report: no payloads for version \(missing.joined(separator: ", ")) (counted versions: \(available))")
       throw ExitStatus.cannotEvaluate
     }
     if countedVersions.isEmpty {

@@ -68,7 +68,8 @@ struct Summary: ParsableCommand {
     case .csv: text = SummaryTableRenderer.csv(report)
     }
     try ReportOutput.write(text, to: output)
-    try ReportOutput.finish(inputs: report.inputs, strict: input.strict, requestedVersions: input.appVersions,
+    try ReportOutput.finish(
+      inputs: report.inputs, strict: input.strict, requestedVersions: input.appVersions,
       countedVersions: report.versions.map(\.version))
   }
 }

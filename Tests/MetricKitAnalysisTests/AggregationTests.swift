@@ -9,7 +9,8 @@ import Testing
 struct AggregationTests {
   private func payload(
     _ version: String, multiple: Bool = false, launch: [(Int, Int, Int)], hang: [(Int, Int, Int)]? = nil,
-    foreground: String? = nil, build: String = "1", device: String = "iPhone14,2", end: String = "2024-05-01 23:59:00 +0000"
+    foreground: String? = nil, build: String = "1", device: String = "iPhone14,2",
+    end: String = "2024-05-01 23:59:00 +0000"
   ) throws -> MetricPayload {
     var sections = [
       #""applicationLaunchMetrics": {"histogrammedTimeToFirstDrawKey": \#(Support.histogramJSON(launch))}"#,
@@ -18,7 +19,8 @@ struct AggregationTests {
     ]
     if multiple { sections.append(#""multipleAppVersions": "1""#) }
     if let hang {
-      sections.append(#""applicationResponsivenessMetrics": {"histogrammedAppHangTime": \#(Support.histogramJSON(hang))}"#)
+      sections.append(
+        #""applicationResponsivenessMetrics": {"histogrammedAppHangTime": \#(Support.histogramJSON(hang))}"#)
     }
     if let foreground { sections.append(#""applicationTimeMetrics": {"cumulativeForegroundTime": "\#(foreground)"}"#) }
     return try Support.metricPayload("{\"appVersion\": \"\(version)\", " + sections.joined(separator: ", ") + "}")
@@ -80,18 +82,23 @@ struct AggregationTests {
       try payload("1", launch: [(1, 2, 1)], hang: [(0, 100, 10)], foreground: "30 min"), estimator: .midpoint,
       selection: MetricSelection())
     // No hang section: zero hang time, 1800 s foreground.
-    aggregate.add(try payload("1", launch: [(1, 2, 1)], foreground: "1,800 sec"), estimator: .midpoint, selection: MetricSelection())
+    aggregate.add(
+      try payload("1", launch: [(1, 2, 1)], foreground: "1,800 sec"), estimator: .midpoint, selection: MetricSelection()
+    )
     #expect(aggregate.hangRate.pooledRate == 0.5 / 1.0)
     // No foreground time at all: no rate rather than NaN.
     var empty = VersionAggregate(version: "2")
-    empty.add(try payload("2", launch: [(1, 2, 1)], hang: [(0, 100, 10)]), estimator: .midpoint, selection: MetricSelection())
+    empty.add(
+      try payload("2", launch: [(1, 2, 1)], hang: [(0, 100, 10)]), estimator: .midpoint, selection: MetricSelection())
     #expect(empty.hangRate.pooledRate == nil)
   }
 
   @Test func perPayloadPoolingAveragesPayloadMeans() throws {
     var aggregate = DumpAggregate()
     for p in [try payload("1", launch: [(0, 100, 1)]), try payload("1", launch: [(100, 200, 9)])] {
-      aggregate.add(.payload(p, PayloadLocation(path: "x")), filter: PayloadFilter(), estimator: .midpoint, selection: MetricSelection())
+      aggregate.add(
+        .payload(p, PayloadLocation(path: "x")), filter: PayloadFilter(), estimator: .midpoint,
+        selection: MetricSelection())
     }
     var options = SummaryOptions()
     options.pooling = .perPayload
@@ -117,7 +124,8 @@ struct AggregationTests {
     #expect(report.inputs.payloads == good.count)
     #expect(report.inputs.excluded[.multipleAppVersions] == good.filter(\.multipleVersions).count)
     #expect(report.inputs.counted == good.filter { !$0.multipleVersions }.count)
-    let rejectedNames: Set<String> = Set(report.inputs.rejected.map { URL(fileURLWithPath: $0.location.path).lastPathComponent })
+    let rejectedNames: Set<String> = Set(
+      report.inputs.rejected.map { URL(fileURLWithPath: $0.location.path).lastPathComponent })
     let malformedNames: Set<String> = Set(dump.malformedFiles.map { URL(fileURLWithPath: $0.path).lastPathComponent })
     #expect(rejectedNames == malformedNames)
     #expect(report.inputs.files == dump.files.count)
@@ -127,7 +135,9 @@ struct AggregationTests {
       #expect(version.payloads == truth.count)
       let checks: [(String, [Double], (SyntheticPayload) -> BucketLayout)] = [
         ("applicationLaunchMetrics.histogrammedTimeToFirstDraw", truth.flatMap(\.launchSamples), \.launchLayout),
-        ("applicationResponsivenessMetrics.histogrammedApplicationHangTime", truth.flatMap(\.hangSamples), \.hangLayout),
+        (
+          "applicationResponsivenessMetrics.histogrammedApplicationHangTime", truth.flatMap(\.hangSamples), \.hangLayout
+        ),
       ]
       for (id, samples, layoutOf) in checks {
         let metric = version.metrics.first { $0.metric == id }

@@ -65,7 +65,8 @@ struct GSLShimTests {
     let q = try GSL.histogramQuantiles(
       edges: [1, 1, 2, 2, 3, 3], masses: [20, 0, 30, 0, 50], probabilities: [0.1, 0.2, 0.5, 0.51, 0.9, 1])
     #expect(q == [1, 1, 2, 3, 3, 3])
-    let cdf = try GSL.histogramCDF(edges: [1, 1, 2, 2, 3, 3], masses: [20, 0, 30, 0, 50], points: [0.5, 1, 1.5, 2, 3])
+    let cdf = try GSL.histogramCDF(
+      edges: [1, 1, 2, 2, 3, 3], masses: [20, 0, 30, 0, 50], points: [0.5, 1, 1.5, 2, 3])
     #expect(cdf == [0, 0.2, 0.2, 0.5, 1])
   }
 

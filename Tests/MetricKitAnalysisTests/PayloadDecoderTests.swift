@@ -7,7 +7,8 @@ import Testing
 /// Containers, JSON quirks and error reporting of the payload decoder.
 @Suite("Payload decoding")
 struct PayloadDecoderTests {
-  static let minimal = #"{"appVersion": "2.0", "applicationLaunchMetrics": {"histogrammedTimeToFirstDrawKey": "#
+  static let minimal =
+    #"{"appVersion": "2.0", "applicationLaunchMetrics": {"histogrammedTimeToFirstDrawKey": "#
     + Support.histogramJSON([(100, 110, 3)]) + "}}"
 
   @Test func quirksMapOntoAPINames() throws {
@@ -32,7 +33,8 @@ struct PayloadDecoderTests {
     #expect(p.applicationLaunchMetrics?.histogrammedApplicationResumeTime?.sampleCount == 4)
     #expect(p.applicationLaunchMetrics?.histogrammedOptimizedTimeToFirstDraw?.sampleCount == 5)
     #expect(p.applicationResponsivenessMetrics?.histogrammedApplicationHangTime?.sampleCount == 6)
-    #expect(p.cellularConditionMetrics?.histogrammedCellularConditionTime?.buckets == [.init(start: 3, end: 3, count: 7)])
+    #expect(
+      p.cellularConditionMetrics?.histogrammedCellularConditionTime?.buckets == [.init(start: 3, end: 3, count: 7)])
     #expect(p.animationMetrics?.scrollHitchTimeRatio?.value == 12)
     #expect(p.animationMetrics?.hitchTimeRatio?.value == 3)
     #expect(p.applicationExitMetrics?.foregroundExitData.cumulativeAbnormalExitCount == 0)
@@ -68,7 +70,9 @@ struct PayloadDecoderTests {
       #"{"appVersion": "1", "applicationLaunchMetrics": {"histogrammedTimeToFirstDrawKey": "#
         + Support.histogramJSON([(100, 110, 3)], unit: "parsecs") + "}}")
     #expect(
-      unit.keyPath == ["applicationLaunchMetrics", "histogrammedTimeToFirstDrawKey", "histogramValue", "0", "bucketStart"])
+      unit.keyPath == [
+        "applicationLaunchMetrics", "histogrammedTimeToFirstDrawKey", "histogramValue", "0", "bucketStart",
+      ])
     #expect(unit.reason.contains("\"100 parsecs\""))
 
     let negative = try Support.decodingError(
@@ -138,7 +142,10 @@ struct PayloadDecoderTests {
     #expect(rejected.first?.location.path.hasSuffix("fake.json.gz") == true)
     #expect(rejected.first?.reason.contains("gzip") == true)
     let discovery = InputDiscovery().discover([dir.path])
-    #expect(discovery.files.map { URL(fileURLWithPath: $0).lastPathComponent } == ["a.gz", "two.json.gz", "one.json", "fake.json.gz"])
+    #expect(
+      discovery.files.map { URL(fileURLWithPath: $0).lastPathComponent } == [
+        "a.gz", "two.json.gz", "one.json", "fake.json.gz",
+      ])
     #expect(discovery.ignored.count == 1)
   }
 

@@ -32,20 +32,23 @@ struct PublicFixtureTests {
     #expect(p.metaData?.osVersion == "iPhone OS 13.1.3 (17A878)")
     #expect(p.metaData?.platformArchitecture == nil)
     let ttfd = try #require(p.applicationLaunchMetrics?.histogrammedTimeToFirstDraw)
-    #expect(ttfd.buckets == [
-      HistogramBucket(start: 1000, end: 1010, count: 50), HistogramBucket(start: 2000, end: 2010, count: 60),
-      HistogramBucket(start: 3000, end: 3010, count: 30),
-    ])
+    #expect(
+      ttfd.buckets == [
+        HistogramBucket(start: 1000, end: 1010, count: 50), HistogramBucket(start: 2000, end: 2010, count: 60),
+        HistogramBucket(start: 3000, end: 3010, count: 30),
+      ])
     #expect(ttfd.sampleCount == 140)
     let resume = try #require(p.applicationLaunchMetrics?.histogrammedApplicationResumeTime)
     #expect(resume.buckets.map(\.count) == [60, 70, 80])
-    #expect(p.applicationResponsivenessMetrics?.histogrammedApplicationHangTime?.buckets.last
-      == HistogramBucket(start: 400, end: 700, count: 30))
+    #expect(
+      p.applicationResponsivenessMetrics?.histogrammedApplicationHangTime?.buckets.last
+        == HistogramBucket(start: 400, end: 700, count: 30))
     let bars = try #require(p.cellularConditionMetrics?.histogrammedCellularConditionTime)
-    #expect(bars.buckets == [
-      HistogramBucket(start: 1, end: 1, count: 20), HistogramBucket(start: 2, end: 2, count: 30),
-      HistogramBucket(start: 3, end: 3, count: 50),
-    ])
+    #expect(
+      bars.buckets == [
+        HistogramBucket(start: 1, end: 1, count: 20), HistogramBucket(start: 2, end: 2, count: 30),
+        HistogramBucket(start: 3, end: 3, count: 50),
+      ])
     #expect(p.memoryMetrics?.peakMemoryUsage?.value == 200)  // "200,000 kB" in MB
     #expect(p.memoryMetrics?.averageSuspendedMemory?.averageMeasurement.value == 100)
     #expect(p.memoryMetrics?.averageSuspendedMemory?.sampleCount == 500)
@@ -60,8 +63,9 @@ struct PublicFixtureTests {
     let signpost = p.signpostMetrics[1]
     #expect(signpost.identifier == "signpost:TestSignpostCategory2/TestSignpostName2")
     #expect(signpost.totalCount == 40)
-    #expect(signpost.signpostIntervalData?.histogrammedSignpostDuration?.buckets[1]
-      == HistogramBucket(start: 201, end: 300, count: 70))
+    #expect(
+      signpost.signpostIntervalData?.histogrammedSignpostDuration?.buckets[1]
+        == HistogramBucket(start: 201, end: 300, count: 70))
     #expect(signpost.signpostIntervalData?.cumulativeCPUTime?.value == 50)  // "50,000 ms" in s
     #expect(signpost.signpostIntervalData?.averageMemory?.value == 60)
     #expect(p.applicationExitMetrics == nil)

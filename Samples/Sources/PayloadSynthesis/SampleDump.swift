@@ -77,7 +77,9 @@ public struct SampleDump: Sendable {
         ("malformed/empty.json", "", "empty file"),
         (
           "malformed/unknown-unit.json",
-          (dump.payloads.first?.json ?? "").replacingOccurrences(of: "\"cumulativeForegroundTime\" : \"", with: "\"cumulativeForegroundTime\" : \"12 fortnights\", \"x\" : \""),
+          (dump.payloads.first?.json ?? "").replacingOccurrences(
+            of: "\"cumulativeForegroundTime\" : \"",
+            with: "\"cumulativeForegroundTime\" : \"12 fortnights\", \"x\" : \""),
           "unknown unit"
         ),
         ("malformed/not-a-payload.json", "{\"hello\" : \"world\"}", "no MetricKit keys"),
@@ -102,7 +104,11 @@ public struct SampleDump: Sendable {
   public static func gzip(_ data: Data) throws -> Data {
     var stream = z_stream()
     // 15 + 16: a gzip header and trailer.
-    guard deflateInit2_(&stream, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+    guard
+      deflateInit2_(
+        &stream, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        == Z_OK
+    else {
       throw CocoaError(.fileWriteUnknown)
     }
     defer { deflateEnd(&stream) }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A small, fast, deterministic random number generator (SplitMix64): the same seed gives the same
 /// dump on every machine and every run.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
@@ -29,5 +31,3 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     median * Foundation.exp(sigma * normal())
   }
 }
-
-import Foundation

@@ -74,8 +74,11 @@ public struct SyntheticPayload: Sendable {
       w.member("metaData") {
         w.object {
           w.field("appBuildVersion", string: profile.build)
-          w.field("osVersion", string: ["iPhone OS 16.7.2 (20H115)", "iPhone OS 17.5.1 (21F90)", "iPhone OS 18.1 (22B83)"][layoutChoice])
-          w.field("regionFormat", string: ["US", "US", "CN", "RU"][MeasurementStyle.allCases.firstIndex(of: style) ?? 0])
+          w.field(
+            "osVersion",
+            string: ["iPhone OS 16.7.2 (20H115)", "iPhone OS 17.5.1 (21F90)", "iPhone OS 18.1 (22B83)"][layoutChoice])
+          w.field(
+            "regionFormat", string: ["US", "US", "CN", "RU"][MeasurementStyle.allCases.firstIndex(of: style) ?? 0])
           w.field("deviceType", string: ["iPhone14,2", "iPhone15,3", "iPhone12,1"][device % 3])
           w.field("platformArchitecture", string: "arm64e")
           w.field("bundleIdentifier", string: "com.example.shop")
@@ -110,7 +113,9 @@ public struct SyntheticPayload: Sendable {
           }
         }
       }
-      w.member("diskIOMetrics") { w.object { w.field("cumulativeLogicalWrites", raw: style.kilobytes(1000 + peakKB / 10)) } }
+      w.member("diskIOMetrics") {
+        w.object { w.field("cumulativeLogicalWrites", raw: style.kilobytes(1000 + peakKB / 10)) }
+      }
       w.member("cpuMetrics") { w.object { w.field("cumulativeCPUTime", raw: style.seconds(foreground / 10)) } }
       w.member("animationMetrics") { w.object { w.field("scrollHitchTimeRatio", string: "\(hitch) ms per s") } }
       w.member("cellularConditionMetrics") {
@@ -162,7 +167,10 @@ public struct SyntheticPayload: Sendable {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = TimeZone(identifier: "UTC")!
     let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-    func two(_ n: Int?) -> String { let v = n ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
+    func two(_ n: Int?) -> String {
+      let v = n ?? 0
+      return v < 10 ? "0\(v)" : "\(v)"
+    }
     let text = "\(c.year ?? 1970)-\(two(c.month))-\(two(c.day)) \(two(c.hour)):\(two(c.minute)):\(two(c.second))"
     return zoned ? text + " +0000" : text
   }

@@ -49,7 +49,10 @@ public struct MergedHistogram<UnitType: Dimension>: Sendable {
       add(buckets: histogram.buckets)
     } else {
       let factor = Measurement(value: 1, unit: histogram.unit as Dimension).converted(to: unit).value
-      add(buckets: histogram.buckets.map { HistogramBucket(start: $0.start * factor, end: $0.end * factor, count: $0.count) })
+      add(
+        buckets: histogram.buckets.map {
+          HistogramBucket(start: $0.start * factor, end: $0.end * factor, count: $0.count)
+        })
     }
   }
 
@@ -65,7 +68,8 @@ public struct MergedHistogram<UnitType: Dimension>: Sendable {
   /// Adds every bucket of another merge.
   public mutating func merge(_ other: MergedHistogram<UnitType>) {
     let factor =
-      other.unit.symbol == unit.symbol ? 1 : Measurement(value: 1, unit: other.unit as Dimension).converted(to: unit).value
+      other.unit.symbol == unit.symbol
+      ? 1 : Measurement(value: 1, unit: other.unit as Dimension).converted(to: unit).value
     for (range, count) in other.counts {
       counts[Range(start: range.start * factor, end: range.end * factor), default: 0] += count
     }

@@ -83,7 +83,10 @@ public struct PayloadDecoder: Sendable {
       guard root.count <= limits.maximumPayloadsPerFile else {
         visit(
           PayloadLocation(path: path),
-          .failure(.init(keyPath: [], reason: "\(root.count) payloads, over the limit of \(limits.maximumPayloadsPerFile) per file")))
+          .failure(
+            .init(
+              keyPath: [], reason: "\(root.count) payloads, over the limit of \(limits.maximumPayloadsPerFile) per file"
+            )))
         return 1
       }
       for (i, element) in root.children.enumerated() {
@@ -144,7 +147,12 @@ public struct PayloadDecoder: Sendable {
       if documents > limits.maximumPayloadsPerFile {
         visit(
           PayloadLocation(path: path, line: line),
-          .failure(.init(keyPath: [], reason: "over the limit of \(limits.maximumPayloadsPerFile) payloads per file; the rest of the file was not read")))
+          .failure(
+            .init(
+              keyPath: [],
+              reason:
+                "over the limit of \(limits.maximumPayloadsPerFile) payloads per file; the rest of the file was not read"
+            )))
         return documents
       }
       let location = PayloadLocation(path: path, line: line)

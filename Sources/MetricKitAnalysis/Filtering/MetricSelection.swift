@@ -20,7 +20,8 @@ public struct MetricSelection: Sendable, Hashable {
     patterns.filter { pattern in
       if pattern.hasSuffix("*") {
         let prefix = pattern.dropLast()
-        return !(MetricCatalog.identifiers.contains { $0.hasPrefix(prefix) }
+        return
+          !(MetricCatalog.identifiers.contains { $0.hasPrefix(prefix) }
           || MetricCatalog.signpostPrefix.hasPrefix(prefix) || prefix.hasPrefix(MetricCatalog.signpostPrefix))
       }
       return !MetricCatalog.isKnown(pattern)

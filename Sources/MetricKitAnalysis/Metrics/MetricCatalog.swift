@@ -99,14 +99,16 @@ public enum MetricCatalog {
       },
     ]
     for key in foregroundExitKeys {
-      list.append(.init(identifier: "applicationExitMetrics.foregroundExitData.\(key)", unit: "count") {
-        $0.applicationExitMetrics.map { Double($0.foregroundExitData[key]) }
-      })
+      list.append(
+        .init(identifier: "applicationExitMetrics.foregroundExitData.\(key)", unit: "count") {
+          $0.applicationExitMetrics.map { Double($0.foregroundExitData[key]) }
+        })
     }
     for key in backgroundExitKeys {
-      list.append(.init(identifier: "applicationExitMetrics.backgroundExitData.\(key)", unit: "count") {
-        $0.applicationExitMetrics.map { Double($0.backgroundExitData[key]) }
-      })
+      list.append(
+        .init(identifier: "applicationExitMetrics.backgroundExitData.\(key)", unit: "count") {
+          $0.applicationExitMetrics.map { Double($0.backgroundExitData[key]) }
+        })
     }
     let network: [(String, @Sendable (NetworkTransferMetric) -> Measurement<UnitInformationStorage>?)] = [
       ("cumulativeWifiUpload", { $0.cumulativeWifiUpload }), ("cumulativeWifiDownload", { $0.cumulativeWifiDownload }),
@@ -114,9 +116,10 @@ public enum MetricCatalog {
       ("cumulativeCellularDownload", { $0.cumulativeCellularDownload }),
     ]
     for (key, read) in network {
-      list.append(.init(identifier: "networkTransferMetrics.\(key)", unit: "MB") {
-        $0.networkTransferMetrics.flatMap(read)?.value
-      })
+      list.append(
+        .init(identifier: "networkTransferMetrics.\(key)", unit: "MB") {
+          $0.networkTransferMetrics.flatMap(read)?.value
+        })
     }
     let location: [(String, @Sendable (LocationActivityMetric) -> Measurement<UnitDuration>?)] = [
       ("cumulativeBestAccuracyForNavigationTime", { $0.cumulativeBestAccuracyForNavigationTime }),
@@ -127,9 +130,10 @@ public enum MetricCatalog {
       ("cumulativeThreeKilometersAccuracyTime", { $0.cumulativeThreeKilometersAccuracyTime }),
     ]
     for (key, read) in location {
-      list.append(.init(identifier: "locationActivityMetrics.\(key)", unit: "s") {
-        $0.locationActivityMetrics.flatMap(read)?.value
-      })
+      list.append(
+        .init(identifier: "locationActivityMetrics.\(key)", unit: "s") {
+          $0.locationActivityMetrics.flatMap(read)?.value
+        })
     }
     return list
   }()

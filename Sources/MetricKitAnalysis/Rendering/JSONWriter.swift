@@ -33,7 +33,9 @@ struct JSONWriter {
         return
       }
       // Short arrays of scalars (brackets, percentile lists) stay on one line.
-      if items.count <= 4, items.allSatisfy({ if case .number = $0 { true } else if case .integer = $0 { true } else { false } }) {
+      if items.count <= 4,
+        items.allSatisfy({ if case .number = $0 { true } else if case .integer = $0 { true } else { false } })
+      {
         output += "["
         for (i, item) in items.enumerated() {
           if i > 0 { output += ", " }

@@ -39,7 +39,10 @@ public enum SummaryJSONRenderer {
       ("excluded", .object(ExclusionReason.allCases.map { ($0.rawValue, .integer(Int128(inputs.excluded[$0] ?? 0))) })),
       (
         "otherDocuments",
-        .object(DocumentKind.allCases.filter { $0 != .metricPayload }.map { ($0.rawValue, .integer(Int128(inputs.otherDocuments[$0] ?? 0))) })
+        .object(
+          DocumentKind.allCases.filter { $0 != .metricPayload }.map {
+            ($0.rawValue, .integer(Int128(inputs.otherDocuments[$0] ?? 0)))
+          })
       ),
       ("ignoredFiles", .array(inputs.ignoredFiles.map { .string($0) })),
       (
@@ -70,7 +73,11 @@ public enum SummaryJSONRenderer {
       if let sd = h.standardDeviation { members.append(("stddev", .number(sd))) }
       for p in h.percentiles { members.append((p.percentile.label, .number(p.value))) }
       members.append(
-        ("bounds", .object(h.percentiles.map { ($0.percentile.label, .array([.number($0.lowerBound), .number($0.upperBound)])) })))
+        (
+          "bounds",
+          .object(
+            h.percentiles.map { ($0.percentile.label, .array([.number($0.lowerBound), .number($0.upperBound)])) })
+        ))
       return .object(members)
     case .scalar(let s):
       var members: [(String, JSONWriter.Value)] = [

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Renders a summary as aligned text tables (one per version), as Markdown tables, or as CSV rows.
 public enum SummaryTableRenderer {
   /// One table row: the metric, its unit, count and statistics as text.
@@ -71,14 +73,17 @@ public enum SummaryTableRenderer {
       }
       out += "\n"
     }
-    out += footer(report).split(separator: "\n").map { "> \(TextEscaping.markdownCell(String($0)))" }.joined(separator: "\n")
+    out += footer(report).split(separator: "\n").map { "> \(TextEscaping.markdownCell(String($0)))" }.joined(
+      separator: "\n")
     return out + "\n"
   }
 
   /// CSV: a header, then one row per version and metric, numbers unrounded.
   public static func csv(_ report: SummaryReport) -> String {
     let percentileLabels = report.options.percentiles.map(\.label)
-    var out = (["version", "metric", "unit", "count", "payloads", "mean"] + percentileLabels + ["value"]).joined(separator: ",") + "\n"
+    var out =
+      (["version", "metric", "unit", "count", "payloads", "mean"] + percentileLabels + ["value"]).joined(separator: ",")
+      + "\n"
     for version in report.versions {
       for metric in version.metrics {
         var fields = [TextEscaping.csvField(version.version), TextEscaping.csvField(metric.metric), metric.unit]
@@ -112,7 +117,8 @@ public enum SummaryTableRenderer {
     if !others.isEmpty { out += "Not metric payloads (passed over): " + others.joined(separator: ", ") + "\n" }
     if !i.ignoredFiles.isEmpty { out += "Ignored by file name: \(i.ignoredFiles.count) files\n" }
     if i.zoneAssumedPayloads > 0 {
-      out += "Timestamps without a zone in \(i.zoneAssumedPayloads) payloads were taken as UTC\(i.assumedUTCOffsetText)\n"
+      out +=
+        "Timestamps without a zone in \(i.zoneAssumedPayloads) payloads were taken as UTC\(i.assumedUTCOffsetText)\n"
     }
     out +=
       "Histogram means: \(report.options.estimator.rawValue) estimator, \(report.options.pooling.rawValue) pooling; "
@@ -121,5 +127,3 @@ public enum SummaryTableRenderer {
     return out
   }
 }
-
-import Foundation

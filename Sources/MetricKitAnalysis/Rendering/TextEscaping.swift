@@ -1,3 +1,5 @@
+import Foundation
+
 /// Makes strings from payloads or rule files inert in each output format.
 enum TextEscaping {
   /// A Markdown table cell: pipes, HTML and Markdown punctuation escaped, line breaks folded.
@@ -31,5 +33,3 @@ enum TextEscaping {
     String(String.UnicodeScalarView(s.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
   }
 }
-
-import Foundation

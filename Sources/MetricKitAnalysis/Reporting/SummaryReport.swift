@@ -85,13 +85,15 @@ public struct VersionSummary: Sendable {
     }
     if let value = aggregate.hangRate.pooledRate {
       metrics.append(
-        .rate(RateSummary(metric: MetricCatalog.hangRate, unit: "s/h", value: value, payloads: aggregate.hangRate.count)))
+        .rate(
+          RateSummary(metric: MetricCatalog.hangRate, unit: "s/h", value: value, payloads: aggregate.hangRate.count)))
     }
     if let value = aggregate.scrollHitchRate.pooledRate {
       metrics.append(
         .rate(
           RateSummary(
-            metric: MetricCatalog.scrollHitchRate, unit: "ms/s", value: value, payloads: aggregate.scrollHitchRate.count)))
+            metric: MetricCatalog.scrollHitchRate, unit: "ms/s", value: value, payloads: aggregate.scrollHitchRate.count
+          )))
     }
     self.metrics = metrics
   }

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Runs the built `metrics-report` binary, as a user would.
+enum CLIRunner {
+  static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  /// The directory of the built products (where the test bundle is).
+  static var productsDirectory: URL {
+    #if os(macOS)
+      if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
+        return bundle.bundleURL.deletingLastPathComponent()
+      }
+    #endif
+    return Bundle.main.bundleURL
+  }
+
+  struct Result {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    /// Standard output parsed as a JSON object.
+    func json() throws -> [String: Any] {
+      guard let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any] else {
+        throw CocoaError(.propertyListReadCorrupt)
+      }
+      return object
+    }
+  }
+
+  /// Runs `metrics-report arguments…` from the package root.
+  static func run(_ arguments: [String]) throws -> Result {
+    let process = Process()
+    process.executableURL = productsDirectory.appendingPathComponent("metrics-report")
+    process.arguments = arguments
+    process.currentDirectoryURL = packageRoot
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read both pipes to the end before waiting, so a large report cannot block the child.
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+      stderr: String(decoding: errData, as: UTF8.self))
+  }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import PayloadSynthesis
+import Testing
+
+/// `metrics-report summary`, run as a built binary on Samples/ and on fresh dumps.
+@Suite("metrics-report summary")
+struct SummaryCommandTests {
+  @Test func jsonOnSamplesFollowsTheContract() throws {
+    let result = try CLIRunner.run(["summary", "Samples/dump", "--format", "json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let json = try result.json()
+    #expect(json["schemaVersion"] as? Int == 1)
+    let inputs = try #require(json["inputs"] as? [String: Any])
+    #expect(inputs["files"] as? Int == 112)
+    #expect(inputs["payloads"] as? Int == 180)
+    #expect(inputs["counted"] as? Int == 168)
+    let excluded = try #require(inputs["excluded"] as? [String: Int])
+    #expect(excluded == ["multipleAppVersions": 12, "version": 0, "filter": 0])
+    let rejected = try #require(inputs["rejected"] as? [[String: Any]])
+    #expect(rejected.count == 4)
+    #expect(rejected.allSatisfy { ($0["path"] as? String)?.hasPrefix("Samples/dump/malformed/") == true })
+    #expect(rejected.allSatisfy { !(($0["reason"] as? String) ?? "").isEmpty })
+    // Rejections are listed on stderr too.
+    #expect(result.stderr.components(separatedBy: "rejected: ").count - 1 == 4)
+
+    let versions = try #require(json["versions"] as? [[String: Any]])
+    #expect(versions.map { $0["version"] as? String } == ["3.8.0", "3.9.0", "3.10.0"])
+    #expect(versions.map { $0["payloads"] as? Int }.reduce(0) { $0 + ($1 ?? 0) } == 168)
+    let metrics = try #require(versions[1]["metrics"] as? [[String: Any]])
+    let launch = try #require(
+      metrics.first { $0["metric"] as? String == "applicationLaunchMetrics.histogrammedTimeToFirstDraw" })
+    #expect(launch["unit"] as? String == "ms")
+    for key in ["count", "mean", "p50", "p90", "p95", "p99", "bounds"] { #expect(launch[key] != nil, "\(key)") }
+    let bounds = try #require(launch["bounds"] as? [String: [Double]])
+    let p90 = try #require(launch["p90"] as? Double)
+    #expect(bounds["p90"]![0] <= p90 && p90 <= bounds["p90"]![1])
+    let memory = try #require(metrics.first { $0["metric"] as? String == "memoryMetrics.peakMemoryUsage" })
+    #expect(memory["unit"] as? String == "MB")
+    #expect(memory["count"] as? Int == 56)
+    let hang = try #require(metrics.first { $0["metric"] as? String == "hangRate" })
+    #expect(hang["unit"] as? String == "s/h")
+    #expect((hang["value"] as? Double ?? 0) > 0)
+    #expect(!result.stdout.contains("NaN") && !result.stdout.contains("nan"))
+  }
+
+  @Test func jsonMatchesTheGoldenFile() throws {
+    let result = try CLIRunner.run(["summary", "Samples/dump", "--format", "json"])
+    let golden = CLIRunner.packageRoot.appendingPathComponent("Tests/MetricsReportCLITests/Golden/samples-summary.json")
+    if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+      try Data(result.stdout.utf8).write(to: golden)
+    }
+    let expected = try String(contentsOf: golden, encoding: .utf8)
+    #expect(result.stdout == expected, "regenerate with UPDATE_GOLDEN=1 swift test if the change is intended")
+  }
+
+  @Test func textMarkdownAndCSV() throws {
+    let text = try CLIRunner.run(["summary", "Samples/dump", "--metric", "applicationLaunchMetrics.*"])
+    #expect(text.status == 0)
+    #expect(text.stdout.contains("Version 3.9.0 — 56 payloads"))
+    #expect(text.stdout.contains("applicationLaunchMetrics.histogrammedTimeToFirstDraw"))
+    #expect(!text.stdout.contains("memoryMetrics"))
+    #expect(text.stdout.contains("excluded: 12 multipleAppVersions; 4 rejected"))
+
+    let markdown = try CLIRunner.run(["summary", "Samples/dump", "--format", "markdown", "--percentiles", "50,99.9"])
+    #expect(markdown.stdout.contains("| Metric | Unit | Count | mean | p50 | p99.9 |"))
+    #expect(markdown.stdout.contains("## 3.10.0 (56 payloads)"))
+
+    let csv = try CLIRunner.run([
+      "summary", "Samples/dump", "--format", "csv", "--metric", "hangRate", "--metric", "memoryMetrics.peakMemoryUsage",
+    ])
+    let lines = csv.stdout.split(separator: "\n")
+    #expect(lines.first == "version,metric,unit,count,payloads,mean,p50,p90,p95,p99,value")
+    #expect(lines.count == 1 + 3 * 2)
+  }
+
+  @Test func outputFileAndFilters() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mr-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let out = dir.appendingPathComponent("report.json").path
+    let result = try CLIRunner.run([
+      "summary", "Samples/dump", "--format", "json", "-o", out, "--app-version", "3.9.0", "--include-multiple-versions",
+    ])
+    #expect(result.status == 0)
+    #expect(result.stdout.isEmpty)
+    let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any]
+    let inputs = json?["inputs"] as? [String: Any]
+    let excluded = inputs?["excluded"] as? [String: Int]
+    #expect(excluded?["version"] == 120)
+    #expect(excluded?["multipleAppVersions"] == 0)
+    let versions = json?["versions"] as? [[String: Any]]
+    #expect(versions?.count == 1)
+    #expect(versions?.first?["payloads"] as? Int == 60)  // 56 + 4 attributed to their latest version
+  }
+
+  @Test func exitCodes() throws {
+    #expect(try CLIRunner.run(["summary", "Samples/dump", "--app-version", "9.9.9"]).status == 2)
+    let strict = try CLIRunner.run(["summary", "Samples/dump", "--strict"])
+    #expect(strict.status == 2)
+    #expect(strict.stderr.contains("--strict"))
+    #expect(try CLIRunner.run(["summary", "Samples/dump/v3.9.0", "--strict", "--format", "json"]).status == 0)
+    #expect(try CLIRunner.run(["summary", "no/such/dir"]).status == 2)
+    #expect(try CLIRunner.run(["summary", "Samples/dump", "--percentiles", "0,50"]).status == 64)
+    #expect(try CLIRunner.run(["summary", "Samples/dump", "--metric", "launchTime"]).status == 64)
+    #expect(try CLIRunner.run(["summary", "Samples/dump", "--estimator", "median"]).status == 64)
+    #expect(try CLIRunner.run(["summary"]).status == 64)
+    #expect(try CLIRunner.run(["summary", "Samples/dump", "--utc-offset", "CET"]).status == 64)
+  }
+
+  /// A fresh dump with its own seed: counted exactly, malformed files listed, exit 0.
+  @Test func freshDumpEndToEnd() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mr-cli-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let dump = try SampleDump.write(to: dir, seed: 31_337, payloadsPerVersion: 25)
+    let result = try CLIRunner.run(["summary", dir.path, "--format", "json"])
+    #expect(result.status == 0)
+    let inputs = try #require(try result.json()["inputs"] as? [String: Any])
+    #expect(inputs["payloads"] as? Int == dump.payloads.count)
+    #expect(inputs["counted"] as? Int == dump.payloads.filter { !$0.multipleVersions }.count)
+    #expect((inputs["rejected"] as? [Any])?.count == dump.malformedFiles.count)
+  }
+}
