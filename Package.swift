@@ -12,7 +12,8 @@ let package = Package(
     .executable(name: "metrics-report", targets: ["metrics-report"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
   ],
   targets: [
     // Debian's C libraries, through system-library targets.
@@ -36,7 +37,7 @@ let package = Package(
     // The library: read → decode → filter → aggregate → statistics → render.
     .target(
       name: "MetricKitAnalysis",
-      dependencies: ["CMetricsShims", "CMetricsJSON", "CZlib"]),
+      dependencies: ["CMetricsShims", "CMetricsJSON", "CZlib", .product(name: "Yams", package: "Yams")]),
 
     // The thin command-line shell.
     .executableTarget(

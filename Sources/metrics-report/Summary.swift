@@ -57,7 +57,8 @@ struct Summary: ParsableCommand {
     options.pooling = pooling
     let aggregate = DumpAggregate(
       paths: input.paths, reader: PayloadReader(timestamps: try input.timestampParser()),
-      filter: try input.filter(), estimator: estimator, selection: MetricSelection(metrics))
+      filter: try input.filter(),
+      options: AggregationOptions(estimator: estimator, selection: MetricSelection(metrics)))
     let report = SummaryReport(aggregate: aggregate, options: options)
 
     let text: String

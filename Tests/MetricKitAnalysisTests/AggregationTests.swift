@@ -79,17 +79,16 @@ struct AggregationTests {
     var aggregate = VersionAggregate(version: "1")
     // 10 hangs at the midpoint of [0, 100) = 500 ms; 1800 s foreground.
     aggregate.add(
-      try payload("1", launch: [(1, 2, 1)], hang: [(0, 100, 10)], foreground: "30 min"), estimator: .midpoint,
-      selection: MetricSelection())
+      try payload("1", launch: [(1, 2, 1)], hang: [(0, 100, 10)], foreground: "30 min"), options: AggregationOptions())
     // No hang section: zero hang time, 1800 s foreground.
     aggregate.add(
-      try payload("1", launch: [(1, 2, 1)], foreground: "1,800 sec"), estimator: .midpoint, selection: MetricSelection()
+      try payload("1", launch: [(1, 2, 1)], foreground: "1,800 sec"), options: AggregationOptions()
     )
     #expect(aggregate.hangRate.pooledRate == 0.5 / 1.0)
     // No foreground time at all: no rate rather than NaN.
     var empty = VersionAggregate(version: "2")
     empty.add(
-      try payload("2", launch: [(1, 2, 1)], hang: [(0, 100, 10)]), estimator: .midpoint, selection: MetricSelection())
+      try payload("2", launch: [(1, 2, 1)], hang: [(0, 100, 10)]), options: AggregationOptions())
     #expect(empty.hangRate.pooledRate == nil)
   }
 
@@ -97,8 +96,7 @@ struct AggregationTests {
     var aggregate = DumpAggregate()
     for p in [try payload("1", launch: [(0, 100, 1)]), try payload("1", launch: [(100, 200, 9)])] {
       aggregate.add(
-        .payload(p, PayloadLocation(path: "x")), filter: PayloadFilter(), estimator: .midpoint,
-        selection: MetricSelection())
+        .payload(p, PayloadLocation(path: "x")), filter: PayloadFilter(), options: AggregationOptions())
     }
     var options = SummaryOptions()
     options.pooling = .perPayload

@@ -11,10 +11,10 @@ public struct DumpAggregate: Sendable {
   /// Reads `paths` with `reader`, keeps the payloads `filter` lets through, and aggregates them.
   public init(
     paths: [String], reader: PayloadReader = PayloadReader(), filter: PayloadFilter = PayloadFilter(),
-    estimator: MeanEstimator = .midpoint, selection: MetricSelection = MetricSelection()
+    options: AggregationOptions = AggregationOptions()
   ) {
     let discovery = reader.read(paths: paths) { event in
-      add(event, filter: filter, estimator: estimator, selection: selection)
+      add(event, filter: filter, options: options)
     }
     inputs.files = discovery.files.count
     inputs.ignoredFiles = discovery.ignored
@@ -22,9 +22,7 @@ public struct DumpAggregate: Sendable {
   }
 
   /// Accounts for one read event, aggregating it when it is a payload the filter keeps.
-  public mutating func add(
-    _ event: ReadEvent, filter: PayloadFilter, estimator: MeanEstimator, selection: MetricSelection
-  ) {
+  public mutating func add(_ event: ReadEvent, filter: PayloadFilter, options: AggregationOptions) {
     switch event {
     case .payload(let payload, _):
       inputs.payloads += 1
@@ -34,8 +32,7 @@ public struct DumpAggregate: Sendable {
         return
       }
       let version = payload.latestApplicationVersion
-      versions[version, default: VersionAggregate(version: version)].add(
-        payload, estimator: estimator, selection: selection)
+      versions[version, default: VersionAggregate(version: version)].add(payload, options: options)
     case .otherDocument(let kind, _):
       inputs.otherDocuments[kind, default: 0] += 1
     case .rejected(let rejection):

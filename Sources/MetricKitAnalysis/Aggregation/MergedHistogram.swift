@@ -23,11 +23,11 @@ public struct MergedHistogram<UnitType: Dimension>: Sendable {
 
   /// The unit of every edge.
   public let unit: UnitType
-  private(set) var counts: [Range: Int128]
+  var counts: [Range: Int128]
   /// The total count over all buckets.
-  public private(set) var sampleCount: Int128
+  public internal(set) var sampleCount: Int128
   /// How many histograms were merged in.
-  public private(set) var histogramCount: Int
+  public internal(set) var histogramCount: Int
 
   /// Creates an empty merge in `unit`.
   public init(unit: UnitType) {

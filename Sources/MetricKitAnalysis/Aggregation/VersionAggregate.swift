@@ -6,36 +6,38 @@ public struct VersionAggregate: Sendable {
   /// The app version.
   public let version: String
   /// The payloads counted.
-  public private(set) var payloadCount = 0
+  public internal(set) var payloadCount = 0
   /// Merged histograms by metric identifier.
-  public private(set) var histograms: [String: MergedHistogram<Dimension>] = [:]
+  public internal(set) var histograms: [String: MergedHistogram<Dimension>] = [:]
   /// The unit of each histogram metric in output.
-  public private(set) var histogramUnits: [String: String] = [:]
-  /// Each payload's own mean of each histogram metric (for per-payload pooling).
-  public private(set) var payloadMeans: [String: ScalarSample] = [:]
+  public internal(set) var histogramUnits: [String: String] = [:]
+  /// Each payload's own statistics of each histogram metric, by metric then statistic (`mean`,
+  /// `p90`…): the unit of evidence of the regression tests, and the per-payload pooling of means.
+  public internal(set) var payloadStatistics: [String: [String: ScalarSample]] = [:]
   /// One value per payload of each scalar metric.
-  public private(set) var scalars: [String: ScalarSample] = [:]
+  public internal(set) var scalars: [String: ScalarSample] = [:]
   /// Hang seconds over foreground hours, per payload.
-  public private(set) var hangRate = RateSample()
+  public internal(set) var hangRate = RateSample()
   /// Scroll hitch ratio × foreground seconds over foreground seconds, per payload.
-  public private(set) var scrollHitchRate = RateSample()
+  public internal(set) var scrollHitchRate = RateSample()
 
   /// Creates an empty aggregate.
   public init(version: String) { self.version = version }
 
-  /// Adds one payload's metrics. `estimator` sets the per-payload means and the hang time a
-  /// histogram accounts for.
-  public mutating func add(_ payload: MetricPayload, estimator: MeanEstimator, selection: MetricSelection) {
+  /// Adds one payload's metrics.
+  public mutating func add(_ payload: MetricPayload, options: AggregationOptions) {
+    let estimator = options.estimator
+    let selection = options.selection
     payloadCount += 1
     for definition in MetricCatalog.histograms where selection.includes(definition.identifier) {
       if let buckets = definition.buckets(payload) {
-        addHistogram(definition.identifier, unit: definition.unit, buckets: buckets, estimator: estimator)
+        addHistogram(definition.identifier, unit: definition.unit, buckets: buckets, options: options)
       }
     }
     for signpost in payload.signpostMetrics {
       let identifier = signpost.identifier
       if selection.includes(identifier), let buckets = signpost.histogram?.buckets {
-        addHistogram(identifier, unit: "ms", buckets: buckets, estimator: estimator)
+        addHistogram(identifier, unit: "ms", buckets: buckets, options: options)
       }
     }
     for definition in MetricCatalog.scalars where selection.includes(definition.identifier) {
@@ -58,13 +60,20 @@ public struct VersionAggregate: Sendable {
   }
 
   private mutating func addHistogram(
-    _ identifier: String, unit: String, buckets: [HistogramBucket], estimator: MeanEstimator
+    _ identifier: String, unit: String, buckets: [HistogramBucket], options: AggregationOptions
   ) {
     let dimension: Dimension = unit == "bars" ? UnitSignalBars.bars : UnitDuration.milliseconds
     histograms[identifier, default: MergedHistogram(unit: dimension)].add(buckets: buckets)
     histogramUnits[identifier] = unit
-    if let mean = try? buckets.mean(estimator: estimator) {
-      payloadMeans[identifier, default: ScalarSample()].append(mean)
+    guard let mean = try? buckets.mean(estimator: options.estimator) else { return }  // no observations
+    payloadStatistics[identifier, default: [:]]["mean", default: ScalarSample()].append(mean)
+    guard !options.payloadPercentiles.isEmpty else { return }
+    var single = MergedHistogram<Dimension>(unit: dimension)
+    single.add(buckets: buckets)
+    guard let estimates = try? single.percentiles(options.payloadPercentiles) else { return }
+    for estimate in estimates {
+      payloadStatistics[identifier, default: [:]][estimate.percentile.label, default: ScalarSample()].append(
+        estimate.value)
     }
   }
 
@@ -79,7 +88,11 @@ public struct VersionAggregate: Sendable {
       }
     }
     histogramUnits.merge(other.histogramUnits) { a, _ in a }
-    for (id, sample) in other.payloadMeans { payloadMeans[id, default: ScalarSample()].merge(sample) }
+    for (id, statistics) in other.payloadStatistics {
+      for (statistic, sample) in statistics {
+        payloadStatistics[id, default: [:]][statistic, default: ScalarSample()].merge(sample)
+      }
+    }
     for (id, sample) in other.scalars { scalars[id, default: ScalarSample()].merge(sample) }
     hangRate.merge(other.hangRate)
     scrollHitchRate.merge(other.scrollHitchRate)

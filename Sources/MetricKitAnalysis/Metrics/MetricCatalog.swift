@@ -148,3 +148,33 @@ public enum MetricCatalog {
     identifier.hasPrefix(signpostPrefix) || identifiers.contains(identifier)
   }
 }
+
+extension MetricCatalog {
+  /// The canonical unit of a metric identifier; nil for an unknown one.
+  public static func unit(of identifier: String) -> String? {
+    if identifier.hasPrefix(signpostPrefix) { return "ms" }
+    if identifier == hangRate { return "s/h" }
+    if identifier == scrollHitchRate { return "ms/s" }
+    if let h = histograms.first(where: { $0.identifier == identifier }) { return h.unit }
+    return scalars.first { $0.identifier == identifier }?.unit
+  }
+
+  /// What kind of metric an identifier names.
+  public enum Kind: Sendable {
+    /// A histogram: mean and percentiles of the merged histogram; per-payload statistics.
+    case histogram
+    /// One value per payload.
+    case scalar
+    /// A pooled rate.
+    case rate
+  }
+
+  /// The kind of a metric identifier; nil for an unknown one.
+  public static func kind(of identifier: String) -> Kind? {
+    if identifier == hangRate || identifier == scrollHitchRate { return .rate }
+    if identifier.hasPrefix(signpostPrefix) || histograms.contains(where: { $0.identifier == identifier }) {
+      return .histogram
+    }
+    return scalars.contains { $0.identifier == identifier } ? .scalar : nil
+  }
+}

@@ -24,7 +24,9 @@ struct JSONWriter {
     switch value {
     case .string(let s): writeString(s)
     case .number(let d): output += Self.number(d)
-    case .integer(let n): output += String(n)
+    case .integer(let n):
+      // Beyond 64 bits a JSON number would lose precision in most readers: write it as a string.
+      output += n.magnitude <= UInt128(Int64.max) ? String(n) : "\"\(n)\""
     case .bool(let b): output += b ? "true" : "false"
     case .null: output += "null"
     case .array(let items):

@@ -57,7 +57,7 @@ public struct VersionSummary: Sendable {
         let mean: Double
         switch options.pooling {
         case .pooled: mean = try merged.mean(estimator: options.estimator)
-        case .perPayload: mean = try (aggregate.payloadMeans[id] ?? ScalarSample()).mean()
+        case .perPayload: mean = try (aggregate.payloadStatistics[id]?["mean"] ?? ScalarSample()).mean()
         }
         metrics.append(
           .histogram(

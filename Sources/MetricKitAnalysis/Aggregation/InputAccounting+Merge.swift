@@ -1,0 +1,21 @@
+extension InputAccounting {
+  /// Adds another accounting of disjoint inputs (snapshot shards).
+  public mutating func merge(_ other: InputAccounting) {
+    files += other.files
+    payloads += other.payloads
+    for (reason, n) in other.excluded { excluded[reason, default: 0] += n }
+    rejected = (rejected + other.rejected).sorted { $0.description.utf8.lexicographicallyPrecedes($1.description.utf8) }
+    for (kind, n) in other.otherDocuments { otherDocuments[kind, default: 0] += n }
+    ignoredFiles = (ignoredFiles + other.ignoredFiles).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    zoneAssumedPayloads += other.zoneAssumedPayloads
+  }
+
+  /// The same accounting in a canonical order (rejections and ignored files sorted), so that
+  /// snapshots do not depend on the order files were read.
+  public var canonical: InputAccounting {
+    var copy = self
+    copy.rejected.sort { $0.description.utf8.lexicographicallyPrecedes($1.description.utf8) }
+    copy.ignoredFiles.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    return copy
+  }
+}

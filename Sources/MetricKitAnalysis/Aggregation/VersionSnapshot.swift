@@ -1,0 +1,234 @@
+import Foundation
+
+/// A versioned, documented JSON aggregate of one app version: the merged histograms and the
+/// per-payload values the regression tests need, with the accounting of the inputs it was taken
+/// from. Snapshots of disjoint inputs merge exactly: the merge equals one snapshot of all inputs.
+///
+/// Format (`snapshotVersion` 1; numbers in the canonical units of SPEC §2; every array sorted):
+/// ```
+/// {"kind": "metrics-report-snapshot", "snapshotVersion": 1, "version": "3.8.0",
+///  "estimator": "midpoint", "payloadPercentiles": [50, 90, 95, 99], "payloads": N,
+///  "inputs": {…as in summary…},
+///  "histograms": {"<metric>": {"unit": "ms", "payloads": N, "buckets": [[start, end, count], …]}},
+///  "payloadStatistics": {"<metric>": {"mean": [v, …], "p90": [v, …]}},
+///  "scalars": {"<metric>": [v, …]},
+///  "rates": {"hangRate": [[numerator, denominator], …], "scrollHitchRate": […]}}
+/// ```
+public struct VersionSnapshot: Sendable {
+  /// The format version.
+  public static let formatVersion = 1
+  /// The aggregate.
+  public var aggregate: VersionAggregate
+  /// The estimator the per-payload means were computed with.
+  public var estimator: MeanEstimator
+  /// The per-payload percentiles recorded.
+  public var payloadPercentiles: [Percentile]
+  /// What was read to make it.
+  public var inputs: InputAccounting
+
+  /// Creates a snapshot.
+  public init(aggregate: VersionAggregate, estimator: MeanEstimator, payloadPercentiles: [Percentile], inputs: InputAccounting) {
+    self.aggregate = aggregate
+    self.estimator = estimator
+    self.payloadPercentiles = payloadPercentiles.sorted()
+    self.inputs = inputs.canonical
+  }
+
+  /// Why snapshots could not be read or merged.
+  public struct Failure: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, naming the file.
+    public var description: String
+  }
+
+  /// Merges snapshots of the same version, estimator and percentiles.
+  public static func merge(_ snapshots: [VersionSnapshot]) throws(Failure) -> VersionSnapshot {
+    guard var result = snapshots.first else { throw Failure(description: "no snapshots to merge") }
+    for other in snapshots.dropFirst() {
+      guard other.aggregate.version == result.aggregate.version else {
+        throw Failure(description: "snapshots of different versions: \(result.aggregate.version) and \(other.aggregate.version)")
+      }
+      guard other.estimator == result.estimator, other.payloadPercentiles == result.payloadPercentiles else {
+        throw Failure(description: "snapshots taken with different estimators or percentiles")
+      }
+      result.aggregate.merge(other.aggregate)
+      result.inputs.merge(other.inputs)
+    }
+    result.inputs = result.inputs.canonical
+    return result
+  }
+
+  // MARK: - Writing
+
+  /// The snapshot's JSON text. Identical aggregates give identical bytes.
+  public var json: String {
+    let a = aggregate
+    func sorted(_ sample: ScalarSample?) -> JSONWriter.Value { .array((sample?.values ?? []).sorted().map { .number($0) }) }
+    func keys<V>(_ d: [String: V]) -> [String] { d.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+    let histograms: [(String, JSONWriter.Value)] = keys(a.histograms).map { id in
+      let merged = a.histograms[id]!
+      return (
+        id,
+        .object([
+          ("unit", .string(a.histogramUnits[id] ?? "ms")),
+          ("payloads", .integer(Int128(merged.histogramCount))),
+          ("buckets", .array(merged.buckets.map { .array([.number($0.range.start), .number($0.range.end), .integer($0.count)]) })),
+        ])
+      )
+    }
+    let statistics: [(String, JSONWriter.Value)] = keys(a.payloadStatistics).map { id in
+      let byStatistic = a.payloadStatistics[id] ?? [:]
+      return (id, .object(keys(byStatistic).map { ($0, sorted(byStatistic[$0])) }))
+    }
+    func rate(_ r: RateSample) -> JSONWriter.Value {
+      .array(r.pairs.sorted().map { .array([.number($0.numerator), .number($0.denominator)]) })
+    }
+    return JSONWriter.render(
+      .object([
+        ("kind", .string("metrics-report-snapshot")),
+        ("snapshotVersion", .integer(Int128(Self.formatVersion))),
+        ("version", .string(a.version)),
+        ("estimator", .string(estimator.rawValue)),
+        ("payloadPercentiles", .array(payloadPercentiles.map { .number($0.value) })),
+        ("payloads", .integer(Int128(a.payloadCount))),
+        ("inputs", SummaryJSONRenderer.inputs(inputs)),
+        ("histograms", .object(histograms)),
+        ("payloadStatistics", .object(statistics)),
+        ("scalars", .object(keys(a.scalars).map { ($0, sorted(a.scalars[$0])) })),
+        ("rates", .object([("hangRate", rate(a.hangRate)), ("scrollHitchRate", rate(a.scrollHitchRate))])),
+      ]))
+  }
+
+  // MARK: - Reading
+
+  /// Reads a snapshot file.
+  public static func load(path: String) throws(Failure) -> VersionSnapshot {
+    let buffer: PaddedBuffer
+    do {
+      buffer = try InputFileReader().read(path: path)
+    } catch {
+      throw Failure(description: "\(path): \(error.reason)")
+    }
+    guard let parser = JSONParser(maximumDepth: 64) else { throw Failure(description: "\(path): out of memory") }
+    do {
+      return try parser.parse(buffer.bytes) { (root) throws(PayloadDecodingError) in try decode(root) }
+    } catch {
+      throw Failure(description: "\(path): not a metrics-report snapshot: \(error)")
+    }
+  }
+
+  private static func decode(_ root: JSONValue) throws(PayloadDecodingError) -> VersionSnapshot {
+    func fail(_ key: String, _ reason: String) -> PayloadDecodingError { PayloadDecodingError(keyPath: [key], reason: reason) }
+    func member(_ v: JSONValue, _ key: StaticString) throws(PayloadDecodingError) -> JSONValue {
+      guard let m = v.member(key) else { throw fail("\(key)", "missing") }
+      return m
+    }
+    func numbers(_ v: JSONValue, _ key: String) throws(PayloadDecodingError) -> [Double] {
+      guard v.kind == .array else { throw fail(key, "expected an array") }
+      var out: [Double] = []
+      for e in v.children {
+        guard let d = e.double, d.isFinite else { throw fail(key, "expected numbers") }
+        out.append(d)
+      }
+      return out
+    }
+    func count(_ v: JSONValue, _ key: String) throws(PayloadDecodingError) -> Int128 {
+      if let n = v.int64, n >= 0 { return Int128(n) }
+      if v.kind == .integer, let d = v.double, d >= 0 { return Int128(d) }  // beyond Int64: written exactly as a string
+      if let s = v.string, let n = Int128(s), n >= 0 { return n }
+      throw fail(key, "expected a count")
+    }
+    guard root.member("kind")?.string == "metrics-report-snapshot" else { throw fail("kind", "not a snapshot") }
+    guard let format = root.member("snapshotVersion")?.int64, format == Int64(formatVersion) else {
+      throw fail("snapshotVersion", "unsupported snapshot version (this build reads \(formatVersion))")
+    }
+    guard let version = try member(root, "version").string else { throw fail("version", "expected a string") }
+    guard let estimatorText = try member(root, "estimator").string, let estimator = MeanEstimator(rawValue: estimatorText)
+    else { throw fail("estimator", "unknown estimator") }
+    let percentiles = try numbers(try member(root, "payloadPercentiles"), "payloadPercentiles").compactMap(Percentile.init)
+    var aggregate = VersionAggregate(version: version)
+    aggregate.payloadCount = Int(try count(try member(root, "payloads"), "payloads"))
+    for entry in try member(root, "histograms").children {
+      let id = entry.key
+      let unit = entry.member("unit")?.string ?? "ms"
+      let dimension: Dimension = unit == "bars" ? UnitSignalBars.bars : UnitDuration.milliseconds
+      var merged = MergedHistogram<Dimension>(unit: dimension)
+      for bucket in try member(entry, "buckets").children {
+        let values = Array(bucket.children)
+        guard values.count == 3, let start = values[0].double, let end = values[1].double, start <= end else {
+          throw fail("histograms.\(id)", "expected [start, end, count] buckets")
+        }
+        merged.add(range: .init(start: start, end: end), count: try count(values[2], "histograms.\(id)"))
+      }
+      merged.setHistogramCount(Int(try count(try member(entry, "payloads"), "histograms.\(id).payloads")))
+      aggregate.histograms[id] = merged
+      aggregate.histogramUnits[id] = unit
+    }
+    for entry in try member(root, "payloadStatistics").children {
+      for statistic in entry.children {
+        aggregate.payloadStatistics[entry.key, default: [:]][statistic.key] = ScalarSample(
+          try numbers(statistic, "payloadStatistics.\(entry.key)"))
+      }
+    }
+    for entry in try member(root, "scalars").children {
+      aggregate.scalars[entry.key] = ScalarSample(try numbers(entry, "scalars.\(entry.key)"))
+    }
+    let rates = try member(root, "rates")
+    for (key, apply) in [
+      ("hangRate", { (a: inout VersionAggregate, r: RateSample) in a.hangRate = r }),
+      ("scrollHitchRate", { (a: inout VersionAggregate, r: RateSample) in a.scrollHitchRate = r }),
+    ] as [(String, (inout VersionAggregate, RateSample) -> Void)] {
+      guard let pairs = rates.children.first(where: { $0.key == key }) else { continue }
+      var sample = RateSample()
+      for pair in pairs.children {
+        let values = try numbers(pair, "rates.\(key)")
+        guard values.count == 2 else { throw fail("rates.\(key)", "expected [numerator, denominator] pairs") }
+        sample.append(numerator: values[0], denominator: values[1])
+      }
+      apply(&aggregate, sample)
+    }
+    let inputs = try InputAccounting(json: try member(root, "inputs"))
+    return VersionSnapshot(aggregate: aggregate, estimator: estimator, payloadPercentiles: percentiles, inputs: inputs)
+  }
+}
+
+extension MergedHistogram {
+  /// Adds `count` observations to one bucket (reading snapshots).
+  mutating func add(range: Range, count: Int128) {
+    guard count > 0 else { return }
+    counts[range, default: 0] += count
+    sampleCount += count
+  }
+
+  /// Sets how many histograms were merged in (reading snapshots).
+  mutating func setHistogramCount(_ n: Int) { histogramCount = n }
+}
+
+extension InputAccounting {
+  private static func children(_ v: JSONValue, _ key: StaticString) -> [JSONValue] {
+    v.member(key).map { Array($0.children) } ?? []
+  }
+
+  /// Reads the `inputs` object of a summary or snapshot.
+  init(json v: JSONValue) throws(PayloadDecodingError) {
+    self.init()
+    files = Int(v.member("files")?.int64 ?? 0)
+    payloads = Int(v.member("payloads")?.int64 ?? 0)
+    for e in Self.children(v, "excluded") {
+      if let reason = ExclusionReason(rawValue: e.key), let n = e.int64, n > 0 { excluded[reason] = Int(n) }
+    }
+    for r in Self.children(v, "rejected") {
+      guard let path = r.member("path")?.string, let reason = r.member("reason")?.string else { continue }
+      rejected.append(
+        Rejection(
+          location: PayloadLocation(path: path, index: (r.member("index")?.int64).map(Int.init), line: (r.member("line")?.int64).map(Int.init)),
+          reason: reason))
+    }
+    for e in Self.children(v, "otherDocuments") {
+      if let kind = DocumentKind(rawValue: e.key), let n = e.int64, n > 0 { otherDocuments[kind] = Int(n) }
+    }
+    for e in Self.children(v, "ignoredFiles") {
+      if let s = e.string { ignoredFiles.append(s) }
+    }
+    zoneAssumedPayloads = Int(v.member("timestamps")?.member("zoneAssumedPayloads")?.int64 ?? 0)
+  }
+}

@@ -1,0 +1,120 @@
+/// Compares a candidate version against a baseline under a rule set (SPEC §4).
+///
+/// The unit of evidence is one payload (one device-day): each rule's statistic is computed per payload
+/// and the two samples are compared by a one-sided Mann–Whitney U test; the p-values of every rule
+/// are adjusted together by Benjamini–Hochberg. A rule regresses when its q-value is below α and the
+/// pooled statistic moved past every threshold in the bad direction.
+public struct RegressionEvaluator: Sendable {
+  /// The rules.
+  public var ruleSet: RuleSet
+  /// The estimator of histogram means (must match how per-payload means were aggregated).
+  public var estimator: MeanEstimator
+
+  /// Creates an evaluator.
+  public init(ruleSet: RuleSet = .builtIn, estimator: MeanEstimator = .midpoint) {
+    self.ruleSet = ruleSet
+    self.estimator = estimator
+  }
+
+  /// The per-payload percentiles the rules need recorded while aggregating.
+  public var payloadPercentiles: [Percentile] {
+    var set = Set<Percentile>()
+    for rule in ruleSet.rules { if case .percentile(let p) = rule.statistic { set.insert(p) } }
+    return set.sorted()
+  }
+
+  /// Evaluates every rule.
+  public func evaluate(baseline: VersionAggregate, candidate: VersionAggregate) -> [RuleResult] {
+    var results: [RuleResult] = []
+    var worse: [(Int, MannWhitneyTest)] = []
+    var better: [(Int, Double)] = []
+    for rule in ruleSet.rules {
+      let b = Self.sample(rule, baseline)
+      let c = Self.sample(rule, candidate)
+      let pb = pooled(rule, baseline)
+      let pc = pooled(rule, candidate)
+      var result = RuleResult(
+        rule: rule, baseline: pb?.value, candidate: pc?.value, baselineBounds: pb?.bounds, candidateBounds: pc?.bounds,
+        baselinePayloads: b.count, candidatePayloads: c.count, test: nil, qValue: nil, improvementQValue: nil,
+        verdict: .insufficientData,
+        budgetExceeded: nil)
+      if c.count >= rule.minPayloads, rule.budget != nil, let value = pc?.value {
+        result.budgetExceeded = rule.breaksBudget(value)
+      }
+      if b.count >= rule.minPayloads, c.count >= rule.minPayloads, pb != nil, pc != nil,
+        let test = try? MannWhitneyTest(baseline: b, candidate: c, candidateLarger: rule.polarity == .lowerIsBetter),
+        let opposite = try? MannWhitneyTest(
+          baseline: b, candidate: c, candidateLarger: rule.polarity != .lowerIsBetter)
+      {
+        result.test = test
+        worse.append((results.count, test))
+        better.append((results.count, opposite.pValue))
+      }
+      results.append(result)
+    }
+    let q = BenjaminiHochberg.adjust(worse.map(\.1.pValue))
+    let qBetter = BenjaminiHochberg.adjust(better.map(\.1))
+    for (k, (index, _)) in worse.enumerated() {
+      var result = results[index]
+      result.qValue = q[k]
+      result.improvementQValue = qBetter[k]
+      guard let b = result.baseline, let c = result.candidate else { continue }
+      if q[k] < ruleSet.alpha && result.rule.worsened(from: b, to: c) {
+        result.verdict = .regression
+      } else if qBetter[k] < ruleSet.alpha && result.rule.improved(from: b, to: c) {
+        result.verdict = .improvement
+      } else {
+        result.verdict = .unchanged
+      }
+      results[index] = result
+    }
+    return results
+  }
+
+  /// The per-payload values a rule tests.
+  static func sample(_ rule: RegressionRule, _ aggregate: VersionAggregate) -> [Double] {
+    switch MetricCatalog.kind(of: rule.metric) {
+    case .histogram:
+      let statistic: String
+      switch rule.statistic {
+      case .percentile(let p): statistic = p.label
+      default: statistic = "mean"
+      }
+      return aggregate.payloadStatistics[rule.metric]?[statistic]?.values ?? []
+    case .scalar:
+      return aggregate.scalars[rule.metric]?.values ?? []
+    case .rate:
+      let rates = rule.metric == MetricCatalog.hangRate ? aggregate.hangRate : aggregate.scrollHitchRate
+      return rates.pairs.filter { $0.denominator > 0 }.map { $0.numerator / $0.denominator }
+    case nil:
+      return []
+    }
+  }
+
+  /// The pooled statistic of one side, with a bracket for histogram percentiles.
+  func pooled(_ rule: RegressionRule, _ aggregate: VersionAggregate) -> (value: Double, bounds: ClosedRange<Double>?)? {
+    switch MetricCatalog.kind(of: rule.metric) {
+    case .histogram:
+      guard let merged = aggregate.histograms[rule.metric], merged.sampleCount > 0 else { return nil }
+      switch rule.statistic {
+      case .percentile(let p):
+        guard let e = try? merged.percentiles([p]).first else { return nil }
+        return (e.value, e.lowerBound...e.upperBound)
+      default:
+        guard let mean = try? merged.mean(estimator: estimator) else { return nil }
+        return (mean, nil)
+      }
+    case .scalar:
+      guard let sample = aggregate.scalars[rule.metric], sample.count > 0 else { return nil }
+      if case .percentile(let p) = rule.statistic {
+        return (try? sample.percentiles([p]).first).flatMap { $0 }.map { ($0, nil) }
+      }
+      return (try? sample.mean()).map { ($0, nil) }
+    case .rate:
+      let rates = rule.metric == MetricCatalog.hangRate ? aggregate.hangRate : aggregate.scrollHitchRate
+      return rates.pooledRate.map { ($0, nil) }
+    case nil:
+      return nil
+    }
+  }
+}

@@ -1,0 +1,44 @@
+/// What one rule found.
+public struct RuleResult: Sendable {
+  /// The rule.
+  public var rule: RegressionRule
+  /// The baseline's pooled statistic, in the metric's canonical unit (nil without data).
+  public var baseline: Double?
+  /// The candidate's pooled statistic.
+  public var candidate: Double?
+  /// The guaranteed brackets of histogram percentiles (baseline, candidate).
+  public var baselineBounds: ClosedRange<Double>?
+  /// The candidate's bracket.
+  public var candidateBounds: ClosedRange<Double>?
+  /// Payloads with a per-payload statistic, per side.
+  public var baselinePayloads: Int
+  /// The candidate's.
+  public var candidatePayloads: Int
+  /// The one-sided test that the candidate is worse (nil when not run).
+  public var test: MannWhitneyTest?
+  /// Its Benjamini–Hochberg q-value over every test of the run.
+  public var qValue: Double?
+  /// The q-value of the opposite one-sided test (the candidate is better), for improvements.
+  public var improvementQValue: Double?
+  /// The verdict.
+  public var verdict: Verdict
+  /// Whether the candidate breaks the rule's budget (nil when the rule has none or data is short).
+  public var budgetExceeded: Bool?
+
+  /// (candidate − baseline) ÷ |baseline|; nil when the baseline is 0 or a side has no data.
+  public var change: Double? {
+    guard let baseline, let candidate, baseline != 0 else { return nil }
+    return (candidate - baseline) / abs(baseline)
+  }
+
+  /// candidate − baseline.
+  public var changeAbsolute: Double? {
+    guard let baseline, let candidate else { return nil }
+    return candidate - baseline
+  }
+
+  /// Whether this result fails the gate: an error-severity regression or broken budget.
+  public var failsGate: Bool {
+    rule.severity == .error && (verdict == .regression || budgetExceeded == true)
+  }
+}

@@ -1,0 +1,285 @@
+import Foundation
+
+/// Renders a comparison for people and for CI systems: aligned text, SPEC §5 JSON, Markdown for a
+/// pull-request comment, JUnit XML (one test case per rule) and GitHub Actions annotations.
+public enum ComparisonRenderer {
+  /// The formats `compare` writes.
+  public enum Format: String, Sendable, CaseIterable {
+    /// Aligned text with arrows and units.
+    case text
+    /// SPEC §5 JSON.
+    case json
+    /// Markdown for a pull-request comment.
+    case markdown
+    /// JUnit XML for Jenkins, GitLab and other CI systems.
+    case junit
+    /// GitHub Actions workflow commands (`::error title=…::…`).
+    case github
+  }
+
+  /// Renders `report` in `format`.
+  public static func render(_ report: ComparisonReport, as format: Format) -> String {
+    switch format {
+    case .text: text(report)
+    case .json: json(report)
+    case .markdown: markdown(report)
+    case .junit: junit(report)
+    case .github: github(report)
+    }
+  }
+
+  // MARK: - Shared wording
+
+  static func ruleName(_ r: RuleResult) -> String { "\(r.rule.metric) \(r.rule.statistic)" }
+
+  static func value(_ v: Double?, _ unit: String) -> String {
+    guard let v else { return "–" }
+    return unit == "count" ? NumberFormatting.text(v) : "\(NumberFormatting.text(v)) \(unit)"
+  }
+
+  static func changeText(_ r: RuleResult) -> String {
+    guard let absolute = r.changeAbsolute else { return "–" }
+    let arrow = absolute > 0 ? "↑" : absolute < 0 ? "↓" : "→"
+    guard let change = r.change else { return arrow }
+    return String(format: "%@ %+.1f%%", arrow, change * 100)
+  }
+
+  /// The q-value that decided the verdict: the improvement test's for improvements.
+  static func decisiveQ(_ r: RuleResult) -> String {
+    let q = r.verdict == .improvement ? r.improvementQValue : r.qValue
+    return q.map { String(format: "%.3g", $0) } ?? "–"
+  }
+
+  static func verdictText(_ r: RuleResult) -> String {
+    var text = r.verdict.rawValue
+    if r.budgetExceeded == true { text += " + over budget" }
+    return text
+  }
+
+  static func explanation(_ r: RuleResult, _ report: ComparisonReport) -> String {
+    let unit = r.rule.unit
+    var parts = ["\(report.candidate) \(value(r.candidate, unit)) vs \(report.baseline) \(value(r.baseline, unit)) (\(changeText(r)))"]
+    if let q = r.qValue { parts.append(String(format: "q = %.4g", q)) }
+    switch r.verdict {
+    case .insufficientData:
+      parts.append("\(r.baselinePayloads)/\(r.candidatePayloads) payloads, \(r.rule.minPayloads) needed per side")
+    default: break
+    }
+    if r.budgetExceeded == true, let budget = r.rule.budget { parts.append("budget \(value(budget, unit))") }
+    return parts.joined(separator: "; ")
+  }
+
+  // MARK: - Text
+
+  static func text(_ report: ComparisonReport) -> String {
+    var out = "Comparing \(TextEscaping.terminal(report.candidate)) (\(report.candidatePayloads) payloads) against "
+    out += "\(TextEscaping.terminal(report.baseline)) (\(report.baselinePayloads) payloads)\n\n"
+    let header = ["rule", "baseline", "candidate", "change", "q", "verdict", "severity"]
+    let rows = report.results.map { r in
+      [
+        TextEscaping.terminal(ruleName(r)), value(r.baseline, r.rule.unit), value(r.candidate, r.rule.unit), changeText(r),
+        decisiveQ(r), verdictText(r), r.rule.severity.rawValue,
+      ]
+    }
+    let all = [header] + rows
+    let widths = header.indices.map { i in all.map { $0[i].count }.max() ?? 0 }
+    for (n, row) in all.enumerated() {
+      let cells = row.enumerated().map { i, cell in
+        let pad = String(repeating: " ", count: widths[i] - cell.count)
+        return (1...4).contains(i) ? pad + cell : cell + pad
+      }
+      out += "  " + cells.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) + "\n"
+      if n == 0 { out += "  " + widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n" }
+    }
+    out += "\nGate: \(report.gate.uppercased())"
+    let failing = report.results.filter(\.failsGate)
+    if !failing.isEmpty { out += " — " + failing.map { TextEscaping.terminal(ruleName($0)) }.joined(separator: ", ") }
+    out += "\n" + footer(report)
+    return out
+  }
+
+  static func footer(_ report: ComparisonReport) -> String {
+    let i = report.inputs
+    var out = "Inputs: \(i.files) files; \(i.payloads) payloads read; \(i.counted) counted; \(i.rejected.count) rejected\n"
+    if let snapshot = report.baselineSnapshot {
+      out += "Baseline from snapshot \(snapshot.path) (\(snapshot.inputs.counted) payloads)\n"
+    }
+    out += String(
+      format: "One-sided Mann–Whitney U per payload, Benjamini–Hochberg over %d tests, alpha %.3g\n",
+      report.results.filter { $0.test != nil }.count, report.alpha)
+    return out
+  }
+
+  // MARK: - JSON
+
+  static func json(_ report: ComparisonReport) -> String {
+    var top: [(String, JSONWriter.Value)] = [
+      ("schemaVersion", .integer(Int128(ComparisonReport.schemaVersion))),
+      ("baseline", .string(report.baseline)),
+      ("candidate", .string(report.candidate)),
+      ("inputs", SummaryJSONRenderer.inputs(report.inputs)),
+    ]
+    if let snapshot = report.baselineSnapshot {
+      top.append(
+        ("baselineSnapshot", .object([("path", .string(snapshot.path)), ("inputs", SummaryJSONRenderer.inputs(snapshot.inputs))])))
+    }
+    top.append(("alpha", .number(report.alpha)))
+    top.append(("results", .array(report.results.map(result))))
+    top.append(("gate", .string(report.gate)))
+    return JSONWriter.render(.object(top))
+  }
+
+  private static func optional(_ v: Double?) -> JSONWriter.Value { v.map { .number($0) } ?? .null }
+
+  private static func result(_ r: RuleResult) -> JSONWriter.Value {
+    var members: [(String, JSONWriter.Value)] = [
+      ("metric", .string(r.rule.metric)),
+      ("statistic", .string(r.rule.statistic.description)),
+      ("unit", .string(r.rule.unit)),
+      ("polarity", .string(r.rule.polarity.rawValue)),
+      ("baseline", optional(r.baseline)),
+      ("candidate", optional(r.candidate)),
+      ("change", optional(r.change)),
+      ("changeAbsolute", optional(r.changeAbsolute)),
+      ("pValue", optional(r.test?.pValue)),
+      ("qValue", optional(r.qValue)),
+      ("qValueImprovement", optional(r.improvementQValue)),
+      ("u", optional(r.test?.u)),
+      ("z", optional(r.test?.z)),
+      (
+        "payloads",
+        .object([("baseline", .integer(Int128(r.baselinePayloads))), ("candidate", .integer(Int128(r.candidatePayloads)))])
+      ),
+    ]
+    if r.baselineBounds != nil || r.candidateBounds != nil {
+      func bounds(_ b: ClosedRange<Double>?) -> JSONWriter.Value {
+        b.map { .array([.number($0.lowerBound), .number($0.upperBound)]) } ?? .null
+      }
+      members.append(("bounds", .object([("baseline", bounds(r.baselineBounds)), ("candidate", bounds(r.candidateBounds))])))
+    }
+    members.append(
+      (
+        "thresholds",
+        .object([
+          ("maxIncrease", optional(r.rule.maxIncrease)), ("maxIncreaseAbsolute", optional(r.rule.maxIncreaseAbsolute)),
+          ("minPayloads", .integer(Int128(r.rule.minPayloads))),
+        ])
+      ))
+    if let budget = r.rule.budget {
+      members.append(
+        ("budget", .object([("limit", .number(budget)), ("exceeded", r.budgetExceeded.map { .bool($0) } ?? .null)])))
+    }
+    members.append(("verdict", .string(r.verdict.rawValue)))
+    members.append(("severity", .string(r.rule.severity.rawValue)))
+    return .object(members)
+  }
+
+  // MARK: - Markdown
+
+  static func markdown(_ report: ComparisonReport) -> String {
+    let icon = report.gateFails ? "❌" : "✅"
+    var out = "### \(icon) MetricKit gate: \(report.gate) — \(TextEscaping.markdownCell(report.candidate)) vs "
+    out += "\(TextEscaping.markdownCell(report.baseline))\n\n"
+    out += "\(report.candidatePayloads) candidate and \(report.baselinePayloads) baseline payloads (device-days).\n\n"
+    out += "| | Metric | Statistic | Baseline | Candidate | Change | q | Verdict |\n"
+    out += "|---|---|---|---:|---:|---:|---:|---|\n"
+    for r in report.results {
+      let mark: String
+      switch (r.failsGate, r.verdict, r.budgetExceeded == true) {
+      case (true, _, _): mark = "❌"
+      case (false, .regression, _), (false, _, true): mark = "⚠️"
+      case (_, .improvement, _): mark = "🎉"
+      case (_, .insufficientData, _): mark = "➖"
+      default: mark = "✅"
+      }
+      let cells = [
+        mark, "`\(TextEscaping.markdownCell(r.rule.metric).replacingOccurrences(of: "`", with: ""))`",
+        r.rule.statistic.description, value(r.baseline, r.rule.unit), value(r.candidate, r.rule.unit), changeText(r),
+        decisiveQ(r), verdictText(r) + (r.rule.severity == .warning ? " (warning)" : ""),
+      ]
+      out += "| " + cells.joined(separator: " | ") + " |\n"
+    }
+    out += "\n<sub>One-sided Mann–Whitney U over payloads, Benjamini–Hochberg adjusted (α = \(report.alpha)); "
+    out += "a regression also needs the pooled statistic past the rule's threshold. metrics-report</sub>\n"
+    return out
+  }
+
+  // MARK: - JUnit
+
+  static func junit(_ report: ComparisonReport) -> String {
+    let failures = report.results.filter { $0.verdict == .regression || $0.budgetExceeded == true }.count
+    let skipped = report.results.filter { $0.verdict == .insufficientData }.count
+    let suite = "metrics-report \(report.candidate) vs \(report.baseline)"
+    var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    out += "<testsuites name=\"metrics-report\" tests=\"\(report.results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n"
+    out += "  <testsuite name=\"\(xml(suite))\" tests=\"\(report.results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n"
+    for r in report.results {
+      out += "    <testcase classname=\"metrics-report.\(xml(r.rule.metric))\" name=\"\(xml(ruleName(r)))\">\n"
+      let message = xml(explanation(r, report))
+      if r.verdict == .regression || r.budgetExceeded == true {
+        let type = r.verdict == .regression ? "regression" : "budget"
+        out += "      <failure type=\"\(type)\" message=\"\(message)\">\(xml(r.rule.severity.rawValue)): \(message)</failure>\n"
+      } else if r.verdict == .insufficientData {
+        out += "      <skipped message=\"\(message)\"/>\n"
+      } else {
+        out += "      <system-out>\(xml(r.verdict.rawValue)): \(message)</system-out>\n"
+      }
+      out += "    </testcase>\n"
+    }
+    out += "  </testsuite>\n</testsuites>\n"
+    return out
+  }
+
+  /// XML text or attribute content with every special character escaped and control characters dropped.
+  static func xml(_ s: String) -> String {
+    var out = ""
+    for scalar in s.unicodeScalars {
+      switch scalar {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      case "'": out += "&apos;"
+      case "\n": out += "&#10;"
+      case "\t": out += "&#9;"
+      default:
+        if scalar.value >= 0x20 && scalar.value != 0xFFFE && scalar.value != 0xFFFF { out.unicodeScalars.append(scalar) }
+      }
+    }
+    return out
+  }
+
+  // MARK: - GitHub Actions
+
+  static func github(_ report: ComparisonReport) -> String {
+    var out = ""
+    for r in report.results {
+      let level: String
+      if r.failsGate {
+        level = "error"
+      } else if r.verdict == .regression || r.budgetExceeded == true {
+        level = "warning"
+      } else if r.verdict == .insufficientData || r.verdict == .improvement {
+        level = "notice"
+      } else {
+        continue
+      }
+      let title = "\(verdictText(r)): \(ruleName(r))"
+      out += "::\(level) title=\(githubProperty(title))::\(githubMessage(explanation(r, report)))\n"
+    }
+    out += "::notice title=metrics-report gate \(report.gate)::"
+    out += githubMessage("\(report.candidate) vs \(report.baseline): \(report.results.filter(\.failsGate).count) failing rules") + "\n"
+    return out
+  }
+
+  /// A workflow-command message: `%`, CR and LF escaped so a string cannot start a new command.
+  static func githubMessage(_ s: String) -> String {
+    s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+      .replacingOccurrences(of: "\n", with: "%0A")
+  }
+
+  /// A workflow-command property: also `:` and `,` escaped.
+  static func githubProperty(_ s: String) -> String {
+    githubMessage(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+  }
+}

@@ -1,0 +1,42 @@
+/// The comparison of a candidate version against a baseline (SPEC §5 `compare`).
+public struct ComparisonReport: Sendable {
+  /// The JSON schema version.
+  public static let schemaVersion = 1
+  /// The baseline version.
+  public var baseline: String
+  /// The candidate version.
+  public var candidate: String
+  /// Payloads counted per side.
+  public var baselinePayloads: Int
+  /// The candidate's.
+  public var candidatePayloads: Int
+  /// What was read (the dump; a baseline snapshot's own accounting is in `baselineSnapshot`).
+  public var inputs: InputAccounting
+  /// The baseline snapshot's path and accounting, when the baseline came from one.
+  public var baselineSnapshot: (path: String, inputs: InputAccounting)?
+  /// The false-discovery rate used.
+  public var alpha: Double
+  /// One result per rule, in rule order.
+  public var results: [RuleResult]
+
+  /// Creates a report.
+  public init(
+    baseline: VersionAggregate, candidate: VersionAggregate, inputs: InputAccounting,
+    baselineSnapshot: (path: String, inputs: InputAccounting)? = nil, evaluator: RegressionEvaluator
+  ) {
+    self.baseline = baseline.version
+    self.candidate = candidate.version
+    baselinePayloads = baseline.payloadCount
+    candidatePayloads = candidate.payloadCount
+    self.inputs = inputs
+    self.baselineSnapshot = baselineSnapshot
+    alpha = evaluator.ruleSet.alpha
+    results = evaluator.evaluate(baseline: baseline, candidate: candidate)
+  }
+
+  /// Whether the gate fails: some error-severity rule regressed or broke its budget.
+  public var gateFails: Bool { results.contains(where: \.failsGate) }
+
+  /// `pass` or `fail`.
+  public var gate: String { gateFails ? "fail" : "pass" }
+}

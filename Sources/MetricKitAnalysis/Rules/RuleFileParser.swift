@@ -1,0 +1,231 @@
+import Foundation
+import Yams
+
+/// Reads rule files, YAML or JSON (JSON is YAML), strictly: an unknown key, a wrong type or an
+/// impossible value is an error naming the file, the line and the key.
+///
+/// ```yaml
+/// defaults:
+///   alpha: 0.05          # false-discovery rate for Benjamini–Hochberg
+///   minPayloads: 20
+///   severity: error
+///   maxIncrease: "5%"    # default relative threshold of every rule
+/// rules:
+///   - metric: applicationLaunchMetrics.histogrammedTimeToFirstDraw
+///     statistic: p90     # mean | p50 | p90 | p95 | p99 | pNN | rate | value
+///     polarity: lower-is-better
+///     maxIncrease: "10%"
+///     maxIncreaseAbsolute: "25 ms"
+///     budget: "400 ms"
+///     severity: error
+///     minPayloads: 30
+/// ```
+public enum RuleFileParser {
+  /// Reads and parses a rule file.
+  public static func load(path: String) throws(RuleFileError) -> RuleSet {
+    let text: String
+    do {
+      text = try String(contentsOfFile: path, encoding: .utf8)
+    } catch {
+      throw RuleFileError(file: path, line: nil, key: "", message: "cannot read the file (\(error.localizedDescription))")
+    }
+    return try parse(text, file: path)
+  }
+
+  /// Parses the text of a rule file named `file` (for messages).
+  public static func parse(_ text: String, file: String) throws(RuleFileError) -> RuleSet {
+    let root: Node?
+    do {
+      root = try Yams.compose(yaml: text)
+    } catch let error as YamlError {
+      throw RuleFileError(file: file, line: Self.line(of: error), key: "", message: "not valid YAML or JSON: \(error)")
+    } catch {
+      throw RuleFileError(file: file, line: nil, key: "", message: "not valid YAML or JSON: \(error)")
+    }
+    guard let root, case .mapping(let top) = root else {
+      throw RuleFileError(file: file, line: root?.mark?.line, key: "", message: "expected a mapping with 'defaults' and 'rules'")
+    }
+    var reader = Reader(file: file)
+    return try reader.ruleSet(top)
+  }
+
+  private static func line(of error: YamlError) -> Int? {
+    switch error {
+    case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _): return mark.line
+    default: return nil
+    }
+  }
+
+  /// The defaults every rule starts from.
+  struct Defaults {
+    var alpha = 0.05
+    var minPayloads = 20
+    var severity = Severity.error
+    var polarity = Polarity.lowerIsBetter
+    var maxIncrease: Double? = nil
+  }
+
+  struct Reader {
+    let file: String
+
+    func fail(_ node: Node, _ key: String, _ message: String) -> RuleFileError {
+      RuleFileError(file: file, line: node.mark?.line, key: key, message: message)
+    }
+
+    func string(_ node: Node, _ key: String) throws(RuleFileError) -> String {
+      guard case .scalar(let scalar) = node else { throw fail(node, key, "expected a single value") }
+      return scalar.string
+    }
+
+    func number(_ node: Node, _ key: String) throws(RuleFileError) -> Double {
+      let text = try string(node, key)
+      guard let v = Double(text), v.isFinite else { throw fail(node, key, "'\(text)' is not a number") }
+      return v
+    }
+
+    func integer(_ node: Node, _ key: String, minimum: Int) throws(RuleFileError) -> Int {
+      let text = try string(node, key)
+      guard let v = Int(text), v >= minimum else { throw fail(node, key, "'\(text)' is not a whole number ≥ \(minimum)") }
+      return v
+    }
+
+    func choice<T: RawRepresentable & CaseIterable>(_ node: Node, _ key: String, _: T.Type) throws(RuleFileError) -> T
+    where T.RawValue == String {
+      let text = try string(node, key)
+      guard let v = T(rawValue: text) else {
+        throw fail(node, key, "'\(text)' is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+      }
+      return v
+    }
+
+    func relative(_ node: Node, _ key: String) throws(RuleFileError) -> Double {
+      switch RuleQuantity.relative(try string(node, key)) {
+      case .success(let v): return v
+      case .failure(let error): throw fail(node, key, error.message)
+      }
+    }
+
+    mutating func ruleSet(_ top: Node.Mapping) throws(RuleFileError) -> RuleSet {
+      var defaults = Defaults()
+      var ruleNodes: Node.Sequence? = nil
+      for (keyNode, value) in top {
+        let key = keyNode.string ?? ""
+        switch key {
+        case "defaults":
+          guard case .mapping(let mapping) = value else { throw fail(value, key, "expected a mapping") }
+          for (k, v) in mapping {
+            let name = k.string ?? ""
+            let path = "defaults.\(name)"
+            switch name {
+            case "alpha":
+              defaults.alpha = try number(v, path)
+              guard defaults.alpha > 0 && defaults.alpha < 1 else { throw fail(v, path, "must be between 0 and 1") }
+            case "minPayloads": defaults.minPayloads = try integer(v, path, minimum: 2)
+            case "severity": defaults.severity = try choice(v, path, Severity.self)
+            case "polarity": defaults.polarity = try choice(v, path, Polarity.self)
+            case "maxIncrease": defaults.maxIncrease = try relative(v, path)
+            default:
+              throw fail(k, path, "unknown key (known: alpha, minPayloads, severity, polarity, maxIncrease)")
+            }
+          }
+        case "rules":
+          guard case .sequence(let sequence) = value else { throw fail(value, key, "expected a list of rules") }
+          ruleNodes = sequence
+        default:
+          throw fail(keyNode, key, "unknown key (known: defaults, rules)")
+        }
+      }
+      var rules: [RegressionRule] = []
+      for (i, node) in (ruleNodes ?? Node.Sequence()).enumerated() {
+        rules.append(try rule(node, index: i, defaults: defaults))
+      }
+      return RuleSet(alpha: defaults.alpha, rules: rules)
+    }
+
+    func rule(_ node: Node, index: Int, defaults: Defaults) throws(RuleFileError) -> RegressionRule {
+      let prefix = "rules[\(index)]"
+      guard case .mapping(let mapping) = node else { throw fail(node, prefix, "expected a mapping") }
+      var fields: [String: Node] = [:]
+      let known = [
+        "metric", "statistic", "polarity", "maxIncrease", "maxIncreaseAbsolute", "budget", "severity", "minPayloads",
+      ]
+      for (k, v) in mapping {
+        let name = k.string ?? ""
+        guard known.contains(name) else {
+          throw fail(k, "\(prefix).\(name)", "unknown key (known: \(known.joined(separator: ", ")))")
+        }
+        fields[name] = v
+      }
+      guard let metricNode = fields["metric"] else { throw fail(node, "\(prefix).metric", "missing") }
+      let metric = try string(metricNode, "\(prefix).metric")
+      guard let kind = MetricCatalog.kind(of: metric) else {
+        throw fail(metricNode, "\(prefix).metric", "unknown metric '\(metric)'")
+      }
+      let unit = MetricCatalog.unit(of: metric) ?? ""
+      let statistic: RuleStatistic
+      if let statisticNode = fields["statistic"] {
+        let text = try string(statisticNode, "\(prefix).statistic")
+        guard let parsed = RuleStatistic(parsing: text) else {
+          throw fail(statisticNode, "\(prefix).statistic", "'\(text)' is not one of mean, p50, p90, p95, p99, pNN, rate, value")
+        }
+        switch (kind, parsed) {
+        case (.rate, .rate), (.histogram, .mean), (.histogram, .percentile), (.scalar, .mean), (.scalar, .value),
+          (.scalar, .percentile):
+          statistic = parsed
+        default:
+          throw fail(statisticNode, "\(prefix).statistic", "'\(text)' does not apply to \(metric)")
+        }
+      } else {
+        statistic = kind == .rate ? .rate : kind == .scalar ? .mean : .percentile(Percentile(90)!)
+      }
+      var rule = RegressionRule(
+        metric: metric, statistic: statistic, polarity: defaults.polarity, maxIncrease: defaults.maxIncrease,
+        severity: defaults.severity, minPayloads: defaults.minPayloads)
+      if let v = fields["polarity"] { rule.polarity = try choice(v, "\(prefix).polarity", Polarity.self) }
+      if let v = fields["severity"] { rule.severity = try choice(v, "\(prefix).severity", Severity.self) }
+      if let v = fields["minPayloads"] { rule.minPayloads = try integer(v, "\(prefix).minPayloads", minimum: 2) }
+      if let v = fields["maxIncrease"] { rule.maxIncrease = try relative(v, "\(prefix).maxIncrease") }
+      for name in ["maxIncreaseAbsolute", "budget"] {
+        guard let v = fields[name] else { continue }
+        let amount: Double
+        switch RuleQuantity.amount(try string(v, "\(prefix).\(name)"), unit: unit) {
+        case .success(let a): amount = a
+        case .failure(let error): throw fail(v, "\(prefix).\(name)", error.message)
+        }
+        if name == "budget" { rule.budget = amount } else { rule.maxIncreaseAbsolute = amount }
+      }
+      return rule
+    }
+  }
+
+  /// A rule set written as a rule file that reads back to the same rule set.
+  public static func yaml(_ ruleSet: RuleSet) -> String {
+    var out = """
+      # metrics-report rules. Each rule compares one statistic of one metric between the baseline and
+      # the candidate version. A rule regresses when the one-sided Mann–Whitney test over payloads
+      # (Benjamini–Hochberg q-value) is below alpha AND the pooled statistic moved past every threshold
+      # in the bad direction. `budget` caps the candidate alone. Statistics: mean, pNN, rate, value.
+
+      defaults:
+        alpha: \(ruleSet.alpha)
+        minPayloads: \(ruleSet.rules.first?.minPayloads ?? 20)
+      rules:
+
+      """
+    for rule in ruleSet.rules {
+      out += "  - metric: \(rule.metric)\n"
+      out += "    statistic: \(rule.statistic)\n"
+      out += "    polarity: \(rule.polarity.rawValue)\n"
+      if let m = rule.maxIncrease { out += "    maxIncrease: \"\(RuleQuantity.percentText(m))\"\n" }
+      if let a = rule.maxIncreaseAbsolute { out += "    maxIncreaseAbsolute: \(quantity(a, rule.unit))\n" }
+      if let b = rule.budget { out += "    budget: \(quantity(b, rule.unit))\n" }
+      out += "    severity: \(rule.severity.rawValue)\n"
+      out += "    minPayloads: \(rule.minPayloads)\n"
+    }
+    return out
+  }
+
+  private static func quantity(_ value: Double, _ unit: String) -> String {
+    unit == "count" || unit.isEmpty ? "\(value)" : "\"\(value) \(unit)\""
+  }
+}

@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import MetricKitAnalysis
+
+extension ComparisonRenderer.Format: ExpressibleByArgument {}
+
+/// `metrics-report compare PATH… --baseline V --candidate V`: the release gate.
+struct Compare: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Compare a candidate version against a baseline and gate on regressions (exit 1 when the gate fails).")
+
+  @OptionGroup var input: InputOptions
+
+  @Option(help: "The baseline app version (in the dump), unless --baseline-file is given.")
+  var baseline: String?
+
+  @Option(help: "The candidate app version.")
+  var candidate: String
+
+  @Option(help: "A baseline snapshot written by 'metrics-report snapshot', instead of --baseline.")
+  var baselineFile: String?
+
+  @Option(help: "Rule file (YAML or JSON); the built-in rules otherwise ('metrics-report rules --print-defaults').")
+  var rules: String?
+
+  @Option(help: "Override the false-discovery rate of the rules (0 < alpha < 1).")
+  var alpha: Double?
+
+  @Option(help: "Override every rule's minimum number of payloads per side.")
+  var minPayloads: Int?
+
+  @Option(help: "Histogram mean estimator: midpoint, bucket-end or bucket-start.")
+  var estimator: MeanEstimator = .midpoint
+
+  @Option(help: "Output format: text, json, markdown, junit or github.")
+  var format: ComparisonRenderer.Format = .text
+
+  @Option(name: [.customShort("o"), .long], help: "Write the report to this file instead of standard output.")
+  var output: String?
+
+  mutating func validate() throws {
+    if (baseline == nil) == (baselineFile == nil) {
+      throw ValidationError("Give exactly one of --baseline VERSION and --baseline-file SNAPSHOT.")
+    }
+    if !input.appVersions.isEmpty { throw ValidationError("--app-version does not apply to compare: use --baseline and --candidate.") }
+    if let alpha, !(alpha > 0 && alpha < 1) { throw ValidationError("--alpha must be between 0 and 1.") }
+    if let minPayloads, minPayloads < 2 { throw ValidationError("--min-payloads must be at least 2.") }
+  }
+
+  func run() throws {
+    var ruleSet: RuleSet
+    do {
+      ruleSet = try rules.map { path throws(RuleFileError) in try RuleFileParser.load(path: path) } ?? .builtIn
+    } catch {
+      ReportOutput.printError("metrics-report: \(error)")
+      throw ExitStatus.cannotEvaluate
+    }
+    if let alpha { ruleSet.alpha = alpha }
+    if let minPayloads { ruleSet.rules = ruleSet.rules.map { var r = $0; r.minPayloads = minPayloads; return r } }
+    let evaluator = RegressionEvaluator(ruleSet: ruleSet, estimator: estimator)
+
+    var snapshot: VersionSnapshot? = nil
+    if let baselineFile {
+      do {
+        snapshot = try VersionSnapshot.load(path: baselineFile)
+      } catch {
+        ReportOutput.printError("metrics-report: \(error)")
+        throw ExitStatus.cannotEvaluate
+      }
+      if let snapshot {
+        let missing = evaluator.payloadPercentiles.filter { !snapshot.payloadPercentiles.contains($0) }
+        guard snapshot.estimator == estimator, missing.isEmpty else {
+          ReportOutput.printError(
+            "metrics-report: \(baselineFile) was taken with the \(snapshot.estimator.rawValue) estimator and per-payload "
+              + "\(snapshot.payloadPercentiles.map(\.label).joined(separator: ", ")); the rules need the \(estimator.rawValue) "
+              + "estimator and \(evaluator.payloadPercentiles.map(\.label).joined(separator: ", "))")
+          throw ExitStatus.cannotEvaluate
+        }
+      }
+    }
+
+    var filter = try input.filter()
+    filter.applicationVersions = Set([candidate] + (baseline.map { [$0] } ?? []))
+    let aggregate = DumpAggregate(
+      paths: input.paths, reader: PayloadReader(timestamps: try input.timestampParser()), filter: filter,
+      options: AggregationOptions(estimator: estimator, payloadPercentiles: evaluator.payloadPercentiles))
+
+    let baselineAggregate = snapshot?.aggregate ?? baseline.flatMap { aggregate.versions[$0] }
+    let candidateAggregate = aggregate.versions[candidate]
+    for rejection in aggregate.inputs.rejected { ReportOutput.printError("rejected: \(rejection)") }
+    guard let baselineAggregate, let candidateAggregate else {
+      let counted = aggregate.versions.keys.sorted(by: VersionOrder.precedes)
+      let absent = [baselineAggregate == nil ? baseline : nil, candidateAggregate == nil ? candidate : nil].compactMap { $0 }
+      ReportOutput.printError(
+        "metrics-report: no payloads for version \(absent.joined(separator: ", ")) "
+          + "(versions counted: \(counted.isEmpty ? "none" : counted.joined(separator: ", ")))")
+      throw ExitStatus.cannotEvaluate
+    }
+    if input.strict && !aggregate.inputs.rejected.isEmpty {
+      ReportOutput.printError("metrics-report: \(aggregate.inputs.rejected.count) inputs rejected (--strict)")
+      throw ExitStatus.cannotEvaluate
+    }
+    let report = ComparisonReport(
+      baseline: baselineAggregate, candidate: candidateAggregate, inputs: aggregate.inputs,
+      baselineSnapshot: snapshot.map { (baselineFile ?? "", $0.inputs) }, evaluator: evaluator)
+    try ReportOutput.write(ComparisonRenderer.render(report, as: format), to: output)
+    if report.gateFails { throw ExitStatus.gateFailed }
+  }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import MetricKitAnalysis
+
+/// `metrics-report rules`: print the built-in rules as a starting file, or check a rule file.
+struct Rules: ParsableCommand {
+  static let configuration = CommandConfiguration(abstract: "Print the built-in rules, or check a rule file.")
+
+  @Flag(help: "Write the built-in rules as a YAML rule file.")
+  var printDefaults = false
+
+  @Option(help: "Check this rule file and list its rules.")
+  var check: String?
+
+  @Option(name: [.customShort("o"), .long], help: "Write to this file instead of standard output.")
+  var output: String?
+
+  mutating func validate() throws {
+    if printDefaults == (check != nil) { throw ValidationError("Give one of --print-defaults and --check FILE.") }
+  }
+
+  func run() throws {
+    if printDefaults {
+      try ReportOutput.write(RuleFileParser.yaml(.builtIn), to: output)
+      return
+    }
+    guard let check else { return }
+    do {
+      let set = try RuleFileParser.load(path: check)
+      let lines = set.rules.map { "\($0.severity.rawValue)  \($0.metric) \($0.statistic)" }
+      try ReportOutput.write("\(check): \(set.rules.count) rules, alpha \(set.alpha)\n" + lines.joined(separator: "\n") + "\n", to: output)
+    } catch let error as RuleFileError {
+      ReportOutput.printError("metrics-report: \(error)")
+      throw ExitStatus.cannotEvaluate
+    }
+  }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import MetricKitAnalysis
+
+/// `metrics-report snapshot PATH… --app-version V -o FILE`: a baseline aggregate for later compares.
+struct Snapshot: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Write a JSON snapshot of one version (merged histograms and per-payload values) for compare --baseline-file.")
+
+  @OptionGroup var input: InputOptions
+
+  @Option(help: "Histogram mean estimator: midpoint, bucket-end or bucket-start.")
+  var estimator: MeanEstimator = .midpoint
+
+  @Option(help: "Per-payload histogram percentiles to record, comma-separated.")
+  var payloadPercentiles: String = "50,90,95,99"
+
+  @Option(name: [.customShort("o"), .long], help: "Write the snapshot to this file instead of standard output.")
+  var output: String?
+
+  mutating func validate() throws {
+    guard input.appVersions.count == 1 else { throw ValidationError("Give exactly one --app-version.") }
+    _ = try percentiles()
+  }
+
+  func percentiles() throws -> [Percentile] {
+    let parts = payloadPercentiles.split(separator: ",")
+    let parsed = parts.compactMap { Percentile(parsing: String($0)) }
+    guard parsed.count == parts.count else { throw ValidationError("--payload-percentiles takes numbers in (0, 100].") }
+    return Array(Set(parsed)).sorted()
+  }
+
+  func run() throws {
+    let version = input.appVersions[0]
+    let recorded = try percentiles()
+    let aggregate = DumpAggregate(
+      paths: input.paths, reader: PayloadReader(timestamps: try input.timestampParser()), filter: try input.filter(),
+      options: AggregationOptions(estimator: estimator, payloadPercentiles: recorded))
+    for rejection in aggregate.inputs.rejected { ReportOutput.printError("rejected: \(rejection)") }
+    guard let versionAggregate = aggregate.versions[version] else {
+      ReportOutput.printError("metrics-report: no payloads for version \(version)")
+      throw ExitStatus.cannotEvaluate
+    }
+    if input.strict && !aggregate.inputs.rejected.isEmpty {
+      ReportOutput.printError("metrics-report: \(aggregate.inputs.rejected.count) inputs rejected (--strict)")
+      throw ExitStatus.cannotEvaluate
+    }
+    let snapshot = VersionSnapshot(
+      aggregate: versionAggregate, estimator: estimator, payloadPercentiles: recorded, inputs: aggregate.inputs)
+    try ReportOutput.write(snapshot.json, to: output)
+  }
+}
