@@ -42,7 +42,9 @@ struct Compare: ParsableCommand {
     if (baseline == nil) == (baselineFile == nil) {
       throw ValidationError("Give exactly one of --baseline VERSION and --baseline-file SNAPSHOT.")
     }
-    if !input.appVersions.isEmpty { throw ValidationError("--app-version does not apply to compare: use --baseline and --candidate.") }
+    if !input.appVersions.isEmpty {
+      throw ValidationError("--app-version does not apply to compare: use --baseline and --candidate.")
+    }
     if let alpha, !(alpha > 0 && alpha < 1) { throw ValidationError("--alpha must be between 0 and 1.") }
     if let minPayloads, minPayloads < 2 { throw ValidationError("--min-payloads must be at least 2.") }
   }
@@ -56,7 +58,13 @@ struct Compare: ParsableCommand {
       throw ExitStatus.cannotEvaluate
     }
     if let alpha { ruleSet.alpha = alpha }
-    if let minPayloads { ruleSet.rules = ruleSet.rules.map { var r = $0; r.minPayloads = minPayloads; return r } }
+    if let minPayloads {
+      ruleSet.rules = ruleSet.rules.map {
+        var r = $0
+        r.minPayloads = minPayloads
+        return r
+      }
+    }
     let evaluator = RegressionEvaluator(ruleSet: ruleSet, estimator: estimator)
 
     var snapshot: VersionSnapshot? = nil
@@ -90,7 +98,9 @@ struct Compare: ParsableCommand {
     for rejection in aggregate.inputs.rejected { ReportOutput.printError("rejected: \(rejection)") }
     guard let baselineAggregate, let candidateAggregate else {
       let counted = aggregate.versions.keys.sorted(by: VersionOrder.precedes)
-      let absent = [baselineAggregate == nil ? baseline : nil, candidateAggregate == nil ? candidate : nil].compactMap { $0 }
+      let absent = [baselineAggregate == nil ? baseline : nil, candidateAggregate == nil ? candidate : nil].compactMap {
+        $0
+      }
       ReportOutput.printError(
         "metrics-report: no payloads for version \(absent.joined(separator: ", ")) "
           + "(versions counted: \(counted.isEmpty ? "none" : counted.joined(separator: ", ")))")

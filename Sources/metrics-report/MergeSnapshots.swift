@@ -6,7 +6,8 @@ import MetricKitAnalysis
 struct MergeSnapshots: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "merge",
-    abstract: "Merge snapshots of one version taken over disjoint inputs; the result equals one snapshot of all of them.")
+    abstract:
+      "Merge snapshots of one version taken over disjoint inputs; the result equals one snapshot of all of them.")
 
   @Argument(help: "Snapshot files.")
   var snapshots: [String]

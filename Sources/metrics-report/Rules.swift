@@ -28,7 +28,8 @@ struct Rules: ParsableCommand {
     do {
       let set = try RuleFileParser.load(path: check)
       let lines = set.rules.map { "\($0.severity.rawValue)  \($0.metric) \($0.statistic)" }
-      try ReportOutput.write("\(check): \(set.rules.count) rules, alpha \(set.alpha)\n" + lines.joined(separator: "\n") + "\n", to: output)
+      try ReportOutput.write(
+        "\(check): \(set.rules.count) rules, alpha \(set.alpha)\n" + lines.joined(separator: "\n") + "\n", to: output)
     } catch let error as RuleFileError {
       ReportOutput.printError("metrics-report: \(error)")
       throw ExitStatus.cannotEvaluate

@@ -5,7 +5,8 @@ import MetricKitAnalysis
 /// `metrics-report snapshot PATH… --app-version V -o FILE`: a baseline aggregate for later compares.
 struct Snapshot: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Write a JSON snapshot of one version (merged histograms and per-payload values) for compare --baseline-file.")
+    abstract:
+      "Write a JSON snapshot of one version (merged histograms and per-payload values) for compare --baseline-file.")
 
   @OptionGroup var input: InputOptions
 

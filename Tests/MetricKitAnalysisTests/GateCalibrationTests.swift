@@ -12,12 +12,15 @@ struct GateCalibrationTests {
   static func pool(_ profile: VersionProfile, count: Int, seed: UInt64) throws -> [MetricPayload] {
     var rng = SplitMix64(seed: seed)
     return try (0..<count).map { n in
-      let synthetic = SyntheticPayload.make(profile: profile, day: n % 28, device: n, multipleVersions: false, rng: &rng)
+      let synthetic = SyntheticPayload.make(
+        profile: profile, day: n % 28, device: n, multipleVersions: false, rng: &rng)
       return try Support.metricPayload(synthetic.json)
     }
   }
 
-  static func aggregate(_ pool: [MetricPayload], size: Int, version: String, evaluator: RegressionEvaluator, rng: inout SplitMix64)
+  static func aggregate(
+    _ pool: [MetricPayload], size: Int, version: String, evaluator: RegressionEvaluator, rng: inout SplitMix64
+  )
     -> VersionAggregate
   {
     var aggregate = VersionAggregate(version: version)

@@ -27,7 +27,9 @@ public struct VersionSnapshot: Sendable {
   public var inputs: InputAccounting
 
   /// Creates a snapshot.
-  public init(aggregate: VersionAggregate, estimator: MeanEstimator, payloadPercentiles: [Percentile], inputs: InputAccounting) {
+  public init(
+    aggregate: VersionAggregate, estimator: MeanEstimator, payloadPercentiles: [Percentile], inputs: InputAccounting
+  ) {
     self.aggregate = aggregate
     self.estimator = estimator
     self.payloadPercentiles = payloadPercentiles.sorted()
@@ -45,7 +47,8 @@ public struct VersionSnapshot: Sendable {
     guard var result = snapshots.first else { throw Failure(description: "no snapshots to merge") }
     for other in snapshots.dropFirst() {
       guard other.aggregate.version == result.aggregate.version else {
-        throw Failure(description: "snapshots of different versions: \(result.aggregate.version) and \(other.aggregate.version)")
+        throw Failure(
+          description: "snapshots of different versions: \(result.aggregate.version) and \(other.aggregate.version)")
       }
       guard other.estimator == result.estimator, other.payloadPercentiles == result.payloadPercentiles else {
         throw Failure(description: "snapshots taken with different estimators or percentiles")
@@ -62,7 +65,9 @@ public struct VersionSnapshot: Sendable {
   /// The snapshot's JSON text. Identical aggregates give identical bytes.
   public var json: String {
     let a = aggregate
-    func sorted(_ sample: ScalarSample?) -> JSONWriter.Value { .array((sample?.values ?? []).sorted().map { .number($0) }) }
+    func sorted(_ sample: ScalarSample?) -> JSONWriter.Value {
+      .array((sample?.values ?? []).sorted().map { .number($0) })
+    }
     func keys<V>(_ d: [String: V]) -> [String] { d.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
     let histograms: [(String, JSONWriter.Value)] = keys(a.histograms).map { id in
       let merged = a.histograms[id]!
@@ -71,7 +76,10 @@ public struct VersionSnapshot: Sendable {
         .object([
           ("unit", .string(a.histogramUnits[id] ?? "ms")),
           ("payloads", .integer(Int128(merged.histogramCount))),
-          ("buckets", .array(merged.buckets.map { .array([.number($0.range.start), .number($0.range.end), .integer($0.count)]) })),
+          (
+            "buckets",
+            .array(merged.buckets.map { .array([.number($0.range.start), .number($0.range.end), .integer($0.count)]) })
+          ),
         ])
       )
     }
@@ -117,7 +125,9 @@ public struct VersionSnapshot: Sendable {
   }
 
   private static func decode(_ root: JSONValue) throws(PayloadDecodingError) -> VersionSnapshot {
-    func fail(_ key: String, _ reason: String) -> PayloadDecodingError { PayloadDecodingError(keyPath: [key], reason: reason) }
+    func fail(_ key: String, _ reason: String) -> PayloadDecodingError {
+      PayloadDecodingError(keyPath: [key], reason: reason)
+    }
     func member(_ v: JSONValue, _ key: StaticString) throws(PayloadDecodingError) -> JSONValue {
       guard let m = v.member(key) else { throw fail("\(key)", "missing") }
       return m
@@ -142,9 +152,11 @@ public struct VersionSnapshot: Sendable {
       throw fail("snapshotVersion", "unsupported snapshot version (this build reads \(formatVersion))")
     }
     guard let version = try member(root, "version").string else { throw fail("version", "expected a string") }
-    guard let estimatorText = try member(root, "estimator").string, let estimator = MeanEstimator(rawValue: estimatorText)
+    guard let estimatorText = try member(root, "estimator").string,
+      let estimator = MeanEstimator(rawValue: estimatorText)
     else { throw fail("estimator", "unknown estimator") }
-    let percentiles = try numbers(try member(root, "payloadPercentiles"), "payloadPercentiles").compactMap(Percentile.init)
+    let percentiles = try numbers(try member(root, "payloadPercentiles"), "payloadPercentiles").compactMap(
+      Percentile.init)
     var aggregate = VersionAggregate(version: version)
     aggregate.payloadCount = Int(try count(try member(root, "payloads"), "payloads"))
     for entry in try member(root, "histograms").children {
@@ -220,7 +232,8 @@ extension InputAccounting {
       guard let path = r.member("path")?.string, let reason = r.member("reason")?.string else { continue }
       rejected.append(
         Rejection(
-          location: PayloadLocation(path: path, index: (r.member("index")?.int64).map(Int.init), line: (r.member("line")?.int64).map(Int.init)),
+          location: PayloadLocation(
+            path: path, index: (r.member("index")?.int64).map(Int.init), line: (r.member("line")?.int64).map(Int.init)),
           reason: reason))
     }
     for e in Self.children(v, "otherDocuments") {

@@ -58,7 +58,9 @@ public enum ComparisonRenderer {
 
   static func explanation(_ r: RuleResult, _ report: ComparisonReport) -> String {
     let unit = r.rule.unit
-    var parts = ["\(report.candidate) \(value(r.candidate, unit)) vs \(report.baseline) \(value(r.baseline, unit)) (\(changeText(r)))"]
+    var parts = [
+      "\(report.candidate) \(value(r.candidate, unit)) vs \(report.baseline) \(value(r.baseline, unit)) (\(changeText(r)))"
+    ]
     if let q = r.qValue { parts.append(String(format: "q = %.4g", q)) }
     switch r.verdict {
     case .insufficientData:
@@ -77,7 +79,8 @@ public enum ComparisonRenderer {
     let header = ["rule", "baseline", "candidate", "change", "q", "verdict", "severity"]
     let rows = report.results.map { r in
       [
-        TextEscaping.terminal(ruleName(r)), value(r.baseline, r.rule.unit), value(r.candidate, r.rule.unit), changeText(r),
+        TextEscaping.terminal(ruleName(r)), value(r.baseline, r.rule.unit), value(r.candidate, r.rule.unit),
+        changeText(r),
         decisiveQ(r), verdictText(r), r.rule.severity.rawValue,
       ]
     }
@@ -88,7 +91,9 @@ public enum ComparisonRenderer {
         let pad = String(repeating: " ", count: widths[i] - cell.count)
         return (1...4).contains(i) ? pad + cell : cell + pad
       }
-      out += "  " + cells.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) + "\n"
+      out +=
+        "  " + cells.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+        + "\n"
       if n == 0 { out += "  " + widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n" }
     }
     out += "\nGate: \(report.gate.uppercased())"
@@ -100,7 +105,8 @@ public enum ComparisonRenderer {
 
   static func footer(_ report: ComparisonReport) -> String {
     let i = report.inputs
-    var out = "Inputs: \(i.files) files; \(i.payloads) payloads read; \(i.counted) counted; \(i.rejected.count) rejected\n"
+    var out =
+      "Inputs: \(i.files) files; \(i.payloads) payloads read; \(i.counted) counted; \(i.rejected.count) rejected\n"
     if let snapshot = report.baselineSnapshot {
       out += "Baseline from snapshot \(snapshot.path) (\(snapshot.inputs.counted) payloads)\n"
     }
@@ -121,7 +127,10 @@ public enum ComparisonRenderer {
     ]
     if let snapshot = report.baselineSnapshot {
       top.append(
-        ("baselineSnapshot", .object([("path", .string(snapshot.path)), ("inputs", SummaryJSONRenderer.inputs(snapshot.inputs))])))
+        (
+          "baselineSnapshot",
+          .object([("path", .string(snapshot.path)), ("inputs", SummaryJSONRenderer.inputs(snapshot.inputs))])
+        ))
     }
     top.append(("alpha", .number(report.alpha)))
     top.append(("results", .array(report.results.map(result))))
@@ -148,14 +157,17 @@ public enum ComparisonRenderer {
       ("z", optional(r.test?.z)),
       (
         "payloads",
-        .object([("baseline", .integer(Int128(r.baselinePayloads))), ("candidate", .integer(Int128(r.candidatePayloads)))])
+        .object([
+          ("baseline", .integer(Int128(r.baselinePayloads))), ("candidate", .integer(Int128(r.candidatePayloads))),
+        ])
       ),
     ]
     if r.baselineBounds != nil || r.candidateBounds != nil {
       func bounds(_ b: ClosedRange<Double>?) -> JSONWriter.Value {
         b.map { .array([.number($0.lowerBound), .number($0.upperBound)]) } ?? .null
       }
-      members.append(("bounds", .object([("baseline", bounds(r.baselineBounds)), ("candidate", bounds(r.candidateBounds))])))
+      members.append(
+        ("bounds", .object([("baseline", bounds(r.baselineBounds)), ("candidate", bounds(r.candidateBounds))])))
     }
     members.append(
       (
@@ -211,14 +223,17 @@ public enum ComparisonRenderer {
     let skipped = report.results.filter { $0.verdict == .insufficientData }.count
     let suite = "metrics-report \(report.candidate) vs \(report.baseline)"
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    out += "<testsuites name=\"metrics-report\" tests=\"\(report.results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n"
-    out += "  <testsuite name=\"\(xml(suite))\" tests=\"\(report.results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n"
+    out +=
+      "<testsuites name=\"metrics-report\" tests=\"\(report.results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n"
+    out +=
+      "  <testsuite name=\"\(xml(suite))\" tests=\"\(report.results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n"
     for r in report.results {
       out += "    <testcase classname=\"metrics-report.\(xml(r.rule.metric))\" name=\"\(xml(ruleName(r)))\">\n"
       let message = xml(explanation(r, report))
       if r.verdict == .regression || r.budgetExceeded == true {
         let type = r.verdict == .regression ? "regression" : "budget"
-        out += "      <failure type=\"\(type)\" message=\"\(message)\">\(xml(r.rule.severity.rawValue)): \(message)</failure>\n"
+        out +=
+          "      <failure type=\"\(type)\" message=\"\(message)\">\(xml(r.rule.severity.rawValue)): \(message)</failure>\n"
       } else if r.verdict == .insufficientData {
         out += "      <skipped message=\"\(message)\"/>\n"
       } else {
@@ -243,7 +258,9 @@ public enum ComparisonRenderer {
       case "\n": out += "&#10;"
       case "\t": out += "&#9;"
       default:
-        if scalar.value >= 0x20 && scalar.value != 0xFFFE && scalar.value != 0xFFFF { out.unicodeScalars.append(scalar) }
+        if scalar.value >= 0x20 && scalar.value != 0xFFFE && scalar.value != 0xFFFF {
+          out.unicodeScalars.append(scalar)
+        }
       }
     }
     return out
@@ -268,7 +285,9 @@ public enum ComparisonRenderer {
       out += "::\(level) title=\(githubProperty(title))::\(githubMessage(explanation(r, report)))\n"
     }
     out += "::notice title=metrics-report gate \(report.gate)::"
-    out += githubMessage("\(report.candidate) vs \(report.baseline): \(report.results.filter(\.failsGate).count) failing rules") + "\n"
+    out +=
+      githubMessage(
+        "\(report.candidate) vs \(report.baseline): \(report.results.filter(\.failsGate).count) failing rules") + "\n"
     return out
   }
 

@@ -27,7 +27,8 @@ public enum RuleFileParser {
     do {
       text = try String(contentsOfFile: path, encoding: .utf8)
     } catch {
-      throw RuleFileError(file: path, line: nil, key: "", message: "cannot read the file (\(error.localizedDescription))")
+      throw RuleFileError(
+        file: path, line: nil, key: "", message: "cannot read the file (\(error.localizedDescription))")
     }
     return try parse(text, file: path)
   }
@@ -43,7 +44,8 @@ public enum RuleFileParser {
       throw RuleFileError(file: file, line: nil, key: "", message: "not valid YAML or JSON: \(error)")
     }
     guard let root, case .mapping(let top) = root else {
-      throw RuleFileError(file: file, line: root?.mark?.line, key: "", message: "expected a mapping with 'defaults' and 'rules'")
+      throw RuleFileError(
+        file: file, line: root?.mark?.line, key: "", message: "expected a mapping with 'defaults' and 'rules'")
     }
     var reader = Reader(file: file)
     return try reader.ruleSet(top)
@@ -85,7 +87,9 @@ public enum RuleFileParser {
 
     func integer(_ node: Node, _ key: String, minimum: Int) throws(RuleFileError) -> Int {
       let text = try string(node, key)
-      guard let v = Int(text), v >= minimum else { throw fail(node, key, "'\(text)' is not a whole number ≥ \(minimum)") }
+      guard let v = Int(text), v >= minimum else {
+        throw fail(node, key, "'\(text)' is not a whole number ≥ \(minimum)")
+      }
       return v
     }
 
@@ -166,7 +170,8 @@ public enum RuleFileParser {
       if let statisticNode = fields["statistic"] {
         let text = try string(statisticNode, "\(prefix).statistic")
         guard let parsed = RuleStatistic(parsing: text) else {
-          throw fail(statisticNode, "\(prefix).statistic", "'\(text)' is not one of mean, p50, p90, p95, p99, pNN, rate, value")
+          throw fail(
+            statisticNode, "\(prefix).statistic", "'\(text)' is not one of mean, p50, p90, p95, p99, pNN, rate, value")
         }
         switch (kind, parsed) {
         case (.rate, .rate), (.histogram, .mean), (.histogram, .percentile), (.scalar, .mean), (.scalar, .value),

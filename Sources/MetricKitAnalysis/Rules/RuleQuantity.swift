@@ -17,8 +17,13 @@ enum RuleQuantity {
       }
       return .success(v / 100)
     }
-    guard let v = Double(t), v.isFinite, v >= 0 else { return .failure(QuantityError(message: "'\(text)' is not a percentage such as \"10%\"")) }
-    guard v <= 1 else { return .failure(QuantityError(message: "'\(text)' is ambiguous: write \"\(t)%\" (a bare number is a fraction, 0.1 = 10%)")) }
+    guard let v = Double(t), v.isFinite, v >= 0 else {
+      return .failure(QuantityError(message: "'\(text)' is not a percentage such as \"10%\""))
+    }
+    guard v <= 1 else {
+      return .failure(
+        QuantityError(message: "'\(text)' is ambiguous: write \"\(t)%\" (a bare number is a fraction, 0.1 = 10%)"))
+    }
     return .success(v)
   }
 
@@ -32,7 +37,8 @@ enum RuleQuantity {
       return .success(v)
     }
     guard let parsed = try? MeasurementParser.parse(t) else {
-      return .failure(QuantityError(message: "'\(text)' is not an amount in \(unit.isEmpty ? "the metric's unit" : unit)"))
+      return .failure(
+        QuantityError(message: "'\(text)' is not an amount in \(unit.isEmpty ? "the metric's unit" : unit)"))
     }
     switch (parsed.kind, unit) {
     case ("duration", "ms"): return .success(parsed.value)
@@ -52,4 +58,3 @@ enum RuleQuantity {
     return "\(percent)%"
   }
 }
-

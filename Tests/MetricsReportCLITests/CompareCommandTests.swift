@@ -1,0 +1,196 @@
+import Foundation
+import PayloadSynthesis
+import Testing
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+/// `metrics-report compare`, `snapshot`, `merge` and `rules`, run as a built binary.
+@Suite("metrics-report compare")
+struct CompareCommandTests {
+  static func temporary() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("mr-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  /// A dump with a baseline and a candidate drawn from the given profiles.
+  static func dump(baseline: VersionProfile, candidate: VersionProfile, payloads: Int, seed: UInt64) throws -> URL {
+    let dir = try temporary()
+    _ = try SampleDump.write(
+      to: dir, seed: seed, payloadsPerVersion: payloads, profiles: [baseline, candidate], malformed: false)
+    return dir
+  }
+
+  static func profile(_ version: String, launch: Double = 420, hang: Double = 350) -> VersionProfile {
+    VersionProfile(
+      version: version, build: "1", launchMedian: launch, resumeMedian: 120, hangMedian: hang, peakMemoryMedian: 180,
+      hitchMedian: 4)
+  }
+
+  static func flagged(_ json: [String: Any]) -> Set<String> {
+    let results = json["results"] as? [[String: Any]] ?? []
+    return Set(results.filter { $0["verdict"] as? String == "regression" }.compactMap { $0["metric"] as? String })
+  }
+
+  @Test func regressingSamplesExitOneAndNameTheMetric() throws {
+    let result = try CLIRunner.run(["compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0"])
+    #expect(result.status == 1)
+    #expect(result.stdout.contains("Gate: FAIL — applicationLaunchMetrics.histogrammedTimeToFirstDraw p50"))
+    let json = try CLIRunner.run([
+      "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--format", "json",
+    ])
+    #expect(json.status == 1)
+    let object = try json.json()
+    #expect(object["gate"] as? String == "fail")
+    #expect(object["baseline"] as? String == "3.8.0")
+    let results = try #require(object["results"] as? [[String: Any]])
+    #expect(results.count == 9)
+    for key in [
+      "metric", "statistic", "unit", "baseline", "candidate", "change", "pValue", "qValue", "payloads", "verdict",
+      "severity",
+    ] {
+      #expect(results.allSatisfy { $0[key] != nil }, "\(key)")
+    }
+    #expect(Self.flagged(object).contains("applicationLaunchMetrics.histogrammedTimeToFirstDraw"))
+  }
+
+  @Test func improvingSamplesPass() throws {
+    let result = try CLIRunner.run(["compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.10.0"])
+    #expect(result.status == 0, "\(result.stdout)")
+    #expect(result.stdout.contains("Gate: PASS"))
+  }
+
+  @Test func sameDistributionPassesAndARealRegressionIsFlaggedExactly() throws {
+    let clean = try Self.dump(baseline: Self.profile("1.0"), candidate: Self.profile("1.1"), payloads: 200, seed: 5)
+    defer { try? FileManager.default.removeItem(at: clean) }
+    let pass = try CLIRunner.run(["compare", clean.path, "--baseline", "1.0", "--candidate", "1.1", "--format", "json"])
+    #expect(pass.status == 0)
+    #expect(Self.flagged(try pass.json()).isEmpty)
+
+    // Launch ~12% slower, hangs ~30% longer.
+    let worse = try Self.dump(
+      baseline: Self.profile("1.0"), candidate: Self.profile("1.1", launch: 470, hang: 455), payloads: 200, seed: 6)
+    defer { try? FileManager.default.removeItem(at: worse) }
+    let fail = try CLIRunner.run(["compare", worse.path, "--baseline", "1.0", "--candidate", "1.1", "--format", "json"])
+    #expect(fail.status == 1)
+    let flagged = Self.flagged(try fail.json())
+    #expect(flagged.contains("applicationLaunchMetrics.histogrammedTimeToFirstDraw"))
+    #expect(flagged.contains("applicationResponsivenessMetrics.histogrammedApplicationHangTime"))
+    #expect(
+      flagged.isSubset(of: [
+        "applicationLaunchMetrics.histogrammedTimeToFirstDraw",
+        "applicationResponsivenessMetrics.histogrammedApplicationHangTime", "hangRate",
+      ]))
+  }
+
+  @Test func absentVersionOrBadRulesExitTwo() throws {
+    let absent = try CLIRunner.run(["compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "9.9"])
+    #expect(absent.status == 2)
+    #expect(absent.stderr.contains("no payloads for version 9.9"))
+    let dir = try Self.temporary()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let rules = dir.appendingPathComponent("rules.yml")
+    try Data("rules:\n  - metric: hangRate\n    statistic: p90\n".utf8).write(to: rules)
+    let bad = try CLIRunner.run([
+      "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--rules", rules.path,
+    ])
+    #expect(bad.status == 2)
+    #expect(bad.stderr.contains("rules.yml:3: rules[0].statistic"))
+    #expect(try CLIRunner.run(["compare", "Samples/dump", "--candidate", "3.9.0"]).status == 64)
+    #expect(
+      try CLIRunner.run(["compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--alpha", "2"])
+        .status == 64)
+  }
+
+  @Test func junitParsesWithTheRightFailureCount() throws {
+    let result = try CLIRunner.run([
+      "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--format", "junit",
+    ])
+    #expect(result.status == 1)
+    let document = try XMLDocument(xmlString: result.stdout)
+    let cases = try document.nodes(forXPath: "//testcase")
+    let failures = try document.nodes(forXPath: "//testcase/failure")
+    #expect(cases.count == 9)
+    #expect(failures.count == 3)
+    let suite = try #require(try document.nodes(forXPath: "/testsuites").first as? XMLElement)
+    #expect(suite.attribute(forName: "failures")?.stringValue == "3")
+  }
+
+  @Test func githubAnnotationsAndMarkdown() throws {
+    let github = try CLIRunner.run([
+      "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--format", "github",
+    ])
+    let errors = github.stdout.split(separator: "\n").filter { $0.hasPrefix("::error title=regression%3A ") }
+    #expect(errors.count == 3)
+    let markdown = try CLIRunner.run([
+      "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--format", "markdown",
+    ])
+    #expect(markdown.stdout.hasPrefix("### ❌ MetricKit gate: fail — 3.9.0 vs 3.8.0"))
+    #expect(markdown.stdout.contains("| ❌ | `applicationLaunchMetrics.histogrammedTimeToFirstDraw` | p90 |"))
+  }
+
+  @Test func snapshotsMergeToTheSinglePassResult() throws {
+    let dir = try Self.temporary()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let whole = dir.appendingPathComponent("whole.json").path
+    #expect(try CLIRunner.run(["snapshot", "Samples/dump/v3.8.0", "--app-version", "3.8.0", "-o", whole]).status == 0)
+    // Three disjoint shards of the same dump: single files, arrays, and the rest.
+    let files = try FileManager.default.contentsOfDirectory(
+      atPath: CLIRunner.packageRoot.appendingPathComponent("Samples/dump/v3.8.0").path
+    ).sorted()
+    let shards = [
+      files.filter { $0.hasPrefix("payload-") }, files.filter { $0.hasPrefix("batch-") },
+      files.filter { $0.hasPrefix("stream-") },
+    ]
+    #expect(shards.map(\.count).reduce(0, +) == files.count)
+    var parts: [String] = []
+    for (i, shard) in shards.enumerated() {
+      let out = dir.appendingPathComponent("part\(i).json").path
+      let result = try CLIRunner.run(
+        ["snapshot"] + shard.map { "Samples/dump/v3.8.0/\($0)" } + ["--app-version", "3.8.0", "-o", out])
+      #expect(result.status == 0)
+      parts.append(out)
+    }
+    let merged = dir.appendingPathComponent("merged.json").path
+    #expect(try CLIRunner.run(["merge"] + parts.reversed() + ["-o", merged]).status == 0)
+    let a = try String(contentsOfFile: whole, encoding: .utf8)
+    let b = try String(contentsOfFile: merged, encoding: .utf8)
+    #expect(a == b)
+    #expect(a.count > 10_000)
+
+    // compare against the snapshot gives the same verdicts as against the dump.
+    let viaSnapshot = try CLIRunner.run([
+      "compare", "Samples/dump", "--baseline-file", merged, "--candidate", "3.9.0", "--format", "json",
+    ])
+    let viaDump = try CLIRunner.run([
+      "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--format", "json",
+    ])
+    #expect(viaSnapshot.status == 1)
+    let r1 = try #require(try viaSnapshot.json()["results"] as? [[String: Any]])
+    let r2 = try #require(try viaDump.json()["results"] as? [[String: Any]])
+    #expect(r1.map { $0["verdict"] as? String } == r2.map { $0["verdict"] as? String })
+    #expect(r1.map { $0["qValue"] as? Double } == r2.map { $0["qValue"] as? Double })
+    #expect(r1.map { $0["baseline"] as? Double } == r2.map { $0["baseline"] as? Double })
+
+    let otherVersion = dir.appendingPathComponent("other.json").path
+    _ = try CLIRunner.run(["snapshot", "Samples/dump", "--app-version", "3.9.0", "-o", otherVersion])
+    let mismatch = try CLIRunner.run(["merge", whole, otherVersion])
+    #expect(mismatch.status == 2)
+    #expect(mismatch.stderr.contains("different versions"))
+  }
+
+  @Test func rulesPrintDefaultsAndCheck() throws {
+    let printed = try CLIRunner.run(["rules", "--print-defaults"])
+    #expect(printed.status == 0)
+    #expect(printed.stdout.contains("metric: applicationLaunchMetrics.histogrammedTimeToFirstDraw"))
+    let dir = try Self.temporary()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("rules.yml")
+    try Data(printed.stdout.utf8).write(to: file)
+    let check = try CLIRunner.run(["rules", "--check", file.path])
+    #expect(check.status == 0)
+    #expect(check.stdout.contains("9 rules"))
+  }
+}
