@@ -54,6 +54,9 @@ let package = Package(
       name: "generate-samples", dependencies: ["PayloadSynthesis"],
       path: "Samples/Sources/generate-samples"),
     .executableTarget(
+      name: "generate-corpus", dependencies: ["PayloadSynthesis"],
+      path: "Benchmarks/Sources/generate-corpus"),
+    .executableTarget(
       name: "launch-time-example", dependencies: ["MetricKitAnalysis"],
       path: "Samples/Sources/launch-time-example"),
 

@@ -1,5 +1,14 @@
 import Foundation
 
+/// How much a synthetic payload carries.
+public enum PayloadDetail: Sendable {
+  /// The sample dump's payloads (4–10 KB pretty-printed).
+  case standard
+  /// Every section, six signposts and dense launch histograms (about 21 KB pretty-printed, like a
+  /// busy app's real payloads): the benchmark corpus.
+  case full
+}
+
 /// One synthetic device-day: the raw observations it was made from (the ground truth) and the
 /// MetricKit JSON that reports them as histograms.
 public struct SyntheticPayload: Sendable {
@@ -42,17 +51,19 @@ public struct SyntheticPayload: Sendable {
 
   /// Draws one device-day of `profile` with `rng`.
   public static func make(
-    profile: VersionProfile, day: Int, device: Int, multipleVersions: Bool, rng: inout SplitMix64
+    profile: VersionProfile, day: Int, device: Int, multipleVersions: Bool, rng: inout SplitMix64,
+    detail: PayloadDetail = .standard
   ) -> SyntheticPayload {
     let style = MeasurementStyle.allCases[Int(rng.next() % 4)]
-    let layoutChoice = Int(rng.next() % UInt64(launchLayouts.count))
+    let layoutChoice = detail == .full ? 0 : Int(rng.next() % UInt64(launchLayouts.count))
     let launchLayout = launchLayouts[layoutChoice]
     let hangLayout = hangLayouts[Int(rng.next() % UInt64(hangLayouts.count))]
     func draw(_ n: Int, median: Double, sigma: Double, layout: BucketLayout) -> [Double] {
       let top = layout.edges[layout.edges.count - 1] - 1
       return (0..<n).map { _ in min(max(rng.logNormal(median: median, sigma: sigma), 1), top) }
     }
-    let launches = draw(3 + Int(rng.next() % 30), median: profile.launchMedian, sigma: 0.35, layout: launchLayout)
+    let launchCount = detail == .full ? 40 + Int(rng.next() % 60) : 3 + Int(rng.next() % 30)
+    let launches = draw(launchCount, median: profile.launchMedian, sigma: 0.35, layout: launchLayout)
     let resumes = draw(5 + Int(rng.next() % 60), median: profile.resumeMedian, sigma: 0.3, layout: launchLayout)
     let hangs =
       rng.unit() < 0.25 ? [] : draw(1 + Int(rng.next() % 8), median: profile.hangMedian, sigma: 0.6, layout: hangLayout)
@@ -137,8 +148,51 @@ public struct SyntheticPayload: Sendable {
           w.member("backgroundExitData") { w.object {} }
         }
       }
+      if detail == .full {
+        w.member("locationActivityMetrics") {
+          w.object {
+            for key in ["cumulativeBestAccuracyForNavigationTime", "cumulativeBestAccuracyTime", "cumulativeHundredMetersAccuracyTime"] {
+              w.field(key, raw: style.seconds(Int(rng.next() % 600)))
+            }
+          }
+        }
+        w.member("networkTransferMetrics") {
+          w.object {
+            for key in ["cumulativeWifiDownload", "cumulativeWifiUpload", "cumulativeCellularDownload", "cumulativeCellularUpload"] {
+              w.field(key, raw: style.kilobytes(Int(rng.next() % 500_000)))
+            }
+          }
+        }
+        w.member("gpuMetrics") { w.object { w.field("cumulativeGPUTime", raw: style.seconds(Int(rng.next() % 300))) } }
+        w.member("displayMetrics") {
+          w.object {
+            w.member("averagePixelLuminance") {
+              w.object {
+                w.field("averageValue", string: "\(Int(rng.next() % 100)) apl")
+                w.field("standardDeviation", number: "0")
+                w.field("sampleCount", number: "20")
+              }
+            }
+          }
+        }
+      }
       w.member("signpostMetrics") {
         w.array {
+          for name in detail == .full ? ["Checkout", "Search", "Render", "Sync", "Login"] : [] {
+            w.element {
+              w.object {
+                w.field("signpostName", string: name)
+                w.field("signpostCategory", string: "App")
+                w.field("totalSignpostCount", number: String(resumes.count))
+                w.member("signpostIntervalData") {
+                  w.object {
+                    w.member("histogrammedSignpostDurations") { w.histogram(resumes, layout: launchLayout, rng: &rng) }
+                    w.field("signpostCumulativeCPUTime", raw: style.milliseconds(resumes.count * 20))
+                  }
+                }
+              }
+            }
+          }
           w.element {
             w.object {
               w.field("signpostName", string: "LoadFeed")
