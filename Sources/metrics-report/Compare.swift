@@ -91,7 +91,7 @@ struct Compare: ParsableCommand {
     filter.applicationVersions = Set([candidate] + (baseline.map { [$0] } ?? []))
     let aggregate = DumpAggregate(
       paths: input.paths, reader: PayloadReader(timestamps: try input.timestampParser()), filter: filter,
-      options: AggregationOptions(estimator: estimator, payloadPercentiles: evaluator.payloadPercentiles))
+      options: evaluator.aggregationOptions)
 
     let baselineAggregate = snapshot?.aggregate ?? baseline.flatMap { aggregate.versions[$0] }
     let candidateAggregate = aggregate.versions[candidate]

@@ -58,7 +58,9 @@ struct Summary: ParsableCommand {
     let aggregate = DumpAggregate(
       paths: input.paths, reader: PayloadReader(timestamps: try input.timestampParser()),
       filter: try input.filter(),
-      options: AggregationOptions(estimator: estimator, selection: MetricSelection(metrics)))
+      options: AggregationOptions(
+        estimator: estimator, selection: MetricSelection(metrics),
+        payloadStatistics: pooling == .perPayload ? MetricSelection() : nil))
     let report = SummaryReport(aggregate: aggregate, options: options)
 
     let text: String

@@ -96,7 +96,8 @@ struct AggregationTests {
     var aggregate = DumpAggregate()
     for p in [try payload("1", launch: [(0, 100, 1)]), try payload("1", launch: [(100, 200, 9)])] {
       aggregate.add(
-        .payload(p, PayloadLocation(path: "x")), filter: PayloadFilter(), options: AggregationOptions())
+        .payload(p, PayloadLocation(path: "x")), filter: PayloadFilter(),
+        options: AggregationOptions(payloadStatistics: MetricSelection()))
     }
     var options = SummaryOptions()
     options.pooling = .perPayload

@@ -24,7 +24,7 @@ struct GateCalibrationTests {
     -> VersionAggregate
   {
     var aggregate = VersionAggregate(version: version)
-    let options = AggregationOptions(payloadPercentiles: evaluator.payloadPercentiles)
+    let options = evaluator.aggregationOptions
     for _ in 0..<size { aggregate.add(pool[Int(rng.next() % UInt64(pool.count))], options: options) }
     return aggregate
   }

@@ -8,7 +8,8 @@ guard let directory = arguments.first else {
   exit(64)
 }
 let count = arguments.dropFirst().first.flatMap(Int.init) ?? 20_000
-let seed = arguments.firstIndex(of: "--seed").flatMap { i in i + 1 < arguments.count ? UInt64(arguments[i + 1]) : nil } ?? 7
+let seed =
+  arguments.firstIndex(of: "--seed").flatMap { i in i + 1 < arguments.count ? UInt64(arguments[i + 1]) : nil } ?? 7
 do {
   let written = try BenchmarkCorpus.write(to: URL(fileURLWithPath: directory), count: count, seed: seed)
   print("Wrote \(count) payloads, \(written.bytes / count) bytes each on average (pretty), to \(directory)")

@@ -11,8 +11,10 @@ public enum BenchmarkCorpus {
     var rng = SplitMix64(seed: seed)
     let profiles = VersionProfile.standard
     for p in profiles {
-      try fm.createDirectory(at: directory.appendingPathComponent("files/v\(p.version)"), withIntermediateDirectories: true)
-      try fm.createDirectory(at: directory.appendingPathComponent("gz/v\(p.version)"), withIntermediateDirectories: true)
+      try fm.createDirectory(
+        at: directory.appendingPathComponent("files/v\(p.version)"), withIntermediateDirectories: true)
+      try fm.createDirectory(
+        at: directory.appendingPathComponent("gz/v\(p.version)"), withIntermediateDirectories: true)
     }
     fm.createFile(atPath: directory.appendingPathComponent("all.ndjson").path, contents: nil)
     let ndjson = try FileHandle(forWritingTo: directory.appendingPathComponent("all.ndjson"))

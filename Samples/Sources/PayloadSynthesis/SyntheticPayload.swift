@@ -151,14 +151,20 @@ public struct SyntheticPayload: Sendable {
       if detail == .full {
         w.member("locationActivityMetrics") {
           w.object {
-            for key in ["cumulativeBestAccuracyForNavigationTime", "cumulativeBestAccuracyTime", "cumulativeHundredMetersAccuracyTime"] {
+            for key in [
+              "cumulativeBestAccuracyForNavigationTime", "cumulativeBestAccuracyTime",
+              "cumulativeHundredMetersAccuracyTime",
+            ] {
               w.field(key, raw: style.seconds(Int(rng.next() % 600)))
             }
           }
         }
         w.member("networkTransferMetrics") {
           w.object {
-            for key in ["cumulativeWifiDownload", "cumulativeWifiUpload", "cumulativeCellularDownload", "cumulativeCellularUpload"] {
+            for key in [
+              "cumulativeWifiDownload", "cumulativeWifiUpload", "cumulativeCellularDownload",
+              "cumulativeCellularUpload",
+            ] {
               w.field(key, raw: style.kilobytes(Int(rng.next() % 500_000)))
             }
           }

@@ -4,17 +4,20 @@ public struct AggregationOptions: Sendable, Hashable {
   public var estimator: MeanEstimator
   /// Which metrics are aggregated.
   public var selection: MetricSelection
-  /// Per-payload histogram percentiles to record (for the regression tests, whose unit of evidence
-  /// is one payload). Empty for summaries.
+  /// The histogram metrics whose per-payload statistics are recorded (the unit of evidence of the
+  /// regression tests, and per-payload pooling); nil records none, which is fastest.
+  public var payloadStatistics: MetricSelection?
+  /// The per-payload percentiles recorded besides the mean.
   public var payloadPercentiles: [Percentile]
 
   /// Creates options.
   public init(
     estimator: MeanEstimator = .midpoint, selection: MetricSelection = MetricSelection(),
-    payloadPercentiles: [Percentile] = []
+    payloadStatistics: MetricSelection? = nil, payloadPercentiles: [Percentile] = []
   ) {
     self.estimator = estimator
     self.selection = selection
+    self.payloadStatistics = payloadStatistics
     self.payloadPercentiles = payloadPercentiles
   }
 }

@@ -23,7 +23,9 @@ public struct MergedHistogram<UnitType: Dimension>: Sendable {
 
   /// The unit of every edge.
   public let unit: UnitType
-  var counts: [Range: Int128]
+  /// The buckets, sorted by range: a sorted array merges faster than a hash table (layouts repeat, so
+  /// most additions find their bucket by binary search and add a count).
+  private var storage: [Bucket]
   /// The total count over all buckets.
   public internal(set) var sampleCount: Int128
   /// How many histograms were merged in.
@@ -32,7 +34,7 @@ public struct MergedHistogram<UnitType: Dimension>: Sendable {
   /// Creates an empty merge in `unit`.
   public init(unit: UnitType) {
     self.unit = unit
-    counts = [:]
+    storage = []
     sampleCount = 0
     histogramCount = 0
   }
@@ -56,13 +58,45 @@ public struct MergedHistogram<UnitType: Dimension>: Sendable {
     }
   }
 
-  /// Adds buckets already in this merge's unit.
+  /// Adds buckets already in this merge's unit, as one histogram.
   mutating func add(buckets: [HistogramBucket]) {
+    // Buckets usually come in ascending order: each search starts where the last one ended.
+    var from = 0
     for bucket in buckets where bucket.count > 0 {
-      counts[Range(start: bucket.start, end: bucket.end), default: 0] += Int128(bucket.count)
-      sampleCount += Int128(bucket.count)
+      let range = Range(start: bucket.start, end: bucket.end)
+      if from > 0 && range < storage[from - 1].range { from = 0 }
+      from = add(range: range, count: Int128(bucket.count), searchingFrom: from) + 1
     }
     histogramCount += 1
+  }
+
+  /// Adds `count` observations to one bucket.
+  mutating func add(range: Range, count: Int128) {
+    _ = add(range: range, count: count, searchingFrom: 0)
+  }
+
+  /// Adds `count` observations to one bucket, searching at or after `from`; returns its position.
+  @discardableResult
+  private mutating func add(range: Range, count: Int128, searchingFrom from: Int) -> Int {
+    guard count > 0 else { return from }
+    if from < storage.count && storage[from].range == range {
+      storage[from].count += count
+      sampleCount += count
+      return from
+    }
+    var lo = from
+    var hi = storage.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if storage[mid].range < range { lo = mid + 1 } else { hi = mid }
+    }
+    if lo < storage.count && storage[lo].range == range {
+      storage[lo].count += count
+    } else {
+      storage.insert(Bucket(range: range, count: count), at: lo)
+    }
+    sampleCount += count
+    return lo
   }
 
   /// Adds every bucket of another merge.
@@ -70,17 +104,14 @@ public struct MergedHistogram<UnitType: Dimension>: Sendable {
     let factor =
       other.unit.symbol == unit.symbol
       ? 1 : Measurement(value: 1, unit: other.unit as Dimension).converted(to: unit).value
-    for (range, count) in other.counts {
-      counts[Range(start: range.start * factor, end: range.end * factor), default: 0] += count
+    for bucket in other.storage {
+      add(range: Range(start: bucket.range.start * factor, end: bucket.range.end * factor), count: bucket.count)
     }
-    sampleCount += other.sampleCount
     histogramCount += other.histogramCount
   }
 
   /// The buckets, sorted by start then end.
-  public var buckets: [Bucket] {
-    counts.map { Bucket(range: $0.key, count: $0.value) }.sorted { $0.range < $1.range }
-  }
+  public var buckets: [Bucket] { storage }
 
   /// True when no observation was merged in.
   public var isEmpty: Bool { sampleCount == 0 }

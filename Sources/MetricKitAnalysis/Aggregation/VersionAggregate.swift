@@ -2,47 +2,95 @@ import Foundation
 
 /// Everything the reports need about one app version, accumulated payload by payload and mergeable
 /// (aggregates of disjoint payload sets merge into the aggregate of their union).
+///
+/// Storage is indexed by the position of a metric in ``MetricCatalog`` rather than by name: adding a
+/// payload then hashes no metric identifiers, which matters at tens of thousands of payloads a second.
 public struct VersionAggregate: Sendable {
   /// The app version.
   public let version: String
   /// The payloads counted.
   public internal(set) var payloadCount = 0
-  /// Merged histograms by metric identifier.
-  public internal(set) var histograms: [String: MergedHistogram<Dimension>] = [:]
-  /// The unit of each histogram metric in output.
-  public internal(set) var histogramUnits: [String: String] = [:]
-  /// Each payload's own statistics of each histogram metric, by metric then statistic (`mean`,
-  /// `p90`…): the unit of evidence of the regression tests, and the per-payload pooling of means.
+  /// Merged fixed histograms, by index in `MetricCatalog.histograms`.
+  private var fixedHistograms: [MergedHistogram<Dimension>?]
+  /// Merged signpost histograms, by identifier.
+  private var signpostHistograms: [String: MergedHistogram<Dimension>] = [:]
+  /// Scalar values, by index in `MetricCatalog.scalars`.
+  private var scalarSamples: [ScalarSample]
+  /// Each payload's own statistics of the histogram metrics that record them, by metric then
+  /// statistic (`mean`, `p90`…): the unit of evidence of the regression tests, and the per-payload
+  /// pooling of means.
   public internal(set) var payloadStatistics: [String: [String: ScalarSample]] = [:]
-  /// One value per payload of each scalar metric.
-  public internal(set) var scalars: [String: ScalarSample] = [:]
   /// Hang seconds over foreground hours, per payload.
   public internal(set) var hangRate = RateSample()
   /// Scroll hitch ratio × foreground seconds over foreground seconds, per payload.
   public internal(set) var scrollHitchRate = RateSample()
 
   /// Creates an empty aggregate.
-  public init(version: String) { self.version = version }
+  public init(version: String) {
+    self.version = version
+    fixedHistograms = Array(repeating: nil, count: MetricCatalog.histograms.count)
+    scalarSamples = Array(repeating: ScalarSample(), count: MetricCatalog.scalars.count)
+  }
+
+  /// Merged histograms by metric identifier.
+  public var histograms: [String: MergedHistogram<Dimension>] {
+    var all = signpostHistograms
+    for (i, merged) in fixedHistograms.enumerated() {
+      if let merged { all[MetricCatalog.histograms[i].identifier] = merged }
+    }
+    return all
+  }
+
+  /// The unit of each histogram metric in output.
+  public var histogramUnits: [String: String] {
+    histograms.mapValues { $0.unit.symbol == UnitSignalBars.bars.symbol ? "bars" : "ms" }
+  }
+
+  /// One value per payload of each scalar metric that has values.
+  public var scalars: [String: ScalarSample] {
+    var all: [String: ScalarSample] = [:]
+    for (i, sample) in scalarSamples.enumerated() where sample.count > 0 {
+      all[MetricCatalog.scalars[i].identifier] = sample
+    }
+    return all
+  }
+
+  /// Sets a merged histogram (reading snapshots).
+  mutating func setHistogram(_ identifier: String, _ merged: MergedHistogram<Dimension>) {
+    if let i = MetricCatalog.histogramIndex[identifier] {
+      fixedHistograms[i] = merged
+    } else {
+      signpostHistograms[identifier] = merged
+    }
+  }
+
+  /// Sets a scalar metric's values (reading snapshots); unknown identifiers are ignored.
+  mutating func setScalar(_ identifier: String, _ sample: ScalarSample) {
+    if let i = MetricCatalog.scalarIndex[identifier] { scalarSamples[i] = sample }
+  }
 
   /// Adds one payload's metrics.
   public mutating func add(_ payload: MetricPayload, options: AggregationOptions) {
     let estimator = options.estimator
     let selection = options.selection
     payloadCount += 1
-    for definition in MetricCatalog.histograms where selection.includes(definition.identifier) {
-      if let buckets = definition.buckets(payload) {
-        addHistogram(definition.identifier, unit: definition.unit, buckets: buckets, options: options)
-      }
+    for (i, definition) in MetricCatalog.histograms.enumerated() {
+      guard let buckets = definition.buckets(payload), selection.includes(definition.identifier) else { continue }
+      let dimension: Dimension = definition.unit == "bars" ? UnitSignalBars.bars : UnitDuration.milliseconds
+      if fixedHistograms[i] == nil { fixedHistograms[i] = MergedHistogram(unit: dimension) }
+      fixedHistograms[i]?.add(buckets: buckets)
+      recordPayloadStatistics(definition.identifier, buckets: buckets, options: options)
     }
     for signpost in payload.signpostMetrics {
+      guard let buckets = signpost.histogram?.buckets else { continue }
       let identifier = signpost.identifier
-      if selection.includes(identifier), let buckets = signpost.histogram?.buckets {
-        addHistogram(identifier, unit: "ms", buckets: buckets, options: options)
-      }
+      guard selection.includes(identifier) else { continue }
+      signpostHistograms[identifier, default: MergedHistogram(unit: UnitDuration.milliseconds)].add(buckets: buckets)
+      recordPayloadStatistics(identifier, buckets: buckets, options: options)
     }
-    for definition in MetricCatalog.scalars where selection.includes(definition.identifier) {
-      if let value = definition.value(payload), value.isFinite {
-        scalars[definition.identifier, default: ScalarSample()].append(value)
+    for (i, definition) in MetricCatalog.scalars.enumerated() {
+      if let value = definition.value(payload), value.isFinite, selection.includes(definition.identifier) {
+        scalarSamples[i].append(value)
       }
     }
     let foregroundSeconds = payload.applicationTimeMetrics?.cumulativeForegroundTime?.value
@@ -59,16 +107,16 @@ public struct VersionAggregate: Sendable {
     }
   }
 
-  private mutating func addHistogram(
-    _ identifier: String, unit: String, buckets: [HistogramBucket], options: AggregationOptions
+  /// Records one payload's mean and percentiles of a histogram metric, when the options ask for them.
+  private mutating func recordPayloadStatistics(
+    _ identifier: String, buckets: [HistogramBucket], options: AggregationOptions
   ) {
-    let dimension: Dimension = unit == "bars" ? UnitSignalBars.bars : UnitDuration.milliseconds
-    histograms[identifier, default: MergedHistogram(unit: dimension)].add(buckets: buckets)
-    histogramUnits[identifier] = unit
-    guard let mean = try? buckets.mean(estimator: options.estimator) else { return }  // no observations
+    guard let recorded = options.payloadStatistics, recorded.includes(identifier),
+      let mean = try? buckets.mean(estimator: options.estimator)  // nil: no observations
+    else { return }
     payloadStatistics[identifier, default: [:]]["mean", default: ScalarSample()].append(mean)
     guard !options.payloadPercentiles.isEmpty else { return }
-    var single = MergedHistogram<Dimension>(unit: dimension)
+    var single = MergedHistogram<Dimension>(unit: UnitDuration.milliseconds)
     single.add(buckets: buckets)
     guard let estimates = try? single.percentiles(options.payloadPercentiles) else { return }
     for estimate in estimates {
@@ -80,20 +128,23 @@ public struct VersionAggregate: Sendable {
   /// Adds another aggregate of the same version.
   public mutating func merge(_ other: VersionAggregate) {
     payloadCount += other.payloadCount
-    for (id, histogram) in other.histograms {
-      if histograms[id] == nil {
-        histograms[id] = histogram
+    for (i, merged) in other.fixedHistograms.enumerated() {
+      guard let merged else { continue }
+      if fixedHistograms[i] == nil { fixedHistograms[i] = merged } else { fixedHistograms[i]?.merge(merged) }
+    }
+    for (id, merged) in other.signpostHistograms {
+      if signpostHistograms[id] == nil {
+        signpostHistograms[id] = merged
       } else {
-        histograms[id]?.merge(histogram)
+        signpostHistograms[id]?.merge(merged)
       }
     }
-    histogramUnits.merge(other.histogramUnits) { a, _ in a }
+    for (i, sample) in other.scalarSamples.enumerated() { scalarSamples[i].merge(sample) }
     for (id, statistics) in other.payloadStatistics {
       for (statistic, sample) in statistics {
         payloadStatistics[id, default: [:]][statistic, default: ScalarSample()].merge(sample)
       }
     }
-    for (id, sample) in other.scalars { scalars[id, default: ScalarSample()].merge(sample) }
     hangRate.merge(other.hangRate)
     scrollHitchRate.merge(other.scrollHitchRate)
   }

@@ -172,8 +172,7 @@ public struct VersionSnapshot: Sendable {
         merged.add(range: .init(start: start, end: end), count: try count(values[2], "histograms.\(id)"))
       }
       merged.setHistogramCount(Int(try count(try member(entry, "payloads"), "histograms.\(id).payloads")))
-      aggregate.histograms[id] = merged
-      aggregate.histogramUnits[id] = unit
+      aggregate.setHistogram(id, merged)
     }
     for entry in try member(root, "payloadStatistics").children {
       for statistic in entry.children {
@@ -182,7 +181,7 @@ public struct VersionSnapshot: Sendable {
       }
     }
     for entry in try member(root, "scalars").children {
-      aggregate.scalars[entry.key] = ScalarSample(try numbers(entry, "scalars.\(entry.key)"))
+      aggregate.setScalar(entry.key, ScalarSample(try numbers(entry, "scalars.\(entry.key)")))
     }
     let rates = try member(root, "rates")
     for (key, apply) in [
@@ -204,13 +203,6 @@ public struct VersionSnapshot: Sendable {
 }
 
 extension MergedHistogram {
-  /// Adds `count` observations to one bucket (reading snapshots).
-  mutating func add(range: Range, count: Int128) {
-    guard count > 0 else { return }
-    counts[range, default: 0] += count
-    sampleCount += count
-  }
-
   /// Sets how many histograms were merged in (reading snapshots).
   mutating func setHistogramCount(_ n: Int) { histogramCount = n }
 }

@@ -120,10 +120,10 @@ struct DecodingContext {
           }
           entries.reserveCapacity(member.count)
           for (position, entry) in member.children.enumerated() {
-            let key = member.kind == .object ? entry.key : String(position)
-            try within(key) { () throws(PayloadDecodingError) in
-              guard let index = Int(key), index >= 0 else {
-                throw failure("bucket key \"\(key)\" is not an index")
+            let isObject = member.kind == .object
+            try within(isObject ? entry.key : String(position)) { () throws(PayloadDecodingError) in
+              guard let index = isObject ? entry.keyIndexValue : position else {
+                throw failure("bucket key \"\(entry.key)\" is not an index")
               }
               if let bucket = try self.bucket(entry, kind: kind, divisor: divisor) {
                 entries.append((index, bucket))
@@ -134,7 +134,9 @@ struct DecodingContext {
       }
     }
     // Keys come in any order ("10" before "2"): sort numerically.
-    entries.sort { $0.index < $1.index }
+    if !entries.isEmpty && !zip(entries, entries.dropFirst()).allSatisfy({ $0.index < $1.index }) {
+      entries.sort { $0.index < $1.index }
+    }
     guard let histogram = Histogram(unit: unit, buckets: entries.map(\.bucket), declaredBucketCount: declared) else {
       throw failure("invalid bucket edges")
     }

@@ -23,14 +23,13 @@ final class JSONParser {
   func parse<R>(
     _ bytes: UnsafeRawBufferPointer, _ body: (JSONValue) throws(PayloadDecodingError) -> R
   ) throws(PayloadDecodingError) -> R {
-    var nodes: UnsafePointer<mr_json_node>?
-    var count = 0
-    let status = mr_json_parse(
-      handle, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count, &nodes, &count)
-    guard status == 0, let nodes, count > 0 else {
+    var document = mr_json_document()
+    let status = mr_json_parse(handle, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count, &document)
+    guard status == 0, let tape = document.tape, let strings = document.strings else {
       throw PayloadDecodingError(
         keyPath: [], reason: "invalid JSON: \(String(cString: mr_json_error_message(status)))")
     }
-    return try body(JSONValue(nodes: UnsafeBufferPointer(start: nodes, count: count), index: 0))
+    // tape[0] is the root word; the root value starts at tape[1].
+    return try body(JSONValue(tape: tape, strings: strings, index: 1, keyIndex: -1))
   }
 }

@@ -24,7 +24,7 @@ public enum MeasurementParser {
     return (value.value, value.kind.rawValue)
   }
 
-  /// Parses UTF-8 bytes.
+  /// Parses UTF-8 bytes in one pass, without allocating.
   static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(PayloadDecodingError) -> Parsed {
     var i = skipSpaces(bytes, from: 0)
     var negative = false
@@ -32,56 +32,62 @@ public enum MeasurementParser {
       negative = bytes[i] == UInt8(ascii: "-")
       i += 1
     }
-    // Digit groups and the separators between them.
-    var groups: [(start: Int, end: Int)] = []
-    var separators: [UInt32] = []
-    var groupStart = i
+    // Digit groups and the marks between them, summarized as they go by: enough to decide between a
+    // thousands grouping and a decimal mark without storing the groups.
+    var groups = 0
+    var firstGroupLength = 0
+    var lastGroupLength = 0
+    var middleGroupsAreThree = true  // every group but the first and the last has three digits
+    var firstMark: UInt32 = 0
+    var lastMark: UInt32 = 0
+    var earlierMarksAgree = true  // every mark but the last equals the first
+    var digits = 0  // significant digits of the whole number so far
+    var whole: UInt64 = 0  // all digits read
+    var beforeLastGroup: UInt64 = 0  // digits before the last group
+    var lastGroup: UInt64 = 0
     while true {
-      while i < bytes.count, isDigit(bytes[i]) { i += 1 }
-      if i == groupStart { break }
-      groups.append((groupStart, i))
-      guard let (separator, width) = separator(bytes, at: i), i + width < bytes.count,
-        isDigit(bytes[i + width])
-      else { break }
-      separators.append(separator)
-      i += width
-      groupStart = i
-    }
-    guard !groups.isEmpty else { throw failure(bytes, "no number") }
-
-    // Which digits are the integer part and which the fraction.
-    var integerGroups = groups[...]
-    var fraction: (start: Int, end: Int)? = nil
-    if let last = separators.last,
-      !isGrouping(groups[...], separators[...])
-    {
-      // Not a valid grouping: the last mark must be a decimal mark (`.` or `,`) different from
-      // the grouping marks before it, which must themselves group correctly.
-      let earlier = separators.dropLast()
-      guard last == 0x2E || last == 0x2C, !earlier.contains(last),
-        isGrouping(groups.dropLast(), earlier)
-      else { throw failure(bytes, "unparseable number") }
-      fraction = groups[groups.count - 1]
-      integerGroups = groups.dropLast()
-    }
-    var integer: UInt64 = 0
-    var digits = 0
-    for group in integerGroups {
-      for k in group.start..<group.end {
-        if digits > 0 || bytes[k] != UInt8(ascii: "0") { digits += 1 }
+      let start = i
+      var group: UInt64 = 0
+      while i < bytes.count, isDigit(bytes[i]) {
+        let d = UInt64(bytes[i] &- 0x30)
+        if digits > 0 || d != 0 { digits += 1 }
         guard digits <= maximumIntegerDigits else { throw failure(bytes, "number too large") }
-        integer = integer * 10 + UInt64(bytes[k] &- 0x30)
+        whole = whole &* 10 &+ d
+        group = group &* 10 &+ d
+        i += 1
       }
+      let length = i - start
+      if length == 0 { break }
+      if groups >= 2 && lastGroupLength != 3 { middleGroupsAreThree = false }
+      if groups == 0 { firstGroupLength = length }
+      groups += 1
+      beforeLastGroup = groups == 1 ? 0 : (whole - group) / pow10(length)
+      lastGroup = group
+      lastGroupLength = length
+      guard let (mark, width) = separator(bytes, at: i), i + width < bytes.count, isDigit(bytes[i + width]) else {
+        break
+      }
+      if firstMark == 0 { firstMark = mark } else if lastMark != firstMark { earlierMarksAgree = false }
+      lastMark = mark
+      i += width
     }
-    var value = Double(integer)
-    if let fraction {
-      var scale = 1.0
-      var numerator = 0.0
-      for k in fraction.start..<min(fraction.end, fraction.start + 17) {
-        numerator = numerator * 10 + Double(bytes[k] &- 0x30)
-        scale *= 10
+    guard groups > 0 else { throw failure(bytes, "no number") }
+    let marks = groups - 1
+    var value: Double
+    if marks == 0 {
+      value = Double(whole)
+    } else if earlierMarksAgree && lastMark == firstMark && firstGroupLength <= 3 && middleGroupsAreThree
+      && lastGroupLength == 3
+    {
+      value = Double(whole)  // a thousands grouping: "1,106,818", "79 041", "1.000"
+    } else {
+      // The last mark must be a decimal mark (`.` or `,`), different from the grouping marks before
+      // it, which must themselves group correctly: "1,5", "1,234.5", "1.234,5".
+      let earlierGroupingValid = marks == 1 || (earlierMarksAgree && firstGroupLength <= 3 && middleGroupsAreThree)
+      guard lastMark == 0x2E || lastMark == 0x2C, marks == 1 || firstMark != lastMark, earlierGroupingValid else {
+        throw failure(bytes, "unparseable number")
       }
-      value += numerator / scale
+      value = Double(beforeLastGroup) + Double(lastGroup) / Double(pow10(lastGroupLength))
     }
     if negative { value = -value }
 
@@ -92,26 +98,20 @@ public enum MeasurementParser {
       unitEnd -= width
     }
     guard unitEnd > unitStart else { throw failure(bytes, "no unit") }
-    let unitText = String(decoding: UnsafeBufferPointer(rebasing: bytes[unitStart..<unitEnd]), as: UTF8.self)
-    guard let unit = MeasurementUnit.table[unitText] else {
-      throw failure(bytes, "unknown unit \"\(unitText)\"")
+    let unitBytes = UnsafeBufferPointer(rebasing: bytes[unitStart..<unitEnd])
+    guard let unit = MeasurementUnit.lookup(unitBytes) else {
+      throw failure(bytes, "unknown unit \"\(String(decoding: unitBytes, as: UTF8.self))\"")
     }
     let result = value * unit.multiplier / unit.divisor
     guard result.isFinite else { throw failure(bytes, "number too large") }
     return Parsed(value: result, kind: unit.kind)
   }
 
-  /// Whether digit groups joined by `separators` form a valid thousands grouping: one mark used
-  /// throughout, a first group of one to three digits, then groups of exactly three.
-  private static func isGrouping(
-    _ groups: ArraySlice<(start: Int, end: Int)>, _ separators: ArraySlice<UInt32>
-  ) -> Bool {
-    guard let first = groups.first else { return false }
-    if separators.isEmpty { return true }
-    guard separators.allSatisfy({ $0 == separators.first }), first.end - first.start <= 3 else {
-      return false
-    }
-    return groups.dropFirst().allSatisfy { $0.end - $0.start == 3 }
+  /// 10ⁿ for the digit counts a group can have (at most 18).
+  @inline(__always) private static func pow10(_ n: Int) -> UInt64 {
+    var p: UInt64 = 1
+    for _ in 0..<min(n, 19) { p &*= 10 }
+    return p
   }
 
   @inline(__always) private static func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }

@@ -26,6 +26,22 @@ struct MeasurementUnit: Sendable {
   var multiplier: Double
   var divisor: Double
 
+  /// The unit written as `bytes`: POSIX units by a direct byte comparison, the others through an
+  /// open-addressing table keyed by an FNV-1a hash of the bytes. No string is made and nothing is
+  /// normalized (hashing non-ASCII Swift strings normalizes them, which is slow).
+  static func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> MeasurementUnit? {
+    switch bytes.count {
+    case 2 where bytes[0] == 0x6D && bytes[1] == 0x73: return milliseconds  // "ms"
+    case 3 where bytes[0] == 0x73 && bytes[1] == 0x65 && bytes[2] == 0x63: return seconds  // "sec"
+    case 2 where bytes[0] == 0x6B && bytes[1] == 0x42: return kilobytes  // "kB"
+    default: return UnitTable.shared.lookup(bytes)
+    }
+  }
+
+  private static let milliseconds = MeasurementUnit(kind: .duration, multiplier: 1, divisor: 1)
+  private static let seconds = MeasurementUnit(kind: .duration, multiplier: 1000, divisor: 1)
+  private static let kilobytes = MeasurementUnit(kind: .storage, multiplier: 1000, divisor: 1)
+
   /// Every unit text known, POSIX and localized (iOS 13/14 wrote the device's locale).
   static let table: [String: MeasurementUnit] = {
     var t: [String: MeasurementUnit] = [:]
@@ -53,4 +69,48 @@ struct MeasurementUnit: Sendable {
     add(["ms per s", "ms/s", "毫秒/秒"], .hitchRatio)
     return t
   }()
+}
+
+/// An open-addressing hash table from unit bytes to units, built once.
+private struct UnitTable: Sendable {
+  static let shared = UnitTable(MeasurementUnit.table)
+
+  private struct Slot: Sendable {
+    var hash: UInt64
+    var text: [UInt8]
+    var unit: MeasurementUnit
+  }
+
+  private var slots: [Slot?]
+  private let mask: Int
+
+  init(_ table: [String: MeasurementUnit]) {
+    var size = 16
+    while size < table.count * 4 { size *= 2 }
+    mask = size - 1
+    slots = Array(repeating: nil, count: size)
+    for (text, unit) in table {
+      let bytes = Array(text.utf8)
+      let hash = bytes.withUnsafeBufferPointer { Self.fnv1a($0) }
+      var i = Int(truncatingIfNeeded: hash) & mask
+      while slots[i] != nil { i = (i + 1) & mask }
+      slots[i] = Slot(hash: hash, text: bytes, unit: unit)
+    }
+  }
+
+  static func fnv1a(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+    return h
+  }
+
+  func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> MeasurementUnit? {
+    let hash = Self.fnv1a(bytes)
+    var i = Int(truncatingIfNeeded: hash) & mask
+    while let slot = slots[i] {
+      if slot.hash == hash && slot.text.count == bytes.count && slot.text.elementsEqual(bytes) { return slot.unit }
+      i = (i + 1) & mask
+    }
+    return nil
+  }
 }

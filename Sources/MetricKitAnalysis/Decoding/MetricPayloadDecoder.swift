@@ -248,12 +248,16 @@ struct MetricPayloadDecoder {
       let foreground = m.keyEquals("foregroundExitData")
       guard foreground || m.keyEquals("backgroundExitData") else { continue }
       let counts = try c.within(m.key) { () throws(PayloadDecodingError) in
-        var counters: [String: Int] = [:]
+        var counts = ExitCounts()
         for counter in try c.object(m).children where counter.kind != .null {
-          let key = counter.key
-          counters[key] = try c.within(key) { () throws(PayloadDecodingError) in try c.count(counter) }
+          let value = try c.within(counter.key) { () throws(PayloadDecodingError) in try c.count(counter) }
+          if let i = ExitCounts.knownStaticKeys.firstIndex(where: { counter.keyEquals($0) }) {
+            counts.set(value, at: i)
+          } else {
+            counts.set(value, forUnknownKey: counter.key)
+          }
         }
-        return ExitCounts(counters: counters)
+        return counts
       }
       if foreground { section.foregroundExitData = counts } else { section.backgroundExitData = counts }
     }

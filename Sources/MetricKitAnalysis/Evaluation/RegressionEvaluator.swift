@@ -23,6 +23,18 @@ public struct RegressionEvaluator: Sendable {
     return set.sorted()
   }
 
+  /// The histogram metrics whose per-payload statistics the rules need recorded.
+  public var payloadStatistics: MetricSelection? {
+    let metrics = ruleSet.rules.filter { MetricCatalog.kind(of: $0.metric) == .histogram }.map(\.metric)
+    return metrics.isEmpty ? nil : MetricSelection(metrics)
+  }
+
+  /// Aggregation options that record what the rules need.
+  public var aggregationOptions: AggregationOptions {
+    AggregationOptions(
+      estimator: estimator, payloadStatistics: payloadStatistics, payloadPercentiles: payloadPercentiles)
+  }
+
   /// Evaluates every rule.
   public func evaluate(baseline: VersionAggregate, candidate: VersionAggregate) -> [RuleResult] {
     var results: [RuleResult] = []

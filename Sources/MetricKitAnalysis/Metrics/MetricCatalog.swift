@@ -99,15 +99,17 @@ public enum MetricCatalog {
       },
     ]
     for key in foregroundExitKeys {
+      let index = ExitCounts.knownKeys.firstIndex(of: key) ?? 0
       list.append(
         .init(identifier: "applicationExitMetrics.foregroundExitData.\(key)", unit: "count") {
-          $0.applicationExitMetrics.map { Double($0.foregroundExitData[key]) }
+          $0.applicationExitMetrics.map { Double($0.foregroundExitData.count(at: index)) }
         })
     }
     for key in backgroundExitKeys {
+      let index = ExitCounts.knownKeys.firstIndex(of: key) ?? 0
       list.append(
         .init(identifier: "applicationExitMetrics.backgroundExitData.\(key)", unit: "count") {
-          $0.applicationExitMetrics.map { Double($0.backgroundExitData[key]) }
+          $0.applicationExitMetrics.map { Double($0.backgroundExitData.count(at: index)) }
         })
     }
     let network: [(String, @Sendable (NetworkTransferMetric) -> Measurement<UnitInformationStorage>?)] = [
@@ -150,6 +152,13 @@ public enum MetricCatalog {
 }
 
 extension MetricCatalog {
+  /// Positions in `histograms` by identifier.
+  static let histogramIndex: [String: Int] = Dictionary(
+    uniqueKeysWithValues: histograms.enumerated().map { ($1.identifier, $0) })
+  /// Positions in `scalars` by identifier.
+  static let scalarIndex: [String: Int] = Dictionary(
+    uniqueKeysWithValues: scalars.enumerated().map { ($1.identifier, $0) })
+
   /// The canonical unit of a metric identifier; nil for an unknown one.
   public static func unit(of identifier: String) -> String? {
     if identifier.hasPrefix(signpostPrefix) { return "ms" }
