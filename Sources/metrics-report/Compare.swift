@@ -91,7 +91,7 @@ struct Compare: ParsableCommand {
     filter.applicationVersions = Set([candidate] + (baseline.map { [$0] } ?? []))
     let aggregate = DumpAggregate(
       paths: input.paths, reader: PayloadReader(timestamps: try input.timestampParser()), filter: filter,
-      options: evaluator.aggregationOptions)
+      options: evaluator.aggregationOptions, threads: input.threads, standardInput: input.stdin)
 
     let baselineAggregate = snapshot?.aggregate ?? baseline.flatMap { aggregate.versions[$0] }
     let candidateAggregate = aggregate.versions[candidate]

@@ -5,7 +5,10 @@ import MetricKitAnalysis
 /// The options that choose which payloads count, shared by every command that reads a dump.
 struct InputOptions: ParsableArguments {
   @Argument(help: "Payload files or directories (JSON, JSON arrays, NDJSON, .gz; directories walked recursively).")
-  var paths: [String]
+  var paths: [String] = []
+
+  @Flag(help: "Also read NDJSON payloads from standard input (to shard a dump: pipe each partition in).")
+  var stdin = false
 
   @Option(name: .customLong("app-version"), help: "Keep this app version (repeatable).")
   var appVersions: [String] = []
@@ -35,8 +38,14 @@ struct InputOptions: ParsableArguments {
   @Flag(help: "Exit 2 when any input is rejected.")
   var strict = false
 
+  @Option(help: "Threads reading and aggregating (default: all cores). The output is the same for any number.")
+  var threads: Int = ProcessInfo.processInfo.activeProcessorCount
+
   mutating func validate() throws {
-    if paths.isEmpty { throw ValidationError("Name at least one payload file or directory.") }
+    if paths.isEmpty && !stdin {
+      throw ValidationError("Name at least one payload file or directory, or pass --stdin.")
+    }
+    if threads < 1 || threads > 256 { throw ValidationError("--threads takes a number from 1 to 256.") }
     _ = try filter()
     _ = try timestampParser()
   }

@@ -37,7 +37,8 @@ struct Snapshot: ParsableCommand {
     let aggregate = DumpAggregate(
       paths: input.paths, reader: PayloadReader(timestamps: try input.timestampParser()), filter: try input.filter(),
       options: AggregationOptions(
-        estimator: estimator, payloadStatistics: MetricSelection(), payloadPercentiles: recorded))
+        estimator: estimator, payloadStatistics: MetricSelection(), payloadPercentiles: recorded),
+      threads: input.threads, standardInput: input.stdin)
     for rejection in aggregate.inputs.rejected { ReportOutput.printError("rejected: \(rejection)") }
     guard let versionAggregate = aggregate.versions[version] else {
       ReportOutput.printError("metrics-report: no payloads for version \(version)")

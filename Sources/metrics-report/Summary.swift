@@ -60,7 +60,8 @@ struct Summary: ParsableCommand {
       filter: try input.filter(),
       options: AggregationOptions(
         estimator: estimator, selection: MetricSelection(metrics),
-        payloadStatistics: pooling == .perPayload ? MetricSelection() : nil))
+        payloadStatistics: pooling == .perPayload ? MetricSelection() : nil),
+      threads: input.threads, standardInput: input.stdin)
     let report = SummaryReport(aggregate: aggregate, options: options)
 
     let text: String

@@ -29,8 +29,8 @@ enum CLIRunner {
     }
   }
 
-  /// Runs `metrics-report arguments…` from the package root.
-  static func run(_ arguments: [String]) throws -> Result {
+  /// Runs `metrics-report arguments…` from the package root, with `input` on standard input.
+  static func run(_ arguments: [String], input: Data? = nil) throws -> Result {
     let process = Process()
     process.executableURL = productsDirectory.appendingPathComponent("metrics-report")
     process.arguments = arguments
@@ -39,7 +39,17 @@ enum CLIRunner {
     let err = Pipe()
     process.standardOutput = out
     process.standardError = err
+    let stdin = Pipe()
+    process.standardInput = input == nil ? FileHandle.nullDevice : stdin
     try process.run()
+    if let input {
+      // Write from another thread so that a full pipe cannot block while the output is unread.
+      let writer = stdin.fileHandleForWriting
+      DispatchQueue.global().async {
+        writer.write(input)
+        try? writer.close()
+      }
+    }
     // Read both pipes to the end before waiting, so a large report cannot block the child.
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     let errData = err.fileHandleForReading.readDataToEndOfFile()

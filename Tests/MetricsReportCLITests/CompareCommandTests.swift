@@ -181,6 +181,36 @@ struct CompareCommandTests {
     #expect(mismatch.stderr.contains("different versions"))
   }
 
+  @Test func snapshotsFromStandardInputEqualSnapshotsFromFiles() throws {
+    let directory = CLIRunner.packageRoot.appendingPathComponent("Samples/dump/v3.9.0")
+    let shards = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".ndjson") }
+      .sorted()
+    #expect(shards.count >= 2)
+    let dir = try Self.temporary()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    // One snapshot per shard piped in, as Spark's RDD.pipe or xargs -P would run them, then merge.
+    var parts: [String] = []
+    for (i, shard) in shards.enumerated() {
+      let out = dir.appendingPathComponent("part\(i).json").path
+      let data = try Data(contentsOf: directory.appendingPathComponent(shard))
+      let result = try CLIRunner.run(["snapshot", "--stdin", "--app-version", "3.9.0", "-o", out], input: data)
+      #expect(result.status == 0, "\(result.stderr)")
+      parts.append(out)
+    }
+    let merged = try CLIRunner.run(["merge"] + parts)
+    let direct = try CLIRunner.run(
+      ["snapshot"] + shards.map { "Samples/dump/v3.9.0/\($0)" } + ["--app-version", "3.9.0"])
+    func withoutInputs(_ text: String) throws -> [String: Any] {
+      var object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+      object["inputs"] = nil
+      return object
+    }
+    let a = try withoutInputs(merged.stdout)
+    let b = try withoutInputs(direct.stdout)
+    #expect(NSDictionary(dictionary: a).isEqual(to: b))
+    #expect((a["payloads"] as? Int ?? 0) > 5)
+  }
+
   @Test func rulesPrintDefaultsAndCheck() throws {
     let printed = try CLIRunner.run(["rules", "--print-defaults"])
     #expect(printed.status == 0)

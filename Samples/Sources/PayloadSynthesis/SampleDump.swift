@@ -96,7 +96,7 @@ public struct SampleDump: Sendable {
   }
 
   /// The payload JSON on one line (NDJSON).
-  static func compact(_ json: String) -> String {
+  public static func compact(_ json: String) -> String {
     json.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
   }
 

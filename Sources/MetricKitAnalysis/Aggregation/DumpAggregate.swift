@@ -8,17 +8,38 @@ public struct DumpAggregate: Sendable {
   /// Creates an empty aggregate.
   public init() {}
 
-  /// Reads `paths` with `reader`, keeps the payloads `filter` lets through, and aggregates them.
+  /// Reads `paths` with `reader` on `threads` threads, keeps the payloads `filter` lets through, and
+  /// aggregates them. The result is the same, to the bit, for any number of threads and any order of
+  /// the paths.
   public init(
     paths: [String], reader: PayloadReader = PayloadReader(), filter: PayloadFilter = PayloadFilter(),
-    options: AggregationOptions = AggregationOptions()
+    options: AggregationOptions = AggregationOptions(), threads: Int = 1, standardInput: Bool = false
   ) {
-    let discovery = reader.read(paths: paths) { event in
-      add(event, filter: filter, options: options)
+    if standardInput {
+      reader.readStandardInput { event in add(event, filter: filter, options: options) }
     }
-    inputs.files = discovery.files.count
-    inputs.ignoredFiles = discovery.ignored
+    let discovery: InputDiscovery.Result
+    if threads <= 1 {
+      discovery = reader.read(paths: paths) { event in add(event, filter: filter, options: options) }
+    } else {
+      let read = reader.read(paths: paths, threads: threads, makeAccumulator: { DumpAggregate() }) {
+        $0.add($1, filter: filter, options: options)
+      }
+      for part in read.accumulators { merge(part) }
+      discovery = read.discovery
+    }
+    inputs.files = discovery.files.count + (standardInput ? 1 : 0)
+    inputs.ignoredFiles = discovery.ignored.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     inputs.assumedUTCOffset = reader.timestamps.assumedUTCOffset
+    inputs.rejected.sort(by: Rejection.canonicalOrder)
+  }
+
+  /// Adds an aggregate of disjoint inputs.
+  public mutating func merge(_ other: DumpAggregate) {
+    for (version, aggregate) in other.versions {
+      if versions[version] == nil { versions[version] = aggregate } else { versions[version]?.merge(aggregate) }
+    }
+    inputs.merge(other.inputs)
   }
 
   /// Accounts for one read event, aggregating it when it is a payload the filter keeps.

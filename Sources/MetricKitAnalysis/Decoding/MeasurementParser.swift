@@ -117,7 +117,7 @@ public enum MeasurementParser {
   @inline(__always) private static func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
 
   /// A grouping or decimal mark at `i`: its scalar and its width in bytes.
-  private static func separator(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int)? {
+  @inline(__always) private static func separator(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int)? {
     guard i < b.count else { return nil }
     switch b[i] {
     case 0x2C, 0x2E, 0x20, 0x27: return (UInt32(b[i]), 1)  // , . space '
@@ -128,7 +128,7 @@ public enum MeasurementParser {
   }
 
   /// Skips ASCII white space and no-break spaces.
-  private static func skipSpaces(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+  @inline(__always) private static func skipSpaces(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
     var i = start
     while i < b.count {
       if b[i] == 0x20 || b[i] == 0x09 {
@@ -144,7 +144,9 @@ public enum MeasurementParser {
     return i
   }
 
-  private static func trailingSpaceWidth(_ b: UnsafeBufferPointer<UInt8>, end: Int, start: Int) -> Int? {
+  @inline(__always) private static func trailingSpaceWidth(_ b: UnsafeBufferPointer<UInt8>, end: Int, start: Int)
+    -> Int?
+  {
     if b[end - 1] == 0x20 || b[end - 1] == 0x09 { return 1 }
     if end - start >= 2, b[end - 2] == 0xC2, b[end - 1] == 0xA0 { return 2 }
     if end - start >= 3, b[end - 3] == 0xE2, b[end - 2] == 0x80, b[end - 1] == 0xAF { return 3 }

@@ -8,6 +8,9 @@ public struct PayloadLocation: Sendable, Hashable, CustomStringConvertible {
   public var index: Int?
   /// The line number (from 1) when the file holds NDJSON.
   public var line: Int?
+  /// While a file is read in parallel byte ranges, `line` counts from the range's first line and this
+  /// is the range's first byte; `PayloadReader` turns it into a line number of the file.
+  var lineCountedFromByte = 0
 
   /// Creates a location.
   public init(path: String, index: Int? = nil, line: Int? = nil) {
@@ -126,6 +129,20 @@ public struct PayloadDecoder: Sendable {
     let rest = bytes[(newline + 1)...]
     guard rest.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return false }
     return (try? parser.parse(first) { (root) throws(PayloadDecodingError) in root.kind == .object }) == true
+  }
+
+  /// Decodes one NDJSON line (blank lines are skipped); the bytes must be followed by padding.
+  func decodeLine(
+    _ slice: UnsafeRawBufferPointer, location: PayloadLocation, parser: JSONParser,
+    visit: (PayloadLocation, Result<DecodedDocument, PayloadDecodingError>) -> Void
+  ) {
+    if slice.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+    do {
+      let result = try parser.parse(slice) { (root) throws(PayloadDecodingError) in decodeDocument(root) }
+      visit(location, result)
+    } catch {
+      visit(location, .failure(error))
+    }
   }
 
   private func decodeLines(

@@ -9,7 +9,9 @@ enum GzipDecompressor {
 
   /// Decompresses a whole gzip stream (concatenated members included).
   /// - Throws: a reason text when the stream is corrupt, truncated, or inflates past `limit` bytes.
-  static func decompress(_ input: UnsafeRawBufferPointer, limit: Int) throws(InputFailure) -> PaddedBuffer {
+  static func decompress(
+    _ input: UnsafeRawBufferPointer, limit: Int, tracker: BufferTracker? = nil
+  ) throws(InputFailure) -> PaddedBuffer {
     var output = [UInt8]()
     output.reserveCapacity(min(limit, max(input.count * 4, 4096)))
     var stream = z_stream()
@@ -40,7 +42,7 @@ enum GzipDecompressor {
           guard inflateReset(&stream) == Z_OK else { throw .init(reason: "corrupt gzip stream") }
           continue
         }
-        return output.withUnsafeBytes { PaddedBuffer(copying: $0) }
+        return output.withUnsafeBytes { PaddedBuffer(copying: $0, tracker: tracker) }
       case Z_OK:
         if stream.avail_in == 0 && produced == 0 {
           throw .init(reason: "truncated gzip stream (ends before its last block)")

@@ -11,6 +11,9 @@ public struct InputFileReader: Sendable {
   /// The limits applied to every file.
   public var limits: InputLimits
 
+  /// Counts the buffers this reader allocates (tests).
+  var tracker: BufferTracker?
+
   /// Creates a reader with the given limits.
   public init(limits: InputLimits = InputLimits()) { self.limits = limits }
 
@@ -26,7 +29,7 @@ public struct InputFileReader: Sendable {
     if size > limits.maximumFileSize {
       throw .init(reason: "file is \(size) bytes, over the \(limits.maximumFileSize)-byte limit")
     }
-    var buffer = PaddedBuffer(count: size)
+    var buffer = PaddedBuffer(count: size, tracker: tracker)
     var filled = 0
     if size > 0, let base = buffer.mutableBytes.baseAddress {
       while filled < size {
@@ -39,12 +42,14 @@ public struct InputFileReader: Sendable {
         filled += n
       }
     }
-    if filled < size { buffer = PaddedBuffer(copying: UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<filled])) }
+    if filled < size {
+      buffer = PaddedBuffer(copying: UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<filled]), tracker: tracker)
+    }
     var layers = 0
     while GzipDecompressor.isGzip(buffer.bytes) {
       layers += 1
       if layers > 3 { throw .init(reason: "more than three nested gzip layers") }
-      buffer = try GzipDecompressor.decompress(buffer.bytes, limit: limits.maximumDecompressedSize)
+      buffer = try GzipDecompressor.decompress(buffer.bytes, limit: limits.maximumDecompressedSize, tracker: tracker)
     }
     return buffer
   }

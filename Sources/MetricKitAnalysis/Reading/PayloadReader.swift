@@ -1,4 +1,13 @@
-/// What the reader found, one event at a time, in file order.
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What the reader found, one event at a time.
 public enum ReadEvent: Sendable {
   /// A decoded metric payload and where it came from.
   case payload(MetricPayload, PayloadLocation)
@@ -12,11 +21,22 @@ public enum ReadEvent: Sendable {
 /// Reads payload dumps: discovers files under the given paths, reads and decompresses each, decodes
 /// every payload in it, and reports each as an event. A bad file or payload is reported and skipped;
 /// nothing else is lost.
+///
+/// Reading streams: a payload is handed to the caller as soon as it is decoded and dropped after, a
+/// file is held whole only when it is not NDJSON, and NDJSON (even gzip-compressed) is read a window
+/// at a time. With several threads, each thread reads its own files (or byte ranges of a large NDJSON
+/// file) and folds the events into an accumulator of its own.
 public struct PayloadReader: Sendable {
   /// Limits on files and payloads.
   public var limits: InputLimits
   /// How timestamps are read.
   public var timestamps: TimestampParser
+  /// Counts the buffers the reader allocates (tests that prove reading is bounded).
+  var tracker: BufferTracker?
+  /// NDJSON files at least this large are split into byte ranges between threads.
+  var splitThreshold = ReadPlan.splitThreshold
+  /// The window NDJSON is read through.
+  var lineWindow = LineReader.windowSize
 
   /// Creates a reader.
   public init(limits: InputLimits = InputLimits(), timestamps: TimestampParser = TimestampParser()) {
@@ -24,7 +44,7 @@ public struct PayloadReader: Sendable {
     self.timestamps = timestamps
   }
 
-  /// Reads every file under `paths`, calling `visit` for each event.
+  /// Reads every file under `paths` on one thread, calling `visit` for each event in file order.
   /// - Returns: the discovery (files read, files ignored inside directories).
   @discardableResult
   public func read(paths: [String], visit: (ReadEvent) -> Void) -> InputDiscovery.Result {
@@ -38,28 +58,155 @@ public struct PayloadReader: Sendable {
       }
       return discovery
     }
-    for path in discovery.files {
-      read(file: path, parser: parser, visit: visit)
+    for item in ReadPlan.items(for: discovery.files, threads: 1) {
+      read(item, parser: parser) { visit(resolvingLine($0)) }
     }
     return discovery
   }
 
-  /// Reads one file with a given parser.
-  func read(file path: String, parser: JSONParser, visit: (ReadEvent) -> Void) {
-    let buffer: PaddedBuffer
-    do {
-      buffer = try InputFileReader(limits: limits).read(path: path)
-    } catch {
-      visit(.rejected(Rejection(location: PayloadLocation(path: path), reason: error.reason)))
-      return
+  /// Reads every file under `paths` on `threads` threads. Each thread folds its events into its own
+  /// accumulator, made by `makeAccumulator`; the accumulators are returned for the caller to merge.
+  /// Rejections of paths that could not be listed go to the first accumulator.
+  public func read<Accumulator: Sendable>(
+    paths: [String], threads: Int, makeAccumulator: @Sendable () -> Accumulator,
+    visit: @Sendable @escaping (inout Accumulator, ReadEvent) -> Void
+  ) -> (accumulators: [Accumulator], discovery: InputDiscovery.Result) {
+    let discovery = InputDiscovery().discover(paths)
+    let items = ReadPlan.items(for: discovery.files, threads: threads, splitThreshold: splitThreshold)
+    let workers = max(1, min(threads, items.count))
+    let slots = WorkerSlots<Accumulator>(count: workers)
+    let next = NextItem()
+    let reader = self
+    DispatchQueue.concurrentPerform(iterations: workers) { worker in
+      var accumulator = makeAccumulator()
+      if worker == 0 {
+        for (path, failure) in discovery.failures {
+          visit(&accumulator, .rejected(Rejection(location: PayloadLocation(path: path), reason: failure.reason)))
+        }
+      }
+      if let parser = JSONParser(maximumDepth: reader.limits.maximumDepth) {
+        while let index = next.take(below: items.count) {
+          reader.read(items[index], parser: parser) { visit(&accumulator, reader.resolvingLine($0)) }
+        }
+      }
+      slots.store(accumulator, at: worker)
     }
+    return (slots.values, discovery)
+  }
+
+  /// Reads one planned item.
+  private func read(_ item: ReadPlan.Item, parser: JSONParser, visit: (ReadEvent) -> Void) {
     let decoder = PayloadDecoder(limits: limits, timestamps: timestamps)
-    decoder.decodeFile(path: path, buffer: buffer, parser: parser) { location, result in
+    func forward(_ location: PayloadLocation, _ result: Result<DecodedDocument, PayloadDecodingError>) {
       switch result {
       case .success(.metricPayload(let payload)): visit(.payload(payload, location))
       case .success(.other(let kind)): visit(.otherDocument(kind, location))
       case .failure(let error): visit(.rejected(Rejection(location: location, reason: error.description)))
       }
+    }
+    switch item {
+    case .file(let path, _):
+      let buffer: PaddedBuffer
+      do {
+        var fileReader = InputFileReader(limits: limits)
+        fileReader.tracker = tracker
+        buffer = try fileReader.read(path: path)
+      } catch {
+        visit(.rejected(Rejection(location: PayloadLocation(path: path), reason: error.reason)))
+        return
+      }
+      decoder.decodeFile(path: path, buffer: buffer, parser: parser, visit: forward)
+    case .lines(let path, _, let range, let gzip):
+      do {
+        try streamLines(path: path, range: range, gzip: gzip) { line, number in
+          var location = PayloadLocation(path: path, line: number)
+          location.lineCountedFromByte = range?.lowerBound ?? 0
+          decoder.decodeLine(line, location: location, parser: parser, visit: forward)
+        }
+      } catch {
+        visit(.rejected(Rejection(location: PayloadLocation(path: path), reason: error.reason)))
+      }
+    }
+  }
+
+  /// Streams the lines of an NDJSON file, or of a byte range of it.
+  private func streamLines(
+    path: String, range: Range<Int>?, gzip: Bool, _ body: (UnsafeRawBufferPointer, Int) -> Void
+  ) throws(InputFailure) {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { throw InputFailure(reason: "cannot open: \(String(cString: strerror(errno)))") }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw InputFailure(reason: "cannot stat: \(String(cString: strerror(errno)))") }
+    let size = Int(info.st_size)
+    let longest = min(limits.maximumFileSize, limits.maximumDecompressedSize)
+    if gzip {
+      var source = try GzipStreamSource(descriptor: fd, size: size, limit: limits.maximumDecompressedSize)
+      try LineReader.forEachLine(in: &source, window: lineWindow, maximumLineLength: longest, tracker: tracker, body)
+    } else {
+      if range == nil && size > limits.maximumFileSize {
+        throw InputFailure(reason: "file is \(size) bytes, over the \(limits.maximumFileSize)-byte limit")
+      }
+      var source = FileRangeSource(descriptor: fd, offset: range?.lowerBound ?? 0, end: range?.upperBound ?? size)
+      try LineReader.forEachLine(in: &source, window: lineWindow, maximumLineLength: longest, tracker: tracker, body)
+    }
+  }
+
+  /// Rejections inside a byte range carry line numbers counted from the range; count the lines
+  /// before it (only for rejections, which are rare).
+  func resolvingLine(_ event: ReadEvent) -> ReadEvent {
+    guard case .rejected(var rejection) = event, rejection.location.lineCountedFromByte > 0,
+      let line = rejection.location.line
+    else { return event }
+    let before = Self.newlines(in: rejection.location.path, before: rejection.location.lineCountedFromByte)
+    rejection.location.line = line + before
+    rejection.location.lineCountedFromByte = 0
+    return .rejected(rejection)
+  }
+
+  private static func newlines(in path: String, before end: Int) -> Int {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { return 0 }
+    defer { close(fd) }
+    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    var offset = 0
+    var count = 0
+    while offset < end {
+      let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, min($0.count, end - offset), off_t(offset)) }
+      guard n > 0 else { break }
+      count += chunk[0..<n].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+      offset += n
+    }
+    return count
+  }
+
+  /// The path standard input is reported under.
+  public static let standardInputPath = "<stdin>"
+
+  /// Reads NDJSON from standard input, a window at a time, calling `visit` for each event. This is
+  /// how a dump is sharded across machines: any engine that pipes a partition through a command
+  /// (Spark `RDD.pipe`, Hadoop Streaming, `xargs -P`) runs `metrics-report snapshot --stdin` per
+  /// partition, and `metrics-report merge` adds the snapshots.
+  public func readStandardInput(visit: (ReadEvent) -> Void) {
+    guard let parser = JSONParser(maximumDepth: limits.maximumDepth) else { return }
+    let decoder = PayloadDecoder(limits: limits, timestamps: timestamps)
+    let path = Self.standardInputPath
+    var source = StreamSource(descriptor: 0)
+    do {
+      try LineReader.forEachLine(
+        in: &source, window: lineWindow, maximumLineLength: limits.maximumFileSize, tracker: tracker
+      ) { line, number in
+        decoder.decodeLine(line, location: PayloadLocation(path: path, line: number), parser: parser) {
+          location, result in
+          switch result {
+          case .success(.metricPayload(let payload)): visit(.payload(payload, location))
+          case .success(.other(let kind)): visit(.otherDocument(kind, location))
+          case .failure(let error): visit(.rejected(Rejection(location: location, reason: error.description)))
+          }
+        }
+      }
+    } catch {
+      visit(.rejected(Rejection(location: PayloadLocation(path: path), reason: error.reason)))
     }
   }
 
@@ -77,4 +224,26 @@ public struct PayloadReader: Sendable {
     }
     return (payloads, rejected)
   }
+}
+
+/// The shared counter threads take work items from.
+private final class NextItem: Sendable {
+  private let counter = Atomic<Int>(0)
+
+  func take(below limit: Int) -> Int? {
+    let index = counter.add(1, ordering: .relaxed).oldValue
+    return index < limit ? index : nil
+  }
+}
+
+/// One result slot per worker; each worker writes only its own slot, and the slots are read after
+/// every worker has finished (concurrentPerform returns only then).
+private final class WorkerSlots<Value>: @unchecked Sendable {
+  private var slots: [Value?]
+
+  init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+  func store(_ value: Value, at index: Int) { slots[index] = value }
+
+  var values: [Value] { slots.compactMap { $0 } }
 }

@@ -12,4 +12,15 @@ public struct Rejection: Sendable, Hashable, CustomStringConvertible {
   }
 
   public var description: String { "\(location): \(reason)" }
+
+  /// The order rejections are reported in: by path (byte-wise), then array index, then line, then
+  /// reason — independent of the order files were read in.
+  public static func canonicalOrder(_ a: Rejection, _ b: Rejection) -> Bool {
+    if a.location.path != b.location.path {
+      return a.location.path.utf8.lexicographicallyPrecedes(b.location.path.utf8)
+    }
+    if a.location.index != b.location.index { return (a.location.index ?? -1) < (b.location.index ?? -1) }
+    if a.location.line != b.location.line { return (a.location.line ?? -1) < (b.location.line ?? -1) }
+    return a.reason.utf8.lexicographicallyPrecedes(b.reason.utf8)
+  }
 }

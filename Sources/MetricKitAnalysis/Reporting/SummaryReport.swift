@@ -73,12 +73,12 @@ public struct VersionSummary: Sendable {
     for definition in MetricCatalog.scalars {
       guard let sample = aggregate.scalars[definition.identifier], sample.count > 0 else { continue }
       do {
-        let values = try sample.percentiles(options.percentiles)
+        let summary = try sample.summary(options.percentiles)
         metrics.append(
           .scalar(
             ScalarSummary(
-              metric: definition.identifier, unit: definition.unit, count: sample.count, mean: try sample.mean(),
-              percentiles: Array(zip(options.percentiles, values)))))
+              metric: definition.identifier, unit: definition.unit, count: sample.count, mean: summary.mean,
+              percentiles: Array(zip(options.percentiles, summary.percentiles)))))
       } catch {
         omissions.append("\(aggregate.version) \(definition.identifier): \(error)")
       }

@@ -22,6 +22,16 @@ public struct ScalarSample: Sendable, Hashable {
     return try GSL.weightedMean(values: values.sorted(), weights: [Double](repeating: 1, count: values.count))
   }
 
+  /// The mean and type-7 percentiles from one sort.
+  public func summary(_ percentiles: [Percentile]) throws(StatisticsError) -> (mean: Double, percentiles: [Double]) {
+    guard !values.isEmpty else { throw .empty }
+    let sorted = values.sorted()
+    let mean = try GSL.weightedMean(values: sorted, weights: [Double](repeating: 1, count: sorted.count))
+    var result: [Double] = []
+    for p in percentiles { result.append(try GSL.sortedQuantile(sorted, probability: p.probability)) }
+    return (mean, result)
+  }
+
   /// Type-7 percentiles.
   public func percentiles(_ percentiles: [Percentile]) throws(StatisticsError) -> [Double] {
     guard !values.isEmpty else { throw .empty }

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Benchmarks metrics-report on a generated corpus (see README "Performance").
+#   Scripts/bench.sh [--payloads N] [--runs R] [--corpus DIR] [--skip-python]
+# Builds in release mode, writes the corpus once (deterministic: seed 7), then times `summary` on the
+# pretty-printed files, one NDJSON file and .json.gz files, on 1 thread and on every core, and
+# `compare` on the files; reports medians with min–max, payloads/s, MB/s and peak RSS. With Python's
+# orjson installed it times the same aggregation in Python on the same files, for the ratio.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+payloads=20000
+runs=5
+corpus=/tmp/metrics-report-corpus
+python=1
+while (( $# )); do
+  case "$1" in
+    --payloads) payloads=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
+    --corpus) corpus=$2; shift 2 ;;
+    --skip-python) python=0; shift ;;
+    *) echo "usage: $0 [--payloads N] [--runs R] [--corpus DIR] [--skip-python]" >&2; exit 64 ;;
+  esac
+done
+swift build -c release --product metrics-report >&2
+swift build -c release --product generate-corpus >&2
+bin=$(swift build -c release --show-bin-path)
+if [[ ! -f "$corpus/.complete-$payloads" ]]; then
+  "$bin/generate-corpus" "$corpus" "$payloads" >&2
+  touch "$corpus/.complete-$payloads"
+fi
+if (( python )) && ! python3 -c "import orjson, numpy" 2>/dev/null; then
+  echo "note: python3 with orjson and numpy not found; skipping the Python peer (pip install orjson numpy)" >&2
+  python=0
+fi
+exec python3 Benchmarks/run_benchmarks.py --bin "$bin/metrics-report" --corpus "$corpus" --payloads "$payloads" \
+  --runs "$runs" --python "$python"
