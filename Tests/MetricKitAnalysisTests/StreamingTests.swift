@@ -88,9 +88,10 @@ struct StreamingTests {
     let plan = ReadPlan.splitAtLines(path: path, size: text.utf8.count, parts: 4)
     #expect(plan.count == 4)
     #expect(plan.first?.lowerBound == 0 && plan.last?.upperBound == text.utf8.count)
-    let read = reader.read(paths: [path], threads: 3, makeAccumulator: { DumpAggregate() }) {
-      $0.add($1, filter: PayloadFilter(), options: AggregationOptions())
-    }
+    let read = reader.read(
+      paths: [path], threads: 3, makeAccumulator: { DumpAggregate() },
+      visit: { $0.add($1, filter: PayloadFilter(), options: AggregationOptions()) }
+    )
     var merged = DumpAggregate()
     for part in read.accumulators { merged.merge(part) }
     #expect(merged.inputs.payloads == 799)
@@ -102,9 +103,9 @@ struct StreamingTests {
     var reader = PayloadReader()
     let tracker = BufferTracker()
     reader.tracker = tracker
-    let read = reader.read(paths: [Self.samples], threads: 2, makeAccumulator: { 0 }) { count, event in
-      if case .payload = event { count += 1 }
-    }
+    let read = reader.read(
+      paths: [Self.samples], threads: 2, makeAccumulator: { 0 },
+      visit: { count, event in if case .payload = event { count += 1 } })
     #expect(read.accumulators.reduce(0, +) == 180)
     // One file buffer per thread, two while a .gz file is inflated.
     #expect(tracker.peakCount <= 4, "peak live buffers: \(tracker.peakCount)")

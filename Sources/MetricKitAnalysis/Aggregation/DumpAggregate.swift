@@ -22,9 +22,10 @@ public struct DumpAggregate: Sendable {
     if threads <= 1 {
       discovery = reader.read(paths: paths) { event in add(event, filter: filter, options: options) }
     } else {
-      let read = reader.read(paths: paths, threads: threads, makeAccumulator: { DumpAggregate() }) {
-        $0.add($1, filter: filter, options: options)
-      }
+      let read = reader.read(
+        paths: paths, threads: threads, makeAccumulator: { DumpAggregate() },
+        visit: { $0.add($1, filter: filter, options: options) }
+      )
       for part in read.accumulators { merge(part) }
       discovery = read.discovery
     }
