@@ -129,3 +129,29 @@ struct HistogramStatisticsTests {
     }
   }
 }
+
+extension HistogramStatisticsTests {
+  /// The per-payload fast path agrees with the merged path on disjoint, gapped and point-mass layouts,
+  /// and falls back on overlapping ones.
+  @Test func singleHistogramPercentilesMatchTheMergedPath() throws {
+    let cases: [[HistogramBucket]] = [
+      [
+        .init(start: 0, end: 100, count: 50), .init(start: 100, end: 400, count: 60),
+        .init(start: 400, end: 700, count: 30),
+      ],
+      [.init(start: 0, end: 10, count: 1), .init(start: 50, end: 60, count: 1)],
+      [.init(start: 1, end: 1, count: 20), .init(start: 2, end: 2, count: 30), .init(start: 3, end: 3, count: 50)],
+      [.init(start: 0, end: 10, count: 3), .init(start: 10, end: 10, count: 4), .init(start: 20, end: 30, count: 0)],
+      [.init(start: 0, end: 20, count: 10), .init(start: 0, end: 10, count: 10)],
+    ]
+    let ps = [1.0, 25, 50, 75, 90, 99, 100].compactMap(Percentile.init)
+    for buckets in cases {
+      var merged = MergedHistogram<Dimension>(unit: UnitDuration.milliseconds)
+      merged.add(buckets: buckets)
+      let expected = try merged.percentiles(ps).map(\.value)
+      let fast = try buckets.percentileValues(ps)
+      for (a, b) in zip(fast, expected) { #expect(abs(a - b) < 1e-9, "\(buckets)") }
+    }
+    #expect(throws: StatisticsError.empty) { try [HistogramBucket(start: 0, end: 1, count: 0)].percentileValues(ps) }
+  }
+}

@@ -12,8 +12,16 @@ public struct VersionAggregate: Sendable {
   public internal(set) var payloadCount = 0
   /// Merged fixed histograms, by index in `MetricCatalog.histograms`.
   private var fixedHistograms: [MergedHistogram<Dimension>?]
-  /// Merged signpost histograms, by identifier.
-  private var signpostHistograms: [String: MergedHistogram<Dimension>] = [:]
+  /// Merged signpost histograms, in the order first seen: a linear scan comparing the (short)
+  /// category and name finds a payload's signpost without building and hashing its identifier.
+  private var signposts: [SignpostSlot] = []
+
+  private struct SignpostSlot: Sendable {
+    var category: String
+    var name: String
+    var identifier: String
+    var merged: MergedHistogram<Dimension>
+  }
   /// Scalar values, by index in `MetricCatalog.scalars`.
   private var scalarSamples: [ScalarSample]
   /// Each payload's own statistics of the histogram metrics that record them, by metric then
@@ -34,7 +42,8 @@ public struct VersionAggregate: Sendable {
 
   /// Merged histograms by metric identifier.
   public var histograms: [String: MergedHistogram<Dimension>] {
-    var all = signpostHistograms
+    var all: [String: MergedHistogram<Dimension>] = [:]
+    for slot in signposts { all[slot.identifier] = slot.merged }
     for (i, merged) in fixedHistograms.enumerated() {
       if let merged { all[MetricCatalog.histograms[i].identifier] = merged }
     }
@@ -59,8 +68,10 @@ public struct VersionAggregate: Sendable {
   mutating func setHistogram(_ identifier: String, _ merged: MergedHistogram<Dimension>) {
     if let i = MetricCatalog.histogramIndex[identifier] {
       fixedHistograms[i] = merged
+    } else if let i = signposts.firstIndex(where: { $0.identifier == identifier }) {
+      signposts[i].merged = merged
     } else {
-      signpostHistograms[identifier] = merged
+      signposts.append(SignpostSlot(category: "", name: "", identifier: identifier, merged: merged))
     }
   }
 
@@ -76,17 +87,34 @@ public struct VersionAggregate: Sendable {
     payloadCount += 1
     for (i, definition) in MetricCatalog.histograms.enumerated() {
       guard let buckets = definition.buckets(payload), selection.includes(definition.identifier) else { continue }
-      let dimension: Dimension = definition.unit == "bars" ? UnitSignalBars.bars : UnitDuration.milliseconds
+      let dimension = CanonicalUnit.histogramDimension(definition.unit)
       if fixedHistograms[i] == nil { fixedHistograms[i] = MergedHistogram(unit: dimension) }
       fixedHistograms[i]?.add(buckets: buckets)
       recordPayloadStatistics(definition.identifier, buckets: buckets, options: options)
     }
     for signpost in payload.signpostMetrics {
       guard let buckets = signpost.histogram?.buckets else { continue }
-      let identifier = signpost.identifier
-      guard selection.includes(identifier) else { continue }
-      signpostHistograms[identifier, default: MergedHistogram(unit: UnitDuration.milliseconds)].add(buckets: buckets)
-      recordPayloadStatistics(identifier, buckets: buckets, options: options)
+      let slot: Int
+      if let known = signposts.firstIndex(where: {
+        $0.name == signpost.signpostName && $0.category == signpost.signpostCategory
+      }) {
+        slot = known
+      } else if let known = signposts.firstIndex(where: { $0.identifier == signpost.identifier }) {
+        // Set from a snapshot, which knows only the identifier.
+        signposts[known].category = signpost.signpostCategory
+        signposts[known].name = signpost.signpostName
+        slot = known
+      } else {
+        let identifier = signpost.identifier
+        guard selection.includes(identifier) else { continue }
+        slot = signposts.count
+        signposts.append(
+          SignpostSlot(
+            category: signpost.signpostCategory, name: signpost.signpostName, identifier: identifier,
+            merged: MergedHistogram(unit: CanonicalUnit.durationDimension)))
+      }
+      signposts[slot].merged.add(buckets: buckets)
+      recordPayloadStatistics(signposts[slot].identifier, buckets: buckets, options: options)
     }
     for (i, definition) in MetricCatalog.scalars.enumerated() {
       if let value = definition.value(payload), value.isFinite, selection.includes(definition.identifier) {
@@ -116,12 +144,9 @@ public struct VersionAggregate: Sendable {
     else { return }
     payloadStatistics[identifier, default: [:]]["mean", default: ScalarSample()].append(mean)
     guard !options.payloadPercentiles.isEmpty else { return }
-    var single = MergedHistogram<Dimension>(unit: UnitDuration.milliseconds)
-    single.add(buckets: buckets)
-    guard let estimates = try? single.percentiles(options.payloadPercentiles) else { return }
-    for estimate in estimates {
-      payloadStatistics[identifier, default: [:]][estimate.percentile.label, default: ScalarSample()].append(
-        estimate.value)
+    guard let values = try? buckets.percentileValues(options.payloadPercentiles) else { return }
+    for (percentile, value) in zip(options.payloadPercentiles, values) {
+      payloadStatistics[identifier, default: [:]][percentile.label, default: ScalarSample()].append(value)
     }
   }
 
@@ -132,11 +157,11 @@ public struct VersionAggregate: Sendable {
       guard let merged else { continue }
       if fixedHistograms[i] == nil { fixedHistograms[i] = merged } else { fixedHistograms[i]?.merge(merged) }
     }
-    for (id, merged) in other.signpostHistograms {
-      if signpostHistograms[id] == nil {
-        signpostHistograms[id] = merged
+    for slot in other.signposts {
+      if let i = signposts.firstIndex(where: { $0.identifier == slot.identifier }) {
+        signposts[i].merged.merge(slot.merged)
       } else {
-        signpostHistograms[id]?.merge(merged)
+        signposts.append(slot)
       }
     }
     for (i, sample) in other.scalarSamples.enumerated() { scalarSamples[i].merge(sample) }

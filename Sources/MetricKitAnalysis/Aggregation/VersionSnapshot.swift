@@ -162,7 +162,7 @@ public struct VersionSnapshot: Sendable {
     for entry in try member(root, "histograms").children {
       let id = entry.key
       let unit = entry.member("unit")?.string ?? "ms"
-      let dimension: Dimension = unit == "bars" ? UnitSignalBars.bars : UnitDuration.milliseconds
+      let dimension = CanonicalUnit.histogramDimension(unit)
       var merged = MergedHistogram<Dimension>(unit: dimension)
       for bucket in try member(entry, "buckets").children {
         let values = Array(bucket.children)

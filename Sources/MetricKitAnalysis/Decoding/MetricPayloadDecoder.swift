@@ -38,7 +38,7 @@ struct MetricPayloadDecoder {
           for m in try c.object(member).children where m.keyEquals("histogrammedAppHangTime") && m.kind != .null {
             section.histogrammedApplicationHangTime = try c.within("histogrammedAppHangTime") {
               () throws(PayloadDecodingError) in
-              try c.histogram(m, kind: .duration, unit: UnitDuration.milliseconds)
+              try c.histogram(m, kind: .duration, unit: CanonicalUnit.milliseconds)
             }
           }
           return section
@@ -127,7 +127,7 @@ struct MetricPayloadDecoder {
             } else if m.keyEquals("averageSuspendedMemory") {
               section.averageSuspendedMemory = try c.within("averageSuspendedMemory") {
                 () throws(PayloadDecodingError) in
-                try average(m, kind: .storage, unit: UnitInformationStorage.megabytes, divisor: 1_000_000)
+                try average(m, kind: .storage, unit: CanonicalUnit.megabytes, divisor: 1_000_000)
               }
             }
           }
@@ -204,7 +204,7 @@ struct MetricPayloadDecoder {
     for m in try c.object(value).children where m.kind != .null {
       func histogram() throws(PayloadDecodingError) -> Histogram<UnitDuration> {
         try c.within(m.key) { () throws(PayloadDecodingError) in
-          try c.histogram(m, kind: .duration, unit: UnitDuration.milliseconds)
+          try c.histogram(m, kind: .duration, unit: CanonicalUnit.milliseconds)
         }
       }
       if m.keyEquals("histogrammedTimeToFirstDrawKey") || m.keyEquals("histogrammedTimeToFirstDraw") {
@@ -366,7 +366,7 @@ struct MetricPayloadDecoder {
     for m in try c.object(value).children where m.kind != .null {
       try c.within(m.key) { () throws(PayloadDecodingError) in
         if m.keyEquals("histogrammedSignpostDurations") || m.keyEquals("histogrammedSignpostDuration") {
-          data.histogrammedSignpostDuration = try c.histogram(m, kind: .duration, unit: UnitDuration.milliseconds)
+          data.histogrammedSignpostDuration = try c.histogram(m, kind: .duration, unit: CanonicalUnit.milliseconds)
         } else if m.keyEquals("signpostCumulativeCPUTime") {
           data.cumulativeCPUTime = try c.seconds(m)
         } else if m.keyEquals("signpostAverageMemory") {
