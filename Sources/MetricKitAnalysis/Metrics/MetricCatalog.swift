@@ -112,31 +112,40 @@ public enum MetricCatalog {
           $0.applicationExitMetrics.map { Double($0.backgroundExitData.count(at: index)) }
         })
     }
-    let network: [(String, @Sendable (NetworkTransferMetric) -> Measurement<UnitInformationStorage>?)] = [
-      ("cumulativeWifiUpload", { $0.cumulativeWifiUpload }), ("cumulativeWifiDownload", { $0.cumulativeWifiDownload }),
-      ("cumulativeCellularUpload", { $0.cumulativeCellularUpload }),
-      ("cumulativeCellularDownload", { $0.cumulativeCellularDownload }),
+    // Spelled out one by one: a closure over a whole section (`flatMap(read)`) would copy the
+    // section, retaining every measurement in it, for every metric of every payload.
+    list += [
+      .init(identifier: "networkTransferMetrics.cumulativeWifiUpload", unit: "MB") {
+        $0.networkTransferMetrics?.cumulativeWifiUpload?.value
+      },
+      .init(identifier: "networkTransferMetrics.cumulativeWifiDownload", unit: "MB") {
+        $0.networkTransferMetrics?.cumulativeWifiDownload?.value
+      },
+      .init(identifier: "networkTransferMetrics.cumulativeCellularUpload", unit: "MB") {
+        $0.networkTransferMetrics?.cumulativeCellularUpload?.value
+      },
+      .init(identifier: "networkTransferMetrics.cumulativeCellularDownload", unit: "MB") {
+        $0.networkTransferMetrics?.cumulativeCellularDownload?.value
+      },
+      .init(identifier: "locationActivityMetrics.cumulativeBestAccuracyForNavigationTime", unit: "s") {
+        $0.locationActivityMetrics?.cumulativeBestAccuracyForNavigationTime?.value
+      },
+      .init(identifier: "locationActivityMetrics.cumulativeBestAccuracyTime", unit: "s") {
+        $0.locationActivityMetrics?.cumulativeBestAccuracyTime?.value
+      },
+      .init(identifier: "locationActivityMetrics.cumulativeNearestTenMetersAccuracyTime", unit: "s") {
+        $0.locationActivityMetrics?.cumulativeNearestTenMetersAccuracyTime?.value
+      },
+      .init(identifier: "locationActivityMetrics.cumulativeHundredMetersAccuracyTime", unit: "s") {
+        $0.locationActivityMetrics?.cumulativeHundredMetersAccuracyTime?.value
+      },
+      .init(identifier: "locationActivityMetrics.cumulativeKilometerAccuracyTime", unit: "s") {
+        $0.locationActivityMetrics?.cumulativeKilometerAccuracyTime?.value
+      },
+      .init(identifier: "locationActivityMetrics.cumulativeThreeKilometersAccuracyTime", unit: "s") {
+        $0.locationActivityMetrics?.cumulativeThreeKilometersAccuracyTime?.value
+      },
     ]
-    for (key, read) in network {
-      list.append(
-        .init(identifier: "networkTransferMetrics.\(key)", unit: "MB") {
-          $0.networkTransferMetrics.flatMap(read)?.value
-        })
-    }
-    let location: [(String, @Sendable (LocationActivityMetric) -> Measurement<UnitDuration>?)] = [
-      ("cumulativeBestAccuracyForNavigationTime", { $0.cumulativeBestAccuracyForNavigationTime }),
-      ("cumulativeBestAccuracyTime", { $0.cumulativeBestAccuracyTime }),
-      ("cumulativeNearestTenMetersAccuracyTime", { $0.cumulativeNearestTenMetersAccuracyTime }),
-      ("cumulativeHundredMetersAccuracyTime", { $0.cumulativeHundredMetersAccuracyTime }),
-      ("cumulativeKilometerAccuracyTime", { $0.cumulativeKilometerAccuracyTime }),
-      ("cumulativeThreeKilometersAccuracyTime", { $0.cumulativeThreeKilometersAccuracyTime }),
-    ]
-    for (key, read) in location {
-      list.append(
-        .init(identifier: "locationActivityMetrics.\(key)", unit: "s") {
-          $0.locationActivityMetrics.flatMap(read)?.value
-        })
-    }
     return list
   }()
 
