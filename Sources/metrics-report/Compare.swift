@@ -14,11 +14,14 @@ struct Compare: ParsableCommand {
   @Option(help: "The baseline app version (in the dump), unless --baseline-file is given.")
   var baseline: String?
 
-  @Option(help: "The candidate app version.")
-  var candidate: String
+  @Option(help: "The candidate app version (in the dump), unless --candidate-file is given.")
+  var candidate: String?
 
   @Option(help: "A baseline snapshot written by 'metrics-report snapshot', instead of --baseline.")
   var baselineFile: String?
+
+  @Option(help: "A candidate snapshot (e.g. merged from shards), instead of --candidate.")
+  var candidateFile: String?
 
   @Option(help: "Rule file (YAML or JSON); the built-in rules otherwise ('metrics-report rules --print-defaults').")
   var rules: String?
@@ -41,6 +44,12 @@ struct Compare: ParsableCommand {
   mutating func validate() throws {
     if (baseline == nil) == (baselineFile == nil) {
       throw ValidationError("Give exactly one of --baseline VERSION and --baseline-file SNAPSHOT.")
+    }
+    if (candidate == nil) == (candidateFile == nil) {
+      throw ValidationError("Give exactly one of --candidate VERSION and --candidate-file SNAPSHOT.")
+    }
+    if (baseline != nil || candidate != nil) && input.paths.isEmpty && !input.stdin {
+      throw ValidationError("Name the payload files or directories holding the versions to compare.")
     }
     if !input.appVersions.isEmpty {
       throw ValidationError("--app-version does not apply to compare: use --baseline and --candidate.")
@@ -66,41 +75,25 @@ struct Compare: ParsableCommand {
       }
     }
     let evaluator = RegressionEvaluator(ruleSet: ruleSet, estimator: estimator)
+    let baselineSnapshot = try baselineFile.map { try load($0, for: evaluator) }
+    let candidateSnapshot = try candidateFile.map { try load($0, for: evaluator) }
 
-    var snapshot: VersionSnapshot? = nil
-    if let baselineFile {
-      do {
-        snapshot = try VersionSnapshot.load(path: baselineFile)
-      } catch {
-        ReportOutput.printError("metrics-report: \(error)")
-        throw ExitStatus.cannotEvaluate
-      }
-      if let snapshot {
-        let missing = evaluator.payloadPercentiles.filter { !snapshot.payloadPercentiles.contains($0) }
-        guard snapshot.estimator == estimator, missing.isEmpty else {
-          ReportOutput.printError(
-            "metrics-report: \(baselineFile) was taken with the \(snapshot.estimator.rawValue) estimator and per-payload "
-              + "\(snapshot.payloadPercentiles.map(\.label).joined(separator: ", ")); the rules need the \(estimator.rawValue) "
-              + "estimator and \(evaluator.payloadPercentiles.map(\.label).joined(separator: ", "))")
-          throw ExitStatus.cannotEvaluate
-        }
-      }
+    var aggregate = DumpAggregate()
+    let wanted = [baseline, candidate].compactMap { $0 }
+    if !wanted.isEmpty {
+      var filter = try input.filter()
+      filter.applicationVersions = Set(wanted)
+      aggregate = DumpAggregate(
+        paths: input.paths, reader: PayloadReader(timestamps: try input.timestampParser()), filter: filter,
+        options: evaluator.aggregationOptions, threads: input.threads, standardInput: input.stdin)
+      for rejection in aggregate.inputs.rejected { ReportOutput.printError("rejected: \(rejection)") }
     }
-
-    var filter = try input.filter()
-    filter.applicationVersions = Set([candidate] + (baseline.map { [$0] } ?? []))
-    let aggregate = DumpAggregate(
-      paths: input.paths, reader: PayloadReader(timestamps: try input.timestampParser()), filter: filter,
-      options: evaluator.aggregationOptions, threads: input.threads, standardInput: input.stdin)
-
-    let baselineAggregate = snapshot?.aggregate ?? baseline.flatMap { aggregate.versions[$0] }
-    let candidateAggregate = aggregate.versions[candidate]
-    for rejection in aggregate.inputs.rejected { ReportOutput.printError("rejected: \(rejection)") }
+    let baselineAggregate = baselineSnapshot?.aggregate ?? baseline.flatMap { aggregate.versions[$0] }
+    let candidateAggregate = candidateSnapshot?.aggregate ?? candidate.flatMap { aggregate.versions[$0] }
     guard let baselineAggregate, let candidateAggregate else {
       let counted = aggregate.versions.keys.sorted(by: VersionOrder.precedes)
-      let absent = [baselineAggregate == nil ? baseline : nil, candidateAggregate == nil ? candidate : nil].compactMap {
-        $0
-      }
+      let absent = [baselineAggregate == nil ? baseline : nil, candidateAggregate == nil ? candidate : nil]
+        .compactMap { $0 }
       ReportOutput.printError(
         "metrics-report: no payloads for version \(absent.joined(separator: ", ")) "
           + "(versions counted: \(counted.isEmpty ? "none" : counted.joined(separator: ", ")))")
@@ -110,10 +103,32 @@ struct Compare: ParsableCommand {
       ReportOutput.printError("metrics-report: \(aggregate.inputs.rejected.count) inputs rejected (--strict)")
       throw ExitStatus.cannotEvaluate
     }
+    var inputs = aggregate.inputs
+    if let candidateSnapshot { inputs.merge(candidateSnapshot.inputs) }
     let report = ComparisonReport(
-      baseline: baselineAggregate, candidate: candidateAggregate, inputs: aggregate.inputs,
-      baselineSnapshot: snapshot.map { (baselineFile ?? "", $0.inputs) }, evaluator: evaluator)
+      baseline: baselineAggregate, candidate: candidateAggregate, inputs: inputs,
+      baselineSnapshot: baselineSnapshot.map { (baselineFile ?? "", $0.inputs) }, evaluator: evaluator)
     try ReportOutput.write(ComparisonRenderer.render(report, as: format), to: output)
     if report.gateFails { throw ExitStatus.gateFailed }
+  }
+
+  /// Loads a snapshot and checks it records what the rules need.
+  private func load(_ path: String, for evaluator: RegressionEvaluator) throws -> VersionSnapshot {
+    let snapshot: VersionSnapshot
+    do {
+      snapshot = try VersionSnapshot.load(path: path)
+    } catch {
+      ReportOutput.printError("metrics-report: \(error)")
+      throw ExitStatus.cannotEvaluate
+    }
+    let missing = evaluator.payloadPercentiles.filter { !snapshot.payloadPercentiles.contains($0) }
+    guard snapshot.estimator == estimator, missing.isEmpty else {
+      ReportOutput.printError(
+        "metrics-report: \(path) was taken with the \(snapshot.estimator.rawValue) estimator and per-payload "
+          + "\(snapshot.payloadPercentiles.map(\.label).joined(separator: ", ")); the rules need the \(estimator.rawValue) "
+          + "estimator and \(evaluator.payloadPercentiles.map(\.label).joined(separator: ", "))")
+      throw ExitStatus.cannotEvaluate
+    }
+    return snapshot
   }
 }

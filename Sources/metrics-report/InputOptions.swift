@@ -42,9 +42,6 @@ struct InputOptions: ParsableArguments {
   var threads: Int = ProcessInfo.processInfo.activeProcessorCount
 
   mutating func validate() throws {
-    if paths.isEmpty && !stdin {
-      throw ValidationError("Name at least one payload file or directory, or pass --stdin.")
-    }
     if threads < 1 || threads > 256 { throw ValidationError("--threads takes a number from 1 to 256.") }
     _ = try filter()
     _ = try timestampParser()

@@ -20,6 +20,9 @@ struct Snapshot: ParsableCommand {
   var output: String?
 
   mutating func validate() throws {
+    if input.paths.isEmpty && !input.stdin {
+      throw ValidationError("Name at least one payload file or directory, or pass --stdin.")
+    }
     guard input.appVersions.count == 1 else { throw ValidationError("Give exactly one --app-version.") }
     _ = try percentiles()
   }

@@ -41,6 +41,9 @@ struct Summary: ParsableCommand {
   }
 
   mutating func validate() throws {
+    if input.paths.isEmpty && !input.stdin {
+      throw ValidationError("Name at least one payload file or directory, or pass --stdin.")
+    }
     _ = try parsedPercentiles()
     let unknown = MetricSelection(metrics).unknownPatterns
     if !unknown.isEmpty {

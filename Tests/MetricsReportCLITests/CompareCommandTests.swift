@@ -176,6 +176,14 @@ struct CompareCommandTests {
 
     let otherVersion = dir.appendingPathComponent("other.json").path
     _ = try CLIRunner.run(["snapshot", "Samples/dump", "--app-version", "3.9.0", "-o", otherVersion])
+    // Both sides from snapshots: the same verdicts again, no dump needed.
+    let bothSnapshots = try CLIRunner.run([
+      "compare", "--baseline-file", merged, "--candidate-file", otherVersion, "--format", "json",
+    ])
+    #expect(bothSnapshots.status == 1)
+    let r3 = try #require(try bothSnapshots.json()["results"] as? [[String: Any]])
+    #expect(r3.map { $0["qValue"] as? Double } == r2.map { $0["qValue"] as? Double })
+    #expect(r3.map { $0["candidate"] as? Double } == r2.map { $0["candidate"] as? Double })
     let mismatch = try CLIRunner.run(["merge", whole, otherVersion])
     #expect(mismatch.status == 2)
     #expect(mismatch.stderr.contains("different versions"))
