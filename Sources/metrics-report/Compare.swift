@@ -84,7 +84,7 @@ struct Compare: ParsableCommand {
       var filter = try input.filter()
       filter.applicationVersions = Set(wanted)
       aggregate = DumpAggregate(
-        paths: input.paths, reader: PayloadReader(timestamps: try input.timestampParser()), filter: filter,
+        paths: input.paths, reader: try input.reader(), filter: filter,
         options: evaluator.aggregationOptions, threads: input.threads, standardInput: input.stdin)
       for rejection in aggregate.inputs.rejected { ReportOutput.printError("rejected: \(rejection)") }
     }

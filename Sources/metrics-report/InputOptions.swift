@@ -41,10 +41,40 @@ struct InputOptions: ParsableArguments {
   @Option(help: "Threads reading and aggregating (default: all cores). The output is the same for any number.")
   var threads: Int = ProcessInfo.processInfo.activeProcessorCount
 
+  @Option(help: "Reject files larger than this many bytes.")
+  var maxFileBytes: Int = InputLimits().maximumFileSize
+
+  @Option(help: "Reject gzip files inflating to more than this many bytes (gzip bombs).")
+  var maxDecompressedBytes: Int = InputLimits().maximumDecompressedSize
+
+  @Option(help: "Reject JSON nested deeper than this.")
+  var maxDepth: Int = InputLimits().maximumDepth
+
+  @Option(help: "Reject histograms with more buckets than this.")
+  var maxBuckets: Int = InputLimits().maximumBucketsPerHistogram
+
+  @Option(help: "Stop reading a file after this many payloads.")
+  var maxPayloadsPerFile: Int = InputLimits().maximumPayloadsPerFile
+
   mutating func validate() throws {
     if threads < 1 || threads > 256 { throw ValidationError("--threads takes a number from 1 to 256.") }
+    for (name, value) in [
+      ("--max-file-bytes", maxFileBytes), ("--max-decompressed-bytes", maxDecompressedBytes), ("--max-depth", maxDepth),
+      ("--max-buckets", maxBuckets), ("--max-payloads-per-file", maxPayloadsPerFile),
+    ] where value < 1 {
+      throw ValidationError("\(name) must be at least 1.")
+    }
     _ = try filter()
     _ = try timestampParser()
+  }
+
+  /// The reader these options describe: limits and the assumed UTC offset.
+  func reader() throws -> PayloadReader {
+    PayloadReader(
+      limits: InputLimits(
+        maximumFileSize: maxFileBytes, maximumDecompressedSize: maxDecompressedBytes, maximumDepth: maxDepth,
+        maximumBucketsPerHistogram: maxBuckets, maximumPayloadsPerFile: maxPayloadsPerFile),
+      timestamps: try timestampParser())
   }
 
   func filter() throws -> PayloadFilter {

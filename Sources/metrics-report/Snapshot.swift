@@ -38,7 +38,7 @@ struct Snapshot: ParsableCommand {
     let version = input.appVersions[0]
     let recorded = try percentiles()
     let aggregate = DumpAggregate(
-      paths: input.paths, reader: PayloadReader(timestamps: try input.timestampParser()), filter: try input.filter(),
+      paths: input.paths, reader: try input.reader(), filter: try input.filter(),
       options: AggregationOptions(
         estimator: estimator, payloadStatistics: MetricSelection(), payloadPercentiles: recorded),
       threads: input.threads, standardInput: input.stdin)

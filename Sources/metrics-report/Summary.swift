@@ -59,7 +59,7 @@ struct Summary: ParsableCommand {
     options.estimator = estimator
     options.pooling = pooling
     let aggregate = DumpAggregate(
-      paths: input.paths, reader: PayloadReader(timestamps: try input.timestampParser()),
+      paths: input.paths, reader: try input.reader(),
       filter: try input.filter(),
       options: AggregationOptions(
         estimator: estimator, selection: MetricSelection(metrics),

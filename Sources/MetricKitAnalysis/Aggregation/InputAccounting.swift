@@ -22,7 +22,18 @@ public struct InputAccounting: Sendable {
   public init() {}
 
   /// Payloads counted in the report.
-  public var counted: Int { payloads - excluded.values.reduce(0, +) }
+  public var counted: Int { payloads - excludedCount }
+
+  /// Payloads excluded, all reasons together.
+  public var excludedCount: Int { excluded.values.reduce(0, +) }
+
+  /// Recognized documents that are not metric payloads, all kinds together.
+  public var otherDocumentCount: Int { otherDocuments.values.reduce(0, +) }
+
+  /// Every document read or file that could not be: the left side of the accounting identity
+  /// `read = counted + excluded + rejected + otherDocuments`, which holds by construction and is
+  /// printed in every report so that a reader can check that nothing was silently lost.
+  public var read: Int { payloads + rejected.count + otherDocumentCount }
 
   /// The assumed offset as `+hh:mm`.
   public var assumedUTCOffsetText: String {

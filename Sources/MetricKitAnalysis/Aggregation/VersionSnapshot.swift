@@ -158,7 +158,7 @@ public struct VersionSnapshot: Sendable {
     let percentiles = try numbers(try member(root, "payloadPercentiles"), "payloadPercentiles").compactMap(
       Percentile.init)
     var aggregate = VersionAggregate(version: version)
-    aggregate.payloadCount = Int(try count(try member(root, "payloads"), "payloads"))
+    aggregate.payloadCount = Int(clamping: try count(try member(root, "payloads"), "payloads"))
     for entry in try member(root, "histograms").children {
       let id = entry.key
       let unit = entry.member("unit")?.string ?? "ms"
@@ -171,7 +171,7 @@ public struct VersionSnapshot: Sendable {
         }
         merged.add(range: .init(start: start, end: end), count: try count(values[2], "histograms.\(id)"))
       }
-      merged.setHistogramCount(Int(try count(try member(entry, "payloads"), "histograms.\(id).payloads")))
+      merged.setHistogramCount(Int(clamping: try count(try member(entry, "payloads"), "histograms.\(id).payloads")))
       aggregate.setHistogram(id, merged)
     }
     for entry in try member(root, "payloadStatistics").children {

@@ -107,6 +107,8 @@ public enum ComparisonRenderer {
     let i = report.inputs
     var out =
       "Inputs: \(i.files) files; \(i.payloads) payloads read; \(i.counted) counted; \(i.rejected.count) rejected\n"
+    out += "Accounting: \(i.read) read = \(i.counted) counted + \(i.excludedCount) excluded + \(i.rejected.count) rejected"
+    out += " + \(i.otherDocumentCount) not metric payloads\n"
     if let snapshot = report.baselineSnapshot {
       out += "Baseline from snapshot \(snapshot.path) (\(snapshot.inputs.counted) payloads)\n"
     }

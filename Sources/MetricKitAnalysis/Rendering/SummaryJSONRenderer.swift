@@ -46,6 +46,14 @@ public enum SummaryJSONRenderer {
       ),
       ("ignoredFiles", .array(inputs.ignoredFiles.map { .string($0) })),
       (
+        "accounting",
+        .object([
+          ("read", .integer(Int128(inputs.read))), ("counted", .integer(Int128(inputs.counted))),
+          ("excluded", .integer(Int128(inputs.excludedCount))), ("rejected", .integer(Int128(inputs.rejected.count))),
+          ("otherDocuments", .integer(Int128(inputs.otherDocumentCount))),
+        ])
+      ),
+      (
         "timestamps",
         .object([
           ("zoneAssumedPayloads", .integer(Int128(inputs.zoneAssumedPayloads))),
