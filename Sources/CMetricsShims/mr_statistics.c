@@ -196,6 +196,19 @@ int mr_sorted_quantile(const double *sorted, size_t count, double probability, d
   return isfinite(*quantile) ? MR_OK : MR_INVALID;
 }
 
+int mr_binomial_upper_tail(unsigned int k, double p, unsigned int n, double *tail) {
+  if (!(p >= 0) || !(p <= 1) || k > n) return MR_INVALID;
+  // P(X >= k) = P(X > k - 1); gsl_cdf_binomial_Q(k, …) is P(X > k).
+  *tail = k == 0 ? 1.0 : gsl_cdf_binomial_Q(k - 1, p, n);
+  return isfinite(*tail) ? MR_OK : MR_INVALID;
+}
+
+int mr_binomial_lower_tail(unsigned int k, double p, unsigned int n, double *tail) {
+  if (!(p >= 0) || !(p <= 1) || k > n) return MR_INVALID;
+  *tail = gsl_cdf_binomial_P(k, p, n);
+  return isfinite(*tail) ? MR_OK : MR_INVALID;
+}
+
 int mr_ugaussian_upper_tail(double x, double *tail) {
   if (isnan(x)) return MR_INVALID;
   *tail = gsl_cdf_ugaussian_Q(x);

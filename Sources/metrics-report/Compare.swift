@@ -107,7 +107,9 @@ struct Compare: ParsableCommand {
     if let candidateSnapshot { inputs.merge(candidateSnapshot.inputs) }
     let report = ComparisonReport(
       baseline: baselineAggregate, candidate: candidateAggregate, inputs: inputs,
-      baselineSnapshot: baselineSnapshot.map { (baselineFile ?? "", $0.inputs) }, evaluator: evaluator)
+      baselineSnapshot: baselineSnapshot.map { (baselineFile ?? "", $0.inputs) },
+      baselineDiagnostics: baseline.flatMap { aggregate.diagnostics[$0] },
+      candidateDiagnostics: candidate.flatMap { aggregate.diagnostics[$0] }, evaluator: evaluator)
     try ReportOutput.write(ComparisonRenderer.render(report, as: format), to: output)
     if report.gateFails { throw ExitStatus.gateFailed }
   }

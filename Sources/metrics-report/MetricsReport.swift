@@ -12,6 +12,6 @@ struct MetricsReport: ParsableCommand {
       --strict with rejected inputs); 64 usage error.
       """,
     version: "0.1.0",
-    subcommands: [Summary.self, Compare.self, Snapshot.self, MergeSnapshots.self, Rules.self]
+    subcommands: [Summary.self, Compare.self, Diagnostics.self, Snapshot.self, MergeSnapshots.self, Rules.self]
   )
 }

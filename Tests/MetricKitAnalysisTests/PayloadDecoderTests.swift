@@ -115,7 +115,11 @@ struct PayloadDecoderTests {
     #expect(try Support.decodingError("{}").reason.contains("the object is empty"))
     #expect(try Support.decodingError("42").reason.contains("expected a payload object"))
     let diag = Support.decode(#"{"crashDiagnostics": [], "timeStampBegin": "2020-10-10 19:35:24 +0000"}"#)
-    if case .success(.other(.diagnosticPayload)) = diag[0].1 {} else { Issue.record("not recognized") }
+    if case .success(.diagnosticPayload(let p, .diagnosticPayload)) = diag[0].1 {
+      #expect(p.diagnostics.isEmpty)
+    } else {
+      Issue.record("not recognized")
+    }
   }
 
   @Test func deepNestingWithinTheLimitDecodesAndBeyondIsRejected() throws {

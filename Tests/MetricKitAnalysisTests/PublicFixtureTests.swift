@@ -97,7 +97,8 @@ struct PublicFixtureTests {
     var rejected: [Rejection] = []
     PayloadReader().read(paths: [dir.path]) { event in
       switch event {
-      case .otherDocument(let kind, let location): kinds[URL(fileURLWithPath: location.path).lastPathComponent] = kind
+      case .otherDocument(let kind, let location), .diagnostics(_, let kind, let location):
+        kinds[URL(fileURLWithPath: location.path).lastPathComponent] = kind
       case .rejected(let r): rejected.append(r)
       case .payload: break
       }

@@ -69,7 +69,7 @@ struct StreamingTests {
         switch event {
         case .payload: payloads += 1
         case .rejected(let r): rejected.append(r)
-        case .otherDocument: break
+        case .otherDocument, .diagnostics: break
         }
       }
       #expect(payloads == 799, "\(file) \(threads)")

@@ -36,7 +36,8 @@ enum Support {
     try #require(results.count == 1, sourceLocation: sourceLocation)
     switch results[0].1 {
     case .success(.metricPayload(let payload)): return payload
-    case .success(.other(let kind)): throw TestFailure("expected a metric payload, got \(kind)")
+    case .success(.other(let kind)), .success(.diagnosticPayload(_, let kind)):
+      throw TestFailure("expected a metric payload, got \(kind)")
     case .failure(let error): throw TestFailure("decoding failed: \(error)")
     }
   }

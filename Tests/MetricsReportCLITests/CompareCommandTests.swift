@@ -46,7 +46,7 @@ struct CompareCommandTests {
     #expect(object["gate"] as? String == "fail")
     #expect(object["baseline"] as? String == "3.8.0")
     let results = try #require(object["results"] as? [[String: Any]])
-    #expect(results.count == 9)
+    #expect(results.count == 12)
     for key in [
       "metric", "statistic", "unit", "baseline", "candidate", "change", "pValue", "qValue", "payloads", "verdict",
       "severity",
@@ -112,7 +112,7 @@ struct CompareCommandTests {
     let document = try XMLDocument(xmlString: result.stdout)
     let cases = try document.nodes(forXPath: "//testcase")
     let failures = try document.nodes(forXPath: "//testcase/failure")
-    #expect(cases.count == 9)
+    #expect(cases.count == 12)
     #expect(failures.count == 3)
     let suite = try #require(try document.nodes(forXPath: "/testsuites").first as? XMLElement)
     #expect(suite.attribute(forName: "failures")?.stringValue == "3")
@@ -229,6 +229,6 @@ struct CompareCommandTests {
     try Data(printed.stdout.utf8).write(to: file)
     let check = try CLIRunner.run(["rules", "--check", file.path])
     #expect(check.status == 0)
-    #expect(check.stdout.contains("9 rules"))
+    #expect(check.stdout.contains("12 rules"))
   }
 }

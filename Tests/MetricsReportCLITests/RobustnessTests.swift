@@ -18,7 +18,9 @@ struct RobustnessTests {
   static func goodPayloads(_ n: Int, seed: UInt64 = 4) -> [String] {
     var rng = SplitMix64(seed: seed)
     return (0..<n).map {
-      SyntheticPayload.make(profile: VersionProfile.standard[0], day: $0, device: $0, multipleVersions: false, rng: &rng).json
+      SyntheticPayload.make(
+        profile: VersionProfile.standard[0], day: $0, device: $0, multipleVersions: false, rng: &rng
+      ).json
     }
   }
 
@@ -34,8 +36,14 @@ struct RobustnessTests {
       ("truncated.json", Data(good[0].prefix(500).utf8), "invalid JSON"),
       ("empty.json", Data(), "empty file"),
       ("binary.json", Data((0..<2000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }), "invalid JSON"),
-      ("wrong-type.json", Data(#"{"appVersion": "1", "memoryMetrics": {"peakMemoryUsage": 12}}"#.utf8), "measurement string"),
-      ("unknown-unit.json", Data(#"{"appVersion": "1", "gpuMetrics": {"cumulativeGPUTime": "3 eons"}}"#.utf8), "unknown unit"),
+      (
+        "wrong-type.json", Data(#"{"appVersion": "1", "memoryMetrics": {"peakMemoryUsage": 12}}"#.utf8),
+        "measurement string"
+      ),
+      (
+        "unknown-unit.json", Data(#"{"appVersion": "1", "gpuMetrics": {"cumulativeGPUTime": "3 eons"}}"#.utf8),
+        "unknown unit"
+      ),
       (
         "negative-count.json",
         Data(
@@ -44,12 +52,18 @@ struct RobustnessTests {
       ),
       (
         "deep.json",
-        Data(("{\"appVersion\": \"1\", \"x\": " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}").utf8),
+        Data(
+          ("{\"appVersion\": \"1\", \"x\": " + String(repeating: "[", count: 100_000)
+            + String(repeating: "]", count: 100_000) + "}").utf8),
         "too deep"
       ),
       ("fake.json.gz", Data([0x1f, 0x8b, 0x08, 0x00] + Array("not really gzip".utf8)), "gzip"),
       ("crash.json", Data("Incident Identifier: 7E4A…\nCrashReporter Key: abc\n".utf8), "invalid JSON"),
-      ("huge-count.json", Data(#"{"appVersion": "1", "cpuMetrics": {"cumulativeCPUTime": "99999999999999999999 sec"}}"#.utf8), "number too large"),
+      (
+        "huge-count.json",
+        Data(#"{"appVersion": "1", "cpuMetrics": {"cumulativeCPUTime": "99999999999999999999 sec"}}"#.utf8),
+        "number too large"
+      ),
     ]
     for (name, data, _) in bad { try write(name, data) }
 
@@ -68,7 +82,9 @@ struct RobustnessTests {
     }
     let accounting = try #require(inputs["accounting"] as? [String: Int])
     #expect(accounting["read"] == 6 + bad.count)
-    #expect(accounting["read"] == accounting["counted"]! + accounting["excluded"]! + accounting["rejected"]! + accounting["otherDocuments"]!)
+    #expect(
+      accounting["read"] == accounting["counted"]! + accounting["excluded"]! + accounting["rejected"]! + accounting[
+        "otherDocuments"]!)
     #expect(try CLIRunner.run(["summary", dir.path, "--strict"]).status == 2)
     // A tighter limit is a reason, not a crash.
     let limited = try CLIRunner.run(["summary", dir.path, "--format", "json", "--max-file-bytes", "1000"])
@@ -102,7 +118,10 @@ struct RobustnessTests {
         .replacingOccurrences(of: "\"Feed\"", with: "\"a|b\\n=cmd\"")
       lines.append(SampleDump.compact(hostile))
       let other = json.replacingOccurrences(of: "\"3.8.0\"", with: "\"3.9.0\"")
-      lines.append(SampleDump.compact(other.replacingOccurrences(of: "\"LoadFeed\"", with: "\"\(name)\"").replacingOccurrences(of: "\"Feed\"", with: "\"a|b\\n=cmd\"")))
+      lines.append(
+        SampleDump.compact(
+          other.replacingOccurrences(of: "\"LoadFeed\"", with: "\"\(name)\"").replacingOccurrences(
+            of: "\"Feed\"", with: "\"a|b\\n=cmd\"")))
       _ = i
     }
     let dump = dir.appendingPathComponent("dump.ndjson")
@@ -137,7 +156,9 @@ struct RobustnessTests {
 
     // Rule files name the metric: JUnit, Markdown and GitHub output stay inert.
     let rules = dir.appendingPathComponent("rules.json")
-    let ruleJSON = try JSONSerialization.data(withJSONObject: ["rules": [["metric": metric, "statistic": "p90", "minPayloads": 5]]])
+    let ruleJSON = try JSONSerialization.data(withJSONObject: [
+      "rules": [["metric": metric, "statistic": "p90", "minPayloads": 5]]
+    ])
     try ruleJSON.write(to: rules)
     for format in ["junit", "markdown", "github"] {
       let result = try CLIRunner.run([
@@ -147,7 +168,8 @@ struct RobustnessTests {
       #expect(!result.stdout.contains("<script>"), "\(format)")
       if format == "junit" { _ = try XMLDocument(xmlString: result.stdout) }
       if format == "github" {
-        #expect(result.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("::") }, "no line can start a new command")
+        #expect(
+          result.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("::") }, "no line can start a new command")
       }
     }
   }

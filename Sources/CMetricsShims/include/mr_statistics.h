@@ -70,6 +70,11 @@ int mr_histogram_cdf(
 /// checks both, and that p is in [0, 1].
 int mr_sorted_quantile(const double *sorted, size_t count, double probability, double *quantile);
 
+/// Why: exact tails of the binomial distribution, for comparing diagnostic rates (the conditional
+/// test of two Poisson rates): P(X ≥ k) and P(X ≤ k) for X ~ Binomial(n, p), with k, p and n checked.
+int mr_binomial_upper_tail(unsigned int k, double p, unsigned int n, double *tail);
+int mr_binomial_lower_tail(unsigned int k, double p, unsigned int n, double *tail);
+
 /// Why: the upper tail of the standard normal, for the Mann–Whitney normal approximation. Wrapped so
 /// that Swift never imports GSL and a non-finite argument is refused.
 int mr_ugaussian_upper_tail(double x, double *tail);

@@ -9,6 +9,8 @@ public struct AggregationOptions: Sendable, Hashable {
   public var payloadStatistics: MetricSelection?
   /// The per-payload percentiles recorded besides the mean.
   public var payloadPercentiles: [Percentile]
+  /// How diagnostics are aggregated.
+  public var diagnostics = DiagnosticOptions()
 
   /// Creates options.
   public init(

@@ -2,6 +2,8 @@
 public struct DumpAggregate: Sendable {
   /// Aggregates by version.
   public private(set) var versions: [String: VersionAggregate] = [:]
+  /// Diagnostics by version (`diagnosticMetaData.appVersion`).
+  public private(set) var diagnostics: [String: DiagnosticAggregate] = [:]
   /// What was read, counted, excluded and rejected.
   public private(set) var inputs = InputAccounting()
 
@@ -40,6 +42,13 @@ public struct DumpAggregate: Sendable {
     for (version, aggregate) in other.versions {
       if versions[version] == nil { versions[version] = aggregate } else { versions[version]?.merge(aggregate) }
     }
+    for (version, aggregate) in other.diagnostics {
+      if diagnostics[version] == nil {
+        diagnostics[version] = aggregate
+      } else {
+        diagnostics[version]?.merge(aggregate)
+      }
+    }
     inputs.merge(other.inputs)
   }
 
@@ -55,6 +64,18 @@ public struct DumpAggregate: Sendable {
       }
       let version = payload.latestApplicationVersion
       versions[version, default: VersionAggregate(version: version)].add(payload, options: options)
+    case .diagnostics(let payload, let kind, _):
+      inputs.otherDocuments[kind, default: 0] += 1
+      var seen = Set<String>()
+      for d in payload.diagnostics {
+        let version = d.metaData.applicationVersion ?? ""
+        guard filter.keeps(diagnostic: d) else { continue }
+        if seen.insert(version).inserted {
+          diagnostics[version, default: DiagnosticAggregate(version: version)].payloadCount += 1
+        }
+        diagnostics[version, default: DiagnosticAggregate(version: version)].add(
+          d, begin: payload.timeStampBegin, end: payload.timeStampEnd, options: options.diagnostics)
+      }
     case .otherDocument(let kind, _):
       inputs.otherDocuments[kind, default: 0] += 1
     case .rejected(let rejection):

@@ -99,6 +99,35 @@ struct DecodingContext {
     return stamp.date
   }
 
+  /// Reads one member of a `metaData` (or `diagnosticMetaData`) object into `m`; false when the key
+  /// is not one of the shared metadata fields.
+  func metaDataField(_ member: JSONValue, into m: inout MetaData) throws(PayloadDecodingError) -> Bool {
+    try within(member.key) { () throws(PayloadDecodingError) in
+      if member.keyEquals("appBuildVersion") {
+        m.applicationBuildVersion = try string(member)
+      } else if member.keyEquals("osVersion") {
+        m.osVersion = try string(member)
+      } else if member.keyEquals("regionFormat") {
+        m.regionFormat = try string(member)
+      } else if member.keyEquals("deviceType") {
+        m.deviceType = try string(member)
+      } else if member.keyEquals("platformArchitecture") {
+        m.platformArchitecture = try string(member)
+      } else if member.keyEquals("bundleIdentifier") {
+        m.bundleIdentifier = try string(member)
+      } else if member.keyEquals("lowPowerModeEnabled") {
+        m.lowPowerModeEnabled = try flag(member)
+      } else if member.keyEquals("isTestFlightApp") {
+        m.isTestFlightApp = try flag(member)
+      } else if member.keyEquals("pid") {
+        m.pid = try count(member)
+      } else {
+        return false
+      }
+      return true
+    }
+  }
+
   /// A histogram whose edges are measurements of `kind`, stored divided by `divisor`.
   func histogram<U: Dimension>(
     _ value: JSONValue, kind: MeasurementUnit.Kind, unit: U, divisor: Double = 1

@@ -81,6 +81,15 @@ struct JSONValue {
     }
   }
 
+  /// A non-negative integer value, including those beyond `Int64.max`.
+  var uint64: UInt64? {
+    switch Int(type) {
+    case MR_TAPE_UINT64: return numberBits
+    case MR_TAPE_INT64: return Int64(bitPattern: numberBits) >= 0 ? numberBits : nil
+    default: return nil
+    }
+  }
+
   /// A numeric value as a double.
   var double: Double? {
     switch Int(type) {

@@ -170,30 +170,9 @@ struct MetricPayloadDecoder {
   }
 
   private func metaData(_ value: JSONValue) throws(PayloadDecodingError) -> MetaData {
-    let c = context
     var m = MetaData()
-    for member in try c.object(value).children where member.kind != .null {
-      try c.within(member.key) { () throws(PayloadDecodingError) in
-        if member.keyEquals("appBuildVersion") {
-          m.applicationBuildVersion = try c.string(member)
-        } else if member.keyEquals("osVersion") {
-          m.osVersion = try c.string(member)
-        } else if member.keyEquals("regionFormat") {
-          m.regionFormat = try c.string(member)
-        } else if member.keyEquals("deviceType") {
-          m.deviceType = try c.string(member)
-        } else if member.keyEquals("platformArchitecture") {
-          m.platformArchitecture = try c.string(member)
-        } else if member.keyEquals("bundleIdentifier") {
-          m.bundleIdentifier = try c.string(member)
-        } else if member.keyEquals("lowPowerModeEnabled") {
-          m.lowPowerModeEnabled = try c.flag(member)
-        } else if member.keyEquals("isTestFlightApp") {
-          m.isTestFlightApp = try c.flag(member)
-        } else if member.keyEquals("pid") {
-          m.pid = try c.count(member)
-        }
-      }
+    for member in try context.object(value).children where member.kind != .null {
+      _ = try context.metaDataField(member, into: &m)
     }
     return m
   }

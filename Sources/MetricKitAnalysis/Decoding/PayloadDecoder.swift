@@ -30,8 +30,9 @@ public struct PayloadLocation: Sendable, Hashable, CustomStringConvertible {
 public enum DecodedDocument: Sendable {
   /// A metric payload.
   case metricPayload(MetricPayload)
-  /// A document that is not a metric payload (diagnostics, call stack trees), recognized and passed
-  /// over by the metric reports.
+  /// A diagnostic payload, or a single diagnostic (wrapped in a payload without timestamps).
+  case diagnosticPayload(DiagnosticPayload, DocumentKind)
+  /// A document that is recognized but carries nothing to aggregate (a call stack tree on its own).
   case other(DocumentKind)
 }
 
@@ -47,6 +48,19 @@ public struct PayloadDecoder: Sendable {
   public init(limits: InputLimits = InputLimits(), timestamps: TimestampParser = TimestampParser()) {
     self.limits = limits
     self.timestamps = timestamps
+  }
+
+  /// Decodes the payloads in `bytes` (one object, a JSON array, or NDJSON), as if read from a file at
+  /// `path`: for analysis scripts holding data in memory, and for the fuzzer.
+  public func decode(
+    _ bytes: UnsafeRawBufferPointer, path: String = "<memory>"
+  ) -> [(location: PayloadLocation, result: Result<DecodedDocument, PayloadDecodingError>)] {
+    var results: [(location: PayloadLocation, result: Result<DecodedDocument, PayloadDecodingError>)] = []
+    guard let parser = JSONParser(maximumDepth: limits.maximumDepth) else {
+      return [(PayloadLocation(path: path), .failure(.init(keyPath: [], reason: "out of memory for the JSON parser")))]
+    }
+    decodeFile(path: path, buffer: PaddedBuffer(copying: bytes), parser: parser) { results.append(($0, $1)) }
+    return results
   }
 
   /// Decodes a whole file's bytes (already decompressed), calling `visit` once per document with its
@@ -114,10 +128,22 @@ public struct PayloadDecoder: Sendable {
           reason: "not a MetricKit payload: none of its keys is a metric or diagnostic section"
             + (keys.isEmpty ? " (the object is empty)" : " (keys: \(keys))")))
     }
-    guard kind == .metricPayload else { return .success(.other(kind)) }
-    var decoder = MetricPayloadDecoder(context: DecodingContext(timestamps: timestamps, limits: limits))
+    let context = DecodingContext(timestamps: timestamps, limits: limits)
     do {
-      return .success(.metricPayload(try decoder.decode(root)))
+      switch kind {
+      case .metricPayload:
+        var decoder = MetricPayloadDecoder(context: context)
+        return .success(.metricPayload(try decoder.decode(root)))
+      case .diagnosticPayload:
+        var decoder = DiagnosticDecoder(context: context)
+        return .success(.diagnosticPayload(try decoder.decodePayload(root), kind))
+      case .diagnostic:
+        let diagnostic = try DiagnosticDecoder(context: context).decodeSingle(root)
+        return .success(.diagnosticPayload(DiagnosticPayload(diagnostics: [diagnostic]), kind))
+      case .callStackTree:
+        _ = try DiagnosticDecoder(context: context).callStackTree(root)  // validated, then passed over
+        return .success(.other(kind))
+      }
     } catch {
       return .failure(error)
     }

@@ -35,12 +35,23 @@ public struct RegressionEvaluator: Sendable {
       estimator: estimator, payloadStatistics: payloadStatistics, payloadPercentiles: payloadPercentiles)
   }
 
-  /// Evaluates every rule.
-  public func evaluate(baseline: VersionAggregate, candidate: VersionAggregate) -> [RuleResult] {
+  /// Evaluates every rule. Diagnostic rules need the versions' diagnostics; without them they report
+  /// `insufficient-data`.
+  public func evaluate(
+    baseline: VersionAggregate, candidate: VersionAggregate, baselineDiagnostics: DiagnosticAggregate? = nil,
+    candidateDiagnostics: DiagnosticAggregate? = nil
+  ) -> [RuleResult] {
     var results: [RuleResult] = []
-    var worse: [(Int, MannWhitneyTest)] = []
-    var better: [(Int, Double)] = []
+    // The tests adjusted together: (result index, p worse, p better).
+    var tested: [(Int, Double, Double)] = []
     for rule in ruleSet.rules {
+      if let kind = MetricCatalog.diagnosticKind(of: rule.metric) {
+        let (result, p) = evaluateDiagnostics(
+          rule, kind: kind, baseline: (baseline, baselineDiagnostics), candidate: (candidate, candidateDiagnostics))
+        if let p { tested.append((results.count, p.worse, p.better)) }
+        results.append(result)
+        continue
+      }
       let b = Self.sample(rule, baseline)
       let c = Self.sample(rule, candidate)
       let pb = pooled(rule, baseline)
@@ -48,8 +59,7 @@ public struct RegressionEvaluator: Sendable {
       var result = RuleResult(
         rule: rule, baseline: pb?.value, candidate: pc?.value, baselineBounds: pb?.bounds, candidateBounds: pc?.bounds,
         baselinePayloads: b.count, candidatePayloads: c.count, test: nil, qValue: nil, improvementQValue: nil,
-        verdict: .insufficientData,
-        budgetExceeded: nil)
+        verdict: .insufficientData, budgetExceeded: nil)
       if c.count >= rule.minPayloads, rule.budget != nil, let value = pc?.value {
         result.budgetExceeded = rule.breaksBudget(value)
       }
@@ -59,14 +69,14 @@ public struct RegressionEvaluator: Sendable {
           baseline: b, candidate: c, candidateLarger: rule.polarity != .lowerIsBetter)
       {
         result.test = test
-        worse.append((results.count, test))
-        better.append((results.count, opposite.pValue))
+        result.pValue = test.pValue
+        tested.append((results.count, test.pValue, opposite.pValue))
       }
       results.append(result)
     }
-    let q = BenjaminiHochberg.adjust(worse.map(\.1.pValue))
-    let qBetter = BenjaminiHochberg.adjust(better.map(\.1))
-    for (k, (index, _)) in worse.enumerated() {
+    let q = BenjaminiHochberg.adjust(tested.map(\.1))
+    let qBetter = BenjaminiHochberg.adjust(tested.map(\.2))
+    for (k, (index, _, _)) in tested.enumerated() {
       var result = results[index]
       result.qValue = q[k]
       result.improvementQValue = qBetter[k]
@@ -81,6 +91,54 @@ public struct RegressionEvaluator: Sendable {
       results[index] = result
     }
     return results
+  }
+
+  /// A diagnostic rule: a rate per 1,000 payloads (tested by the conditional Poisson-rate test and
+  /// adjusted with the others), or new signatures (no test: a signature is new or it is not).
+  private func evaluateDiagnostics(
+    _ rule: RegressionRule, kind: DiagnosticKind, baseline: (VersionAggregate, DiagnosticAggregate?),
+    candidate: (VersionAggregate, DiagnosticAggregate?)
+  ) -> (RuleResult, (worse: Double, better: Double)?) {
+    // Exposure: metric payloads of the version when the dump has them, else diagnostic payloads.
+    func exposure(_ side: (VersionAggregate, DiagnosticAggregate?)) -> Int {
+      side.0.payloadCount > 0 ? side.0.payloadCount : side.1?.payloadCount ?? 0
+    }
+    let nb = exposure(baseline)
+    let nc = exposure(candidate)
+    let xb = baseline.1?.counts[kind] ?? 0
+    let xc = candidate.1?.counts[kind] ?? 0
+    var result = RuleResult(
+      rule: rule, baseline: nil, candidate: nil, baselineBounds: nil, candidateBounds: nil, baselinePayloads: nb,
+      candidatePayloads: nc, test: nil, qValue: nil, improvementQValue: nil, verdict: .insufficientData,
+      budgetExceeded: nil)
+    // Without diagnostics on either side there is nothing to compare (the dump holds none).
+    guard let bd = baseline.1, let cd = candidate.1, nb >= rule.minPayloads, nc >= rule.minPayloads else {
+      return (result, nil)
+    }
+    switch rule.statistic {
+    case .newSignature:
+      let known = Set(bd.groups.keys)
+      result.newSignatures = cd.groups.values
+        .filter { $0.kind == kind && $0.count >= rule.minCount && !known.contains($0.signature.identifier) }
+        .sorted { ($0.count, $1.signature.identifier) > ($1.count, $0.signature.identifier) }
+        .map { ($0.signature, $0.count) }
+      result.baseline = 0
+      result.candidate = Double(result.newSignatures.count)
+      result.verdict = result.newSignatures.isEmpty ? .unchanged : .regression
+      return (result, nil)
+    default:
+      result.baseline = 1000 * Double(xb) / Double(nb)
+      result.candidate = 1000 * Double(xc) / Double(nc)
+      if rule.budget != nil, let value = result.candidate { result.budgetExceeded = rule.breaksBudget(value) }
+      guard
+        let test = try? RateComparisonTest(
+          baselineCount: xb, baselineExposure: nb, candidateCount: xc, candidateExposure: nc)
+      else { return (result, nil) }
+      let worse = rule.polarity == .lowerIsBetter ? test.pHigher : test.pLower
+      let better = rule.polarity == .lowerIsBetter ? test.pLower : test.pHigher
+      result.pValue = worse
+      return (result, (worse, better))
+    }
   }
 
   /// The per-payload values a rule tests.
@@ -98,7 +156,7 @@ public struct RegressionEvaluator: Sendable {
     case .rate:
       let rates = rule.metric == MetricCatalog.hangRate ? aggregate.hangRate : aggregate.scrollHitchRate
       return rates.pairs.filter { $0.denominator > 0 }.map { $0.numerator / $0.denominator }
-    case nil:
+    case .diagnostic, nil:
       return []
     }
   }
@@ -125,7 +183,7 @@ public struct RegressionEvaluator: Sendable {
     case .rate:
       let rates = rule.metric == MetricCatalog.hangRate ? aggregate.hangRate : aggregate.scrollHitchRate
       return rates.pooledRate.map { ($0, nil) }
-    case nil:
+    case .diagnostic, nil:
       return nil
     }
   }

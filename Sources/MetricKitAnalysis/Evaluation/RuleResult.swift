@@ -14,8 +14,13 @@ public struct RuleResult: Sendable {
   public var baselinePayloads: Int
   /// The candidate's.
   public var candidatePayloads: Int
-  /// The one-sided test that the candidate is worse (nil when not run).
+  /// The one-sided Mann–Whitney test that the candidate is worse (nil when not run, or for
+  /// diagnostic rules).
   public var test: MannWhitneyTest?
+  /// The one-sided p-value that the candidate is worse, whichever test gave it.
+  public var pValue: Double?
+  /// `newSignature` rules: the candidate's new signatures, most frequent first.
+  public var newSignatures: [(signature: DiagnosticSignature, count: Int)] = []
   /// Its Benjamini–Hochberg q-value over every test of the run.
   public var qValue: Double?
   /// The q-value of the opposite one-sided test (the candidate is better), for improvements.

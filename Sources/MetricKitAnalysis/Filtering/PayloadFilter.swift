@@ -22,6 +22,24 @@ public struct PayloadFilter: Sendable, Hashable {
   /// Creates a filter that keeps every single-version payload.
   public init() {}
 
+  /// Whether a diagnostic counts: the version, build, device and OS filters apply to it (payloads
+  /// spanning an update do not exist for diagnostics, and the date range applies to metric payloads).
+  public func keeps(diagnostic d: Diagnostic) -> Bool {
+    if !applicationVersions.isEmpty && !applicationVersions.contains(d.metaData.applicationVersion ?? "") {
+      return false
+    }
+    if !buildVersions.isEmpty && !buildVersions.contains(d.metaData.common.applicationBuildVersion ?? "") {
+      return false
+    }
+    if !deviceTypes.isEmpty && !deviceTypes.contains(d.metaData.common.deviceType ?? "") { return false }
+    if !osVersionPrefixes.isEmpty {
+      guard let os = d.metaData.common.osVersion, osVersionPrefixes.contains(where: { os.hasPrefix($0) }) else {
+        return false
+      }
+    }
+    return true
+  }
+
   /// Whether `payload` counts, or why not.
   public func exclusion(of payload: MetricPayload) -> ExclusionReason? {
     if payload.includesMultipleApplicationVersions && !includeMultipleVersions { return .multipleAppVersions }

@@ -170,6 +170,7 @@ extension MetricCatalog {
 
   /// The canonical unit of a metric identifier; nil for an unknown one.
   public static func unit(of identifier: String) -> String? {
+    if diagnosticKind(of: identifier) != nil { return "per 1000 payloads" }
     if identifier.hasPrefix(signpostPrefix) { return "ms" }
     if identifier == hangRate { return "s/h" }
     if identifier == scrollHitchRate { return "ms/s" }
@@ -185,10 +186,22 @@ extension MetricCatalog {
     case scalar
     /// A pooled rate.
     case rate
+    /// Diagnostics of one kind (`diagnostics.crash`…): a rate per 1,000 payloads, or new signatures.
+    case diagnostic
+  }
+
+  /// The prefix of diagnostic metrics: `diagnostics.crash`, `diagnostics.hang`, …
+  public static let diagnosticPrefix = "diagnostics."
+
+  /// The diagnostic kind a `diagnostics.<kind>` identifier names.
+  public static func diagnosticKind(of identifier: String) -> DiagnosticKind? {
+    guard identifier.hasPrefix(diagnosticPrefix) else { return nil }
+    return DiagnosticKind(rawValue: String(identifier.dropFirst(diagnosticPrefix.count)))
   }
 
   /// The kind of a metric identifier; nil for an unknown one.
   public static func kind(of identifier: String) -> Kind? {
+    if diagnosticKind(of: identifier) != nil { return .diagnostic }
     if identifier == hangRate || identifier == scrollHitchRate { return .rate }
     if identifier.hasPrefix(signpostPrefix) || histograms.contains(where: { $0.identifier == identifier }) {
       return .histogram

@@ -11,8 +11,9 @@ import Synchronization
 public enum ReadEvent: Sendable {
   /// A decoded metric payload and where it came from.
   case payload(MetricPayload, PayloadLocation)
-  /// A recognized document that is not a metric payload (a diagnostic payload, a single diagnostic, a
-  /// call stack tree).
+  /// A diagnostic payload, or a single diagnostic (in a payload without timestamps).
+  case diagnostics(DiagnosticPayload, DocumentKind, PayloadLocation)
+  /// A recognized document with nothing to aggregate (a call stack tree on its own).
   case otherDocument(DocumentKind, PayloadLocation)
   /// A file or payload that could not be used.
   case rejected(Rejection)
@@ -100,6 +101,7 @@ public struct PayloadReader: Sendable {
     func forward(_ location: PayloadLocation, _ result: Result<DecodedDocument, PayloadDecodingError>) {
       switch result {
       case .success(.metricPayload(let payload)): visit(.payload(payload, location))
+      case .success(.diagnosticPayload(let payload, let kind)): visit(.diagnostics(payload, kind, location))
       case .success(.other(let kind)): visit(.otherDocument(kind, location))
       case .failure(let error): visit(.rejected(Rejection(location: location, reason: error.description)))
       }
@@ -200,6 +202,7 @@ public struct PayloadReader: Sendable {
           location, result in
           switch result {
           case .success(.metricPayload(let payload)): visit(.payload(payload, location))
+          case .success(.diagnosticPayload(let payload, let kind)): visit(.diagnostics(payload, kind, location))
           case .success(.other(let kind)): visit(.otherDocument(kind, location))
           case .failure(let error): visit(.rejected(Rejection(location: location, reason: error.description)))
           }
@@ -219,7 +222,7 @@ public struct PayloadReader: Sendable {
       switch event {
       case .payload(let payload, _): payloads.append(payload)
       case .rejected(let rejection): rejected.append(rejection)
-      case .otherDocument: break
+      case .otherDocument, .diagnostics: break
       }
     }
     return (payloads, rejected)

@@ -68,6 +68,12 @@ public enum ComparisonRenderer {
     default: break
     }
     if r.budgetExceeded == true, let budget = r.rule.budget { parts.append("budget \(value(budget, unit))") }
+    if !r.newSignatures.isEmpty {
+      parts = [
+        "new in \(report.candidate): "
+          + r.newSignatures.map { "\($0.signature.text) (×\($0.count))" }.joined(separator: "; ")
+      ]
+    }
     return parts.joined(separator: "; ")
   }
 
@@ -107,7 +113,8 @@ public enum ComparisonRenderer {
     let i = report.inputs
     var out =
       "Inputs: \(i.files) files; \(i.payloads) payloads read; \(i.counted) counted; \(i.rejected.count) rejected\n"
-    out += "Accounting: \(i.read) read = \(i.counted) counted + \(i.excludedCount) excluded + \(i.rejected.count) rejected"
+    out +=
+      "Accounting: \(i.read) read = \(i.counted) counted + \(i.excludedCount) excluded + \(i.rejected.count) rejected"
     out += " + \(i.otherDocumentCount) not metric payloads\n"
     if let snapshot = report.baselineSnapshot {
       out += "Baseline from snapshot \(snapshot.path) (\(snapshot.inputs.counted) payloads)\n"
@@ -152,7 +159,7 @@ public enum ComparisonRenderer {
       ("candidate", optional(r.candidate)),
       ("change", optional(r.change)),
       ("changeAbsolute", optional(r.changeAbsolute)),
-      ("pValue", optional(r.test?.pValue)),
+      ("pValue", optional(r.pValue)),
       ("qValue", optional(r.qValue)),
       ("qValueImprovement", optional(r.improvementQValue)),
       ("u", optional(r.test?.u)),
@@ -182,6 +189,20 @@ public enum ComparisonRenderer {
     if let budget = r.rule.budget {
       members.append(
         ("budget", .object([("limit", .number(budget)), ("exceeded", r.budgetExceeded.map { .bool($0) } ?? .null)])))
+    }
+    if r.rule.statistic == .newSignature {
+      members.append(("minCount", .integer(Int128(r.rule.minCount))))
+      members.append(
+        (
+          "newSignatures",
+          .array(
+            r.newSignatures.map {
+              .object([
+                ("signature", .string($0.signature.identifier)), ("text", .string($0.signature.text)),
+                ("count", .integer(Int128($0.count))),
+              ])
+            })
+        ))
     }
     members.append(("verdict", .string(r.verdict.rawValue)))
     members.append(("severity", .string(r.rule.severity.rawValue)))

@@ -113,7 +113,8 @@ public enum SummaryTableRenderer {
     if !excluded.isEmpty { parts.append("excluded: " + excluded.joined(separator: ", ")) }
     parts.append("\(i.rejected.count) rejected")
     var out = "Inputs: " + parts.joined(separator: "; ") + "\n"
-    out += "Accounting: \(i.read) read = \(i.counted) counted + \(i.excludedCount) excluded + \(i.rejected.count) rejected"
+    out +=
+      "Accounting: \(i.read) read = \(i.counted) counted + \(i.excludedCount) excluded + \(i.rejected.count) rejected"
     out += " + \(i.otherDocumentCount) not metric payloads\n"
     let others = DocumentKind.allCases.compactMap { k in i.otherDocuments[k].map { "\($0) \(k.rawValue)" } }
     if !others.isEmpty { out += "Not metric payloads (passed over): " + others.joined(separator: ", ") + "\n" }

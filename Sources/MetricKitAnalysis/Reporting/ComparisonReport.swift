@@ -22,7 +22,8 @@ public struct ComparisonReport: Sendable {
   /// Creates a report.
   public init(
     baseline: VersionAggregate, candidate: VersionAggregate, inputs: InputAccounting,
-    baselineSnapshot: (path: String, inputs: InputAccounting)? = nil, evaluator: RegressionEvaluator
+    baselineSnapshot: (path: String, inputs: InputAccounting)? = nil, baselineDiagnostics: DiagnosticAggregate? = nil,
+    candidateDiagnostics: DiagnosticAggregate? = nil, evaluator: RegressionEvaluator
   ) {
     self.baseline = baseline.version
     self.candidate = candidate.version
@@ -31,7 +32,9 @@ public struct ComparisonReport: Sendable {
     self.inputs = inputs
     self.baselineSnapshot = baselineSnapshot
     alpha = evaluator.ruleSet.alpha
-    results = evaluator.evaluate(baseline: baseline, candidate: candidate)
+    results = evaluator.evaluate(
+      baseline: baseline, candidate: candidate, baselineDiagnostics: baselineDiagnostics,
+      candidateDiagnostics: candidateDiagnostics)
   }
 
   /// Whether the gate fails: some error-severity rule regressed or broke its budget.

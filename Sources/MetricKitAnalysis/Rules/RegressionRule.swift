@@ -18,11 +18,14 @@ public struct RegressionRule: Sendable, Hashable {
   public var severity: Severity
   /// Fewer payloads than this on either side gives `insufficient-data`.
   public var minPayloads: Int
+  /// `newSignature` rules: how many occurrences in the candidate make a new signature count.
+  public var minCount: Int
 
   /// Creates a rule.
   public init(
     metric: String, statistic: RuleStatistic, polarity: Polarity = .lowerIsBetter, maxIncrease: Double? = nil,
-    maxIncreaseAbsolute: Double? = nil, budget: Double? = nil, severity: Severity = .error, minPayloads: Int = 20
+    maxIncreaseAbsolute: Double? = nil, budget: Double? = nil, severity: Severity = .error, minPayloads: Int = 20,
+    minCount: Int = 3
   ) {
     self.metric = metric
     self.statistic = statistic
@@ -32,10 +35,11 @@ public struct RegressionRule: Sendable, Hashable {
     self.budget = budget
     self.severity = severity
     self.minPayloads = minPayloads
+    self.minCount = minCount
   }
 
   /// The metric's canonical unit.
-  public var unit: String { MetricCatalog.unit(of: metric) ?? "" }
+  public var unit: String { statistic == .newSignature ? "signatures" : MetricCatalog.unit(of: metric) ?? "" }
 
   /// Whether a move from `baseline` to `candidate` passes every threshold in the bad direction.
   func worsened(from baseline: Double, to candidate: Double) -> Bool {

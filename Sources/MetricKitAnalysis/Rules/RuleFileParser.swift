@@ -19,6 +19,11 @@ import Yams
 ///     budget: "400 ms"
 ///     severity: error
 ///     minPayloads: 30
+///   - metric: diagnostics.crash     # crashes per 1,000 payloads (conditional Poisson-rate test)
+///     statistic: rate
+///   - metric: diagnostics.crash
+///     statistic: newSignature      # a crash signature seen ≥ minCount times, never in the baseline
+///     minCount: 3
 /// ```
 public enum RuleFileParser {
   /// Reads and parses a rule file.
@@ -152,6 +157,7 @@ public enum RuleFileParser {
       var fields: [String: Node] = [:]
       let known = [
         "metric", "statistic", "polarity", "maxIncrease", "maxIncreaseAbsolute", "budget", "severity", "minPayloads",
+        "minCount",
       ]
       for (k, v) in mapping {
         let name = k.string ?? ""
@@ -175,13 +181,17 @@ public enum RuleFileParser {
         }
         switch (kind, parsed) {
         case (.rate, .rate), (.histogram, .mean), (.histogram, .percentile), (.scalar, .mean), (.scalar, .value),
-          (.scalar, .percentile):
+          (.scalar, .percentile), (.diagnostic, .rate), (.diagnostic, .newSignature):
           statistic = parsed
         default:
           throw fail(statisticNode, "\(prefix).statistic", "'\(text)' does not apply to \(metric)")
         }
       } else {
-        statistic = kind == .rate ? .rate : kind == .scalar ? .mean : .percentile(Percentile(90)!)
+        switch kind {
+        case .rate, .diagnostic: statistic = .rate
+        case .scalar: statistic = .mean
+        case .histogram: statistic = .percentile(Percentile(90)!)
+        }
       }
       var rule = RegressionRule(
         metric: metric, statistic: statistic, polarity: defaults.polarity, maxIncrease: defaults.maxIncrease,
@@ -189,6 +199,7 @@ public enum RuleFileParser {
       if let v = fields["polarity"] { rule.polarity = try choice(v, "\(prefix).polarity", Polarity.self) }
       if let v = fields["severity"] { rule.severity = try choice(v, "\(prefix).severity", Severity.self) }
       if let v = fields["minPayloads"] { rule.minPayloads = try integer(v, "\(prefix).minPayloads", minimum: 2) }
+      if let v = fields["minCount"] { rule.minCount = try integer(v, "\(prefix).minCount", minimum: 1) }
       if let v = fields["maxIncrease"] { rule.maxIncrease = try relative(v, "\(prefix).maxIncrease") }
       for name in ["maxIncreaseAbsolute", "budget"] {
         guard let v = fields[name] else { continue }
@@ -226,6 +237,7 @@ public enum RuleFileParser {
       if let b = rule.budget { out += "    budget: \(quantity(b, rule.unit))\n" }
       out += "    severity: \(rule.severity.rawValue)\n"
       out += "    minPayloads: \(rule.minPayloads)\n"
+      if rule.statistic == .newSignature { out += "    minCount: \(rule.minCount)\n" }
     }
     return out
   }

@@ -40,5 +40,8 @@ public struct RuleSet: Sendable, Hashable {
       RegressionRule(
         metric: "applicationExitMetrics.foregroundExitData.cumulativeAbnormalExitCount", statistic: .mean,
         maxIncrease: 0.25, maxIncreaseAbsolute: 0.01),
+      RegressionRule(metric: "diagnostics.crash", statistic: .rate, maxIncrease: 0.10),
+      RegressionRule(metric: "diagnostics.crash", statistic: .newSignature, minCount: 3),
+      RegressionRule(metric: "diagnostics.hang", statistic: .rate, maxIncrease: 0.25, severity: .warning),
     ])
 }

@@ -8,6 +8,9 @@ public enum RuleStatistic: Sendable, Hashable, CustomStringConvertible {
   case rate
   /// A scalar metric's mean across payloads (the per-payload value is what is tested).
   case value
+  /// Diagnostics: a signature with at least `minCount` occurrences in the candidate and none in the
+  /// baseline.
+  case newSignature
 
   /// Parses `mean`, `p50`, `p90`, `p99.9`, `rate`, `value`.
   public init?(parsing text: String) {
@@ -15,6 +18,7 @@ public enum RuleStatistic: Sendable, Hashable, CustomStringConvertible {
     case "mean": self = .mean
     case "rate": self = .rate
     case "value": self = .value
+    case "newSignature": self = .newSignature
     default:
       guard text.hasPrefix("p"), let p = Percentile(parsing: text) else { return nil }
       self = .percentile(p)
@@ -28,6 +32,7 @@ public enum RuleStatistic: Sendable, Hashable, CustomStringConvertible {
     case .percentile(let p): p.label
     case .rate: "rate"
     case .value: "value"
+    case .newSignature: "newSignature"
     }
   }
 }

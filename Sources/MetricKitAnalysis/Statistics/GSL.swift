@@ -57,6 +57,22 @@ enum GSL {
     return q
   }
 
+  /// P(X ≥ k) for X ~ Binomial(n, p).
+  static func binomialUpperTail(_ k: Int, p: Double, n: Int) throws(StatisticsError) -> Double {
+    guard k >= 0, n >= 0, n <= Int(UInt32.max) else { throw .invalidInput("binomial arguments") }
+    var q = 0.0
+    try check(mr_binomial_upper_tail(UInt32(k), p, UInt32(n), &q), "binomial arguments")
+    return q
+  }
+
+  /// P(X ≤ k) for X ~ Binomial(n, p).
+  static func binomialLowerTail(_ k: Int, p: Double, n: Int) throws(StatisticsError) -> Double {
+    guard k >= 0, n >= 0, n <= Int(UInt32.max) else { throw .invalidInput("binomial arguments") }
+    var q = 0.0
+    try check(mr_binomial_lower_tail(UInt32(k), p, UInt32(n), &q), "binomial arguments")
+    return q
+  }
+
   /// The upper tail of the standard normal distribution, P(Z > x).
   static func standardNormalUpperTail(_ x: Double) throws(StatisticsError) -> Double {
     var q = 0.0

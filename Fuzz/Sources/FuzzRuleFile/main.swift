@@ -1,0 +1,27 @@
+// Fuzzes the rule-file parser (YAML and JSON).
+import MetricKitAnalysis
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzRuleFile(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
+  let text = String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
+  if let set = try? RuleFileParser.parse(text, file: "fuzz.yml") {
+    // What parses prints and parses back to the same rules.
+    let again = try? RuleFileParser.parse(RuleFileParser.yaml(set), file: "again.yml")
+    precondition(again?.rules.count == set.rules.count, "printed rules read back")
+  }
+  return 0
+}
+
+// SwiftPM links an executable's entry point as `<module>_main`; hand control to libFuzzer's driver.
+@_silgen_name("LLVMFuzzerRunDriver")
+private func LLVMFuzzerRunDriver(
+  _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+  _ callback: @convention(c) (UnsafeRawPointer?, Int) -> CInt
+) -> CInt
+
+@_cdecl("FuzzRuleFile_main")
+public func FuzzRuleFileMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+  var argc = argc
+  var argv = argv
+  return LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzRuleFile(data, size) }
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs one libFuzzer harness for a while:  Scripts/fuzz.sh TARGET SECONDS [libFuzzer options…]
+#   TARGET: payload-decoder | measurement-parser | rule-file
+# Seeds: ../shared/fixtures/public (when present), Samples/, and Fuzz/Seeds/TARGET. New corpus inputs go to
+# .fuzz/TARGET/corpus; crashes to .fuzz/TARGET/ (turn each into a regression test).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target=${1:?usage: Scripts/fuzz.sh payload-decoder|measurement-parser|rule-file SECONDS}
+seconds=${2:?usage: Scripts/fuzz.sh TARGET SECONDS}
+shift 2
+case "$target" in
+  payload-decoder) product=FuzzPayloadDecoder ;;
+  measurement-parser) product=FuzzMeasurementParser ;;
+  rule-file) product=FuzzRuleFile ;;
+  *) echo "unknown target $target" >&2; exit 64 ;;
+esac
+work=.fuzz/$target
+mkdir -p "$work/corpus" "$work/seeds"
+case "$target" in
+  payload-decoder)
+    find Samples/dump -type f ! -name '*.gz' -exec cp {} "$work/seeds/" \; 2>/dev/null || true
+    if [[ -d ../shared/fixtures/public ]]; then find ../shared/fixtures/public -type f -name '*.json' -exec cp {} "$work/seeds/" \;; fi ;;
+  measurement-parser)
+    for s in "420 ms" "20 secs." "1,000 ms" "820毫秒" "2,717秒" "1,106,818千字节" "79 041 кБ" "1.234,5 ms" "3 bars" \
+      "1000 ms per s" "2022-03-07 07:30:54" "2020-10-10 19:35:24 +0000"; do
+      printf '%s' "$s" > "$work/seeds/$(printf '%s' "$s" | md5sum | cut -c1-12)"
+    done ;;
+  rule-file)
+    swift run -c release metrics-report rules --print-defaults > "$work/seeds/defaults.yml" 2>/dev/null || true
+    printf '{"rules": [{"metric": "hangRate", "statistic": "rate", "budget": "2 s/h"}]}' > "$work/seeds/rules.json" ;;
+esac
+swift build --package-path Fuzz -c debug --product "$product" \
+  -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >&2
+bin=$(swift build --package-path Fuzz -c debug --show-bin-path)/$product
+"$bin" "$work/corpus" "$work/seeds" -max_total_time="$seconds" -artifact_prefix="$work/" -print_final_stats=1 "$@"

@@ -1,0 +1,140 @@
+import Foundation
+
+/// What the diagnostics report and the diagnostic gate rules need about one app version.
+public struct DiagnosticAggregate: Sendable {
+  /// Diagnostics of one signature.
+  public struct Group: Sendable {
+    /// The signature.
+    public var signature: DiagnosticSignature
+    /// The kind.
+    public var kind: DiagnosticKind
+    /// How many.
+    public var count: Int
+    /// The earliest payload period start among them (nil for diagnostics written without a payload).
+    public var firstSeen: Date?
+    /// The latest payload period end among them.
+    public var lastSeen: Date?
+    /// Exception details of the first one (crashes).
+    public var exceptionName: String?
+    /// The signal's name.
+    public var signalName: String?
+    /// The exception code.
+    public var exceptionCode: Int?
+    /// The termination reason of the first one.
+    public var terminationReason: String?
+    /// The Objective-C exception name and message of the first one.
+    public var objectiveCException: String?
+    /// The hang type (hangs).
+    public var hangType: String?
+    /// The app's culprit frame (with `appBinary`).
+    public var culpritFrame: String?
+  }
+
+  /// The app version.
+  public let version: String
+  /// Diagnostic payloads (device-days) with a diagnostic of this version.
+  public internal(set) var payloadCount = 0
+  /// Diagnostics by kind.
+  public internal(set) var counts: [DiagnosticKind: Int] = [:]
+  /// Groups by signature identifier.
+  public internal(set) var groups: [String: Group] = [:]
+  /// Hang durations, seconds.
+  public internal(set) var hangDurations = ScalarSample()
+  /// Hangs by `hangType`.
+  public internal(set) var hangTypes: [String: Int] = [:]
+  /// CPU time of CPU exceptions, seconds.
+  public internal(set) var cpuTimes = ScalarSample()
+  /// Writes of disk-write exceptions, MB.
+  public internal(set) var writes = ScalarSample()
+  /// Launch durations of launch diagnostics, seconds.
+  public internal(set) var launchDurations = ScalarSample()
+  /// Collapsed stacks (`frame;frame;frame`) with their sample counts, when recorded.
+  public internal(set) var foldedStacks: [String: Int] = [:]
+
+  /// Creates an empty aggregate.
+  public init(version: String) { self.version = version }
+
+  /// Adds one diagnostic from a payload covering `begin`–`end`.
+  public mutating func add(_ d: Diagnostic, begin: Date?, end: Date?, options: DiagnosticOptions) {
+    counts[d.kind, default: 0] += 1
+    let signature = DiagnosticSignature(d)
+    if var group = groups[signature.identifier] {
+      group.count += 1
+      if let begin { group.firstSeen = min(group.firstSeen ?? begin, begin) }
+      if let end { group.lastSeen = max(group.lastSeen ?? end, end) }
+      groups[signature.identifier] = group
+    } else {
+      let objc = d.objectiveCExceptionReason.map { r in
+        [r.exceptionName, r.composedMessage].compactMap { $0 }.joined(separator: ": ")
+      }
+      groups[signature.identifier] = Group(
+        signature: signature, kind: d.kind, count: 1, firstSeen: begin, lastSeen: end, exceptionName: d.exceptionName,
+        signalName: d.signalName, exceptionCode: d.exceptionCode, terminationReason: d.terminationReason,
+        objectiveCException: objc, hangType: d.hangType,
+        culpritFrame: d.culpritFrame(appBinary: options.appBinary)?.label)
+    }
+    switch d.kind {
+    case .hang:
+      if let s = d.hangDuration?.converted(to: .seconds).value { hangDurations.append(s) }
+      hangTypes[d.hangType ?? "(unknown)", default: 0] += 1
+    case .cpuException:
+      if let s = d.totalCPUTime?.converted(to: .seconds).value { cpuTimes.append(s) }
+    case .diskWriteException:
+      if let mb = d.writesCaused?.converted(to: .megabytes).value { writes.append(mb) }
+    case .appLaunch:
+      if let s = d.launchDuration?.converted(to: .seconds).value { launchDurations.append(s) }
+    case .crash:
+      break
+    }
+    if options.foldedStacks, let tree = d.callStackTree {
+      for (stack, count) in tree.foldedStacks() {
+        let line = stack.map(Self.foldedFrame).joined(separator: ";")
+        foldedStacks["\(d.kind.rawValue);" + line, default: 0] += count
+      }
+    }
+  }
+
+  /// A frame label safe in the folded format (no `;`, no line breaks).
+  static func foldedFrame(_ label: String) -> String {
+    String(label.map { $0 == ";" ? "," : ($0.isNewline ? " " : $0) })
+  }
+
+  /// Adds another aggregate of the same version.
+  public mutating func merge(_ other: DiagnosticAggregate) {
+    payloadCount += other.payloadCount
+    for (k, n) in other.counts { counts[k, default: 0] += n }
+    for (id, g) in other.groups {
+      if var mine = groups[id] {
+        mine.count += g.count
+        if let f = g.firstSeen { mine.firstSeen = min(mine.firstSeen ?? f, f) }
+        if let l = g.lastSeen { mine.lastSeen = max(mine.lastSeen ?? l, l) }
+        groups[id] = mine
+      } else {
+        groups[id] = g
+      }
+    }
+    hangDurations.merge(other.hangDurations)
+    for (t, n) in other.hangTypes { hangTypes[t, default: 0] += n }
+    cpuTimes.merge(other.cpuTimes)
+    writes.merge(other.writes)
+    launchDurations.merge(other.launchDurations)
+    for (s, n) in other.foldedStacks { foldedStacks[s, default: 0] += n }
+  }
+
+  /// All diagnostics.
+  public var total: Int { counts.values.reduce(0, +) }
+}
+
+/// How diagnostics are aggregated.
+public struct DiagnosticOptions: Sendable, Hashable {
+  /// The app's own binary name, for culprit frames.
+  public var appBinary: String?
+  /// Whether to collect collapsed stacks (for `--format folded`).
+  public var foldedStacks: Bool
+
+  /// Creates options.
+  public init(appBinary: String? = nil, foldedStacks: Bool = false) {
+    self.appBinary = appBinary
+    self.foldedStacks = foldedStacks
+  }
+}
