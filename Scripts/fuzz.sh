@@ -29,6 +29,9 @@ case "$target" in
     swift run -c release metrics-report rules --print-defaults > "$work/seeds/defaults.yml" 2>/dev/null || true
     printf '{"rules": [{"metric": "hangRate", "statistic": "rate", "budget": "2 s/h"}]}' > "$work/seeds/rules.json" ;;
 esac
+# SwiftPM caches the file list of a path dependency: drop the build description so that sources added
+# to the main package since the last fuzz build are seen.
+rm -f Fuzz/.build/debug.yaml Fuzz/.build/*/debug/description.json
 swift build --package-path Fuzz -c debug --product "$product" \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >&2
 bin=$(swift build --package-path Fuzz -c debug --show-bin-path)/$product

@@ -96,6 +96,19 @@ struct RuleFileTests {
     }
   }
 
+  /// Found by the rule-file fuzzer: a file with defaults and no rules parsed, but printed back as
+  /// something that did not. A file without rules is now an error, and an empty set prints as `[]`.
+  @Test func aFileWithoutRulesIsAnError() throws {
+    let text = "# comment\n\ndefaults:\n  alpha: 0.05\n "
+    #expect(throws: RuleFileError.self) { try RuleFileParser.parse(text, file: "empty.yml") }
+    do {
+      _ = try RuleFileParser.parse(text, file: "empty.yml")
+    } catch {
+      #expect(error.description == "empty.yml: rules: the file defines no rules")
+    }
+    #expect(RuleFileParser.yaml(RuleSet(rules: [])).contains("rules: []"))
+  }
+
   @Test func defaultsRoundTrip() throws {
     let text = RuleFileParser.yaml(.builtIn)
     let parsed = try RuleFileParser.parse(text, file: "defaults.yml")

@@ -15,6 +15,13 @@ enum CLIRunner {
     return Bundle.main.bundleURL
   }
 
+  /// A fresh temporary directory (the caller removes it).
+  static func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("mr-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
   struct Result {
     var status: Int32
     var stdout: String

@@ -9,15 +9,9 @@ import Testing
 /// `metrics-report compare`, `snapshot`, `merge` and `rules`, run as a built binary.
 @Suite("metrics-report compare")
 struct CompareCommandTests {
-  static func temporary() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("mr-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-  }
-
   /// A dump with a baseline and a candidate drawn from the given profiles.
   static func dump(baseline: VersionProfile, candidate: VersionProfile, payloads: Int, seed: UInt64) throws -> URL {
-    let dir = try temporary()
+    let dir = try CLIRunner.temporaryDirectory()
     _ = try SampleDump.write(
       to: dir, seed: seed, payloadsPerVersion: payloads, profiles: [baseline, candidate], malformed: false)
     return dir
@@ -89,7 +83,7 @@ struct CompareCommandTests {
     let absent = try CLIRunner.run(["compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "9.9"])
     #expect(absent.status == 2)
     #expect(absent.stderr.contains("no payloads for version 9.9"))
-    let dir = try Self.temporary()
+    let dir = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let rules = dir.appendingPathComponent("rules.yml")
     try Data("rules:\n  - metric: hangRate\n    statistic: p90\n".utf8).write(to: rules)
@@ -132,7 +126,7 @@ struct CompareCommandTests {
   }
 
   @Test func snapshotsMergeToTheSinglePassResult() throws {
-    let dir = try Self.temporary()
+    let dir = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let whole = dir.appendingPathComponent("whole.json").path
     #expect(try CLIRunner.run(["snapshot", "Samples/dump/v3.8.0", "--app-version", "3.8.0", "-o", whole]).status == 0)
@@ -194,7 +188,7 @@ struct CompareCommandTests {
     let shards = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".ndjson") }
       .sorted()
     #expect(shards.count >= 2)
-    let dir = try Self.temporary()
+    let dir = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     // One snapshot per shard piped in, as Spark's RDD.pipe or xargs -P would run them, then merge.
     var parts: [String] = []
@@ -223,7 +217,7 @@ struct CompareCommandTests {
     let printed = try CLIRunner.run(["rules", "--print-defaults"])
     #expect(printed.status == 0)
     #expect(printed.stdout.contains("metric: applicationLaunchMetrics.histogrammedTimeToFirstDraw"))
-    let dir = try Self.temporary()
+    let dir = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let file = dir.appendingPathComponent("rules.yml")
     try Data(printed.stdout.utf8).write(to: file)

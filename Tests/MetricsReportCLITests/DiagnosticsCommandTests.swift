@@ -34,7 +34,7 @@ struct DiagnosticsCommandTests {
   /// Metric payloads of two versions, and diagnostic payloads: both versions crash the same way,
   /// and the candidate also crashes a new way five times.
   static func mixedDump() throws -> URL {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mr-diag-\(UUID().uuidString)")
+    let dir = try CLIRunner.temporaryDirectory()
     let base = VersionProfile(
       version: "1.0", build: "1", launchMedian: 400, resumeMedian: 100, hangMedian: 300, peakMemoryMedian: 150,
       hitchMedian: 3)

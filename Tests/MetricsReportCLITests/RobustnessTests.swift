@@ -9,12 +9,6 @@ import Testing
 /// Hostile and broken inputs: nothing crashes, nothing is lost, nothing injects into reports.
 @Suite("Robustness")
 struct RobustnessTests {
-  static func temporary() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("mr-robust-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-  }
-
   static func goodPayloads(_ n: Int, seed: UInt64 = 4) -> [String] {
     var rng = SplitMix64(seed: seed)
     return (0..<n).map {
@@ -25,7 +19,7 @@ struct RobustnessTests {
   }
 
   @Test func aDirectoryOfBrokenFilesLosesNothingElse() throws {
-    let dir = try Self.temporary()
+    let dir = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let good = Self.goodPayloads(6)
     func write(_ name: String, _ data: Data) throws { try data.write(to: dir.appendingPathComponent(name)) }
@@ -108,7 +102,7 @@ struct RobustnessTests {
 
   /// Strings from payloads and rule files come out inert in every format.
   @Test func hostileSignpostNamesAreEscapedInEveryFormat() throws {
-    let dir = try Self.temporary()
+    let dir = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let name = "<script>alert(1)</script>"
     let category = "a|b\n=cmd"

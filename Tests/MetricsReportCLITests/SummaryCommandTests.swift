@@ -74,8 +74,7 @@ struct SummaryCommandTests {
   }
 
   @Test func outputFileAndFilters() throws {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mr-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let dir = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let out = dir.appendingPathComponent("report.json").path
     let result = try CLIRunner.run([
@@ -109,7 +108,7 @@ struct SummaryCommandTests {
 
   /// A fresh dump with its own seed: counted exactly, malformed files listed, exit 0.
   @Test func freshDumpEndToEnd() throws {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mr-cli-\(UUID().uuidString)")
+    let dir = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let dump = try SampleDump.write(to: dir, seed: 31_337, payloadsPerVersion: 25)
     let result = try CLIRunner.run(["summary", dir.path, "--format", "json"])

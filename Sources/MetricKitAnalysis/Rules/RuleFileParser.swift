@@ -148,6 +148,10 @@ public enum RuleFileParser {
       for (i, node) in (ruleNodes ?? Node.Sequence()).enumerated() {
         rules.append(try rule(node, index: i, defaults: defaults))
       }
+      // A gate with no rules always passes: that is a mistake, not a configuration.
+      guard !rules.isEmpty else {
+        throw RuleFileError(file: file, line: nil, key: "rules", message: "the file defines no rules")
+      }
       return RuleSet(alpha: defaults.alpha, rules: rules)
     }
 
@@ -225,7 +229,7 @@ public enum RuleFileParser {
       defaults:
         alpha: \(ruleSet.alpha)
         minPayloads: \(ruleSet.rules.first?.minPayloads ?? 20)
-      rules:
+      rules:\(ruleSet.rules.isEmpty ? " []" : "")
 
       """
     for rule in ruleSet.rules {
