@@ -9,11 +9,15 @@ let package = Package(
   platforms: [.macOS(.v15)],
   dependencies: [.package(name: "metrics-report", path: "..")],
   targets: [
+    .target(name: "FuzzSupport"),
     .executableTarget(
-      name: "FuzzPayloadDecoder", dependencies: [.product(name: "MetricKitAnalysis", package: "metrics-report")]),
+      name: "FuzzPayloadDecoder",
+      dependencies: ["FuzzSupport", .product(name: "MetricKitAnalysis", package: "metrics-report")]),
     .executableTarget(
-      name: "FuzzMeasurementParser", dependencies: [.product(name: "MetricKitAnalysis", package: "metrics-report")]),
+      name: "FuzzMeasurementParser",
+      dependencies: ["FuzzSupport", .product(name: "MetricKitAnalysis", package: "metrics-report")]),
     .executableTarget(
-      name: "FuzzRuleFile", dependencies: [.product(name: "MetricKitAnalysis", package: "metrics-report")]),
+      name: "FuzzRuleFile",
+      dependencies: ["FuzzSupport", .product(name: "MetricKitAnalysis", package: "metrics-report")]),
   ]
 )

@@ -1,4 +1,5 @@
 // Fuzzes the measurement-string parser and the timestamp parser.
+import FuzzSupport
 import MetricKitAnalysis
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -11,17 +12,8 @@ public func fuzzMeasurementParser(_ start: UnsafeRawPointer?, _ count: Int) -> C
   return 0
 }
 
-// SwiftPM links an executable's entry point as `<module>_main`; hand control to libFuzzer's driver.
-@_silgen_name("LLVMFuzzerRunDriver")
-private func LLVMFuzzerRunDriver(
-  _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-  _ callback: @convention(c) (UnsafeRawPointer?, Int) -> CInt
-) -> CInt
-
 @_cdecl("FuzzMeasurementParser_main")
 public func FuzzMeasurementParserMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt
 {
-  var argc = argc
-  var argv = argv
-  return LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzMeasurementParser(data, size) }
+  runLibFuzzer(argc, argv) { data, size in fuzzMeasurementParser(data, size) }
 }

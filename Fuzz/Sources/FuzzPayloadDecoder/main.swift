@@ -1,4 +1,5 @@
 // Fuzzes the payload decoder: any bytes, as one file's content (object, array or NDJSON).
+import FuzzSupport
 import MetricKitAnalysis
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -17,16 +18,7 @@ public func fuzzPayloadDecoder(_ start: UnsafeRawPointer?, _ count: Int) -> CInt
   return 0
 }
 
-// SwiftPM links an executable's entry point as `<module>_main`; hand control to libFuzzer's driver.
-@_silgen_name("LLVMFuzzerRunDriver")
-private func LLVMFuzzerRunDriver(
-  _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-  _ callback: @convention(c) (UnsafeRawPointer?, Int) -> CInt
-) -> CInt
-
 @_cdecl("FuzzPayloadDecoder_main")
 public func FuzzPayloadDecoderMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-  var argc = argc
-  var argv = argv
-  return LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzPayloadDecoder(data, size) }
+  runLibFuzzer(argc, argv) { data, size in fuzzPayloadDecoder(data, size) }
 }

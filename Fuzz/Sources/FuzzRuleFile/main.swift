@@ -1,4 +1,5 @@
 // Fuzzes the rule-file parser (YAML and JSON).
+import FuzzSupport
 import MetricKitAnalysis
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -12,16 +13,7 @@ public func fuzzRuleFile(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
   return 0
 }
 
-// SwiftPM links an executable's entry point as `<module>_main`; hand control to libFuzzer's driver.
-@_silgen_name("LLVMFuzzerRunDriver")
-private func LLVMFuzzerRunDriver(
-  _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-  _ callback: @convention(c) (UnsafeRawPointer?, Int) -> CInt
-) -> CInt
-
 @_cdecl("FuzzRuleFile_main")
 public func FuzzRuleFileMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-  var argc = argc
-  var argv = argv
-  return LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzRuleFile(data, size) }
+  runLibFuzzer(argc, argv) { data, size in fuzzRuleFile(data, size) }
 }
