@@ -13,7 +13,7 @@ public func fuzzMeasurementParser(_ start: UnsafeRawPointer?, _ count: Int) -> C
 }
 
 @_cdecl("FuzzMeasurementParser_main")
-public func FuzzMeasurementParserMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt
+public func fuzzMeasurementParserMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt
 {
   runLibFuzzer(argc, argv) { data, size in fuzzMeasurementParser(data, size) }
 }

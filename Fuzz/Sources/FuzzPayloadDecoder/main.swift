@@ -19,6 +19,6 @@ public func fuzzPayloadDecoder(_ start: UnsafeRawPointer?, _ count: Int) -> CInt
 }
 
 @_cdecl("FuzzPayloadDecoder_main")
-public func FuzzPayloadDecoderMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+public func fuzzPayloadDecoderMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
   runLibFuzzer(argc, argv) { data, size in fuzzPayloadDecoder(data, size) }
 }

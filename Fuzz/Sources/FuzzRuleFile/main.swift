@@ -14,6 +14,6 @@ public func fuzzRuleFile(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
 }
 
 @_cdecl("FuzzRuleFile_main")
-public func FuzzRuleFileMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+public func fuzzRuleFileMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
   runLibFuzzer(argc, argv) { data, size in fuzzRuleFile(data, size) }
 }

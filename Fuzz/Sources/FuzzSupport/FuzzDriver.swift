@@ -2,7 +2,7 @@
 // hands control to libFuzzer's driver through this function.
 
 @_silgen_name("LLVMFuzzerRunDriver")
-private func LLVMFuzzerRunDriver(
+private func llvmFuzzerRunDriver(
   _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
   _ callback: @convention(c) (UnsafeRawPointer?, Int) -> CInt
 ) -> CInt
@@ -14,5 +14,5 @@ public func runLibFuzzer(
 ) -> CInt {
   var argc = argc
   var argv = argv
-  return LLVMFuzzerRunDriver(&argc, &argv, callback)
+  return llvmFuzzerRunDriver(&argc, &argv, callback)
 }
