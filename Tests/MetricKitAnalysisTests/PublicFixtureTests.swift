@@ -108,9 +108,15 @@ struct PublicFixtureTests {
     #expect(kinds["embrace-io__embrace-apple-sdk__crash_with_term_reason.json"] == .diagnostic)
     #expect(kinds["getsentry__sentry-cocoa__callstacktree-tree-real.json"] == .callStackTree)
     #expect(kinds.count == 16)
-    // Only the two fragments (not JSON, by their provenance notes) are rejected, each with a reason.
-    #expect(rejected.count == 2)
-    #expect(rejected.allSatisfy { $0.location.path.contains("/fragments/") && $0.reason.contains("invalid JSON") })
+    // Nothing is rejected; the fragments (".json.txt", not JSON by their provenance notes) and
+    // SOURCES.md are passed over for their names, and read (and rejected) when named explicitly.
+    #expect(rejected.isEmpty, "\(rejected)")
+    let discovery = InputDiscovery().discover([dir.path])
+    #expect(discovery.ignored.filter { $0.hasSuffix(".json.txt") }.count == 2)
+    let fragment = dir.appendingPathComponent("fragments/unresolved__es-blog__ios14-zh-CN-real-metric.TRUNCATED.json.txt")
+    let named = PayloadReader().readAll(paths: [fragment.path])
+    #expect(named.rejected.count == 1)
+    #expect(named.rejected.first?.reason.contains("invalid JSON") == true)
   }
 
   /// Every measurement string in the real zh-CN fragments (not valid JSON as a whole) parses.

@@ -11,7 +11,7 @@ import Foundation
 public struct InputDiscovery: Sendable {
   /// File name endings read from inside directories. A file named on the command line is read
   /// whatever its name.
-  public static let payloadFileSuffixes = [".json", ".ndjson", ".jsonl", ".gz", ".json.txt"]
+  public static let payloadFileSuffixes = [".json", ".ndjson", ".jsonl", ".gz"]
 
   /// The outcome: the files to read, the paths that could not be read, the files passed over.
   public struct Result: Sendable {
