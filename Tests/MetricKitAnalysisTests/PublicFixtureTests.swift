@@ -113,7 +113,8 @@ struct PublicFixtureTests {
     #expect(rejected.isEmpty, "\(rejected)")
     let discovery = InputDiscovery().discover([dir.path])
     #expect(discovery.ignored.filter { $0.hasSuffix(".json.txt") }.count == 2)
-    let fragment = dir.appendingPathComponent("fragments/unresolved__es-blog__ios14-zh-CN-real-metric.TRUNCATED.json.txt")
+    let fragment = dir.appendingPathComponent(
+      "fragments/unresolved__es-blog__ios14-zh-CN-real-metric.TRUNCATED.json.txt")
     let named = PayloadReader().readAll(paths: [fragment.path])
     #expect(named.rejected.count == 1)
     #expect(named.rejected.first?.reason.contains("invalid JSON") == true)
