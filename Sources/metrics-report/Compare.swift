@@ -108,8 +108,9 @@ struct Compare: ParsableCommand {
     let report = ComparisonReport(
       baseline: baselineAggregate, candidate: candidateAggregate, inputs: inputs,
       baselineSnapshot: baselineSnapshot.map { (baselineFile ?? "", $0.inputs) },
-      baselineDiagnostics: baseline.flatMap { aggregate.diagnostics[$0] },
-      candidateDiagnostics: candidate.flatMap { aggregate.diagnostics[$0] }, evaluator: evaluator)
+      baselineDiagnostics: baselineSnapshot?.diagnostics ?? baseline.flatMap { aggregate.diagnostics[$0] },
+      candidateDiagnostics: candidateSnapshot?.diagnostics ?? candidate.flatMap { aggregate.diagnostics[$0] },
+      evaluator: evaluator)
     try ReportOutput.write(ComparisonRenderer.render(report, as: format), to: output)
     if report.gateFails { throw ExitStatus.gateFailed }
   }

@@ -52,7 +52,8 @@ struct Snapshot: ParsableCommand {
       throw ExitStatus.cannotEvaluate
     }
     let snapshot = VersionSnapshot(
-      aggregate: versionAggregate, estimator: estimator, payloadPercentiles: recorded, inputs: aggregate.inputs)
+      aggregate: versionAggregate, estimator: estimator, payloadPercentiles: recorded, inputs: aggregate.inputs,
+      diagnostics: aggregate.diagnostics[version])
     try ReportOutput.write(snapshot.json, to: output)
   }
 }

@@ -105,6 +105,18 @@ struct DiagnosticsCommandTests {
     #expect(rate["verdict"] as? String == "unchanged")
     let text = try CLIRunner.run(["compare", dir.path, "--baseline", "1.0", "--candidate", "2.0"])
     #expect(text.stdout.contains("diagnostics.crash newSignature"))
+    // The same from snapshots: diagnostics travel with them.
+    let base = dir.appendingPathComponent("base.snapshot.json").path
+    let cand = dir.appendingPathComponent("cand.snapshot.json").path
+    #expect(try CLIRunner.run(["snapshot", dir.path, "--app-version", "1.0", "-o", base]).status == 0)
+    #expect(try CLIRunner.run(["snapshot", dir.path, "--app-version", "2.0", "-o", cand]).status == 0)
+    let viaSnapshots = try CLIRunner.run([
+      "compare", "--baseline-file", base, "--candidate-file", cand, "--format", "json",
+    ])
+    #expect(viaSnapshots.status == 1)
+    let snapshotResults = try #require(try viaSnapshots.json()["results"] as? [[String: Any]])
+    #expect(snapshotResults.map { $0["verdict"] as? String } == results.map { $0["verdict"] as? String })
+    #expect(snapshotResults.map { $0["pValue"] as? Double } == results.map { $0["pValue"] as? Double })
     // Without the new crashes' minimum reached, the rule passes.
     let rules = dir.appendingPathComponent("rules.yml")
     try Data("rules:\n  - metric: diagnostics.crash\n    statistic: newSignature\n    minCount: 6\n".utf8).write(

@@ -10,6 +10,12 @@ public struct DiagnosticSignature: Sendable, Hashable, Comparable {
   /// 16 hex digits.
   public var identifier: String
 
+  /// A signature read back from a snapshot.
+  init(text: String, identifier: String) {
+    self.text = text
+    self.identifier = identifier
+  }
+
   /// The signature of `diagnostic`.
   public init(_ diagnostic: Diagnostic) {
     var parts = [diagnostic.kind.rawValue]

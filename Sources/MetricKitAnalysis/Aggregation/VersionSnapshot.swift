@@ -12,7 +12,11 @@ import Foundation
 ///  "histograms": {"<metric>": {"unit": "ms", "payloads": N, "buckets": [[start, end, count], …]}},
 ///  "payloadStatistics": {"<metric>": {"mean": [v, …], "p90": [v, …]}},
 ///  "scalars": {"<metric>": [v, …]},
-///  "rates": {"hangRate": [[numerator, denominator], …], "scrollHitchRate": […]}}
+///  "rates": {"hangRate": [[numerator, denominator], …], "scrollHitchRate": […]},
+///  "diagnostics": null | {"payloads": N, "counts": {"crash": N, …},
+///     "groups": [{"signature": "…", "text": "…", "kind": "crash", "count": N, "firstSeen": epoch s, …}],
+///     "hangDurations": [s, …], "hangTypes": {"…": N}, "cpuTimes": [s, …], "writes": [MB, …],
+///     "launchDurations": [s, …]}}
 /// ```
 public struct VersionSnapshot: Sendable {
   /// The format version.
@@ -25,12 +29,16 @@ public struct VersionSnapshot: Sendable {
   public var payloadPercentiles: [Percentile]
   /// What was read to make it.
   public var inputs: InputAccounting
+  /// The version's diagnostics, when the dump held some (for the diagnostic gate rules).
+  public var diagnostics: DiagnosticAggregate?
 
   /// Creates a snapshot.
   public init(
-    aggregate: VersionAggregate, estimator: MeanEstimator, payloadPercentiles: [Percentile], inputs: InputAccounting
+    aggregate: VersionAggregate, estimator: MeanEstimator, payloadPercentiles: [Percentile], inputs: InputAccounting,
+    diagnostics: DiagnosticAggregate? = nil
   ) {
     self.aggregate = aggregate
+    self.diagnostics = diagnostics
     self.estimator = estimator
     self.payloadPercentiles = payloadPercentiles.sorted()
     self.inputs = inputs.canonical
@@ -55,6 +63,9 @@ public struct VersionSnapshot: Sendable {
       }
       result.aggregate.merge(other.aggregate)
       result.inputs.merge(other.inputs)
+      if let theirs = other.diagnostics {
+        if result.diagnostics == nil { result.diagnostics = theirs } else { result.diagnostics?.merge(theirs) }
+      }
     }
     result.inputs = result.inputs.canonical
     return result
@@ -103,7 +114,72 @@ public struct VersionSnapshot: Sendable {
         ("payloadStatistics", .object(statistics)),
         ("scalars", .object(keys(a.scalars).map { ($0, sorted(a.scalars[$0])) })),
         ("rates", .object([("hangRate", rate(a.hangRate)), ("scrollHitchRate", rate(a.scrollHitchRate))])),
+        ("diagnostics", diagnostics.map(Self.diagnosticsJSON) ?? .null),
       ]))
+  }
+
+  private static func diagnosticsJSON(_ d: DiagnosticAggregate) -> JSONWriter.Value {
+    func values(_ s: ScalarSample) -> JSONWriter.Value { .array(s.values.sorted().map { .number($0) }) }
+    func optional(_ s: String?) -> JSONWriter.Value { s.map { .string($0) } ?? .null }
+    func date(_ d: Date?) -> JSONWriter.Value { d.map { .number($0.timeIntervalSince1970) } ?? .null }
+    let groups = d.groups.values.sorted { $0.signature.identifier < $1.signature.identifier }.map { g in
+      JSONWriter.Value.object([
+        ("signature", .string(g.signature.identifier)), ("text", .string(g.signature.text)),
+        ("kind", .string(g.kind.rawValue)), ("count", .integer(Int128(g.count))), ("firstSeen", date(g.firstSeen)),
+        ("lastSeen", date(g.lastSeen)), ("exceptionType", optional(g.exceptionName)),
+        ("signal", optional(g.signalName)),
+        ("exceptionCode", g.exceptionCode.map { .integer(Int128($0)) } ?? .null),
+        ("terminationReason", optional(g.terminationReason)), ("objectiveCException", optional(g.objectiveCException)),
+        ("hangType", optional(g.hangType)), ("culpritFrame", optional(g.culpritFrame)),
+      ])
+    }
+    return .object([
+      ("payloads", .integer(Int128(d.payloadCount))),
+      ("counts", .object(DiagnosticKind.allCases.map { ($0.rawValue, .integer(Int128(d.counts[$0] ?? 0))) })),
+      ("groups", .array(groups)),
+      ("hangDurations", values(d.hangDurations)),
+      ("hangTypes", .object(d.hangTypes.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int128($0.value))) })),
+      ("cpuTimes", values(d.cpuTimes)), ("writes", values(d.writes)), ("launchDurations", values(d.launchDurations)),
+    ])
+  }
+
+  private static func decodeDiagnostics(_ v: JSONValue, version: String) throws(PayloadDecodingError)
+    -> DiagnosticAggregate
+  {
+    func fail(_ reason: String) -> PayloadDecodingError {
+      PayloadDecodingError(keyPath: ["diagnostics"], reason: reason)
+    }
+    func sample(_ key: StaticString) -> ScalarSample {
+      ScalarSample((v.member(key).map { Array($0.children) } ?? []).compactMap(\.double))
+    }
+    var d = DiagnosticAggregate(version: version)
+    d.payloadCount = Int(v.member("payloads")?.int64 ?? 0)
+    for e in v.member("counts").map({ Array($0.children) }) ?? [] {
+      if let kind = DiagnosticKind(rawValue: e.key), let n = e.int64, n > 0 { d.counts[kind] = Int(n) }
+    }
+    for g in v.member("groups").map({ Array($0.children) }) ?? [] {
+      guard let id = g.member("signature")?.string, let text = g.member("text")?.string,
+        let kind = g.member("kind")?.string.flatMap(DiagnosticKind.init(rawValue:)),
+        let count = g.member("count")?.int64
+      else { throw fail("a group lacks its signature, text, kind or count") }
+      d.groups[id] = DiagnosticAggregate.Group(
+        signature: DiagnosticSignature(text: text, identifier: id), kind: kind, count: Int(count),
+        firstSeen: g.member("firstSeen")?.double.map(Date.init(timeIntervalSince1970:)),
+        lastSeen: g.member("lastSeen")?.double.map(Date.init(timeIntervalSince1970:)),
+        exceptionName: g.member("exceptionType")?.string, signalName: g.member("signal")?.string,
+        exceptionCode: (g.member("exceptionCode")?.int64).map(Int.init),
+        terminationReason: g.member("terminationReason")?.string,
+        objectiveCException: g.member("objectiveCException")?.string, hangType: g.member("hangType")?.string,
+        culpritFrame: g.member("culpritFrame")?.string)
+    }
+    d.hangDurations = sample("hangDurations")
+    for e in v.member("hangTypes").map({ Array($0.children) }) ?? [] {
+      if let n = e.int64 { d.hangTypes[e.key] = Int(n) }
+    }
+    d.cpuTimes = sample("cpuTimes")
+    d.writes = sample("writes")
+    d.launchDurations = sample("launchDurations")
+    return d
   }
 
   // MARK: - Reading
@@ -198,7 +274,13 @@ public struct VersionSnapshot: Sendable {
       apply(&aggregate, sample)
     }
     let inputs = try InputAccounting(json: try member(root, "inputs"))
-    return VersionSnapshot(aggregate: aggregate, estimator: estimator, payloadPercentiles: percentiles, inputs: inputs)
+    var diagnostics: DiagnosticAggregate? = nil
+    if let d = root.member("diagnostics"), d.kind == .object {
+      diagnostics = try decodeDiagnostics(d, version: version)
+    }
+    return VersionSnapshot(
+      aggregate: aggregate, estimator: estimator, payloadPercentiles: percentiles, inputs: inputs,
+      diagnostics: diagnostics)
   }
 }
 
