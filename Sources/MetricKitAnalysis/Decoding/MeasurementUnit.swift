@@ -104,11 +104,20 @@ private struct UnitTable: Sendable {
     return h
   }
 
+  /// Byte equality of equally long texts, without the generic `elementsEqual` machinery.
+  @inline(__always)
+  private static func equal(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    a.withUnsafeBufferPointer { a in
+      for i in 0..<a.count where a[i] != b[i] { return false }
+      return true
+    }
+  }
+
   func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> MeasurementUnit? {
     let hash = Self.fnv1a(bytes)
     var i = Int(truncatingIfNeeded: hash) & mask
     while let slot = slots[i] {
-      if slot.hash == hash && slot.text.count == bytes.count && slot.text.elementsEqual(bytes) { return slot.unit }
+      if slot.hash == hash && slot.text.count == bytes.count && Self.equal(slot.text, bytes) { return slot.unit }
       i = (i + 1) & mask
     }
     return nil
