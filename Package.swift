@@ -34,7 +34,7 @@ let package = Package(
       cxxSettings: [.define("SIMDJSON_THREADS_ENABLED", to: "1")],
       linkerSettings: [.linkedLibrary("simdjson")]),
 
-    // The library: read → decode → filter → aggregate → statistics → render.
+    // The library: read → decode → filter → aggregate → statistics → evaluate rules → render.
     .target(
       name: "MetricKitAnalysis",
       dependencies: ["CMetricsShims", "CMetricsJSON", "CZlib", .product(name: "Yams", package: "Yams")]),
