@@ -75,21 +75,32 @@ public struct CallStackTree: Sendable, Hashable {
   /// every path from a root to a frame that has samples of its own.
   public func foldedStacks() -> [(stack: [String], count: Int)] {
     var out: [(stack: [String], count: Int)] = []
+    // Parents, so that a path is built only where a line is written: linear in the tree's size for
+    // a chain, whatever its depth (copying the path at every level would be quadratic).
+    var parent = [Int](repeating: -1, count: frames.count)
+    for (i, frame) in frames.enumerated() { for child in frame.subFrames { parent[child] = i } }
+    func path(to index: Int) -> [String] {
+      var labels: [String] = []
+      var i = index
+      while i >= 0 {
+        labels.append(frames[i].label)
+        i = parent[i]
+      }
+      return labels.reversed()  // root first
+    }
     for stack in callStacks {
-      // An explicit stack of (frame, path so far): no recursion, whatever the depth.
-      var pending: [(Int, [String])] = stack.rootFrames.reversed().map { ($0, []) }
-      while let (index, prefix) = pending.popLast() {
+      var pending = Array(stack.rootFrames.reversed())  // an explicit stack: no recursion
+      while let index = pending.popLast() {
         let frame = frames[index]
-        let path = prefix + [frame.label]
-        let childSamples = frame.subFrames.reduce(0) { $0 + frames[$1].sampleCount }
-        let own = frame.subFrames.isEmpty ? frame.sampleCount : max(0, frame.sampleCount - childSamples)
         if callStackPerThread {
           // Roots are innermost: a path ends at an outermost frame and reads backwards.
-          if frame.subFrames.isEmpty { out.append((path.reversed(), max(frame.sampleCount, 1))) }
-        } else if own > 0 {
-          out.append((path, own))
+          if frame.subFrames.isEmpty { out.append((path(to: index).reversed(), max(frame.sampleCount, 1))) }
+        } else {
+          let childSamples = frame.subFrames.reduce(0) { $0 + frames[$1].sampleCount }
+          let own = frame.subFrames.isEmpty ? frame.sampleCount : max(0, frame.sampleCount - childSamples)
+          if own > 0 { out.append((path(to: index), own)) }
         }
-        for child in frame.subFrames.reversed() { pending.append((child, path)) }
+        pending.append(contentsOf: frame.subFrames.reversed())
       }
     }
     return out
