@@ -65,7 +65,7 @@ struct Summary: ParsableCommand {
         estimator: estimator, selection: MetricSelection(metrics),
         payloadStatistics: pooling == .perPayload ? MetricSelection() : nil),
       threads: input.threads, standardInput: input.stdin)
-    let report = SummaryReport(aggregate: aggregate, options: options)
+    let report = SummaryReport(aggregate: aggregate, options: options, threads: input.threads)
 
     let text: String
     switch format {

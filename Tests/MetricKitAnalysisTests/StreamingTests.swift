@@ -14,7 +14,7 @@ struct StreamingTests {
     let aggregate = DumpAggregate(paths: paths, options: options, threads: threads)
     var summary = SummaryOptions()
     summary.pooling = .perPayload
-    return SummaryJSONRenderer.render(SummaryReport(aggregate: aggregate, options: summary))
+    return SummaryJSONRenderer.render(SummaryReport(aggregate: aggregate, options: summary, threads: threads))
       + (aggregate.versions["3.9.0"].map {
         VersionSnapshot(
           aggregate: $0, estimator: .midpoint, payloadPercentiles: Percentile.defaults, inputs: aggregate.inputs

@@ -61,23 +61,37 @@ public struct InputDiscovery: Sendable {
         result.files.append(path)
       case .directory(let dir, let id):
         guard visited.insert(id).inserted else { continue }  // a symbolic-link loop, or seen before
-        let names: [String]
-        do {
-          names = try FileManager.default.contentsOfDirectory(atPath: dir)
-        } catch {
-          result.failures.append((dir, InputFailure(reason: "cannot list directory")))
+        guard let listing = Self.list(dir) else {
+          result.failures.append(
+            (dir, InputFailure(reason: "cannot list directory: \(String(cString: strerror(errno)))")))
           continue
         }
         var children: [Entry] = []
-        for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        for (name, type) in listing.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
           let path = dir.hasSuffix("/") ? dir + name : dir + "/" + name
-          var info = stat()
-          guard stat(path, &info) == 0 else {
-            result.failures.append((path, InputFailure(reason: "cannot read: \(String(cString: strerror(errno)))")))
-            continue
+          var isDirectory = type == DT_DIR
+          var identity: FileIdentity? = nil
+          // readdir's type spares a stat(2) per file; links and unknown types are resolved.
+          if type != DT_REG && type != DT_DIR {
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+              result.failures.append((path, InputFailure(reason: "cannot read: \(String(cString: strerror(errno)))")))
+              continue
+            }
+            isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
+            identity = FileIdentity(info)
           }
-          if (info.st_mode & S_IFMT) == S_IFDIR {
-            if !name.hasPrefix(".") { children.append(.directory(path, FileIdentity(info))) }
+          if isDirectory {
+            if name.hasPrefix(".") { continue }
+            if identity == nil {
+              var info = stat()
+              guard stat(path, &info) == 0 else {
+                result.failures.append((path, InputFailure(reason: "cannot read: \(String(cString: strerror(errno)))")))
+                continue
+              }
+              identity = FileIdentity(info)
+            }
+            if let identity { children.append(.directory(path, identity)) }
           } else if !name.hasPrefix("."), Self.payloadFileSuffixes.contains(where: { name.hasSuffix($0) }) {
             children.append(.file(path))
           } else {
@@ -87,6 +101,24 @@ public struct InputDiscovery: Sendable {
         pending.append(contentsOf: children.reversed())
       }
     }
+  }
+}
+
+extension InputDiscovery {
+  /// The entries of a directory with their readdir(3) types, "." and ".." left out; nil when the
+  /// directory cannot be opened.
+  fileprivate static func list(_ path: String) -> [(name: String, type: Int32)]? {
+    guard let dir = opendir(path) else { return nil }
+    defer { closedir(dir) }
+    var entries: [(name: String, type: Int32)] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafePointer(to: entry.pointee.d_name) {
+        $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+      }
+      if name == "." || name == ".." { continue }
+      entries.append((name, Int32(entry.pointee.d_type)))
+    }
+    return entries
   }
 }
 

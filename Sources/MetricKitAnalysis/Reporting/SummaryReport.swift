@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Options of a summary: which statistics, how computed.
 public struct SummaryOptions: Sendable, Hashable {
   /// Percentiles to report.
@@ -24,16 +26,37 @@ public struct SummaryReport: Sendable {
   /// Statistics that could not be computed, with the reason (they are left out of `versions`).
   public var omissions: [String]
 
-  /// Computes the summary of an aggregate.
-  public init(aggregate: DumpAggregate, options: SummaryOptions = SummaryOptions()) {
+  /// Computes the summary of an aggregate, versions in parallel on up to `threads` threads.
+  public init(aggregate: DumpAggregate, options: SummaryOptions = SummaryOptions(), threads: Int = 1) {
     inputs = aggregate.inputs
     self.options = options
-    var omissions: [String] = []
-    versions = aggregate.versions.values
-      .sorted { VersionOrder.precedes($0.version, $1.version) }
-      .map { VersionSummary(aggregate: $0, options: options, omissions: &omissions) }
-    self.omissions = omissions
+    // Versions are independent: their statistics are computed in parallel, each into its own slot,
+    // and read back in version order, so the result does not depend on scheduling.
+    let ordered = aggregate.versions.values.sorted { VersionOrder.precedes($0.version, $1.version) }
+    let slots = SummarySlots(count: ordered.count)
+    let workers = max(1, min(threads, ordered.count))
+    DispatchQueue.concurrentPerform(iterations: workers) { worker in
+      for i in stride(from: worker, to: ordered.count, by: workers) {
+        var omitted: [String] = []
+        let summary = VersionSummary(aggregate: ordered[i], options: options, omissions: &omitted)
+        slots.store(summary, omitted, at: i)
+      }
+    }
+    versions = slots.summaries
+    omissions = slots.omissions
   }
+}
+
+/// One slot per version, each written by one worker only and read after all have finished.
+private final class SummarySlots: @unchecked Sendable {
+  private var values: [(VersionSummary, [String])?]
+
+  init(count: Int) { values = Array(repeating: nil, count: count) }
+
+  func store(_ summary: VersionSummary, _ omissions: [String], at index: Int) { values[index] = (summary, omissions) }
+
+  var summaries: [VersionSummary] { values.compactMap { $0?.0 } }
+  var omissions: [String] { values.flatMap { $0?.1 ?? [] } }
 }
 
 /// One version's summary.
