@@ -122,7 +122,7 @@ struct CompareCommandTests {
       "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--format", "markdown",
     ])
     #expect(markdown.stdout.hasPrefix("### ❌ MetricKit gate: fail — 3.9.0 vs 3.8.0"))
-    #expect(markdown.stdout.contains("| ❌ | `applicationLaunchMetrics.histogrammedTimeToFirstDraw` | p90 |"))
+    #expect(markdown.stdout.contains("| ❌ | applicationLaunchMetrics.histogrammedTimeToFirstDraw | p90 |"))
   }
 
   @Test func snapshotsMergeToTheSinglePassResult() throws {

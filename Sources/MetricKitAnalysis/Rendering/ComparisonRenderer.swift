@@ -63,6 +63,8 @@ public enum ComparisonRenderer {
     ]
     if let q = r.qValue { parts.append(String(format: "q = %.4g", q)) }
     switch r.verdict {
+    case .insufficientData where MetricCatalog.diagnosticKind(of: r.rule.metric) != nil && r.baseline == nil:
+      parts = ["the inputs hold no diagnostics for one of the versions, or fewer than \(r.rule.minPayloads) payloads"]
     case .insufficientData:
       parts.append("\(r.baselinePayloads)/\(r.candidatePayloads) payloads, \(r.rule.minPayloads) needed per side")
     default: break
@@ -228,7 +230,7 @@ public enum ComparisonRenderer {
       default: mark = "✅"
       }
       let cells = [
-        mark, "`\(TextEscaping.markdownCell(r.rule.metric).replacingOccurrences(of: "`", with: ""))`",
+        mark, TextEscaping.markdownCell(r.rule.metric),
         r.rule.statistic.description, value(r.baseline, r.rule.unit), value(r.candidate, r.rule.unit), changeText(r),
         decisiveQ(r), verdictText(r) + (r.rule.severity == .warning ? " (warning)" : ""),
       ]
