@@ -162,3 +162,26 @@ struct PayloadDecoderTests {
     #expect(PayloadReader().readAll(paths: [dir.path]).payloads.count == 1)
   }
 }
+
+extension PayloadDecoderTests {
+  /// Whole gzip files go through the streaming inflate loop: concatenated members are one stream,
+  /// truncation and the decompressed-size limit are reasons.
+  @Test func gzipMembersTruncationAndBombs() throws {
+    let dir = try Support.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let one = try SampleDump.gzip(Data((Self.minimal + "\n").utf8))
+    try (one + one).write(to: dir.appendingPathComponent("two-members.ndjson.gz"))
+    try (one + one).write(to: dir.appendingPathComponent("two-members.gz"))
+    try one.prefix(one.count - 12).write(to: dir.appendingPathComponent("cut.json.gz"))
+    let big = try SampleDump.gzip(Data(repeating: 0x20, count: 2_000_000))
+    try big.write(to: dir.appendingPathComponent("bomb.json.gz"))
+    let reader = PayloadReader(limits: InputLimits(maximumDecompressedSize: 1_000_000))
+    let (payloads, rejected) = reader.readAll(paths: [dir.path])
+    #expect(payloads.count == 4)
+    let reasons = Dictionary(
+      uniqueKeysWithValues: rejected.map { (URL(fileURLWithPath: $0.location.path).lastPathComponent, $0.reason) })
+    #expect(reasons["cut.json.gz"]?.contains("truncated gzip stream") == true, "\(reasons)")
+    #expect(reasons["bomb.json.gz"]?.contains("decompressed-size limit") == true, "\(reasons)")
+    #expect(rejected.count == 2)
+  }
+}

@@ -111,3 +111,22 @@ struct StreamingTests {
     #expect(tracker.peakCount <= 4, "peak live buffers: \(tracker.peakCount)")
   }
 }
+
+extension StreamingTests {
+  /// The per-file payload limit holds for streamed NDJSON as for whole files.
+  @Test func payloadLimitStopsAStreamedFile() throws {
+    let dir = try Support.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let line = #"{"appVersion": "1", "cpuMetrics": {"cumulativeCPUTime": "3 sec"}}"#
+    let text = Array(repeating: line, count: 20).joined(separator: "\n\n")
+    for name in ["limited.ndjson", "limited.json"] {
+      let path = dir.appendingPathComponent(name).path
+      try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+      let reader = PayloadReader(limits: InputLimits(maximumPayloadsPerFile: 5))
+      let (payloads, rejected) = reader.readAll(paths: [path])
+      #expect(payloads.count == 5, "\(name)")
+      #expect(rejected.map(\.location.line) == [11], "\(name)")
+      #expect(rejected.first?.reason.contains("over the limit of 5 payloads per file") == true)
+    }
+  }
+}

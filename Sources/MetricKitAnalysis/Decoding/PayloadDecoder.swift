@@ -71,8 +71,7 @@ public struct PayloadDecoder: Sendable {
     visit: (PayloadLocation, Result<DecodedDocument, PayloadDecodingError>) -> Void
   ) -> Int {
     let bytes = buffer.bytes
-    let lineDelimited = [".ndjson", ".jsonl", ".ndjson.gz", ".jsonl.gz"].contains { path.hasSuffix($0) }
-    if !lineDelimited {
+    if !Self.isLineDelimited(path) {
       do {
         return try parser.parse(bytes) { (root) throws(PayloadDecodingError) in
           decodeRoot(root, path: path, visit: visit)
@@ -157,20 +156,36 @@ public struct PayloadDecoder: Sendable {
     return (try? parser.parse(first) { (root) throws(PayloadDecodingError) in root.kind == .object }) == true
   }
 
-  /// Decodes one NDJSON line (blank lines are skipped); the bytes must be followed by padding.
+  /// Whether a file's name says it holds NDJSON.
+  static func isLineDelimited(_ path: String) -> Bool {
+    [".ndjson", ".jsonl", ".ndjson.gz", ".jsonl.gz"].contains { path.hasSuffix($0) }
+  }
+
+  /// Decodes one NDJSON line; blank lines are skipped. The bytes must be followed by padding.
+  /// `documents` counts the lines decoded so far in the file and enforces the per-file limit.
+  /// - Returns: false once the limit is reached (the rest of the file is not to be read).
   func decodeLine(
-    _ slice: UnsafeRawBufferPointer, location: PayloadLocation, parser: JSONParser,
+    _ slice: UnsafeRawBufferPointer, location: PayloadLocation, parser: JSONParser, documents: inout Int,
     visit: (PayloadLocation, Result<DecodedDocument, PayloadDecodingError>) -> Void
-  ) {
-    if slice.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+  ) -> Bool {
+    if slice.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return true }
+    documents += 1
+    guard documents <= limits.maximumPayloadsPerFile else {
+      let reason =
+        "over the limit of \(limits.maximumPayloadsPerFile) payloads per file; the rest of the file was not read"
+      visit(location, .failure(.init(keyPath: [], reason: reason)))
+      return false
+    }
     do {
       let result = try parser.parse(slice) { (root) throws(PayloadDecodingError) in decodeDocument(root) }
       visit(location, result)
     } catch {
       visit(location, .failure(error))
     }
+    return true
   }
 
+  /// Decodes a whole buffer of NDJSON line by line (a file not named as NDJSON, found to be one).
   private func decodeLines(
     _ bytes: UnsafeRawBufferPointer, path: String, parser: JSONParser,
     visit: (PayloadLocation, Result<DecodedDocument, PayloadDecodingError>) -> Void
@@ -181,31 +196,12 @@ public struct PayloadDecoder: Sendable {
     while start < bytes.count {
       line += 1
       let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
-      var trimmedEnd = end
-      if trimmedEnd > start, bytes[trimmedEnd - 1] == 0x0D { trimmedEnd -= 1 }
-      let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<trimmedEnd])
-      defer { start = end + 1 }
-      if slice.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-      documents += 1
-      if documents > limits.maximumPayloadsPerFile {
-        visit(
-          PayloadLocation(path: path, line: line),
-          .failure(
-            .init(
-              keyPath: [],
-              reason:
-                "over the limit of \(limits.maximumPayloadsPerFile) payloads per file; the rest of the file was not read"
-            )))
-        return documents
-      }
+      let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+      start = end + 1
       let location = PayloadLocation(path: path, line: line)
-      do {
-        let result = try parser.parse(slice) { (root) throws(PayloadDecodingError) in decodeDocument(root) }
-        visit(location, result)
-      } catch {
-        visit(location, .failure(error))
-      }
+      guard decodeLine(slice, location: location, parser: parser, documents: &documents, visit: visit) else { break }
     }
     return documents
   }
+
 }

@@ -55,28 +55,43 @@ struct StreamSource: ChunkSource {
   }
 }
 
-/// A gzip file inflated a window at a time, with a limit on the total inflated size.
-final class GzipStreamSource: ChunkSource {
-  private var file: FileRangeSource
+/// Bytes already in memory (a file read whole), handed out a window at a time.
+struct MemorySource: ChunkSource {
+  let bytes: UnsafeRawBufferPointer
+  var offset = 0
+
+  mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputFailure) -> Int {
+    let n = min(buffer.count, bytes.count - offset)
+    guard n > 0, let base = buffer.baseAddress, let source = bytes.baseAddress else { return 0 }
+    base.copyMemory(from: source + offset, byteCount: n)
+    offset += n
+    return n
+  }
+}
+
+/// A gzip stream (a file, or bytes in memory) inflated a window at a time, concatenated members
+/// included, with a limit on the total inflated size. The one inflate loop of the project.
+final class GzipStreamSource<Input: ChunkSource>: ChunkSource {
+  private var file: Input
   private var stream = z_stream()
-  private var input: UnsafeMutableRawBufferPointer
+  private var compressed: UnsafeMutableRawBufferPointer
   private var finished = false
   private var produced = 0
   private let limit: Int
 
-  init(descriptor: Int32, size: Int, limit: Int) throws(InputFailure) {
-    file = FileRangeSource(descriptor: descriptor, offset: 0, end: size)
+  init(input: Input, limit: Int) throws(InputFailure) {
+    file = input
     self.limit = limit
-    input = .allocate(byteCount: 256 * 1024, alignment: 16)
+    compressed = .allocate(byteCount: 256 * 1024, alignment: 16)
     guard inflateInit2_(&stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-      input.deallocate()
+      compressed.deallocate()
       throw InputFailure(reason: "zlib could not be initialised")
     }
   }
 
   deinit {
     inflateEnd(&stream)
-    input.deallocate()
+    compressed.deallocate()
   }
 
   func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputFailure) -> Int {
@@ -85,25 +100,25 @@ final class GzipStreamSource: ChunkSource {
     stream.avail_out = uInt(clamping: buffer.count)
     while stream.avail_out > 0 {
       if stream.avail_in == 0 {
-        let n = try file.read(into: input)
+        let n = try file.read(into: compressed)
         if n == 0 {
           // The compressed bytes ended: fine after a complete member, a truncation otherwise.
           if stream.total_in > 0 && stream.avail_out < uInt(clamping: buffer.count) { break }
           throw InputFailure(reason: "truncated gzip stream (ends before its last block)")
         }
-        stream.next_in = input.baseAddress?.assumingMemoryBound(to: Bytef.self)
+        stream.next_in = compressed.baseAddress?.assumingMemoryBound(to: Bytef.self)
         stream.avail_in = uInt(n)
       }
       let status = inflate(&stream, Z_NO_FLUSH)
       if status == Z_STREAM_END {
         // Another gzip member may follow (concatenated .gz files are valid).
         if stream.avail_in == 0 {
-          let n = try file.read(into: input)
+          let n = try file.read(into: compressed)
           if n == 0 {
             finished = true
             break
           }
-          stream.next_in = input.baseAddress?.assumingMemoryBound(to: Bytef.self)
+          stream.next_in = compressed.baseAddress?.assumingMemoryBound(to: Bytef.self)
           stream.avail_in = uInt(n)
         }
         guard inflateReset(&stream) == Z_OK else { throw InputFailure(reason: "corrupt gzip stream") }

@@ -5,11 +5,11 @@ struct LineReader {
   /// The window's starting size.
   static let windowSize = 4 << 20
 
-  /// Calls `body` with each line (without its line break) and its number from 1, in order. Lines
-  /// are followed by readable padding, as the JSON parser needs.
+  /// Calls `body` with each line (without its line break) and its number from 1, in order, until it
+  /// returns false. Lines are followed by readable padding, as the JSON parser needs.
   static func forEachLine(
     in source: inout some ChunkSource, window: Int = windowSize, maximumLineLength: Int,
-    tracker: BufferTracker? = nil, _ body: (UnsafeRawBufferPointer, Int) -> Void
+    tracker: BufferTracker? = nil, _ body: (UnsafeRawBufferPointer, Int) -> Bool
   ) throws(InputFailure) {
     var buffer = PaddedBuffer(count: min(window, maximumLineLength), tracker: tracker)
     var filled = 0
@@ -36,7 +36,7 @@ struct LineReader {
         guard let newline = bytes[start...].firstIndex(of: 0x0A) else {
           if atEnd {
             line += 1
-            body(UnsafeRawBufferPointer(rebasing: bytes[start..<filled]), line)
+            _ = body(UnsafeRawBufferPointer(rebasing: bytes[start..<filled]), line)
             start = filled
           }
           break
@@ -44,7 +44,7 @@ struct LineReader {
         line += 1
         var end = newline
         if end > start, bytes[end - 1] == 0x0D { end -= 1 }
-        body(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), line)
+        guard body(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), line) else { return }
         start = newline + 1
       }
       // Carry the partial line to the front of the window.

@@ -95,19 +95,23 @@ public struct PayloadReader: Sendable {
     return (slots.values, discovery)
   }
 
+  /// The event for one decoded (or rejected) document.
+  private static func event(_ location: PayloadLocation, _ result: Result<DecodedDocument, PayloadDecodingError>)
+    -> ReadEvent
+  {
+    switch result {
+    case .success(.metricPayload(let payload)): .payload(payload, location)
+    case .success(.diagnosticPayload(let payload, let kind)): .diagnostics(payload, kind, location)
+    case .success(.other(let kind)): .otherDocument(kind, location)
+    case .failure(let error): .rejected(Rejection(location: location, reason: error.description))
+    }
+  }
+
   /// Reads one planned item.
   private func read(_ item: ReadPlan.Item, parser: JSONParser, visit: (ReadEvent) -> Void) {
     let decoder = PayloadDecoder(limits: limits, timestamps: timestamps)
-    func forward(_ location: PayloadLocation, _ result: Result<DecodedDocument, PayloadDecodingError>) {
-      switch result {
-      case .success(.metricPayload(let payload)): visit(.payload(payload, location))
-      case .success(.diagnosticPayload(let payload, let kind)): visit(.diagnostics(payload, kind, location))
-      case .success(.other(let kind)): visit(.otherDocument(kind, location))
-      case .failure(let error): visit(.rejected(Rejection(location: location, reason: error.description)))
-      }
-    }
     switch item {
-    case .file(let path, _):
+    case .file(let path):
       let buffer: PaddedBuffer
       do {
         var fileReader = InputFileReader(limits: limits)
@@ -117,13 +121,17 @@ public struct PayloadReader: Sendable {
         visit(.rejected(Rejection(location: PayloadLocation(path: path), reason: error.reason)))
         return
       }
-      decoder.decodeFile(path: path, buffer: buffer, parser: parser, visit: forward)
-    case .lines(let path, _, let range, let gzip):
+      decoder.decodeFile(path: path, buffer: buffer, parser: parser) { visit(Self.event($0, $1)) }
+    case .lines(let path, let range, let gzip):
+      // The per-file payload limit counts per byte range when a large file is split between threads.
+      var documents = 0
       do {
         try streamLines(path: path, range: range, gzip: gzip) { line, number in
           var location = PayloadLocation(path: path, line: number)
           location.lineCountedFromByte = range?.lowerBound ?? 0
-          decoder.decodeLine(line, location: location, parser: parser, visit: forward)
+          return decoder.decodeLine(line, location: location, parser: parser, documents: &documents) {
+            visit(Self.event($0, $1))
+          }
         }
       } catch {
         visit(.rejected(Rejection(location: PayloadLocation(path: path), reason: error.reason)))
@@ -133,7 +141,7 @@ public struct PayloadReader: Sendable {
 
   /// Streams the lines of an NDJSON file, or of a byte range of it.
   private func streamLines(
-    path: String, range: Range<Int>?, gzip: Bool, _ body: (UnsafeRawBufferPointer, Int) -> Void
+    path: String, range: Range<Int>?, gzip: Bool, _ body: (UnsafeRawBufferPointer, Int) -> Bool
   ) throws(InputFailure) {
     let fd = open(path, O_RDONLY)
     guard fd >= 0 else { throw InputFailure(reason: "cannot open: \(String(cString: strerror(errno)))") }
@@ -143,7 +151,8 @@ public struct PayloadReader: Sendable {
     let size = Int(info.st_size)
     let longest = min(limits.maximumFileSize, limits.maximumDecompressedSize)
     if gzip {
-      var source = try GzipStreamSource(descriptor: fd, size: size, limit: limits.maximumDecompressedSize)
+      var source = try GzipStreamSource(
+        input: FileRangeSource(descriptor: fd, offset: 0, end: size), limit: limits.maximumDecompressedSize)
       try LineReader.forEachLine(in: &source, window: lineWindow, maximumLineLength: longest, tracker: tracker, body)
     } else {
       if range == nil && size > limits.maximumFileSize {
@@ -190,22 +199,22 @@ public struct PayloadReader: Sendable {
   /// (Spark `RDD.pipe`, Hadoop Streaming, `xargs -P`) runs `metrics-report snapshot --stdin` per
   /// partition, and `metrics-report merge` adds the snapshots.
   public func readStandardInput(visit: (ReadEvent) -> Void) {
-    guard let parser = JSONParser(maximumDepth: limits.maximumDepth) else { return }
-    let decoder = PayloadDecoder(limits: limits, timestamps: timestamps)
     let path = Self.standardInputPath
+    guard let parser = JSONParser(maximumDepth: limits.maximumDepth) else {
+      visit(.rejected(Rejection(location: PayloadLocation(path: path), reason: "out of memory for the JSON parser")))
+      return
+    }
+    let decoder = PayloadDecoder(limits: limits, timestamps: timestamps)
     var source = StreamSource(descriptor: 0)
+    var documents = 0
     do {
       try LineReader.forEachLine(
         in: &source, window: lineWindow, maximumLineLength: limits.maximumFileSize, tracker: tracker
       ) { line, number in
-        decoder.decodeLine(line, location: PayloadLocation(path: path, line: number), parser: parser) {
-          location, result in
-          switch result {
-          case .success(.metricPayload(let payload)): visit(.payload(payload, location))
-          case .success(.diagnosticPayload(let payload, let kind)): visit(.diagnostics(payload, kind, location))
-          case .success(.other(let kind)): visit(.otherDocument(kind, location))
-          case .failure(let error): visit(.rejected(Rejection(location: location, reason: error.description)))
-          }
+        decoder.decodeLine(
+          line, location: PayloadLocation(path: path, line: number), parser: parser, documents: &documents
+        ) {
+          visit(Self.event($0, $1))
         }
       }
     } catch {

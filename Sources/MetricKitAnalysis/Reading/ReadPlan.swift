@@ -9,42 +9,32 @@
 struct ReadPlan {
   enum Item: Sendable {
     /// A file read whole (one payload, a JSON array, or NDJSON not named as such).
-    case file(path: String, order: Int)
+    case file(path: String)
     /// An NDJSON file (`.ndjson`, `.jsonl`, optionally `.gz`) or a byte range of one, streamed.
-    case lines(path: String, order: Int, range: Range<Int>?, gzip: Bool)
-
-    var order: Int {
-      switch self {
-      case .file(_, let order), .lines(_, let order, _, _): order
-      }
-    }
+    case lines(path: String, range: Range<Int>?, gzip: Bool)
   }
 
   /// NDJSON files at least this large are split into ranges when several threads read.
   static let splitThreshold = 32 << 20
 
-  static func isLineDelimited(_ path: String) -> Bool {
-    [".ndjson", ".jsonl", ".ndjson.gz", ".jsonl.gz"].contains { path.hasSuffix($0) }
-  }
-
   /// Plans the files in `files` (in discovery order) for `threads` threads.
   static func items(for files: [String], threads: Int, splitThreshold: Int = splitThreshold) -> [Item] {
     var items: [Item] = []
-    for (order, path) in files.enumerated() {
-      guard isLineDelimited(path) else {
-        items.append(.file(path: path, order: order))
+    for path in files {
+      guard PayloadDecoder.isLineDelimited(path) else {
+        items.append(.file(path: path))
         continue
       }
       let gzip = path.hasSuffix(".gz")
       var info = stat()
       let size = stat(path, &info) == 0 ? Int(info.st_size) : 0
       guard !gzip, threads > 1, size >= splitThreshold else {
-        items.append(.lines(path: path, order: order, range: nil, gzip: gzip))
+        items.append(.lines(path: path, range: nil, gzip: gzip))
         continue
       }
       let parts = min(threads * 4, size / max(1, splitThreshold / 4))
       for range in splitAtLines(path: path, size: size, parts: parts) {
-        items.append(.lines(path: path, order: order, range: range, gzip: false))
+        items.append(.lines(path: path, range: range, gzip: false))
       }
     }
     return items
