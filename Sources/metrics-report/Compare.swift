@@ -86,7 +86,7 @@ struct Compare: ParsableCommand {
       aggregate = DumpAggregate(
         paths: input.paths, reader: try input.reader(), filter: filter,
         options: evaluator.aggregationOptions, threads: input.threads, standardInput: input.stdin)
-      for rejection in aggregate.inputs.rejected { ReportOutput.printError("rejected: \(rejection)") }
+      try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
     }
     let baselineAggregate = baselineSnapshot?.aggregate ?? baseline.flatMap { aggregate.versions[$0] }
     let candidateAggregate = candidateSnapshot?.aggregate ?? candidate.flatMap { aggregate.versions[$0] }
@@ -97,10 +97,6 @@ struct Compare: ParsableCommand {
       ReportOutput.printError(
         "metrics-report: no payloads for version \(absent.joined(separator: ", ")) "
           + "(versions counted: \(counted.isEmpty ? "none" : counted.joined(separator: ", ")))")
-      throw ExitStatus.cannotEvaluate
-    }
-    if input.strict && !aggregate.inputs.rejected.isEmpty {
-      ReportOutput.printError("metrics-report: \(aggregate.inputs.rejected.count) inputs rejected (--strict)")
       throw ExitStatus.cannotEvaluate
     }
     var inputs = aggregate.inputs

@@ -34,11 +34,7 @@ struct Diagnostics: ParsableCommand {
       paths: input.paths, reader: try input.reader(), filter: try input.filter(), options: options,
       threads: input.threads, standardInput: input.stdin)
     try ReportOutput.write(DiagnosticsRenderer.render(aggregate, as: format), to: output)
-    for rejection in aggregate.inputs.rejected { ReportOutput.printError("rejected: \(rejection)") }
-    if input.strict && !aggregate.inputs.rejected.isEmpty {
-      ReportOutput.printError("metrics-report: \(aggregate.inputs.rejected.count) inputs rejected (--strict)")
-      throw ExitStatus.cannotEvaluate
-    }
+    try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
     let missing = input.appVersions.filter { aggregate.diagnostics[$0] == nil }
     if !missing.isEmpty || aggregate.diagnostics.isEmpty {
       ReportOutput.printError(

@@ -21,11 +21,8 @@ enum ReportOutput {
     FileHandle.standardError.write(Data((line + "\n").utf8))
   }
 
-  /// Lists rejections on stderr, then exits 2 when nothing could be evaluated: no payload counted, a
-  /// requested version absent, or `--strict` with rejected inputs.
-  static func finish(inputs: InputAccounting, strict: Bool, requestedVersions: [String], countedVersions: [String])
-    throws
-  {
+  /// Lists every rejected input on stderr; with `--strict`, any rejection makes the run exit 2.
+  static func listRejections(_ inputs: InputAccounting, strict: Bool) throws {
     for rejection in inputs.rejected {
       printError("rejected: \(rejection)")
     }
@@ -33,6 +30,14 @@ enum ReportOutput {
       printError("metrics-report: \(inputs.rejected.count) inputs rejected (--strict)")
       throw ExitStatus.cannotEvaluate
     }
+  }
+
+  /// Lists rejections on stderr, then exits 2 when nothing could be evaluated: no payload counted, a
+  /// requested version absent, or `--strict` with rejected inputs.
+  static func finish(inputs: InputAccounting, strict: Bool, requestedVersions: [String], countedVersions: [String])
+    throws
+  {
+    try listRejections(inputs, strict: strict)
     let missing = requestedVersions.filter { !countedVersions.contains($0) }
     if !missing.isEmpty {
       let available = countedVersions.isEmpty ? "none" : countedVersions.joined(separator: ", ")

@@ -42,13 +42,9 @@ struct Snapshot: ParsableCommand {
       options: AggregationOptions(
         estimator: estimator, payloadStatistics: MetricSelection(), payloadPercentiles: recorded),
       threads: input.threads, standardInput: input.stdin)
-    for rejection in aggregate.inputs.rejected { ReportOutput.printError("rejected: \(rejection)") }
+    try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
     guard let versionAggregate = aggregate.versions[version] else {
       ReportOutput.printError("metrics-report: no payloads for version \(version)")
-      throw ExitStatus.cannotEvaluate
-    }
-    if input.strict && !aggregate.inputs.rejected.isEmpty {
-      ReportOutput.printError("metrics-report: \(aggregate.inputs.rejected.count) inputs rejected (--strict)")
       throw ExitStatus.cannotEvaluate
     }
     let snapshot = VersionSnapshot(

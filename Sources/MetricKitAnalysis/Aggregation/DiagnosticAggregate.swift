@@ -54,8 +54,12 @@ public struct DiagnosticAggregate: Sendable {
   /// Creates an empty aggregate.
   public init(version: String) { self.version = version }
 
-  /// Adds one diagnostic from a payload covering `begin`–`end`.
-  public mutating func add(_ d: Diagnostic, begin: Date?, end: Date?, options: DiagnosticOptions) {
+  /// Adds one diagnostic from a payload covering `begin`–`end`; `countingPayload` when it is the
+  /// payload's first diagnostic of this version.
+  public mutating func add(
+    _ d: Diagnostic, begin: Date?, end: Date?, options: DiagnosticOptions, countingPayload: Bool = false
+  ) {
+    if countingPayload { payloadCount += 1 }
     counts[d.kind, default: 0] += 1
     let signature = DiagnosticSignature(d)
     if var group = groups[signature.identifier] {

@@ -67,14 +67,12 @@ public struct DumpAggregate: Sendable {
     case .diagnostics(let payload, let kind, _):
       inputs.otherDocuments[kind, default: 0] += 1
       var seen = Set<String>()
-      for d in payload.diagnostics {
+      for d in payload.diagnostics where filter.keeps(diagnostic: d) {
         let version = d.metaData.applicationVersion ?? ""
-        guard filter.keeps(diagnostic: d) else { continue }
-        if seen.insert(version).inserted {
-          diagnostics[version, default: DiagnosticAggregate(version: version)].payloadCount += 1
-        }
+        let firstOfVersion = seen.insert(version).inserted  // a payload counts once per version in it
         diagnostics[version, default: DiagnosticAggregate(version: version)].add(
-          d, begin: payload.timeStampBegin, end: payload.timeStampEnd, options: options.diagnostics)
+          d, begin: payload.timeStampBegin, end: payload.timeStampEnd, options: options.diagnostics,
+          countingPayload: firstOfVersion)
       }
     case .otherDocument(let kind, _):
       inputs.otherDocuments[kind, default: 0] += 1

@@ -33,7 +33,7 @@ public struct InputDiscovery: Sendable {
     for path in paths {
       var info = stat()
       guard stat(path, &info) == 0 else {
-        result.failures.append((path, InputFailure(reason: "cannot read: \(String(cString: strerror(errno)))")))
+        result.failures.append(Self.unreadable(path))
         continue
       }
       if (info.st_mode & S_IFMT) == S_IFDIR {
@@ -69,29 +69,17 @@ public struct InputDiscovery: Sendable {
         var children: [Entry] = []
         for (name, type) in listing.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
           let path = dir.hasSuffix("/") ? dir + name : dir + "/" + name
-          var isDirectory = type == DT_DIR
-          var identity: FileIdentity? = nil
-          // readdir's type spares a stat(2) per file; links and unknown types are resolved.
-          if type != DT_REG && type != DT_DIR {
-            var info = stat()
+          // readdir's type spares a stat(2) per regular file; directories need their identity (for
+          // loops), links and unknown types their kind.
+          var info = stat()
+          if type != DT_REG {
             guard stat(path, &info) == 0 else {
-              result.failures.append((path, InputFailure(reason: "cannot read: \(String(cString: strerror(errno)))")))
+              result.failures.append(Self.unreadable(path))
               continue
             }
-            isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
-            identity = FileIdentity(info)
           }
-          if isDirectory {
-            if name.hasPrefix(".") { continue }
-            if identity == nil {
-              var info = stat()
-              guard stat(path, &info) == 0 else {
-                result.failures.append((path, InputFailure(reason: "cannot read: \(String(cString: strerror(errno)))")))
-                continue
-              }
-              identity = FileIdentity(info)
-            }
-            if let identity { children.append(.directory(path, identity)) }
+          if type != DT_REG && (info.st_mode & S_IFMT) == S_IFDIR {
+            if !name.hasPrefix(".") { children.append(.directory(path, FileIdentity(info))) }
           } else if !name.hasPrefix("."), Self.payloadFileSuffixes.contains(where: { name.hasSuffix($0) }) {
             children.append(.file(path))
           } else {
@@ -105,6 +93,11 @@ public struct InputDiscovery: Sendable {
 }
 
 extension InputDiscovery {
+  /// A path that stat(2) failed on, with the system's reason.
+  fileprivate static func unreadable(_ path: String) -> (path: String, failure: InputFailure) {
+    (path, InputFailure(reason: "cannot read: \(String(cString: strerror(errno)))"))
+  }
+
   /// The entries of a directory with their readdir(3) types, "." and ".." left out; nil when the
   /// directory cannot be opened.
   fileprivate static func list(_ path: String) -> [(name: String, type: Int32)]? {

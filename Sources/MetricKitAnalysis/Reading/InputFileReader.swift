@@ -31,7 +31,7 @@ public struct InputFileReader: Sendable {
     }
     var buffer = PaddedBuffer(count: size, tracker: tracker)
     var filled = 0
-    if size > 0, let base = buffer.mutableBytes.baseAddress {
+    if size > 0, let base = buffer.room.baseAddress {
       while filled < size {
         let n = readBytes(fd, base + filled, size - filled)
         if n < 0 {

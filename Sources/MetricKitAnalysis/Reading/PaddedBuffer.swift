@@ -75,9 +75,4 @@ final class PaddedBuffer: @unchecked Sendable {
 
   /// The whole room, for filling.
   var room: UnsafeMutableRawBufferPointer { UnsafeMutableRawBufferPointer(rebasing: storage[0..<capacity]) }
-
-  /// Writable access to the meaningful bytes, for the file reader.
-  var mutableBytes: UnsafeMutableRawBufferPointer {
-    UnsafeMutableRawBufferPointer(rebasing: storage[0..<count])
-  }
 }
