@@ -17,10 +17,7 @@ public struct ScalarSample: Sendable, Hashable {
   public var count: Int { values.count }
 
   /// The arithmetic mean, through GSL.
-  public func mean() throws(StatisticsError) -> Double {
-    guard !values.isEmpty else { throw .empty }
-    return try GSL.weightedMean(values: values.sorted(), weights: [Double](repeating: 1, count: values.count))
-  }
+  public func mean() throws(StatisticsError) -> Double { try summary([]).mean }
 
   /// The mean and type-7 percentiles from one sort.
   public func summary(_ percentiles: [Percentile]) throws(StatisticsError) -> (mean: Double, percentiles: [Double]) {
@@ -34,10 +31,6 @@ public struct ScalarSample: Sendable, Hashable {
 
   /// Type-7 percentiles.
   public func percentiles(_ percentiles: [Percentile]) throws(StatisticsError) -> [Double] {
-    guard !values.isEmpty else { throw .empty }
-    let sorted = values.sorted()
-    var result: [Double] = []
-    for p in percentiles { result.append(try GSL.sortedQuantile(sorted, probability: p.probability)) }
-    return result
+    try summary(percentiles).percentiles
   }
 }
