@@ -75,7 +75,7 @@ public struct PayloadReader: Sendable {
     let discovery = InputDiscovery().discover(paths)
     let items = ReadPlan.items(for: discovery.files, threads: threads, splitThreshold: splitThreshold)
     let workers = max(1, min(threads, items.count))
-    let slots = WorkerSlots<Accumulator>(count: workers)
+    let slots = ParallelSlots<Accumulator>(count: workers)
     let next = NextItem()
     let reader = self
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
@@ -246,16 +246,4 @@ private final class NextItem: Sendable {
     let index = counter.add(1, ordering: .relaxed).oldValue
     return index < limit ? index : nil
   }
-}
-
-/// One result slot per worker; each worker writes only its own slot, and the slots are read after
-/// every worker has finished (concurrentPerform returns only then).
-private final class WorkerSlots<Value>: @unchecked Sendable {
-  private var slots: [Value?]
-
-  init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-  func store(_ value: Value, at index: Int) { slots[index] = value }
-
-  var values: [Value] { slots.compactMap { $0 } }
 }

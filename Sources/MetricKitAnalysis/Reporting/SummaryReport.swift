@@ -33,30 +33,18 @@ public struct SummaryReport: Sendable {
     // Versions are independent: their statistics are computed in parallel, each into its own slot,
     // and read back in version order, so the result does not depend on scheduling.
     let ordered = aggregate.versions.values.sorted { VersionOrder.precedes($0.version, $1.version) }
-    let slots = SummarySlots(count: ordered.count)
+    let slots = ParallelSlots<(VersionSummary, [String])>(count: ordered.count)
     let workers = max(1, min(threads, ordered.count))
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
       for i in stride(from: worker, to: ordered.count, by: workers) {
         var omitted: [String] = []
         let summary = VersionSummary(aggregate: ordered[i], options: options, omissions: &omitted)
-        slots.store(summary, omitted, at: i)
+        slots.store((summary, omitted), at: i)
       }
     }
-    versions = slots.summaries
-    omissions = slots.omissions
+    versions = slots.values.map(\.0)
+    omissions = slots.values.flatMap(\.1)
   }
-}
-
-/// One slot per version, each written by one worker only and read after all have finished.
-private final class SummarySlots: @unchecked Sendable {
-  private var values: [(VersionSummary, [String])?]
-
-  init(count: Int) { values = Array(repeating: nil, count: count) }
-
-  func store(_ summary: VersionSummary, _ omissions: [String], at index: Int) { values[index] = (summary, omissions) }
-
-  var summaries: [VersionSummary] { values.compactMap { $0?.0 } }
-  var omissions: [String] { values.flatMap { $0?.1 ?? [] } }
 }
 
 /// One version's summary.
