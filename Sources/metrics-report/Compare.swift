@@ -41,7 +41,11 @@ struct Compare: ParsableCommand {
   @Option(name: [.customShort("o"), .long], help: "Write the report to this file instead of standard output.")
   var output: String?
 
+  @Flag(help: "Exit 0 even when no error rule had data enough to decide (exit 2 otherwise: a pass would mean nothing).")
+  var allowInsufficient = false
+
   mutating func validate() throws {
+    try input.validate(output: output, alsoReading: [rules, baselineFile, candidateFile].compactMap { $0 })
     if (baseline == nil) == (baselineFile == nil) {
       throw ValidationError("Give exactly one of --baseline VERSION and --baseline-file SNAPSHOT.")
     }
@@ -84,7 +88,7 @@ struct Compare: ParsableCommand {
       var filter = try input.filter()
       filter.applicationVersions = Set(wanted)
       aggregate = DumpAggregate(
-        paths: input.paths, reader: try input.reader(), filter: filter,
+        paths: input.inputPaths, reader: try input.reader(), filter: filter,
         options: evaluator.aggregationOptions, threads: input.threads, standardInput: input.stdin)
       try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
     }
@@ -107,8 +111,15 @@ struct Compare: ParsableCommand {
       baselineDiagnostics: baselineSnapshot?.diagnostics ?? baseline.flatMap { aggregate.diagnostics[$0] },
       candidateDiagnostics: candidateSnapshot?.diagnostics ?? candidate.flatMap { aggregate.diagnostics[$0] },
       evaluator: evaluator)
-    try ReportOutput.write(ComparisonRenderer.render(report, as: format), to: output)
+    try ReportOutput.write(ComparisonRenderer.render(report, as: format), to: output, inputs: aggregate.discovery)
     if report.gateFails { throw ExitStatus.gateFailed }
+    if report.nothingEvaluated && !allowInsufficient {
+      ReportOutput.printError(
+        "metrics-report: nothing to evaluate: every error rule had insufficient data "
+          + "(\(report.baselinePayloads) baseline and \(report.candidatePayloads) candidate payloads); "
+          + "pass --allow-insufficient to accept that")
+      throw ExitStatus.cannotEvaluate
+    }
   }
 
   /// Loads a snapshot and checks it records what the rules need.

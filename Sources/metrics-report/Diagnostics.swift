@@ -21,7 +21,14 @@ struct Diagnostics: ParsableCommand {
   @Option(name: [.customShort("o"), .long], help: "Write the report to this file instead of standard output.")
   var output: String?
 
+  @Option(
+    help: "With --format folded, write at most this many call frames per stack; deeper ones fold into one marker frame."
+  )
+  var maxFoldedDepth: Int = FoldedStacks.defaultMaximumDepth
+
   mutating func validate() throws {
+    try input.validate(output: output)
+    if maxFoldedDepth < 1 { throw ValidationError("--max-folded-depth must be at least 1.") }
     if input.paths.isEmpty && !input.stdin {
       throw ValidationError("Name at least one payload file or directory, or pass --stdin.")
     }
@@ -29,11 +36,25 @@ struct Diagnostics: ParsableCommand {
 
   func run() throws {
     var options = AggregationOptions()
-    options.diagnostics = DiagnosticOptions(appBinary: appBinary, foldedStacks: format == .folded)
+    options.diagnostics = DiagnosticOptions(
+      appBinary: appBinary, foldedStacks: format == .folded, maximumFoldedDepth: maxFoldedDepth)
     let aggregate = DumpAggregate(
-      paths: input.paths, reader: try input.reader(), filter: try input.filter(), options: options,
+      paths: input.inputPaths, reader: try input.reader(), filter: try input.filter(), options: options,
       threads: input.threads, standardInput: input.stdin)
-    try ReportOutput.write(DiagnosticsRenderer.render(aggregate, as: format), to: output)
+    if format == .folded {
+      // Streamed: a deep tree's lines are written as they are made, never held together.
+      try ReportOutput.write(to: output, inputs: aggregate.discovery) {
+        (destination) throws(ReportDestination.Failure) in
+        var failure: ReportDestination.Failure?
+        DiagnosticsRenderer.writeFolded(aggregate) { line in
+          guard failure == nil else { return }
+          do throws(ReportDestination.Failure) { try destination.write(line) } catch { failure = error }
+        }
+        if let failure { throw failure }
+      }
+    } else {
+      try ReportOutput.write(DiagnosticsRenderer.render(aggregate, as: format), to: output, inputs: aggregate.discovery)
+    }
     try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
     let missing = input.appVersions.filter { aggregate.diagnostics[$0] == nil }
     if !missing.isEmpty || aggregate.diagnostics.isEmpty {

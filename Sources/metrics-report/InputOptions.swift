@@ -2,6 +2,12 @@ import ArgumentParser
 import Foundation
 import MetricKitAnalysis
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The options that choose which payloads count, shared by every command that reads a dump.
 struct InputOptions: ParsableArguments {
   @Argument(help: "Payload files or directories (JSON, JSON arrays, NDJSON, .gz; directories walked recursively).")
@@ -32,7 +38,8 @@ struct InputOptions: ParsableArguments {
   @Flag(help: "Count payloads spanning an app update, for their latest version (excluded by default).")
   var includeMultipleVersions = false
 
-  @Option(help: "UTC offset assumed for timestamps written without a zone, e.g. +02:00.")
+  @Option(
+    parsing: .unconditional, help: "UTC offset assumed for timestamps written without a zone, e.g. +02:00 or -12:00.")
   var utcOffset: String = "+00:00"
 
   @Flag(help: "Exit 2 when any input is rejected.")
@@ -47,7 +54,10 @@ struct InputOptions: ParsableArguments {
   @Option(help: "Reject gzip files inflating to more than this many bytes (gzip bombs).")
   var maxDecompressedBytes: Int = InputLimits().maximumDecompressedSize
 
-  @Option(help: "Reject JSON nested deeper than this.")
+  @Option(help: "Reject NDJSON lines (one payload each, from files or --stdin) longer than this many bytes.")
+  var maxLineBytes: Int = InputLimits().maximumLineLength
+
+  @Option(help: "Reject JSON nested deeper than this (a call stack frame is two levels).")
   var maxDepth: Int = InputLimits().maximumDepth
 
   @Option(help: "Reject histograms with more buckets than this.")
@@ -56,13 +66,23 @@ struct InputOptions: ParsableArguments {
   @Option(help: "Stop reading a file after this many payloads.")
   var maxPayloadsPerFile: Int = InputLimits().maximumPayloadsPerFile
 
+  @Option(help: "List at most this many rejections in full; the rest are counted by reason.")
+  var maxRejectionsListed: Int = InputLimits().maximumRejectionsListed
+
+  @Option(help: "List at most this many rejections per file in full; the rest are counted by reason.")
+  var maxRejectionsPerFile: Int = InputLimits().maximumRejectionsListedPerFile
+
   mutating func validate() throws {
     if threads < 1 || threads > 256 { throw ValidationError("--threads takes a number from 1 to 256.") }
     for (name, value) in [
       ("--max-file-bytes", maxFileBytes), ("--max-decompressed-bytes", maxDecompressedBytes), ("--max-depth", maxDepth),
       ("--max-buckets", maxBuckets), ("--max-payloads-per-file", maxPayloadsPerFile),
+      ("--max-line-bytes", maxLineBytes),
     ] where value < 1 {
       throw ValidationError("\(name) must be at least 1.")
+    }
+    if maxRejectionsListed < 0 || maxRejectionsPerFile < 0 {
+      throw ValidationError("--max-rejections-listed and --max-rejections-per-file must be at least 0.")
     }
     _ = try filter()
     _ = try timestampParser()
@@ -72,9 +92,40 @@ struct InputOptions: ParsableArguments {
   func reader() throws -> PayloadReader {
     PayloadReader(
       limits: InputLimits(
-        maximumFileSize: maxFileBytes, maximumDecompressedSize: maxDecompressedBytes, maximumDepth: maxDepth,
-        maximumBucketsPerHistogram: maxBuckets, maximumPayloadsPerFile: maxPayloadsPerFile),
+        maximumFileSize: maxFileBytes, maximumDecompressedSize: maxDecompressedBytes, maximumLineLength: maxLineBytes,
+        maximumDepth: maxDepth, maximumBucketsPerHistogram: maxBuckets, maximumPayloadsPerFile: maxPayloadsPerFile,
+        maximumRejectionsListed: maxRejectionsListed, maximumRejectionsListedPerFile: maxRejectionsPerFile),
       timestamps: try timestampParser())
+  }
+
+  /// The paths as the system's bytes. An argument that is not valid UTF-8 reaches ArgumentParser with
+  /// its bad bytes replaced (naming another file); its bytes are found again in `argv`.
+  var inputPaths: [InputPath] {
+    let raw: [[UInt8]] = (0..<Int(CommandLine.argc)).compactMap { i in
+      CommandLine.unsafeArgv[i].map {
+        Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0)))
+      }
+    }
+    return paths.map { path in
+      guard path.unicodeScalars.contains("\u{FFFD}"),
+        let bytes = raw.first(where: { String(decoding: $0, as: UTF8.self) == path })
+      else { return InputPath(path) }
+      return InputPath(bytes: bytes)
+    }
+  }
+
+  /// Refuses (as a usage error) an output path that is one of the paths named: caught before reading.
+  /// A file found inside a named directory is caught after reading, before anything is written.
+  func validate(output: String?, alsoReading others: [String] = []) throws {
+    guard let output else { return }
+    // Directories are left to the check after reading (walking them here would read them twice).
+    let files = (inputPaths + others.map(InputPath.init)).filter { path in
+      var info = stat()
+      return path.withCString { stat($0, &info) } == 0 && (info.st_mode & S_IFMT) != S_IFDIR
+    }
+    if InputDiscovery().discover(files).includes(fileAt: InputPath(output)) {
+      throw ValidationError("-o \(output) is one of the inputs; choose another output file.")
+    }
   }
 
   func filter() throws -> PayloadFilter {

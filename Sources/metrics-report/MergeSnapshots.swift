@@ -20,9 +20,16 @@ struct MergeSnapshots: ParsableCommand {
   }
 
   func run() throws {
+    // The same file twice would count its payloads twice; the output must not replace an input.
+    let files = InputDiscovery().discover(snapshots)
+    if let twice = files.duplicates.first {
+      ReportOutput.printError(
+        "metrics-report: \(twice) names a snapshot already named; merging it twice would double it")
+      throw ExitStatus.cannotEvaluate
+    }
     do {
       let loaded = try snapshots.map { path throws(VersionSnapshot.Failure) in try VersionSnapshot.load(path: path) }
-      try ReportOutput.write(try VersionSnapshot.merge(loaded).json, to: output)
+      try ReportOutput.write(try VersionSnapshot.merge(loaded).json, to: output, inputs: files)
     } catch let failure as VersionSnapshot.Failure {
       ReportOutput.printError("metrics-report: \(failure)")
       throw ExitStatus.cannotEvaluate

@@ -1,33 +1,81 @@
 import ArgumentParser
-import Foundation
 import MetricKitAnalysis
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Writing a report, listing rejected inputs on standard error, and choosing the exit code.
 enum ReportOutput {
-  static func write(_ text: String, to path: String?) throws {
-    guard let path else {
-      FileHandle.standardOutput.write(Data(text.utf8))
-      return
+  /// Opens where a report goes (standard output without a path), refusing a path that is one of the
+  /// files read: the report would replace its own input.
+  static func destination(_ path: String?, inputs: InputDiscovery.Result? = nil) throws -> ReportDestination {
+    guard let path else { return ReportDestination() }
+    if let inputs, inputs.includes(fileAt: InputPath(path)) {
+      printError("metrics-report: \(path) is one of the inputs; not overwriting it (choose another -o)")
+      throw ExitStatus.cannotEvaluate
     }
     do {
-      try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+      return try ReportDestination(path: path)
     } catch {
-      printError("metrics-report: cannot write \(path): \(error.localizedDescription)")
+      printError("metrics-report: \(error)")
       throw ExitStatus.cannotEvaluate
     }
   }
 
-  static func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+  /// Writes a whole report to `path` (standard output without one), through a temporary file.
+  static func write(_ text: String, to path: String?, inputs: InputDiscovery.Result? = nil) throws {
+    try write(to: path, inputs: inputs) { (destination) throws(ReportDestination.Failure) in
+      try destination.write(text)
+    }
   }
 
-  /// Lists every rejected input on stderr; with `--strict`, any rejection makes the run exit 2.
+  /// Writes a report piece by piece through `body`, then puts it in place; any write error exits 2.
+  static func write(
+    to path: String?, inputs: InputDiscovery.Result? = nil,
+    _ body: (ReportDestination) throws(ReportDestination.Failure) -> Void
+  ) throws {
+    let destination = try destination(path, inputs: inputs)
+    do {
+      try body(destination)
+      try destination.finish()
+    } catch {
+      printError("metrics-report: \(error)")
+      throw ExitStatus.cannotEvaluate
+    }
+  }
+
+  /// Writes a line to standard error, escaped (payload text and file names reach these lines, and CI
+  /// systems read commands from standard error); a failing standard error is not worth a crash.
+  static func printError(_ line: String) {
+    let bytes = Array((TextEscaping.diagnosticLine(line) + "\n").utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let n = bytes.withUnsafeBytes { writeStandardError($0.baseAddress! + offset, bytes.count - offset) }
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { return }
+      offset += n
+    }
+  }
+
+  /// Lists the rejected inputs on stderr (those beyond the listed ones by reason); with `--strict`,
+  /// any rejection makes the run exit 2.
   static func listRejections(_ inputs: InputAccounting, strict: Bool) throws {
     for rejection in inputs.rejected {
       printError("rejected: \(rejection)")
     }
-    if strict && !inputs.rejected.isEmpty {
-      printError("metrics-report: \(inputs.rejected.count) inputs rejected (--strict)")
+    let omitted = inputs.rejections.omitted
+    if !omitted.isEmpty {
+      printError("rejected: \(omitted.reduce(0) { $0 + $1.count }) more, not listed, by reason:")
+      for (reason, count) in omitted { printError("rejected:   \(count) × \(reason)") }
+    }
+    for path in inputs.duplicateFiles {
+      printError("read once: \(path) is a file already named")
+    }
+    if strict && !inputs.rejections.isEmpty {
+      printError("metrics-report: \(inputs.rejectedCount) inputs rejected (--strict)")
       throw ExitStatus.cannotEvaluate
     }
   }
@@ -46,8 +94,11 @@ enum ReportOutput {
       throw ExitStatus.cannotEvaluate
     }
     if countedVersions.isEmpty {
-      printError("metrics-report: no payloads counted (\(inputs.payloads) read, \(inputs.rejected.count) rejected)")
+      printError("metrics-report: no payloads counted (\(inputs.payloads) read, \(inputs.rejectedCount) rejected)")
       throw ExitStatus.cannotEvaluate
     }
   }
 }
+
+/// write(2) to standard error, named apart from `ReportOutput.write`.
+private func writeStandardError(_ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(2, bytes, count) }

@@ -17,6 +17,9 @@ struct Rules: ParsableCommand {
 
   mutating func validate() throws {
     if printDefaults == (check != nil) { throw ValidationError("Give one of --print-defaults and --check FILE.") }
+    if let check, let output, InputDiscovery().discover([check]).includes(fileAt: InputPath(output)) {
+      throw ValidationError("-o \(output) is the rule file checked; choose another output file.")
+    }
   }
 
   func run() throws {

@@ -20,6 +20,7 @@ struct Snapshot: ParsableCommand {
   var output: String?
 
   mutating func validate() throws {
+    try input.validate(output: output)
     if input.paths.isEmpty && !input.stdin {
       throw ValidationError("Name at least one payload file or directory, or pass --stdin.")
     }
@@ -38,7 +39,7 @@ struct Snapshot: ParsableCommand {
     let version = input.appVersions[0]
     let recorded = try percentiles()
     let aggregate = DumpAggregate(
-      paths: input.paths, reader: try input.reader(), filter: try input.filter(),
+      paths: input.inputPaths, reader: try input.reader(), filter: try input.filter(),
       options: AggregationOptions(
         estimator: estimator, payloadStatistics: MetricSelection(), payloadPercentiles: recorded),
       threads: input.threads, standardInput: input.stdin)
@@ -50,6 +51,6 @@ struct Snapshot: ParsableCommand {
     let snapshot = VersionSnapshot(
       aggregate: versionAggregate, estimator: estimator, payloadPercentiles: recorded, inputs: aggregate.inputs,
       diagnostics: aggregate.diagnostics[version])
-    try ReportOutput.write(snapshot.json, to: output)
+    try ReportOutput.write(snapshot.json, to: output, inputs: aggregate.discovery)
   }
 }

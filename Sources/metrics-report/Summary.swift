@@ -41,6 +41,7 @@ struct Summary: ParsableCommand {
   }
 
   mutating func validate() throws {
+    try input.validate(output: output)
     if input.paths.isEmpty && !input.stdin {
       throw ValidationError("Name at least one payload file or directory, or pass --stdin.")
     }
@@ -59,7 +60,7 @@ struct Summary: ParsableCommand {
     options.estimator = estimator
     options.pooling = pooling
     let aggregate = DumpAggregate(
-      paths: input.paths, reader: try input.reader(),
+      paths: input.inputPaths, reader: try input.reader(),
       filter: try input.filter(),
       options: AggregationOptions(
         estimator: estimator, selection: MetricSelection(metrics),
@@ -74,7 +75,7 @@ struct Summary: ParsableCommand {
     case .markdown: text = SummaryTableRenderer.markdown(report)
     case .csv: text = SummaryTableRenderer.csv(report)
     }
-    try ReportOutput.write(text, to: output)
+    try ReportOutput.write(text, to: output, inputs: aggregate.discovery)
     try ReportOutput.finish(
       inputs: report.inputs, strict: input.strict, requestedVersions: input.appVersions,
       countedVersions: report.versions.map(\.version))

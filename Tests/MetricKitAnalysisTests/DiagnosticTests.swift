@@ -113,7 +113,7 @@ struct DiagnosticTests {
 
   /// Decodes a call stack tree document.
   static func tree(_ text: String) throws -> CallStackTree {
-    let buffer = Data(text.utf8).withUnsafeBytes { PaddedBuffer(copying: $0) }
+    let buffer = try Data(text.utf8).withUnsafeBytes { try PaddedBuffer(copying: $0) }
     let parser = try #require(JSONParser(maximumDepth: 100_000))
     return try parser.parse(buffer.bytes) { (root) throws(PayloadDecodingError) in
       try DiagnosticDecoder(context: DecodingContext(timestamps: TimestampParser(), limits: InputLimits()))

@@ -147,7 +147,7 @@ struct PayloadDecoderTests {
     #expect(rejected.first?.reason.contains("gzip") == true)
     let discovery = InputDiscovery().discover([dir.path])
     #expect(
-      discovery.files.map { URL(fileURLWithPath: $0).lastPathComponent } == [
+      discovery.files.map { URL(fileURLWithPath: $0.description).lastPathComponent } == [
         "a.gz", "two.json.gz", "one.json", "fake.json.gz",
       ])
     #expect(discovery.ignored.count == 1)

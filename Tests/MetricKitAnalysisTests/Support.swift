@@ -23,7 +23,7 @@ enum Support {
   static func decode(_ text: String, name: String = "test.json", limits: InputLimits = InputLimits())
     -> [(PayloadLocation, Result<DecodedDocument, PayloadDecodingError>)]
   {
-    let buffer = Data(text.utf8).withUnsafeBytes { PaddedBuffer(copying: $0) }
+    let buffer = try! Data(text.utf8).withUnsafeBytes { try PaddedBuffer(copying: $0) }
     var results: [(PayloadLocation, Result<DecodedDocument, PayloadDecodingError>)] = []
     guard let parser = JSONParser(maximumDepth: limits.maximumDepth) else { return [] }
     PayloadDecoder(limits: limits).decodeFile(path: name, buffer: buffer, parser: parser) { results.append(($0, $1)) }
@@ -35,7 +35,7 @@ enum Support {
     let results = decode(text)
     try #require(results.count == 1, sourceLocation: sourceLocation)
     switch results[0].1 {
-    case .success(.metricPayload(let payload)): return payload
+    case .success(.metricPayload(let payload, _)): return payload
     case .success(.other(let kind)), .success(.diagnosticPayload(_, let kind)):
       throw TestFailure("expected a metric payload, got \(kind)")
     case .failure(let error): throw TestFailure("decoding failed: \(error)")

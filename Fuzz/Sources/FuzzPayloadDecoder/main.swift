@@ -7,7 +7,7 @@ public func fuzzPayloadDecoder(_ start: UnsafeRawPointer?, _ count: Int) -> CInt
   let bytes = UnsafeRawBufferPointer(start: start, count: count)
   for (_, result) in PayloadDecoder().decode(bytes) {
     // Touch what the reports read, so a malformed value cannot hide behind laziness.
-    if case .success(.metricPayload(let payload)) = result {
+    if case .success(.metricPayload(let payload, _)) = result {
       var aggregate = VersionAggregate(version: payload.latestApplicationVersion)
       aggregate.add(
         payload,

@@ -11,6 +11,12 @@ public struct AggregationOptions: Sendable, Hashable {
   public var payloadPercentiles: [Percentile]
   /// How diagnostics are aggregated.
   public var diagnostics = DiagnosticOptions()
+  /// The most distinct signposts kept per version: the byte-wise smallest identifiers; histograms of
+  /// others are counted, not stored (MetricKit reports far fewer for an app).
+  public var signpostLimit = AggregationOptions.defaultSignpostLimit
+
+  /// The default number of distinct signposts kept per version.
+  public static let defaultSignpostLimit = 10_000
 
   /// Creates options.
   public init(

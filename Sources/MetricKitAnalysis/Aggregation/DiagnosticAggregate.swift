@@ -48,11 +48,15 @@ public struct DiagnosticAggregate: Sendable {
   public internal(set) var writes = ScalarSample()
   /// Launch durations of launch diagnostics, seconds.
   public internal(set) var launchDurations = ScalarSample()
-  /// Collapsed stacks (`frame;frame;frame`) with their sample counts, when recorded.
-  public internal(set) var foldedStacks: [String: Int] = [:]
+  /// Collapsed stacks under one node per diagnostic kind, with their sample counts, when recorded.
+  public internal(set) var foldedStacks: FoldedStacks
 
-  /// Creates an empty aggregate.
-  public init(version: String) { self.version = version }
+  /// Creates an empty aggregate; `maximumFoldedDepth` bounds the call frames of a collapsed stack.
+  public init(version: String, maximumFoldedDepth: Int = FoldedStacks.defaultMaximumDepth) {
+    self.version = version
+    // One level more: the kind's node comes first.
+    foldedStacks = FoldedStacks(maximumDepth: maximumFoldedDepth + 1)
+  }
 
   /// Adds one diagnostic from a payload covering `begin`–`end`; `countingPayload` when it is the
   /// payload's first diagnostic of this version.
@@ -91,16 +95,8 @@ public struct DiagnosticAggregate: Sendable {
       break
     }
     if options.foldedStacks, let tree = d.callStackTree {
-      for (stack, count) in tree.foldedStacks() {
-        let line = stack.map(Self.foldedFrame).joined(separator: ";")
-        foldedStacks["\(d.kind.rawValue);" + line, default: 0] += count
-      }
+      foldedStacks.add(tree, under: foldedStacks.child(of: FoldedStacks.root, d.kind.rawValue))
     }
-  }
-
-  /// A frame label safe in the folded format (no `;`, no line breaks).
-  static func foldedFrame(_ label: String) -> String {
-    String(label.map { $0 == ";" ? "," : ($0.isNewline ? " " : $0) })
   }
 
   /// Adds another aggregate of the same version.
@@ -122,7 +118,7 @@ public struct DiagnosticAggregate: Sendable {
     cpuTimes.merge(other.cpuTimes)
     writes.merge(other.writes)
     launchDurations.merge(other.launchDurations)
-    for (s, n) in other.foldedStacks { foldedStacks[s, default: 0] += n }
+    foldedStacks.merge(other.foldedStacks)
   }
 
   /// All diagnostics.
@@ -135,10 +131,15 @@ public struct DiagnosticOptions: Sendable, Hashable {
   public var appBinary: String?
   /// Whether to collect collapsed stacks (for `--format folded`).
   public var foldedStacks: Bool
+  /// The most call frames of a collapsed stack; deeper frames fold into one marker frame.
+  public var maximumFoldedDepth: Int
 
   /// Creates options.
-  public init(appBinary: String? = nil, foldedStacks: Bool = false) {
+  public init(
+    appBinary: String? = nil, foldedStacks: Bool = false, maximumFoldedDepth: Int = FoldedStacks.defaultMaximumDepth
+  ) {
     self.appBinary = appBinary
     self.foldedStacks = foldedStacks
+    self.maximumFoldedDepth = maximumFoldedDepth
   }
 }

@@ -10,6 +10,9 @@ public struct DumpAggregate: Sendable {
   /// Creates an empty aggregate.
   public init() {}
 
+  /// Creates an empty aggregate that lists at most `limits`' number of rejections in full.
+  public init(limits: InputLimits) { inputs = InputAccounting(limits: limits) }
+
   /// Reads `paths` with `reader` on `threads` threads, keeps the payloads `filter` lets through, and
   /// aggregates them. The result is the same, to the bit, for any number of threads and any order of
   /// the paths.
@@ -17,6 +20,19 @@ public struct DumpAggregate: Sendable {
     paths: [String], reader: PayloadReader = PayloadReader(), filter: PayloadFilter = PayloadFilter(),
     options: AggregationOptions = AggregationOptions(), threads: Int = 1, standardInput: Bool = false
   ) {
+    self.init(
+      paths: paths.map(InputPath.init), reader: reader, filter: filter, options: options, threads: threads,
+      standardInput: standardInput)
+  }
+
+  /// Reads `paths` (as the file system's bytes) with `reader` on `threads` threads, keeps the payloads
+  /// `filter` lets through, and aggregates them. The result is the same, to the bit, for any number of
+  /// threads and any order of the paths.
+  public init(
+    paths: [InputPath], reader: PayloadReader = PayloadReader(), filter: PayloadFilter = PayloadFilter(),
+    options: AggregationOptions = AggregationOptions(), threads: Int = 1, standardInput: Bool = false
+  ) {
+    self.init(limits: reader.limits)
     if standardInput {
       reader.readStandardInput { event in add(event, filter: filter, options: options) }
     }
@@ -24,18 +40,25 @@ public struct DumpAggregate: Sendable {
     if threads <= 1 {
       discovery = reader.read(paths: paths) { event in add(event, filter: filter, options: options) }
     } else {
+      let limits = reader.limits
       let read = reader.read(
-        paths: paths, threads: threads, makeAccumulator: { DumpAggregate() },
+        paths: paths, threads: threads, makeAccumulator: { DumpAggregate(limits: limits) },
         visit: { $0.add($1, filter: filter, options: options) }
       )
       for part in read.accumulators { merge(part) }
       discovery = read.discovery
     }
     inputs.files = discovery.files.count + (standardInput ? 1 : 0)
-    inputs.ignoredFiles = discovery.ignored.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    inputs.ignoredFiles = discovery.ignored.map(\.description).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    inputs.duplicateFiles = discovery.duplicates.map(\.description).sorted {
+      $0.utf8.lexicographicallyPrecedes($1.utf8)
+    }
     inputs.assumedUTCOffset = reader.timestamps.assumedUTCOffset
-    inputs.rejected.sort(by: Rejection.canonicalOrder)
+    self.discovery = discovery
   }
+
+  /// The files read (empty for an aggregate not made by reading).
+  public private(set) var discovery = InputDiscovery.Result()
 
   /// Adds an aggregate of disjoint inputs.
   public mutating func merge(_ other: DumpAggregate) {
@@ -63,21 +86,26 @@ public struct DumpAggregate: Sendable {
         return
       }
       let version = payload.latestApplicationVersion
-      versions[version, default: VersionAggregate(version: version)].add(payload, options: options)
+      versions[version, default: VersionAggregate(version: version, signpostLimit: options.signpostLimit)].add(
+        payload, options: options)
     case .diagnostics(let payload, let kind, _):
-      inputs.otherDocuments[kind, default: 0] += 1
+      // The diagnostics of a metric payload: that payload is counted already.
+      if kind != .metricPayload { inputs.otherDocuments[kind, default: 0] += 1 }
       var seen = Set<String>()
       for d in payload.diagnostics where filter.keeps(diagnostic: d) {
         let version = d.metaData.applicationVersion ?? ""
         let firstOfVersion = seen.insert(version).inserted  // a payload counts once per version in it
-        diagnostics[version, default: DiagnosticAggregate(version: version)].add(
+        diagnostics[
+          version,
+          default: DiagnosticAggregate(version: version, maximumFoldedDepth: options.diagnostics.maximumFoldedDepth)
+        ].add(
           d, begin: payload.timeStampBegin, end: payload.timeStampEnd, options: options.diagnostics,
           countingPayload: firstOfVersion)
       }
     case .otherDocument(let kind, _):
       inputs.otherDocuments[kind, default: 0] += 1
     case .rejected(let rejection):
-      inputs.rejected.append(rejection)
+      inputs.rejections.append(rejection)
     }
   }
 }

@@ -4,7 +4,8 @@ extension InputAccounting {
     files += other.files
     payloads += other.payloads
     for (reason, n) in other.excluded { excluded[reason, default: 0] += n }
-    rejected = (rejected + other.rejected).sorted(by: Rejection.canonicalOrder)
+    rejections.merge(other.rejections)
+    duplicateFiles = (duplicateFiles + other.duplicateFiles).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     for (kind, n) in other.otherDocuments { otherDocuments[kind, default: 0] += n }
     ignoredFiles = (ignoredFiles + other.ignoredFiles).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     zoneAssumedPayloads += other.zoneAssumedPayloads
@@ -14,7 +15,7 @@ extension InputAccounting {
   /// snapshots do not depend on the order files were read.
   public var canonical: InputAccounting {
     var copy = self
-    copy.rejected.sort(by: Rejection.canonicalOrder)
+    copy.duplicateFiles.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     copy.ignoredFiles.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     return copy
   }

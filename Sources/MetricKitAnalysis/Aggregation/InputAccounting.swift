@@ -7,8 +7,10 @@ public struct InputAccounting: Sendable {
   public var payloads = 0
   /// Payloads excluded, by reason.
   public var excluded: [ExclusionReason: Int] = [:]
-  /// Files and payloads that could not be used.
-  public var rejected: [Rejection] = []
+  /// Files and payloads that could not be used: every one counted, the first ones listed in full.
+  public var rejections = RejectionList()
+  /// Files named twice (or named and found in a directory): read once, listed here.
+  public var duplicateFiles: [String] = []
   /// Recognized documents that are not metric payloads, by kind.
   public var otherDocuments: [DocumentKind: Int] = [:]
   /// Files inside directories passed over for their names (not `.json`, `.ndjson`, `.jsonl`, `.gz`).
@@ -20,6 +22,18 @@ public struct InputAccounting: Sendable {
 
   /// Creates empty accounting.
   public init() {}
+
+  /// Creates empty accounting that lists at most so many rejections in full.
+  public init(limits: InputLimits) {
+    rejections = RejectionList(
+      limit: limits.maximumRejectionsListed, perFileLimit: limits.maximumRejectionsListedPerFile)
+  }
+
+  /// The rejections listed in full, in canonical order (``rejectedCount`` counts them all).
+  public var rejected: [Rejection] { rejections.listed }
+
+  /// Every rejected file or payload, listed or not.
+  public var rejectedCount: Int { rejections.count }
 
   /// Payloads counted in the report.
   public var counted: Int { payloads - excludedCount }
@@ -33,7 +47,7 @@ public struct InputAccounting: Sendable {
   /// Every document read or file that could not be: the left side of the accounting identity
   /// `read = counted + excluded + rejected + otherDocuments`, which holds by construction and is
   /// printed in every report so that a reader can check that nothing was silently lost.
-  public var read: Int { payloads + rejected.count + otherDocumentCount }
+  public var read: Int { payloads + rejectedCount + otherDocumentCount }
 
   /// The assumed offset as `+hh:mm`.
   public var assumedUTCOffsetText: String {

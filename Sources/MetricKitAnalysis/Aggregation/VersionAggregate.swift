@@ -12,9 +12,24 @@ public struct VersionAggregate: Sendable {
   public internal(set) var payloadCount = 0
   /// Merged fixed histograms, by index in `MetricCatalog.histograms`.
   private var fixedHistograms: [MergedHistogram<Dimension>?]
-  /// Merged signpost histograms, in the order first seen: a linear scan comparing the (short)
-  /// category and name finds a payload's signpost without building and hashing its identifier.
+  /// Merged signpost histograms, found by (category, name) while adding payloads and by identifier
+  /// when merging: each lookup is one hash, so a dump with many distinct signposts costs linear time.
   private var signposts: [SignpostSlot] = []
+  private var signpostByName: [SignpostName: Int] = [:]
+  private var signpostByIdentifier: [String: Int] = [:]
+  /// Once more than `signpostLimit` distinct signposts were seen, identifiers above this one are not
+  /// kept: the version keeps the `signpostLimit` byte-wise smallest identifiers, whichever thread or
+  /// order saw them (a thread holding that many smaller ones can never hold one of the kept ones).
+  private var signpostCutoff: String?
+  /// The most distinct signposts kept.
+  public let signpostLimit: Int
+  /// Signpost histograms seen (kept or not).
+  public private(set) var signpostHistogramsSeen = 0
+
+  private struct SignpostName: Hashable, Sendable {
+    var category: String
+    var name: String
+  }
 
   private struct SignpostSlot: Sendable {
     var category: String
@@ -33,9 +48,10 @@ public struct VersionAggregate: Sendable {
   /// Scroll hitch ratio × foreground seconds over foreground seconds, per payload.
   public internal(set) var scrollHitchRate = RateSample()
 
-  /// Creates an empty aggregate.
-  public init(version: String) {
+  /// Creates an empty aggregate that keeps at most `signpostLimit` distinct signposts.
+  public init(version: String, signpostLimit: Int = AggregationOptions.defaultSignpostLimit) {
     self.version = version
+    self.signpostLimit = max(1, signpostLimit)
     fixedHistograms = Array(repeating: nil, count: MetricCatalog.histograms.count)
     scalarSamples = Array(repeating: ScalarSample(), count: MetricCatalog.scalars.count)
   }
@@ -50,9 +66,31 @@ public struct VersionAggregate: Sendable {
     return all
   }
 
+  /// The identifiers of the signposts kept, byte-wise sorted.
+  public var signpostIdentifiers: [String] {
+    signposts.map(\.identifier).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+  }
+
+  /// The merged histogram of one metric, nil without data.
+  public func histogram(_ identifier: String) -> MergedHistogram<Dimension>? {
+    if let i = MetricCatalog.histogramIndex[identifier] { return fixedHistograms[i] }
+    return signpostByIdentifier[identifier].map { signposts[$0].merged }
+  }
+
+  /// The unit of a histogram metric in output.
+  public func histogramUnit(_ identifier: String) -> String {
+    histogram(identifier)?.unit.symbol == UnitSignalBars.bars.symbol ? "bars" : "ms"
+  }
+
   /// The unit of each histogram metric in output.
   public var histogramUnits: [String: String] {
     histograms.mapValues { $0.unit.symbol == UnitSignalBars.bars.symbol ? "bars" : "ms" }
+  }
+
+  /// Signpost histograms not kept because the version had more than `signpostLimit` distinct
+  /// signposts.
+  public var signpostHistogramsNotKept: Int {
+    signpostHistogramsSeen - signposts.reduce(0) { $0 + $1.merged.histogramCount }
   }
 
   /// One value per payload of each scalar metric that has values.
@@ -68,12 +106,18 @@ public struct VersionAggregate: Sendable {
   mutating func setHistogram(_ identifier: String, _ merged: MergedHistogram<Dimension>) {
     if let i = MetricCatalog.histogramIndex[identifier] {
       fixedHistograms[i] = merged
-    } else if let i = signposts.firstIndex(where: { $0.identifier == identifier }) {
+    } else if let i = signpostByIdentifier[identifier] {
+      signpostHistogramsSeen += merged.histogramCount - signposts[i].merged.histogramCount
       signposts[i].merged = merged
     } else {
+      signpostByIdentifier[identifier] = signposts.count
       signposts.append(SignpostSlot(category: "", name: "", identifier: identifier, merged: merged))
+      signpostHistogramsSeen += merged.histogramCount
     }
   }
+
+  /// Records signpost histograms a snapshot counted but did not keep.
+  mutating func addSignpostHistogramsNotKept(_ n: Int) { signpostHistogramsSeen += max(0, n) }
 
   /// Sets a scalar metric's values (reading snapshots); unknown identifiers are ignored.
   mutating func setScalar(_ identifier: String, _ sample: ScalarSample) {
@@ -94,25 +138,7 @@ public struct VersionAggregate: Sendable {
     }
     for signpost in payload.signpostMetrics {
       guard let buckets = signpost.histogram?.buckets else { continue }
-      let slot: Int
-      if let known = signposts.firstIndex(where: {
-        $0.name == signpost.signpostName && $0.category == signpost.signpostCategory
-      }) {
-        slot = known
-      } else if let known = signposts.firstIndex(where: { $0.identifier == signpost.identifier }) {
-        // Set from a snapshot, which knows only the identifier.
-        signposts[known].category = signpost.signpostCategory
-        signposts[known].name = signpost.signpostName
-        slot = known
-      } else {
-        let identifier = signpost.identifier
-        guard selection.includes(identifier) else { continue }
-        slot = signposts.count
-        signposts.append(
-          SignpostSlot(
-            category: signpost.signpostCategory, name: signpost.signpostName, identifier: identifier,
-            merged: MergedHistogram(unit: CanonicalUnit.durationDimension)))
-      }
+      guard let slot = signpostSlot(signpost, selection: selection) else { continue }
       signposts[slot].merged.add(buckets: buckets)
       recordPayloadStatistics(signposts[slot].identifier, buckets: buckets, options: options)
     }
@@ -132,6 +158,57 @@ public struct VersionAggregate: Sendable {
       selection.includes(MetricCatalog.scrollHitchRate)
     {
       scrollHitchRate.append(numerator: ratio * foregroundSeconds, denominator: foregroundSeconds)
+    }
+  }
+
+  /// The slot of a payload's signpost, made when new; nil when it is not selected or not kept.
+  private mutating func signpostSlot(_ signpost: SignpostMetric, selection: MetricSelection) -> Int? {
+    let key = SignpostName(category: signpost.signpostCategory, name: signpost.signpostName)
+    if let known = signpostByName[key] {
+      signpostHistogramsSeen += 1
+      return known
+    }
+    let identifier = signpost.identifier
+    guard selection.includes(identifier) else { return nil }
+    signpostHistogramsSeen += 1
+    if let known = signpostByIdentifier[identifier] {
+      // Set from a snapshot, which knows only the identifier.
+      signposts[known].category = key.category
+      signposts[known].name = key.name
+      signpostByName[key] = known
+      return known
+    }
+    if let cutoff = signpostCutoff, !identifier.utf8.lexicographicallyPrecedes(cutoff.utf8) { return nil }
+    let slot = signposts.count
+    signposts.append(
+      SignpostSlot(
+        category: key.category, name: key.name, identifier: identifier,
+        merged: MergedHistogram(unit: CanonicalUnit.durationDimension)))
+    signpostByIdentifier[identifier] = slot
+    signpostByName[key] = slot
+    if signposts.count >= 2 * signpostLimit {
+      keepSmallestSignposts()
+      return signpostByIdentifier[identifier]
+    }
+    return slot
+  }
+
+  /// Keeps the `signpostLimit` byte-wise smallest signpost identifiers (and their per-payload
+  /// statistics), and drops the rest from now on.
+  private mutating func keepSmallestSignposts() {
+    guard signposts.count > signpostLimit else { return }
+    signposts.sort { $0.identifier.utf8.lexicographicallyPrecedes($1.identifier.utf8) }
+    for dropped in signposts[signpostLimit...] { payloadStatistics[dropped.identifier] = nil }
+    signposts.removeSubrange(signpostLimit...)
+    signpostCutoff = signposts.last?.identifier
+    signpostByIdentifier = [:]
+    signpostByName = [:]
+    for (i, slot) in signposts.enumerated() {
+      signpostByIdentifier[slot.identifier] = i
+      // Slots set from a snapshot know only their identifier until a payload names them.
+      if !slot.name.isEmpty || !slot.category.isEmpty {
+        signpostByName[SignpostName(category: slot.category, name: slot.name)] = i
+      }
     }
   }
 
@@ -157,13 +234,24 @@ public struct VersionAggregate: Sendable {
       guard let merged else { continue }
       if fixedHistograms[i] == nil { fixedHistograms[i] = merged } else { fixedHistograms[i]?.merge(merged) }
     }
+    signpostHistogramsSeen += other.signpostHistogramsSeen
     for slot in other.signposts {
-      if let i = signposts.firstIndex(where: { $0.identifier == slot.identifier }) {
+      if let i = signpostByIdentifier[slot.identifier] {
         signposts[i].merged.merge(slot.merged)
       } else {
+        signpostByIdentifier[slot.identifier] = signposts.count
+        if !slot.name.isEmpty || !slot.category.isEmpty {
+          signpostByName[SignpostName(category: slot.category, name: slot.name)] = signposts.count
+        }
         signposts.append(slot)
       }
     }
+    if let cutoff = other.signpostCutoff,
+      signpostCutoff.map({ cutoff.utf8.lexicographicallyPrecedes($0.utf8) }) ?? true
+    {
+      signpostCutoff = cutoff
+    }
+    if signposts.count > signpostLimit { keepSmallestSignposts() }
     for (i, sample) in other.scalarSamples.enumerated() { scalarSamples[i].merge(sample) }
     for (id, statistics) in other.payloadStatistics {
       for (statistic, sample) in statistics {

@@ -80,12 +80,13 @@ public struct VersionSnapshot: Sendable {
       .array((sample?.values ?? []).sorted().map { .number($0) })
     }
     func keys<V>(_ d: [String: V]) -> [String] { d.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
-    let histograms: [(String, JSONWriter.Value)] = keys(a.histograms).map { id in
-      let merged = a.histograms[id]!
+    let all = a.histograms
+    let histograms: [(String, JSONWriter.Value)] = keys(all).map { id in
+      let merged = all[id]!
       return (
         id,
         .object([
-          ("unit", .string(a.histogramUnits[id] ?? "ms")),
+          ("unit", .string(a.histogramUnit(id))),
           ("payloads", .integer(Int128(merged.histogramCount))),
           (
             "buckets",
@@ -101,21 +102,27 @@ public struct VersionSnapshot: Sendable {
     func rate(_ r: RateSample) -> JSONWriter.Value {
       .array(r.pairs.sorted().map { .array([.number($0.numerator), .number($0.denominator)]) })
     }
+    // Written only when some were dropped, so ordinary snapshots keep their bytes.
+    let notKept: [(String, JSONWriter.Value)] =
+      a.signpostHistogramsNotKept > 0
+      ? [("signpostHistogramsNotKept", .integer(Int128(a.signpostHistogramsNotKept)))] : []
     return JSONWriter.render(
-      .object([
-        ("kind", .string("metrics-report-snapshot")),
-        ("snapshotVersion", .integer(Int128(Self.formatVersion))),
-        ("version", .string(a.version)),
-        ("estimator", .string(estimator.rawValue)),
-        ("payloadPercentiles", .array(payloadPercentiles.map { .number($0.value) })),
-        ("payloads", .integer(Int128(a.payloadCount))),
-        ("inputs", SummaryJSONRenderer.inputs(inputs)),
-        ("histograms", .object(histograms)),
-        ("payloadStatistics", .object(statistics)),
-        ("scalars", .object(keys(a.scalars).map { ($0, sorted(a.scalars[$0])) })),
-        ("rates", .object([("hangRate", rate(a.hangRate)), ("scrollHitchRate", rate(a.scrollHitchRate))])),
-        ("diagnostics", diagnostics.map(Self.diagnosticsJSON) ?? .null),
-      ]))
+      .object(
+        [
+          ("kind", .string("metrics-report-snapshot")),
+          ("snapshotVersion", .integer(Int128(Self.formatVersion))),
+          ("version", .string(a.version)),
+          ("estimator", .string(estimator.rawValue)),
+          ("payloadPercentiles", .array(payloadPercentiles.map { .number($0.value) })),
+          ("payloads", .integer(Int128(a.payloadCount))),
+          ("inputs", SummaryJSONRenderer.inputs(inputs)),
+          ("histograms", .object(histograms)),
+        ] + notKept + [
+          ("payloadStatistics", .object(statistics)),
+          ("scalars", .object(keys(a.scalars).map { ($0, sorted(a.scalars[$0])) })),
+          ("rates", .object([("hangRate", rate(a.hangRate)), ("scrollHitchRate", rate(a.scrollHitchRate))])),
+          ("diagnostics", diagnostics.map(Self.diagnosticsJSON) ?? .null),
+        ]))
   }
 
   private static func diagnosticsJSON(_ d: DiagnosticAggregate) -> JSONWriter.Value {
@@ -188,7 +195,7 @@ public struct VersionSnapshot: Sendable {
   public static func load(path: String) throws(Failure) -> VersionSnapshot {
     let buffer: PaddedBuffer
     do {
-      buffer = try InputFileReader().read(path: path)
+      buffer = try InputFileReader().read(path: InputPath(path))
     } catch {
       throw Failure(description: "\(path): \(error.reason)")
     }
@@ -219,9 +226,13 @@ public struct VersionSnapshot: Sendable {
     }
     func count(_ v: JSONValue, _ key: String) throws(PayloadDecodingError) -> Int128 {
       if let n = v.int64, n >= 0 { return Int128(n) }
-      if v.kind == .integer, let d = v.double, d >= 0 { return Int128(d) }  // beyond Int64: written exactly as a string
-      if let s = v.string, let n = Int128(s), n >= 0 { return n }
+      if let n = v.uint64 { return Int128(n) }
+      if let s = v.string, let n = Int128(s), n >= 0 { return n }  // beyond 64 bits: written exactly as a string
       throw fail(key, "expected a count")
+    }
+    func smallCount(_ v: JSONValue, _ key: String) throws(PayloadDecodingError) -> Int {
+      guard let n = Int(exactly: try count(v, key)) else { throw fail(key, "count too large") }
+      return n
     }
     guard root.member("kind")?.string == "metrics-report-snapshot" else { throw fail("kind", "not a snapshot") }
     guard let format = root.member("snapshotVersion")?.int64, format == Int64(formatVersion) else {
@@ -234,7 +245,7 @@ public struct VersionSnapshot: Sendable {
     let percentiles = try numbers(try member(root, "payloadPercentiles"), "payloadPercentiles").compactMap(
       Percentile.init)
     var aggregate = VersionAggregate(version: version)
-    aggregate.payloadCount = Int(clamping: try count(try member(root, "payloads"), "payloads"))
+    aggregate.payloadCount = try smallCount(try member(root, "payloads"), "payloads")
     for entry in try member(root, "histograms").children {
       let id = entry.key
       let unit = entry.member("unit")?.string ?? "ms"
@@ -247,8 +258,11 @@ public struct VersionSnapshot: Sendable {
         }
         merged.add(range: .init(start: start, end: end), count: try count(values[2], "histograms.\(id)"))
       }
-      merged.setHistogramCount(Int(clamping: try count(try member(entry, "payloads"), "histograms.\(id).payloads")))
+      merged.setHistogramCount(try smallCount(try member(entry, "payloads"), "histograms.\(id).payloads"))
       aggregate.setHistogram(id, merged)
+    }
+    if let notKept = root.member("signpostHistogramsNotKept") {
+      aggregate.addSignpostHistogramsNotKept(try smallCount(notKept, "signpostHistogramsNotKept"))
     }
     for entry in try member(root, "payloadStatistics").children {
       for statistic in entry.children {
@@ -302,13 +316,26 @@ extension InputAccounting {
     for e in Self.children(v, "excluded") {
       if let reason = ExclusionReason(rawValue: e.key), let n = e.int64, n > 0 { excluded[reason] = Int(n) }
     }
+    var listed: [Rejection] = []
     for r in Self.children(v, "rejected") {
       guard let path = r.member("path")?.string, let reason = r.member("reason")?.string else { continue }
-      rejected.append(
+      listed.append(
         Rejection(
           location: PayloadLocation(
             path: path, index: (r.member("index")?.int64).map(Int.init), line: (r.member("line")?.int64).map(Int.init)),
           reason: reason))
+    }
+    // Rejections beyond those listed are counted by reason (older snapshots list every one).
+    var byReason: [String: Int] = [:]
+    for e in Self.children(v, "rejectedByReason") {
+      if let reason = e.member("reason")?.string, let n = e.member("count")?.int64, n > 0 { byReason[reason] = Int(n) }
+    }
+    if byReason.isEmpty { for r in listed { byReason[RejectionList.reasonKey(r.reason), default: 0] += 1 } }
+    rejections = RejectionList(
+      listed: listed, count: Int(v.member("rejectedCount")?.int64 ?? Int64(listed.count)), countsByReason: byReason,
+      limit: rejections.limit, perFileLimit: rejections.perFileLimit)
+    for e in Self.children(v, "duplicateFiles") {
+      if let s = e.string { duplicateFiles.append(s) }
     }
     for e in Self.children(v, "otherDocuments") {
       if let kind = DocumentKind(rawValue: e.key), let n = e.int64, n > 0 { otherDocuments[kind] = Int(n) }

@@ -20,6 +20,15 @@ public enum DocumentKind: String, Sendable, Hashable, CaseIterable {
     "appLaunchDiagnostics",
   ]
 
+  /// Whether a diagnostic payload also holds metric sections (a collector that wrote both in one
+  /// document): then it is read as both, and counted once, as a metric payload. Top-level
+  /// `appVersion` or `metaData` alone do not make it one.
+  static func hasMetricSections(_ root: JSONValue) -> Bool {
+    root.children.contains { member in
+      metricKeys.dropFirst(2).contains { member.keyEquals($0) } && !member.keyEquals("multipleAppVersions")
+    }
+  }
+
   /// Detects the kind of a root object; nil when it looks like no MetricKit document.
   static func detect(_ root: JSONValue) -> DocumentKind? {
     var hasCallStackTree = false

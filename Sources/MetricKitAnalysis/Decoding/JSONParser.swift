@@ -23,8 +23,11 @@ final class JSONParser {
   func parse<R>(
     _ bytes: UnsafeRawBufferPointer, _ body: (JSONValue) throws(PayloadDecodingError) -> R
   ) throws(PayloadDecodingError) -> R {
+    // A UTF-8 byte order mark (editors on Windows write one) is not JSON; skip it.
+    let bom = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
     var document = mr_json_document()
-    let status = mr_json_parse(handle, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count, &document)
+    let status = mr_json_parse(
+      handle, bytes.baseAddress.map { ($0 + bom).assumingMemoryBound(to: CChar.self) }, bytes.count - bom, &document)
     guard status == 0, let tape = document.tape, let strings = document.strings else {
       throw PayloadDecodingError(
         keyPath: [], reason: "invalid JSON: \(String(cString: mr_json_error_message(status)))")

@@ -8,6 +8,8 @@ public struct PayloadLocation: Sendable, Hashable, CustomStringConvertible {
   public var index: Int?
   /// The line number (from 1) when the file holds NDJSON.
   public var line: Int?
+  /// The file as the system names it, while `lineCountedFromByte` is set (to count lines in it).
+  var file: InputPath?
   /// While a file is read in parallel byte ranges, `line` counts from the range's first line and this
   /// is the range's first byte; `PayloadReader` turns it into a line number of the file.
   var lineCountedFromByte = 0
@@ -28,8 +30,9 @@ public struct PayloadLocation: Sendable, Hashable, CustomStringConvertible {
 
 /// One decoded document.
 public enum DecodedDocument: Sendable {
-  /// A metric payload.
-  case metricPayload(MetricPayload)
+  /// A metric payload, with the diagnostics of the same document when it also has diagnostic
+  /// sections.
+  case metricPayload(MetricPayload, diagnostics: DiagnosticPayload?)
   /// A diagnostic payload, or a single diagnostic (wrapped in a payload without timestamps).
   case diagnosticPayload(DiagnosticPayload, DocumentKind)
   /// A document that is recognized but carries nothing to aggregate (a call stack tree on its own).
@@ -59,7 +62,13 @@ public struct PayloadDecoder: Sendable {
     guard let parser = JSONParser(maximumDepth: limits.maximumDepth) else {
       return [(PayloadLocation(path: path), .failure(.init(keyPath: [], reason: "out of memory for the JSON parser")))]
     }
-    decodeFile(path: path, buffer: PaddedBuffer(copying: bytes), parser: parser) { results.append(($0, $1)) }
+    let buffer: PaddedBuffer
+    do {
+      buffer = try PaddedBuffer(copying: bytes)
+    } catch {
+      return [(PayloadLocation(path: path), .failure(.init(keyPath: [], reason: error.reason)))]
+    }
+    decodeFile(path: path, buffer: buffer, parser: parser) { results.append(($0, $1)) }
     return results
   }
 
@@ -132,10 +141,13 @@ public struct PayloadDecoder: Sendable {
       switch kind {
       case .metricPayload:
         var decoder = MetricPayloadDecoder(context: context)
-        return .success(.metricPayload(try decoder.decode(root)))
+        return .success(.metricPayload(try decoder.decode(root), diagnostics: nil))
       case .diagnosticPayload:
         var decoder = DiagnosticDecoder(context: context)
-        return .success(.diagnosticPayload(try decoder.decodePayload(root), kind))
+        let diagnostics = try decoder.decodePayload(root)
+        guard DocumentKind.hasMetricSections(root) else { return .success(.diagnosticPayload(diagnostics, kind)) }
+        var metricDecoder = MetricPayloadDecoder(context: context)
+        return .success(.metricPayload(try metricDecoder.decode(root), diagnostics: diagnostics))
       case .diagnostic:
         let diagnostic = try DiagnosticDecoder(context: context).decodeSingle(root)
         return .success(.diagnosticPayload(DiagnosticPayload(diagnostics: [diagnostic]), kind))

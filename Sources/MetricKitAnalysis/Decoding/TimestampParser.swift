@@ -44,7 +44,8 @@ public struct TimestampParser: Sendable, Hashable {
     guard b.count >= 19, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x20 || b[10] == 0x54, b[13] == 0x3A,
       b[16] == 0x3A, let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
       let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-      (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+      (1...12).contains(month), day >= 1, day <= Self.daysInMonth(year: year, month: month), hour < 24,
+      minute < 60, second < 61
     else { throw fail() }
     var i = 19
     // Fractional seconds are tolerated (collectors re-serialize) and ignored.
@@ -76,6 +77,15 @@ public struct TimestampParser: Sendable, Hashable {
   }
 
   /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+  /// The days of a month of the proleptic Gregorian calendar (February 29 in leap years).
+  static func daysInMonth(year: Int, month: Int) -> Int {
+    switch month {
+    case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
+  }
+
   static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
     let y = month <= 2 ? year - 1 : year
     let era = (y >= 0 ? y : y - 399) / 400

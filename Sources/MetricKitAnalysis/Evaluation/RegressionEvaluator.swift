@@ -165,7 +165,7 @@ public struct RegressionEvaluator: Sendable {
   func pooled(_ rule: RegressionRule, _ aggregate: VersionAggregate) -> (value: Double, bounds: ClosedRange<Double>?)? {
     switch MetricCatalog.kind(of: rule.metric) {
     case .histogram:
-      guard let merged = aggregate.histograms[rule.metric], merged.sampleCount > 0 else { return nil }
+      guard let merged = aggregate.histogram(rule.metric), merged.sampleCount > 0 else { return nil }
       switch rule.statistic {
       case .percentile(let p):
         guard let e = try? merged.percentiles([p]).first else { return nil }

@@ -72,37 +72,13 @@ public struct CallStackTree: Sendable, Hashable {
   }
 
   /// Collapsed stacks for flame graphs (`outermost;…;innermost count`), weighted by sample count:
-  /// every path from a root to a frame that has samples of its own.
+  /// every path from a root to a frame that has samples of its own, siblings in byte-wise order.
+  /// ``FoldedStacks`` builds them for many trees at once, with a depth bound.
   public func foldedStacks() -> [(stack: [String], count: Int)] {
+    var stacks = FoldedStacks(maximumDepth: .max)
+    stacks.add(self, under: FoldedStacks.root)
     var out: [(stack: [String], count: Int)] = []
-    // Parents, so that a path is built only where a line is written: linear in the tree's size for
-    // a chain, whatever its depth (copying the path at every level would be quadratic).
-    var parent = [Int](repeating: -1, count: frames.count)
-    for (i, frame) in frames.enumerated() { for child in frame.subFrames { parent[child] = i } }
-    func path(to index: Int) -> [String] {
-      var labels: [String] = []
-      var i = index
-      while i >= 0 {
-        labels.append(frames[i].label)
-        i = parent[i]
-      }
-      return labels.reversed()  // root first
-    }
-    for stack in callStacks {
-      var pending = Array(stack.rootFrames.reversed())  // an explicit stack: no recursion
-      while let index = pending.popLast() {
-        let frame = frames[index]
-        if callStackPerThread {
-          // Roots are innermost: a path ends at an outermost frame and reads backwards.
-          if frame.subFrames.isEmpty { out.append((path(to: index).reversed(), max(frame.sampleCount, 1))) }
-        } else {
-          let childSamples = frame.subFrames.reduce(0) { $0 + frames[$1].sampleCount }
-          let own = frame.subFrames.isEmpty ? frame.sampleCount : max(0, frame.sampleCount - childSamples)
-          if own > 0 { out.append((path(to: index), own)) }
-        }
-        pending.append(contentsOf: frame.subFrames.reversed())
-      }
-    }
+    stacks.forEachPath { out.append(($0, $1)) }
     return out
   }
 }

@@ -6,11 +6,6 @@ import CZlib
   import Darwin
 #endif
 
-/// The system's read(2), named apart from the `read(into:)` methods below.
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-  read(fd, buffer, count)
-}
-
 /// A stream of bytes read a window at a time: a byte range of a file, or a gzip file inflated on
 /// the fly. Neither ever holds more than one window.
 protocol ChunkSource {

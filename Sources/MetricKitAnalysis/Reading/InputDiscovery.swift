@@ -1,5 +1,3 @@
-import Foundation
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -7,7 +5,12 @@ import Foundation
 #endif
 
 /// Turns the paths a user names into the list of files to read: files as named, directories walked
-/// recursively in sorted order (by byte-wise name), symbolic-link loops visited once.
+/// recursively in sorted order (by byte-wise name), symbolic-link loops visited once, and a file
+/// reached twice (named twice, or named and found in a directory) read once.
+///
+/// Inside directories only regular files are read: a FIFO, socket or device there is never opened
+/// (opening a FIFO blocks until somebody writes). A path named on the command line is read whatever
+/// its kind (`<(cat dump.json)`, `/dev/stdin`, `/proc` files), without blocking on a FIFO nobody writes.
 public struct InputDiscovery: Sendable {
   /// File name endings read from inside directories. A file named on the command line is read
   /// whatever its name.
@@ -16,74 +19,108 @@ public struct InputDiscovery: Sendable {
   /// The outcome: the files to read, the paths that could not be read, the files passed over.
   public struct Result: Sendable {
     /// Files to read, in the order they will be reported.
-    public var files: [String] = []
-    /// Paths that could not be read (missing, unreadable directory), with the reason.
-    public var failures: [(path: String, failure: InputFailure)] = []
+    public var files: [InputPath] = []
+    /// Paths that could not be read (missing, unreadable directory, a FIFO in a directory), with the
+    /// reason.
+    public var failures: [(path: InputPath, failure: InputFailure)] = []
     /// Files inside directories whose names do not end in a payload suffix (hidden files included).
-    public var ignored: [String] = []
+    public var ignored: [InputPath] = []
+    /// Paths that name a file already listed (same device and inode): read once, counted here.
+    public var duplicates: [InputPath] = []
+    /// The device and inode of every file listed, to recognize an output path that is an input.
+    var identities: Set<FileIdentity> = []
+
+    /// Whether `path` is one of the files to read (the same device and inode).
+    public func includes(fileAt path: InputPath) -> Bool {
+      guard let identity = FileIdentity(path: path) else { return false }
+      return identities.contains(identity)
+    }
   }
 
   /// Creates a discovery.
   public init() {}
 
   /// Lists the files under `paths`.
-  public func discover(_ paths: [String]) -> Result {
+  public func discover(_ paths: [String]) -> Result { discover(paths.map(InputPath.init)) }
+
+  /// Lists the files under `paths`.
+  public func discover(_ paths: [InputPath]) -> Result {
     var result = Result()
-    var visited = Set<FileIdentity>()
+    var visitedDirectories = Set<FileIdentity>()
     for path in paths {
       var info = stat()
-      guard stat(path, &info) == 0 else {
+      guard path.withCString({ stat($0, &info) }) == 0 else {
         result.failures.append(Self.unreadable(path))
         continue
       }
       if (info.st_mode & S_IFMT) == S_IFDIR {
-        walk(directory: path, identity: FileIdentity(info), into: &result, visited: &visited)
+        walk(directory: path, identity: FileIdentity(info), into: &result, visited: &visitedDirectories)
       } else {
-        result.files.append(path)
+        Self.add(path, FileIdentity(info), to: &result)
       }
     }
     return result
   }
 
+  private static func add(_ path: InputPath, _ identity: FileIdentity, to result: inout Result) {
+    if result.identities.insert(identity).inserted {
+      result.files.append(path)
+    } else {
+      result.duplicates.append(path)
+    }
+  }
+
   private func walk(
-    directory: String, identity: FileIdentity, into result: inout Result, visited: inout Set<FileIdentity>
+    directory: InputPath, identity: FileIdentity, into result: inout Result, visited: inout Set<FileIdentity>
   ) {
     // Depth-first in sorted name order, with an explicit stack (no recursion limit): the order is that
     // of the paths sorted component by component.
     enum Entry {
-      case directory(String, FileIdentity)
-      case file(String)
+      case directory(InputPath, FileIdentity)
+      case file(InputPath, FileIdentity)
     }
     var pending: [Entry] = [.directory(directory, identity)]
     while let entry = pending.popLast() {
       switch entry {
-      case .file(let path):
-        result.files.append(path)
+      case .file(let path, let id):
+        Self.add(path, id, to: &result)
       case .directory(let dir, let id):
         guard visited.insert(id).inserted else { continue }  // a symbolic-link loop, or seen before
-        guard let listing = Self.list(dir) else {
-          result.failures.append(
-            (dir, InputFailure(reason: "cannot list directory: \(String(cString: strerror(errno)))")))
+        guard let handle = dir.withCString({ opendir($0) }) else {
+          result.failures.append((dir, InputFailure(reason: "cannot list directory: \(Self.systemError())")))
           continue
         }
+        defer { closedir(handle) }
+        let descriptor = dirfd(handle)
         var children: [Entry] = []
-        for (name, type) in listing.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
-          let path = dir.hasSuffix("/") ? dir + name : dir + "/" + name
-          // readdir's type spares a stat(2) per regular file; directories need their identity (for
-          // loops), links and unknown types their kind.
+        for name in Self.names(handle).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+          let path = dir.appending(name)
+          let hidden = name.first == UInt8(ascii: ".")
+          let payloadName = !hidden && Self.payloadFileSuffixes.contains { path.hasSuffix($0) }
+          // One fstatat per entry, relative to the open directory: the kind after following links,
+          // and the identity that finds loops and duplicates.
           var info = stat()
-          if type != DT_REG {
-            guard stat(path, &info) == 0 else {
-              result.failures.append(Self.unreadable(path))
-              continue
-            }
+          let status = (name + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { fstatat(descriptor, $0.baseAddress!, &info, 0) }
           }
-          if type != DT_REG && (info.st_mode & S_IFMT) == S_IFDIR {
-            if !name.hasPrefix(".") { children.append(.directory(path, FileIdentity(info))) }
-          } else if !name.hasPrefix("."), Self.payloadFileSuffixes.contains(where: { name.hasSuffix($0) }) {
-            children.append(.file(path))
-          } else {
-            result.ignored.append(path)
+          guard status == 0 else {
+            // A dangling link or an entry gone since the listing: worth a word only when its name
+            // says it is a payload.
+            if payloadName { result.failures.append(Self.unreadable(path)) } else { result.ignored.append(path) }
+            continue
+          }
+          switch info.st_mode & S_IFMT {
+          case S_IFDIR:
+            if !hidden { children.append(.directory(path, FileIdentity(info))) }
+          case S_IFREG:
+            if payloadName { children.append(.file(path, FileIdentity(info))) } else { result.ignored.append(path) }
+          default:
+            if payloadName {
+              let kind = Self.kindName(info.st_mode)
+              result.failures.append((path, InputFailure(reason: "not a regular file (\(kind)); not read")))
+            } else {
+              result.ignored.append(path)
+            }
           }
         }
         pending.append(contentsOf: children.reversed())
@@ -94,33 +131,53 @@ public struct InputDiscovery: Sendable {
 
 extension InputDiscovery {
   /// A path that stat(2) failed on, with the system's reason.
-  fileprivate static func unreadable(_ path: String) -> (path: String, failure: InputFailure) {
-    (path, InputFailure(reason: "cannot read: \(String(cString: strerror(errno)))"))
+  fileprivate static func unreadable(_ path: InputPath) -> (path: InputPath, failure: InputFailure) {
+    (path, InputFailure(reason: "cannot read: \(systemError())"))
   }
 
-  /// The entries of a directory with their readdir(3) types, "." and ".." left out; nil when the
-  /// directory cannot be opened.
-  fileprivate static func list(_ path: String) -> [(name: String, type: Int32)]? {
-    guard let dir = opendir(path) else { return nil }
-    defer { closedir(dir) }
-    var entries: [(name: String, type: Int32)] = []
+  fileprivate static func systemError() -> String { String(cString: strerror(errno)) }
+
+  /// What a file that is neither a directory nor a regular file is.
+  static func kindName(_ mode: mode_t) -> String {
+    switch mode & S_IFMT {
+    case S_IFIFO: "a FIFO"
+    case S_IFSOCK: "a socket"
+    case S_IFCHR: "a character device"
+    case S_IFBLK: "a block device"
+    default: "not a regular file"
+    }
+  }
+
+  /// The names in an open directory, as bytes, "." and ".." left out.
+  fileprivate static func names(_ dir: OpaquePointer) -> [[UInt8]] {
+    var names: [[UInt8]] = []
     while let entry = readdir(dir) {
       let name = withUnsafePointer(to: entry.pointee.d_name) {
-        $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+        $0.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) {
+          Array(UnsafeBufferPointer(start: $0, count: strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))))
+        }
       }
-      if name == "." || name == ".." { continue }
-      entries.append((name, Int32(entry.pointee.d_type)))
+      if name == [0x2E] || name == [0x2E, 0x2E] { continue }
+      names.append(name)
     }
-    return entries
+    return names
   }
 }
 
-/// A file's device and inode: what makes two paths the same directory.
-private struct FileIdentity: Hashable {
+/// A file's device and inode: what makes two paths the same file.
+struct FileIdentity: Hashable, Sendable {
   var device: UInt64
   var inode: UInt64
+
   init(_ info: stat) {
     device = UInt64(truncatingIfNeeded: info.st_dev)
     inode = UInt64(truncatingIfNeeded: info.st_ino)
+  }
+
+  /// The identity of the file at `path` (links followed); nil when there is none.
+  init?(path: InputPath) {
+    var info = stat()
+    guard path.withCString({ stat($0, &info) }) == 0 else { return nil }
+    self.init(info)
   }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -17,34 +15,28 @@ public struct InputFileReader: Sendable {
   /// Creates a reader with the given limits.
   public init(limits: InputLimits = InputLimits()) { self.limits = limits }
 
-  /// Reads the file at `path`, inflating gzip layers (up to three, for double-gzipped uploads).
-  func read(path: String) throws(InputFailure) -> PaddedBuffer {
-    let fd = open(path, O_RDONLY)
+  /// Reads the file at `path` to its end, inflating gzip layers (up to three, for double-gzipped
+  /// uploads).
+  ///
+  /// The file is opened without blocking, so a FIFO nobody writes reads as empty instead of hanging;
+  /// pipes and FIFOs with a writer (`<(cat dump.json)`) and `/proc` files (whose size says 0) are
+  /// read until their end, within `maximumFileSize`.
+  func read(path: InputPath) throws(InputFailure) -> PaddedBuffer {
+    let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
     guard fd >= 0 else { throw .init(reason: "cannot open: \(String(cString: strerror(errno)))") }
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0 else { throw .init(reason: "cannot stat: \(String(cString: strerror(errno)))") }
-    if (info.st_mode & S_IFMT) == S_IFDIR { throw .init(reason: "is a directory") }
-    let size = Int(info.st_size)
-    if size > limits.maximumFileSize {
-      throw .init(reason: "file is \(size) bytes, over the \(limits.maximumFileSize)-byte limit")
+    let kind = info.st_mode & S_IFMT
+    if kind == S_IFDIR { throw .init(reason: "is a directory") }
+    let regular = kind == S_IFREG
+    if !regular {
+      // Opened without blocking only so that open(2) returns; reads of a pipe wait for its writer.
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     }
-    var buffer = PaddedBuffer(count: size, tracker: tracker)
-    var filled = 0
-    if size > 0, let base = buffer.room.baseAddress {
-      while filled < size {
-        let n = readBytes(fd, base + filled, size - filled)
-        if n < 0 {
-          if errno == EINTR { continue }
-          throw .init(reason: "read failed: \(String(cString: strerror(errno)))")
-        }
-        if n == 0 { break }
-        filled += n
-      }
-    }
-    if filled < size {
-      buffer = PaddedBuffer(copying: UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<filled]), tracker: tracker)
-    }
+    let size = regular ? Int(info.st_size) : 0
+    if size > limits.maximumFileSize { throw Self.overLimit(size, limits.maximumFileSize) }
+    var buffer = try readToEnd(fd, expected: size, regular: regular)
     var layers = 0
     while GzipDecompressor.isGzip(buffer.bytes) {
       layers += 1
@@ -53,10 +45,41 @@ public struct InputFileReader: Sendable {
     }
     return buffer
   }
+
+  /// Reads until the end. With a regular file's size known, one read(2) of one byte more than the size
+  /// finds the end (a short read of a regular file is its end); otherwise the buffer grows as bytes
+  /// come, up to the limit.
+  private func readToEnd(_ fd: Int32, expected: Int, regular: Bool) throws(InputFailure) -> PaddedBuffer {
+    let limit = limits.maximumFileSize
+    let buffer = try PaddedBuffer(count: expected > 0 ? expected + 1 : min(64 * 1024, limit + 1), tracker: tracker)
+    var filled = 0
+    while true {
+      if filled == buffer.capacity {
+        guard filled <= limit else { throw Self.overLimit(filled, limit) }
+        try buffer.grow(to: min(buffer.capacity * 2, limit + 1))
+      }
+      let requested = buffer.capacity - filled
+      let n = systemRead(fd, buffer.room.baseAddress! + filled, requested)
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw .init(reason: "read failed: \(String(cString: strerror(errno)))")
+      }
+      if n == 0 { break }
+      filled += n
+      if regular && expected > 0 && filled >= expected && n < requested { break }
+    }
+    if filled > limit { throw Self.overLimit(filled, limit) }
+    buffer.setCount(filled)
+    return buffer
+  }
+
+  private static func overLimit(_ size: Int, _ limit: Int) -> InputFailure {
+    InputFailure(reason: "file is \(size) bytes or more, over the \(limit)-byte limit")
+  }
 }
 
 /// The system's read(2), named apart from `InputFileReader.read(path:)`.
 @inline(__always)
-private func readBytes(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ n: Int) -> Int {
+func systemRead(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ n: Int) -> Int {
   read(fd, p, n)
 }

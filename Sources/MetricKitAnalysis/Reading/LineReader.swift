@@ -1,6 +1,13 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Reads NDJSON a window at a time: complete lines are handed out in place, the partial last line is
 /// carried to the next window, and a line longer than the window grows it (up to a limit). Memory is
-/// one window, whatever the file's size.
+/// one window, whatever the file's size; time is linear in the input, however the bytes arrive (a
+/// pipe hands out 64 KiB at a time: every byte is searched for a line break once, not once per read).
 struct LineReader {
   /// The window's starting size.
   static let windowSize = 4 << 20
@@ -11,8 +18,10 @@ struct LineReader {
     in source: inout some ChunkSource, window: Int = windowSize, maximumLineLength: Int,
     tracker: BufferTracker? = nil, _ body: (UnsafeRawBufferPointer, Int) -> Bool
   ) throws(InputFailure) {
-    var buffer = PaddedBuffer(count: min(window, maximumLineLength), tracker: tracker)
+    let buffer = try PaddedBuffer(count: min(window, maximumLineLength), tracker: tracker)
     var filled = 0
+    // Bytes before this offset hold no line break (searched already).
+    var searched = 0
     var line = 0
     var atEnd = false
     while !atEnd {
@@ -21,19 +30,20 @@ struct LineReader {
         guard buffer.capacity < maximumLineLength else {
           throw InputFailure(reason: "line \(line + 1) is longer than \(maximumLineLength) bytes")
         }
-        let larger = PaddedBuffer(count: min(buffer.capacity * 2, maximumLineLength), tracker: tracker)
-        larger.room.copyMemory(from: UnsafeRawBufferPointer(buffer.room))
-        buffer = larger
+        try buffer.grow(to: min(buffer.capacity * 2, maximumLineLength))
       }
       let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer.room[filled...]))
       if n == 0 { atEnd = true }
       filled += n
       buffer.setCount(filled)
       let bytes = buffer.bytes
+      let base = bytes.baseAddress!
       // Hand out every complete line (and, at the end, the last one without a line break).
       var start = 0
       while start < filled {
-        guard let newline = bytes[start...].firstIndex(of: 0x0A) else {
+        let from = max(start, searched)
+        guard let found = memchr(base + from, 0x0A, filled - from) else {
+          searched = filled
           if atEnd {
             line += 1
             _ = body(UnsafeRawBufferPointer(rebasing: bytes[start..<filled]), line)
@@ -41,6 +51,7 @@ struct LineReader {
           }
           break
         }
+        let newline = UnsafeRawPointer(found) - UnsafeRawPointer(base)
         line += 1
         var end = newline
         if end > start, bytes[end - 1] == 0x0D { end -= 1 }
@@ -49,9 +60,10 @@ struct LineReader {
       }
       // Carry the partial line to the front of the window.
       let rest = filled - start
-      if rest > 0 && start > 0, let base = buffer.room.baseAddress {
-        base.copyMemory(from: base + start, byteCount: rest)
+      if rest > 0 && start > 0 {
+        buffer.room.baseAddress!.copyMemory(from: base + start, byteCount: rest)
       }
+      searched = max(0, searched - start)
       filled = rest
       buffer.setCount(filled)
     }

@@ -11,7 +11,9 @@ import Synchronization
 public enum ReadEvent: Sendable {
   /// A decoded metric payload and where it came from.
   case payload(MetricPayload, PayloadLocation)
-  /// A diagnostic payload, or a single diagnostic (in a payload without timestamps).
+  /// A diagnostic payload, or a single diagnostic (in a payload without timestamps). The kind is
+  /// `.metricPayload` for the diagnostic sections of a document that is also a metric payload (already
+  /// counted by its `.payload` event).
   case diagnostics(DiagnosticPayload, DocumentKind, PayloadLocation)
   /// A recognized document with nothing to aggregate (a call stack tree on its own).
   case otherDocument(DocumentKind, PayloadLocation)
@@ -49,27 +51,43 @@ public struct PayloadReader: Sendable {
   /// - Returns: the discovery (files read, files ignored inside directories).
   @discardableResult
   public func read(paths: [String], visit: (ReadEvent) -> Void) -> InputDiscovery.Result {
+    read(paths: paths.map(InputPath.init), visit: visit)
+  }
+
+  /// Reads every file under `paths` (as the file system's bytes) on one thread, calling `visit` for
+  /// each event in file order.
+  /// - Returns: the discovery (files read, files ignored inside directories).
+  @discardableResult
+  public func read(paths: [InputPath], visit: (ReadEvent) -> Void) -> InputDiscovery.Result {
     let discovery = InputDiscovery().discover(paths)
     for (path, failure) in discovery.failures {
-      visit(.rejected(Rejection(location: PayloadLocation(path: path), reason: failure.reason)))
+      visit(.rejected(Rejection(location: PayloadLocation(path: path.description), reason: failure.reason)))
     }
+    let items = ReadPlan.items(for: discovery.files, threads: 1)
     guard let parser = JSONParser(maximumDepth: limits.maximumDepth) else {
-      for path in discovery.files {
-        visit(.rejected(Rejection(location: PayloadLocation(path: path), reason: "out of memory for the JSON parser")))
-      }
+      for item in items { visit(.rejected(Self.parserUnavailable(item))) }
       return discovery
     }
-    for item in ReadPlan.items(for: discovery.files, threads: 1) {
+    for item in items {
       read(item, parser: parser) { visit(resolvingLine($0)) }
     }
     return discovery
   }
 
-  /// Reads every file under `paths` on `threads` threads. Each thread folds its events into its own
-  /// accumulator, made by `makeAccumulator`; the accumulators are returned for the caller to merge.
-  /// Rejections of paths that could not be listed go to the first accumulator.
+  /// Reads every file under `paths` on `threads` threads; see the variant taking ``InputPath``s.
   public func read<Accumulator: Sendable>(
     paths: [String], threads: Int, makeAccumulator: @Sendable () -> Accumulator,
+    visit: @Sendable @escaping (inout Accumulator, ReadEvent) -> Void
+  ) -> (accumulators: [Accumulator], discovery: InputDiscovery.Result) {
+    read(paths: paths.map(InputPath.init), threads: threads, makeAccumulator: makeAccumulator, visit: visit)
+  }
+
+  /// Reads every file under `paths` on `threads` threads. Each thread folds its events into its own
+  /// accumulator, made by `makeAccumulator`; the accumulators are returned for the caller to merge.
+  /// Rejections of paths that could not be listed go to the first accumulator. Every file ends in
+  /// an accumulator, read or rejected.
+  public func read<Accumulator: Sendable>(
+    paths: [InputPath], threads: Int, makeAccumulator: @Sendable () -> Accumulator,
     visit: @Sendable @escaping (inout Accumulator, ReadEvent) -> Void
   ) -> (accumulators: [Accumulator], discovery: InputDiscovery.Result) {
     let discovery = InputDiscovery().discover(paths)
@@ -82,12 +100,17 @@ public struct PayloadReader: Sendable {
       var accumulator = makeAccumulator()
       if worker == 0 {
         for (path, failure) in discovery.failures {
-          visit(&accumulator, .rejected(Rejection(location: PayloadLocation(path: path), reason: failure.reason)))
+          visit(
+            &accumulator,
+            .rejected(Rejection(location: PayloadLocation(path: path.description), reason: failure.reason)))
         }
       }
-      if let parser = JSONParser(maximumDepth: reader.limits.maximumDepth) {
-        while let index = next.take(below: items.count) {
+      let parser = JSONParser(maximumDepth: reader.limits.maximumDepth)
+      while let index = next.take(below: items.count) {
+        if let parser {
           reader.read(items[index], parser: parser) { visit(&accumulator, reader.resolvingLine($0)) }
+        } else {
+          visit(&accumulator, .rejected(Self.parserUnavailable(items[index])))
         }
       }
       slots.store(accumulator, at: worker)
@@ -95,15 +118,33 @@ public struct PayloadReader: Sendable {
     return (slots.values, discovery)
   }
 
-  /// The event for one decoded (or rejected) document.
-  private static func event(_ location: PayloadLocation, _ result: Result<DecodedDocument, PayloadDecodingError>)
-    -> ReadEvent
-  {
+  /// The rejection of an item no parser could be made for (a depth limit too large to allocate).
+  private static func parserUnavailable(_ item: ReadPlan.Item) -> Rejection {
+    var reason = "out of memory for the JSON parser (is --max-depth too large?); not read"
+    let path: InputPath
+    switch item {
+    case .file(let p):
+      path = p
+    case .lines(let p, let range, _):
+      path = p
+      if let range { reason += " (bytes \(range.lowerBound)–\(range.upperBound))" }
+    }
+    return Rejection(location: PayloadLocation(path: path.description), reason: reason)
+  }
+
+  /// The events of one decoded (or rejected) document: a document with both metric and diagnostic
+  /// sections gives its metric payload and then its diagnostics (marked as part of a metric payload,
+  /// so that it counts once).
+  private static func events(
+    _ location: PayloadLocation, _ result: Result<DecodedDocument, PayloadDecodingError>, _ visit: (ReadEvent) -> Void
+  ) {
     switch result {
-    case .success(.metricPayload(let payload)): .payload(payload, location)
-    case .success(.diagnosticPayload(let payload, let kind)): .diagnostics(payload, kind, location)
-    case .success(.other(let kind)): .otherDocument(kind, location)
-    case .failure(let error): .rejected(Rejection(location: location, reason: error.description))
+    case .success(.metricPayload(let payload, let diagnostics)):
+      visit(.payload(payload, location))
+      if let diagnostics { visit(.diagnostics(diagnostics, .metricPayload, location)) }
+    case .success(.diagnosticPayload(let payload, let kind)): visit(.diagnostics(payload, kind, location))
+    case .success(.other(let kind)): visit(.otherDocument(kind, location))
+    case .failure(let error): visit(.rejected(Rejection(location: location, reason: error.description)))
     }
   }
 
@@ -118,48 +159,54 @@ public struct PayloadReader: Sendable {
         fileReader.tracker = tracker
         buffer = try fileReader.read(path: path)
       } catch {
-        visit(.rejected(Rejection(location: PayloadLocation(path: path), reason: error.reason)))
+        visit(.rejected(Rejection(location: PayloadLocation(path: path.description), reason: error.reason)))
         return
       }
-      decoder.decodeFile(path: path, buffer: buffer, parser: parser) { visit(Self.event($0, $1)) }
+      decoder.decodeFile(path: path.description, buffer: buffer, parser: parser) { Self.events($0, $1, visit) }
     case .lines(let path, let range, let gzip):
       // The per-file payload limit counts per byte range when a large file is split between threads.
       var documents = 0
       do {
         try streamLines(path: path, range: range, gzip: gzip) { line, number in
-          var location = PayloadLocation(path: path, line: number)
+          var location = PayloadLocation(path: path.description, line: number)
           location.lineCountedFromByte = range?.lowerBound ?? 0
+          location.file = range == nil ? nil : path
           return decoder.decodeLine(line, location: location, parser: parser, documents: &documents) {
-            visit(Self.event($0, $1))
+            Self.events($0, $1, visit)
           }
         }
       } catch {
-        visit(.rejected(Rejection(location: PayloadLocation(path: path), reason: error.reason)))
+        visit(.rejected(Rejection(location: PayloadLocation(path: path.description), reason: error.reason)))
       }
     }
   }
 
-  /// Streams the lines of an NDJSON file, or of a byte range of it.
+  /// Streams the lines of an NDJSON file, or of a byte range of it. Memory is one window (grown for
+  /// a long line, up to `maximumLineLength`); a gzip stream inflates a window at a time, so its total
+  /// size is not limited, only each line's.
   private func streamLines(
-    path: String, range: Range<Int>?, gzip: Bool, _ body: (UnsafeRawBufferPointer, Int) -> Bool
+    path: InputPath, range: Range<Int>?, gzip: Bool, _ body: (UnsafeRawBufferPointer, Int) -> Bool
   ) throws(InputFailure) {
-    let fd = open(path, O_RDONLY)
+    let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
     guard fd >= 0 else { throw InputFailure(reason: "cannot open: \(String(cString: strerror(errno)))") }
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0 else { throw InputFailure(reason: "cannot stat: \(String(cString: strerror(errno)))") }
+    guard (info.st_mode & S_IFMT) == S_IFREG else {
+      throw InputFailure(reason: "not a regular file (\(InputDiscovery.kindName(info.st_mode))); not read")
+    }
     let size = Int(info.st_size)
-    let longest = min(limits.maximumFileSize, limits.maximumDecompressedSize)
     if gzip {
-      var source = try GzipStreamSource(
-        input: FileRangeSource(descriptor: fd, offset: 0, end: size), limit: limits.maximumDecompressedSize)
-      try LineReader.forEachLine(in: &source, window: lineWindow, maximumLineLength: longest, tracker: tracker, body)
+      var source = try GzipStreamSource(input: FileRangeSource(descriptor: fd, offset: 0, end: size), limit: .max)
+      try LineReader.forEachLine(
+        in: &source, window: lineWindow, maximumLineLength: limits.maximumLineLength, tracker: tracker, body)
     } else {
       if range == nil && size > limits.maximumFileSize {
         throw InputFailure(reason: "file is \(size) bytes, over the \(limits.maximumFileSize)-byte limit")
       }
       var source = FileRangeSource(descriptor: fd, offset: range?.lowerBound ?? 0, end: range?.upperBound ?? size)
-      try LineReader.forEachLine(in: &source, window: lineWindow, maximumLineLength: longest, tracker: tracker, body)
+      try LineReader.forEachLine(
+        in: &source, window: lineWindow, maximumLineLength: limits.maximumLineLength, tracker: tracker, body)
     }
   }
 
@@ -169,14 +216,16 @@ public struct PayloadReader: Sendable {
     guard case .rejected(var rejection) = event, rejection.location.lineCountedFromByte > 0,
       let line = rejection.location.line
     else { return event }
-    let before = Self.newlines(in: rejection.location.path, before: rejection.location.lineCountedFromByte)
+    let file = rejection.location.file ?? InputPath(rejection.location.path)
+    let before = Self.newlines(in: file, before: rejection.location.lineCountedFromByte)
     rejection.location.line = line + before
     rejection.location.lineCountedFromByte = 0
+    rejection.location.file = nil
     return .rejected(rejection)
   }
 
-  private static func newlines(in path: String, before end: Int) -> Int {
-    let fd = open(path, O_RDONLY)
+  private static func newlines(in path: InputPath, before end: Int) -> Int {
+    let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
     guard fd >= 0 else { return 0 }
     defer { close(fd) }
     var chunk = [UInt8](repeating: 0, count: 1 << 20)
@@ -209,12 +258,12 @@ public struct PayloadReader: Sendable {
     var documents = 0
     do {
       try LineReader.forEachLine(
-        in: &source, window: lineWindow, maximumLineLength: limits.maximumFileSize, tracker: tracker
+        in: &source, window: lineWindow, maximumLineLength: limits.maximumLineLength, tracker: tracker
       ) { line, number in
         decoder.decodeLine(
           line, location: PayloadLocation(path: path, line: number), parser: parser, documents: &documents
         ) {
-          visit(Self.event($0, $1))
+          Self.events($0, $1, visit)
         }
       }
     } catch {

@@ -9,25 +9,25 @@
 struct ReadPlan {
   enum Item: Sendable {
     /// A file read whole (one payload, a JSON array, or NDJSON not named as such).
-    case file(path: String)
+    case file(path: InputPath)
     /// An NDJSON file (`.ndjson`, `.jsonl`, optionally `.gz`) or a byte range of one, streamed.
-    case lines(path: String, range: Range<Int>?, gzip: Bool)
+    case lines(path: InputPath, range: Range<Int>?, gzip: Bool)
   }
 
   /// NDJSON files at least this large are split into ranges when several threads read.
   static let splitThreshold = 32 << 20
 
   /// Plans the files in `files` (in discovery order) for `threads` threads.
-  static func items(for files: [String], threads: Int, splitThreshold: Int = splitThreshold) -> [Item] {
+  static func items(for files: [InputPath], threads: Int, splitThreshold: Int = splitThreshold) -> [Item] {
     var items: [Item] = []
     for path in files {
-      guard PayloadDecoder.isLineDelimited(path) else {
+      guard PayloadDecoder.isLineDelimited(path.description) else {
         items.append(.file(path: path))
         continue
       }
       let gzip = path.hasSuffix(".gz")
       var info = stat()
-      let size = stat(path, &info) == 0 ? Int(info.st_size) : 0
+      let size = path.withCString { stat($0, &info) } == 0 ? Int(info.st_size) : 0
       guard !gzip, threads > 1, size >= splitThreshold else {
         items.append(.lines(path: path, range: nil, gzip: gzip))
         continue
@@ -41,8 +41,8 @@ struct ReadPlan {
   }
 
   /// Byte ranges of about equal size, each starting at the beginning of a line.
-  static func splitAtLines(path: String, size: Int, parts: Int) -> [Range<Int>] {
-    let fd = open(path, O_RDONLY)
+  static func splitAtLines(path: InputPath, size: Int, parts: Int) -> [Range<Int>] {
+    let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
     guard fd >= 0, parts > 1 else {
       if fd >= 0 { close(fd) }
       return [0..<size]

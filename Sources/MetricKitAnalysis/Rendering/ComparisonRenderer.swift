@@ -82,12 +82,12 @@ public enum ComparisonRenderer {
   // MARK: - Text
 
   static func text(_ report: ComparisonReport) -> String {
-    var out = "Comparing \(TextEscaping.terminal(report.candidate)) (\(report.candidatePayloads) payloads) against "
-    out += "\(TextEscaping.terminal(report.baseline)) (\(report.baselinePayloads) payloads)\n\n"
+    var out = "Comparing \(TextEscaping.terminalCell(report.candidate)) (\(report.candidatePayloads) payloads) against "
+    out += "\(TextEscaping.terminalCell(report.baseline)) (\(report.baselinePayloads) payloads)\n\n"
     let header = ["rule", "baseline", "candidate", "change", "q", "verdict", "severity"]
     let rows = report.results.map { r in
       [
-        TextEscaping.terminal(ruleName(r)), value(r.baseline, r.rule.unit), value(r.candidate, r.rule.unit),
+        TextEscaping.terminalCell(ruleName(r)), value(r.baseline, r.rule.unit), value(r.candidate, r.rule.unit),
         changeText(r),
         decisiveQ(r), verdictText(r), r.rule.severity.rawValue,
       ]
@@ -105,8 +105,11 @@ public enum ComparisonRenderer {
       if n == 0 { out += "  " + widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n" }
     }
     out += "\nGate: \(report.gate.uppercased())"
+    if report.nothingEvaluated { out += " — no error rule had data enough to decide" }
     let failing = report.results.filter(\.failsGate)
-    if !failing.isEmpty { out += " — " + failing.map { TextEscaping.terminal(ruleName($0)) }.joined(separator: ", ") }
+    if !failing.isEmpty {
+      out += " — " + failing.map { TextEscaping.terminalCell(ruleName($0)) }.joined(separator: ", ")
+    }
     out += "\n" + footer(report)
     return out
   }
@@ -114,9 +117,9 @@ public enum ComparisonRenderer {
   static func footer(_ report: ComparisonReport) -> String {
     let i = report.inputs
     var out =
-      "Inputs: \(i.files) files; \(i.payloads) payloads read; \(i.counted) counted; \(i.rejected.count) rejected\n"
+      "Inputs: \(i.files) files; \(i.payloads) payloads read; \(i.counted) counted; \(i.rejectedCount) rejected\n"
     out +=
-      "Accounting: \(i.read) read = \(i.counted) counted + \(i.excludedCount) excluded + \(i.rejected.count) rejected"
+      "Accounting: \(i.read) read = \(i.counted) counted + \(i.excludedCount) excluded + \(i.rejectedCount) rejected"
     out += " + \(i.otherDocumentCount) not metric payloads\n"
     if let snapshot = report.baselineSnapshot {
       out += "Baseline from snapshot \(snapshot.path) (\(snapshot.inputs.counted) payloads)\n"
@@ -146,6 +149,7 @@ public enum ComparisonRenderer {
     top.append(("alpha", .number(report.alpha)))
     top.append(("results", .array(report.results.map(result))))
     top.append(("gate", .string(report.gate)))
+    top.append(("evaluatedErrorRules", .integer(Int128(report.evaluatedErrorRules))))
     return JSONWriter.render(.object(top))
   }
 
@@ -214,7 +218,7 @@ public enum ComparisonRenderer {
   // MARK: - Markdown
 
   static func markdown(_ report: ComparisonReport) -> String {
-    let icon = report.gateFails ? "❌" : "✅"
+    let icon = report.gateFails ? "❌" : report.nothingEvaluated ? "⚠️" : "✅"
     var out = "### \(icon) MetricKit gate: \(report.gate) — \(TextEscaping.markdownCell(report.candidate)) vs "
     out += "\(TextEscaping.markdownCell(report.baseline))\n\n"
     out += "\(report.candidatePayloads) candidate and \(report.baselinePayloads) baseline payloads (device-days).\n\n"
@@ -251,43 +255,23 @@ public enum ComparisonRenderer {
     out +=
       "<testsuites name=\"metrics-report\" tests=\"\(report.results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n"
     out +=
-      "  <testsuite name=\"\(xml(suite))\" tests=\"\(report.results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n"
+      "  <testsuite name=\"\(TextEscaping.xml(suite))\" tests=\"\(report.results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n"
     for r in report.results {
-      out += "    <testcase classname=\"metrics-report.\(xml(r.rule.metric))\" name=\"\(xml(ruleName(r)))\">\n"
-      let message = xml(explanation(r, report))
+      out +=
+        "    <testcase classname=\"metrics-report.\(TextEscaping.xml(r.rule.metric))\" name=\"\(TextEscaping.xml(ruleName(r)))\">\n"
+      let message = TextEscaping.xml(explanation(r, report))
       if r.verdict == .regression || r.budgetExceeded == true {
         let type = r.verdict == .regression ? "regression" : "budget"
         out +=
-          "      <failure type=\"\(type)\" message=\"\(message)\">\(xml(r.rule.severity.rawValue)): \(message)</failure>\n"
+          "      <failure type=\"\(type)\" message=\"\(message)\">\(TextEscaping.xml(r.rule.severity.rawValue)): \(message)</failure>\n"
       } else if r.verdict == .insufficientData {
         out += "      <skipped message=\"\(message)\"/>\n"
       } else {
-        out += "      <system-out>\(xml(r.verdict.rawValue)): \(message)</system-out>\n"
+        out += "      <system-out>\(TextEscaping.xml(r.verdict.rawValue)): \(message)</system-out>\n"
       }
       out += "    </testcase>\n"
     }
     out += "  </testsuite>\n</testsuites>\n"
-    return out
-  }
-
-  /// XML text or attribute content with every special character escaped and control characters dropped.
-  static func xml(_ s: String) -> String {
-    var out = ""
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&apos;"
-      case "\n": out += "&#10;"
-      case "\t": out += "&#9;"
-      default:
-        if scalar.value >= 0x20 && scalar.value != 0xFFFE && scalar.value != 0xFFFF {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
     return out
   }
 
@@ -307,23 +291,13 @@ public enum ComparisonRenderer {
         continue
       }
       let title = "\(verdictText(r)): \(ruleName(r))"
-      out += "::\(level) title=\(githubProperty(title))::\(githubMessage(explanation(r, report)))\n"
+      out +=
+        "::\(level) title=\(TextEscaping.githubProperty(title))::\(TextEscaping.githubMessage(explanation(r, report)))\n"
     }
     out += "::notice title=metrics-report gate \(report.gate)::"
     out +=
-      githubMessage(
+      TextEscaping.githubMessage(
         "\(report.candidate) vs \(report.baseline): \(report.results.filter(\.failsGate).count) failing rules") + "\n"
     return out
-  }
-
-  /// A workflow-command message: `%`, CR and LF escaped so a string cannot start a new command.
-  static func githubMessage(_ s: String) -> String {
-    s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-      .replacingOccurrences(of: "\n", with: "%0A")
-  }
-
-  /// A workflow-command property: also `:` and `,` escaped.
-  static func githubProperty(_ s: String) -> String {
-    githubMessage(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
   }
 }

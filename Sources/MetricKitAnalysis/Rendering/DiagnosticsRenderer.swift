@@ -22,14 +22,9 @@ public enum DiagnosticsRenderer {
     let versions = aggregate.diagnostics.values.sorted { VersionOrder.precedes($0.version, $1.version) }
     switch format {
     case .folded:
-      var lines: [String] = []
-      for v in versions {
-        for (stack, count) in v.foldedStacks.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-          lines.append(
-            "\(DiagnosticAggregate.foldedFrame(v.version.isEmpty ? "(no version)" : v.version));\(stack) \(count)")
-        }
-      }
-      return lines.joined(separator: "\n") + (lines.isEmpty ? "" : "\n")
+      var out = ""
+      writeFolded(aggregate) { out += $0 }
+      return out
     case .json:
       return JSONWriter.render(
         .object([
@@ -39,6 +34,15 @@ public enum DiagnosticsRenderer {
         ]))
     case .text, .markdown:
       return table(versions, aggregate.inputs, markdown: format == .markdown, percentiles)
+    }
+  }
+
+  /// Writes the collapsed stacks a line at a time (each with its line break), versions in order, each
+  /// line `version;kind;outermost;…;innermost samples`: the whole report is never held in memory.
+  public static func writeFolded(_ aggregate: DumpAggregate, _ write: (String) -> Void) {
+    let versions = aggregate.diagnostics.values.sorted { VersionOrder.precedes($0.version, $1.version) }
+    for v in versions {
+      v.foldedStacks.forEachLine(prefix: [v.version.isEmpty ? "(no version)" : v.version]) { write($0 + "\n") }
     }
   }
 
@@ -103,7 +107,7 @@ public enum DiagnosticsRenderer {
   private static func table(
     _ versions: [DiagnosticAggregate], _ inputs: InputAccounting, markdown: Bool, _ percentiles: [Percentile]
   ) -> String {
-    func cell(_ s: String) -> String { markdown ? TextEscaping.markdownCell(s) : TextEscaping.terminal(s) }
+    func cell(_ s: String) -> String { markdown ? TextEscaping.markdownCell(s) : TextEscaping.terminalCell(s) }
     var out = markdown ? "# MetricKit diagnostics\n\n" : ""
     for v in versions {
       let name = v.version.isEmpty ? "(no version)" : v.version
@@ -147,7 +151,7 @@ public enum DiagnosticsRenderer {
       out += "\n"
     }
     if versions.isEmpty { out += "No diagnostics.\n\n" }
-    out += "Inputs: \(inputs.files) files; \(inputs.read) documents read; \(inputs.rejected.count) rejected\n"
+    out += "Inputs: \(inputs.files) files; \(inputs.read) documents read; \(inputs.rejectedCount) rejected\n"
     return out
   }
 }

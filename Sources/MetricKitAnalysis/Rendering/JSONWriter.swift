@@ -74,6 +74,9 @@ struct JSONWriter {
   static func number(_ d: Double) -> String {
     guard d.isFinite else { return "null" }  // unreachable by construction; never NaN in output
     if d == d.rounded(), d.magnitude < 1e15 { return String(Int64(d)) }
+    // Whole numbers are written in digits up to 10²¹, as JavaScript writes them (Swift's description
+    // switches to exponent form from 2⁵³); the digits are the double's exact value.
+    if d == d.rounded(), d.magnitude < 1e21 { return String(format: "%.0f", d) }
     return "\(d)"
   }
 

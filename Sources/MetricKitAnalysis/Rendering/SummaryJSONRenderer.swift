@@ -36,6 +36,14 @@ public enum SummaryJSONRenderer {
             return .object(members)
           })
       ),
+      ("rejectedCount", .integer(Int128(inputs.rejectedCount))),
+      (
+        "rejectedByReason",
+        .array(
+          inputs.rejections.countsByReason.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map {
+            .object([("reason", .string($0.key)), ("count", .integer(Int128($0.value)))])
+          })
+      ),
       ("excluded", .object(ExclusionReason.allCases.map { ($0.rawValue, .integer(Int128(inputs.excluded[$0] ?? 0))) })),
       (
         "otherDocuments",
@@ -45,11 +53,12 @@ public enum SummaryJSONRenderer {
           })
       ),
       ("ignoredFiles", .array(inputs.ignoredFiles.map { .string($0) })),
+      ("duplicateFiles", .array(inputs.duplicateFiles.map { .string($0) })),
       (
         "accounting",
         .object([
           ("read", .integer(Int128(inputs.read))), ("counted", .integer(Int128(inputs.counted))),
-          ("excluded", .integer(Int128(inputs.excludedCount))), ("rejected", .integer(Int128(inputs.rejected.count))),
+          ("excluded", .integer(Int128(inputs.excludedCount))), ("rejected", .integer(Int128(inputs.rejectedCount))),
           ("otherDocuments", .integer(Int128(inputs.otherDocumentCount))),
         ])
       ),

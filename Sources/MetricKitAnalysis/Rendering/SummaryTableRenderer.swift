@@ -38,8 +38,8 @@ public enum SummaryTableRenderer {
     var out = ""
     let header = ["metric", "unit", "count"] + columns(report)
     for version in report.versions {
-      out += "Version \(TextEscaping.terminal(displayVersion(version.version))) — \(version.payloads) payloads\n"
-      let body = rows(version, report).map { [TextEscaping.terminal($0.metric), $0.unit, $0.count] + $0.cells }
+      out += "Version \(TextEscaping.terminalCell(displayVersion(version.version))) — \(version.payloads) payloads\n"
+      let body = rows(version, report).map { [TextEscaping.terminalCell($0.metric), $0.unit, $0.count] + $0.cells }
       let all = [header] + body
       let widths = header.indices.map { i in all.map { $0[i].count }.max() ?? 0 }
       for (n, line) in all.enumerated() {
@@ -111,10 +111,10 @@ public enum SummaryTableRenderer {
     var parts = ["\(i.files) files", "\(i.payloads) payloads read", "\(i.counted) counted"]
     let excluded = ExclusionReason.allCases.compactMap { r in i.excluded[r].map { "\($0) \(r.rawValue)" } }
     if !excluded.isEmpty { parts.append("excluded: " + excluded.joined(separator: ", ")) }
-    parts.append("\(i.rejected.count) rejected")
+    parts.append("\(i.rejectedCount) rejected")
     var out = "Inputs: " + parts.joined(separator: "; ") + "\n"
     out +=
-      "Accounting: \(i.read) read = \(i.counted) counted + \(i.excludedCount) excluded + \(i.rejected.count) rejected"
+      "Accounting: \(i.read) read = \(i.counted) counted + \(i.excludedCount) excluded + \(i.rejectedCount) rejected"
     out += " + \(i.otherDocumentCount) not metric payloads\n"
     let others = DocumentKind.allCases.compactMap { k in i.otherDocuments[k].map { "\($0) \(k.rawValue)" } }
     if !others.isEmpty { out += "Not metric payloads (passed over): " + others.joined(separator: ", ") + "\n" }

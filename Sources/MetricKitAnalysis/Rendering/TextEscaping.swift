@@ -1,35 +1,119 @@
-import Foundation
+/// Makes strings from payloads, rule files and paths inert in each output context: one function per
+/// context, applied where a renderer writes the string.
+package enum TextEscaping {
+  /// Whether a scalar must not reach a terminal, a CI log or a Markdown page as it is: C0 and C1
+  /// controls (U+009B alone is a CSI that starts an escape sequence), DEL, the line and paragraph
+  /// separators, and the bidirectional controls that reorder what a reader sees (U+061C, U+200E–F,
+  /// U+202A–E, U+2066–9).
+  static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
+      true
+    default: false
+    }
+  }
 
-/// Makes strings from payloads or rule files inert in each output format.
-enum TextEscaping {
-  /// A Markdown table cell: pipes, HTML and Markdown punctuation escaped, line breaks folded.
+  /// A string for a terminal or a log line: every unsafe scalar shown as `\n`, `\r`, `\t` or
+  /// `\u{1B}`, so it can neither move the cursor, start an escape sequence, reorder the line, nor
+  /// start a new line.
+  static func terminal(_ s: String) -> String {
+    guard s.unicodeScalars.contains(where: isUnsafe) else { return s }
+    var out = ""
+    for scalar in s.unicodeScalars {
+      guard isUnsafe(scalar) else {
+        out.unicodeScalars.append(scalar)
+        continue
+      }
+      switch scalar {
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      default: out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      }
+    }
+    return out
+  }
+
+  /// A cell of an aligned text table: terminal-safe, and cut to `width` characters with an ellipsis
+  /// (one long name must not pad every row of the table; JSON and CSV keep the full text).
+  static func terminalCell(_ s: String, width: Int = 120) -> String {
+    let safe = terminal(s)
+    guard safe.count > width else { return safe }
+    return String(safe.prefix(width - 1)) + "…"
+  }
+
+  /// A line for standard error, where CI systems read workflow commands: terminal-safe, and never
+  /// starting with `::` (GitHub Actions' command prefix).
+  package static func diagnosticLine(_ s: String) -> String {
+    let safe = terminal(s)
+    return safe.hasPrefix("::") ? " " + safe : safe
+  }
+
+  /// A Markdown table cell: unsafe scalars shown as terminal escapes, then pipes, HTML and Markdown
+  /// punctuation escaped.
   static func markdownCell(_ s: String) -> String {
     var out = ""
-    for ch in s {
+    for ch in terminal(s) {
       switch ch {
       case "|": out += "\\|"
       case "<": out += "&lt;"
       case ">": out += "&gt;"
       case "&": out += "&amp;"
       case "\\", "`", "*", "_", "[", "]", "#": out += "\\\(ch)"
-      case "\n", "\r": out += " "
       default: out.append(ch)
       }
     }
     return out
   }
 
-  /// A CSV field (RFC 4180): quoted when it holds a comma, quote or line break; a leading `=`, `+`,
-  /// `-` or `@` is prefixed with `'` so spreadsheets do not run it as a formula.
+  /// A CSV field (RFC 4180): quoted when it holds a comma, quote or line break; a field starting with
+  /// `=`, `+`, `-`, `@`, TAB or CR (which spreadsheets read as the start of a formula, the last two
+  /// after stripping them) is prefixed with `'`, unless it is a plain number.
   static func csvField(_ s: String) -> String {
     var field = s
-    if let first = field.first, "=+-@".contains(first), Double(field) == nil { field = "'" + field }
+    if let first = field.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first), Double(field) == nil {
+      field = "'" + field
+    }
     guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
     return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
 
-  /// A terminal-safe string: control characters shown as `?`.
-  static func terminal(_ s: String) -> String {
-    String(String.UnicodeScalarView(s.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
+  /// XML text or attribute content with every special character escaped, and the characters XML 1.0
+  /// cannot hold (most C0 controls, U+FFFE, U+FFFF) and the other unsafe ones shown as terminal
+  /// escapes.
+  static func xml(_ s: String) -> String {
+    var out = ""
+    for scalar in s.unicodeScalars {
+      switch scalar {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      case "'": out += "&apos;"
+      case "\n": out += "&#10;"
+      case "\t": out += "&#9;"
+      default:
+        if isUnsafe(scalar) {
+          out += terminal(String(scalar))
+        } else if scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+          out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return out
+  }
+
+  /// A GitHub Actions workflow-command message: unsafe scalars shown as terminal escapes, then `%`,
+  /// CR and LF percent-encoded, so a string cannot start a new command.
+  static func githubMessage(_ s: String) -> String {
+    terminal(s).replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+      .replacingOccurrences(of: "\n", with: "%0A")
+  }
+
+  /// A GitHub Actions workflow-command property: also `:` and `,` encoded.
+  static func githubProperty(_ s: String) -> String {
+    githubMessage(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
   }
 }

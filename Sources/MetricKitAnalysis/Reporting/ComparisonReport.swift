@@ -40,6 +40,14 @@ public struct ComparisonReport: Sendable {
   /// Whether the gate fails: some error-severity rule regressed or broke its budget.
   public var gateFails: Bool { results.contains(where: \.failsGate) }
 
-  /// `pass` or `fail`.
-  public var gate: String { gateFails ? "fail" : "pass" }
+  /// Error-severity rules that had data enough to be decided (not `insufficient-data`).
+  public var evaluatedErrorRules: Int {
+    results.filter { $0.rule.severity == .error && $0.verdict != .insufficientData }.count
+  }
+
+  /// Whether nothing was tested: no error-severity rule had data enough, so a pass would mean nothing.
+  public var nothingEvaluated: Bool { !gateFails && evaluatedErrorRules == 0 }
+
+  /// `pass`, `fail`, or `not-evaluated` (no error rule had data enough).
+  public var gate: String { gateFails ? "fail" : nothingEvaluated ? "not-evaluated" : "pass" }
 }

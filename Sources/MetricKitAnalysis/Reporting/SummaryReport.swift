@@ -61,9 +61,9 @@ public struct VersionSummary: Sendable {
     payloads = aggregate.payloadCount
     var metrics: [MetricSummary] = []
     let fixed = MetricCatalog.histograms.map(\.identifier)
-    let signposts = aggregate.histograms.keys.filter { !fixed.contains($0) }.sorted()
+    let signposts = aggregate.signpostIdentifiers.sorted()
     for id in fixed + signposts {
-      guard let merged = aggregate.histograms[id], merged.sampleCount > 0 else { continue }
+      guard let merged = aggregate.histogram(id), merged.sampleCount > 0 else { continue }
       do {
         let mean: Double
         switch options.pooling {
@@ -73,13 +73,19 @@ public struct VersionSummary: Sendable {
         metrics.append(
           .histogram(
             HistogramSummary(
-              metric: id, unit: aggregate.histogramUnits[id] ?? "ms", count: merged.sampleCount,
+              metric: id, unit: aggregate.histogramUnit(id), count: merged.sampleCount,
               payloads: merged.histogramCount, mean: mean,
               standardDeviation: merged.sampleCount > 1 ? (try? merged.variance()).map { $0.squareRoot() } : nil,
               percentiles: try merged.percentiles(options.percentiles))))
       } catch {
         omissions.append("\(aggregate.version) \(id): \(error)")
       }
+    }
+    if aggregate.signpostHistogramsNotKept > 0 {
+      omissions.append(
+        "\(aggregate.version): \(aggregate.signpostHistogramsNotKept) signpost histograms not kept (more than "
+          + "\(aggregate.signpostLimit) distinct signposts; the byte-wise first \(aggregate.signpostLimit) are reported)"
+      )
     }
     for definition in MetricCatalog.scalars {
       guard let sample = aggregate.scalars[definition.identifier], sample.count > 0 else { continue }

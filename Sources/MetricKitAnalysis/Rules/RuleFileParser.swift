@@ -28,18 +28,29 @@ import Yams
 public enum RuleFileParser {
   /// Reads and parses a rule file.
   public static func load(path: String) throws(RuleFileError) -> RuleSet {
-    let text: String
+    let buffer: PaddedBuffer
     do {
-      text = try String(contentsOfFile: path, encoding: .utf8)
+      // The same reader as payloads: no blocking on a FIFO, and a size limit (rule files are small).
+      buffer = try InputFileReader(limits: InputLimits(maximumFileSize: maximumFileSize)).read(path: InputPath(path))
     } catch {
-      throw RuleFileError(
-        file: path, line: nil, key: "", message: "cannot read the file (\(error.localizedDescription))")
+      throw RuleFileError(file: path, line: nil, key: "", message: "cannot read the file (\(error.reason))")
+    }
+    guard let text = String(validating: buffer.bytes, as: UTF8.self) else {
+      throw RuleFileError(file: path, line: nil, key: "", message: "not UTF-8 text")
     }
     return try parse(text, file: path)
   }
 
+  /// The largest rule file read, in bytes.
+  public static let maximumFileSize = 1 << 20
+
   /// Parses the text of a rule file named `file` (for messages).
   public static func parse(_ text: String, file: String) throws(RuleFileError) -> RuleSet {
+    if let line = RuleFileNesting.firstLineTooDeep(text) {
+      throw RuleFileError(
+        file: file, line: line, key: "",
+        message: "nested deeper than \(RuleFileNesting.maximum) levels (rule files are shallow); not read")
+    }
     let root: Node?
     do {
       root = try Yams.compose(yaml: text)

@@ -33,6 +33,11 @@ public struct Percentile: Sendable, Hashable, Comparable, CustomStringConvertibl
   public init?(parsing text: String) {
     var t = Substring(text.trimmingCharacters(in: .whitespaces))
     if t.first == "p" || t.first == "P" { t = t.dropFirst() }
+    // Six decimals at most, as written (a tolerance on the value would let 50.0000000001 pass as 50).
+    if let point = t.firstIndex(of: ".") {
+      let decimals = t[t.index(after: point)...].prefix { $0.isASCII && $0.isNumber }
+      guard decimals.count <= 6 else { return nil }
+    }
     guard let v = Double(t), v.isFinite else { return nil }
     self.init(v)
   }

@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A file system path as the bytes the system uses, so that a name that is not valid UTF-8 is still
+/// opened (a `String` would replace its bad bytes and name another file), with a printable form for
+/// reports.
+public struct InputPath: Sendable, Hashable, CustomStringConvertible {
+  /// The path's bytes, without a terminating NUL.
+  public let bytes: [UInt8]
+  /// The path for people: valid UTF-8 as it is, each other byte as `\xNN`. Reports escape it further
+  /// for their own format.
+  public let description: String
+
+  /// A path from bytes (a name read from a directory, or a command-line argument).
+  public init(bytes: [UInt8]) {
+    self.bytes = bytes.filter { $0 != 0 }
+    description = Self.printable(self.bytes)
+  }
+
+  /// A path from a string.
+  public init(_ path: String) { self.init(bytes: Array(path.utf8)) }
+
+  /// The path of `name` inside this directory.
+  func appending(_ name: [UInt8]) -> InputPath {
+    InputPath(bytes: bytes.last == UInt8(ascii: "/") ? bytes + name : bytes + [UInt8(ascii: "/")] + name)
+  }
+
+  /// Whether the path ends with `suffix`.
+  func hasSuffix(_ suffix: String) -> Bool { bytes.reversed().starts(with: suffix.utf8.reversed()) }
+
+  /// Calls `body` with the path as a C string.
+  public func withCString<R>(_ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
+    try (bytes + [0]).withUnsafeBufferPointer { buffer in
+      try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
+    }
+  }
+
+  /// Valid UTF-8 decoded as it is; every byte of an invalid sequence shown as `\xNN`.
+  static func printable(_ bytes: [UInt8]) -> String {
+    if let valid = String(validating: bytes, as: UTF8.self) { return valid }
+    var out = ""
+    var i = 0
+    while i < bytes.count {
+      // The longest valid sequence starting here (1 to 4 bytes), else one escaped byte.
+      var decoded: String? = nil
+      var length = 1
+      for n in 1...min(4, bytes.count - i) {
+        if let s = String(validating: bytes[i..<(i + n)], as: UTF8.self) {
+          decoded = s
+          length = n
+          break
+        }
+      }
+      if let decoded {
+        out += decoded
+      } else {
+        out += "\\x" + String(bytes[i], radix: 16, uppercase: true).leftPadded(to: 2)
+      }
+      i += length
+    }
+    return out
+  }
+}
+
+extension String {
+  fileprivate func leftPadded(to width: Int) -> String {
+    count >= width ? self : String(repeating: "0", count: width - count) + self
+  }
+}
