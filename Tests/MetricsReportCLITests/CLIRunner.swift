@@ -36,6 +36,30 @@ enum CLIRunner {
     }
   }
 
+  /// Runs a bash script from the package root with `$B` naming the built binary: for what a Process
+  /// cannot express (`>&-`, `>/dev/full`, FIFOs, `<(…)`, file names with any bytes).
+  static func shell(_ script: String) throws -> Result {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    process.arguments = ["-c", script]
+    process.currentDirectoryURL = packageRoot
+    var environment = ProcessInfo.processInfo.environment
+    environment["B"] = productsDirectory.appendingPathComponent("metrics-report").path
+    process.environment = environment
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+      stderr: String(decoding: errData, as: UTF8.self))
+  }
+
   /// Runs `metrics-report arguments…` from the package root, with `input` on standard input.
   static func run(_ arguments: [String], input: Data? = nil) throws -> Result {
     let process = Process()
@@ -50,10 +74,12 @@ enum CLIRunner {
     process.standardInput = input == nil ? FileHandle.nullDevice : stdin
     try process.run()
     if let input {
-      // Write from another thread so that a full pipe cannot block while the output is unread.
+      // Write from another thread so that a full pipe cannot block while the output is unread. A child
+      // may stop reading early (a line over its limit): the write then fails, it must not kill the tests.
+      signal(SIGPIPE, SIG_IGN)
       let writer = stdin.fileHandleForWriting
       DispatchQueue.global().async {
-        writer.write(input)
+        try? writer.write(contentsOf: input)
         try? writer.close()
       }
     }

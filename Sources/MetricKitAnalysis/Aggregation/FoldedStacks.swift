@@ -128,9 +128,9 @@ public struct FoldedStacks: Sendable {
     }
   }
 
-  /// A frame label safe in the folded format (no `;`, no line breaks).
+  /// A frame label safe in the folded format: no `;` (the frame separator, shown as `,`), and no line
+  /// break or other unsafe scalar (shown as a terminal escape).
   static func safeLabel(_ label: String) -> String {
-    guard label.contains(where: { $0 == ";" || $0.isNewline }) else { return label }
-    return String(label.map { $0 == ";" ? "," : ($0.isNewline ? " " : $0) })
+    TextEscaping.terminal(label.contains(";") ? label.replacingOccurrences(of: ";", with: ",") : label)
   }
 }

@@ -192,8 +192,20 @@ public struct PayloadReader: Sendable {
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0 else { throw InputFailure(reason: "cannot stat: \(String(cString: strerror(errno)))") }
-    guard (info.st_mode & S_IFMT) == S_IFREG else {
-      throw InputFailure(reason: "not a regular file (\(InputDiscovery.kindName(info.st_mode))); not read")
+    if (info.st_mode & S_IFMT) != S_IFREG {
+      // A pipe or FIFO named on the command line (directories hand out regular files only): streamed
+      // like standard input, waiting for its writer.
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+      var stream = StreamSource(descriptor: fd)
+      if gzip {
+        var source = try GzipStreamSource(input: stream, limit: .max)
+        try LineReader.forEachLine(
+          in: &source, window: lineWindow, maximumLineLength: limits.maximumLineLength, tracker: tracker, body)
+      } else {
+        try LineReader.forEachLine(
+          in: &stream, window: lineWindow, maximumLineLength: limits.maximumLineLength, tracker: tracker, body)
+      }
+      return
     }
     let size = Int(info.st_size)
     if gzip {

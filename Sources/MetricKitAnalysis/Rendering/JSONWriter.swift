@@ -93,7 +93,9 @@ struct JSONWriter {
       case ">": output += "\\u003e"
       case "&": output += "\\u0026"
       default:
-        if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+        // Controls, C1 (U+009B starts a terminal escape), line separators and bidi controls as \u
+        // escapes: lossless for a JSON reader, inert when the file is printed.
+        if TextEscaping.isUnsafe(scalar) {
           let hex = String(scalar.value, radix: 16)
           output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
         } else {

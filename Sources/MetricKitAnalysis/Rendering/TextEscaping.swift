@@ -16,11 +16,14 @@ package enum TextEscaping {
   /// A string for a terminal or a log line: every unsafe scalar shown as `\n`, `\r`, `\t` or
   /// `\u{1B}`, so it can neither move the cursor, start an escape sequence, reorder the line, nor
   /// start a new line.
-  static func terminal(_ s: String) -> String {
-    guard s.unicodeScalars.contains(where: isUnsafe) else { return s }
+  static func terminal(_ s: String) -> String { terminal(s, keeping: []) }
+
+  /// The same, leaving `kept` scalars as they are (CSV keeps line breaks and tabs inside quotes).
+  static func terminal(_ s: String, keeping kept: Set<Unicode.Scalar>) -> String {
+    guard s.unicodeScalars.contains(where: { isUnsafe($0) && !kept.contains($0) }) else { return s }
     var out = ""
     for scalar in s.unicodeScalars {
-      guard isUnsafe(scalar) else {
+      guard isUnsafe(scalar), !kept.contains(scalar) else {
         out.unicodeScalars.append(scalar)
         continue
       }
@@ -68,9 +71,10 @@ package enum TextEscaping {
 
   /// A CSV field (RFC 4180): quoted when it holds a comma, quote or line break; a field starting with
   /// `=`, `+`, `-`, `@`, TAB or CR (which spreadsheets read as the start of a formula, the last two
-  /// after stripping them) is prefixed with `'`, unless it is a plain number.
+  /// after stripping them) is prefixed with `'`, unless it is a plain number. Unsafe scalars other than
+  /// line breaks and tabs are shown as terminal escapes.
   static func csvField(_ s: String) -> String {
-    var field = s
+    var field = terminal(s, keeping: ["\n", "\r", "\t"])
     if let first = field.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first), Double(field) == nil {
       field = "'" + field
     }
