@@ -45,8 +45,8 @@ struct AggregationTests {
     #expect(payloads.average(for: \.applicationResponsivenessMetrics, applicationVersion: "3.9.0") == nil)
     let p = payloads.percentiles(for: \.applicationLaunchMetrics, applicationVersion: "3.9.0", [Percentile(50)!])
     // Merged: 5 in [100, 200), 3 in [200, 300); the 4th of 8 is 4/5 into the first bucket.
-    #expect(p.first?.value == 180)
-    #expect(p.first?.lowerBound == 100 && p.first?.upperBound == 200)
+    #expect(p.first?.value == Measurement(value: 180, unit: UnitDuration.milliseconds))
+    #expect(p.first?.lowerBound.value == 100 && p.first?.upperBound.value == 200)
     // 1 in [100, 200), 3 in [200, 300): the 2nd of 4 is 1/3 into the second bucket.
     let firstMedian: Double = 200.0 + 100.0 / 3.0
     #expect(abs((payloads[0].applicationLaunchMetrics?.percentile(50)?.value ?? 0) - firstMedian) < 1e-9)

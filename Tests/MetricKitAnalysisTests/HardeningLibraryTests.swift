@@ -62,7 +62,9 @@ struct HardeningLibraryTests {
     #expect(whole.signpostIdentifiers == names.prefix(10_000).map { "signpost:C/\($0)" })
     #expect(whole.signpostHistogramsNotKept == 40_000)
     // Split over payloads and merged in any order: the same signposts kept, with their whole data.
-    let halves = [try Self.payload(signposts: Array(names[25_000...])), try Self.payload(signposts: Array(names[..<25_000]))]
+    let halves = [
+      try Self.payload(signposts: Array(names[25_000...])), try Self.payload(signposts: Array(names[..<25_000])),
+    ]
     var a = VersionAggregate(version: "1.0")
     var b = VersionAggregate(version: "1.0")
     a.add(halves[0], options: AggregationOptions())

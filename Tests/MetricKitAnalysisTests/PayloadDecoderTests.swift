@@ -140,7 +140,8 @@ struct PayloadDecoderTests {
     try SampleDump.gzip(SampleDump.gzip(Data(Self.minimal.utf8))).write(to: dir.appendingPathComponent("a.gz"))
     try Data("x".utf8).write(to: dir.appendingPathComponent("notes.txt"))
     try Data([0x1f, 0x8b, 0x08, 0x00, 0x01]).write(to: dir.appendingPathComponent("fake.json.gz"))
-    let (payloads, rejected) = PayloadReader().readAll(paths: [dir.path])
+    let read = PayloadReader().readAll(paths: [dir.path])
+    let (payloads, rejected) = (read.metricPayloads, read.rejected)
     #expect(payloads.count == 3)
     #expect(rejected.count == 1)
     #expect(rejected.first?.location.path.hasSuffix("fake.json.gz") == true)
@@ -159,7 +160,7 @@ struct PayloadDecoderTests {
     try Data(Self.minimal.utf8).write(to: dir.appendingPathComponent("p.json"))
     try FileManager.default.createSymbolicLink(
       at: dir.appendingPathComponent("loop"), withDestinationURL: dir)
-    #expect(PayloadReader().readAll(paths: [dir.path]).payloads.count == 1)
+    #expect(PayloadReader().readAll(paths: [dir.path]).metricPayloads.count == 1)
   }
 }
 
@@ -176,7 +177,8 @@ extension PayloadDecoderTests {
     let big = try SampleDump.gzip(Data(repeating: 0x20, count: 2_000_000))
     try big.write(to: dir.appendingPathComponent("bomb.json.gz"))
     let reader = PayloadReader(limits: InputLimits(maximumDecompressedSize: 1_000_000))
-    let (payloads, rejected) = reader.readAll(paths: [dir.path])
+    let read = reader.readAll(paths: [dir.path])
+    let (payloads, rejected) = (read.metricPayloads, read.rejected)
     #expect(payloads.count == 4)
     let reasons = Dictionary(
       uniqueKeysWithValues: rejected.map { (URL(fileURLWithPath: $0.location.path).lastPathComponent, $0.reason) })

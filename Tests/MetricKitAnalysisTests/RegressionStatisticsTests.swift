@@ -36,8 +36,8 @@ struct RegressionStatisticsTests {
     #expect(BenjaminiHochberg.adjust([]) == [])
   }
 
-  @Test func thresholdsNeedEveryConditionInTheBadDirection() {
-    var rule = RegressionRule(metric: "memoryMetrics.peakMemoryUsage", statistic: .mean, maxIncrease: 0.1)
+  @Test func thresholdsNeedEveryConditionInTheBadDirection() throws {
+    var rule = try RegressionRule(metric: "memoryMetrics.peakMemoryUsage", statistic: .mean, maxIncrease: 0.1)
     #expect(rule.worsened(from: 100, to: 111))
     #expect(!rule.worsened(from: 100, to: 110))
     rule.maxIncreaseAbsolute = 20

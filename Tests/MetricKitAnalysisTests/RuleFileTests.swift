@@ -106,7 +106,9 @@ struct RuleFileTests {
     } catch {
       #expect(error.description == "empty.yml: rules: the file defines no rules")
     }
-    #expect(RuleFileParser.yaml(RuleSet(rules: [])).contains("rules: []"))
+    #expect(RuleFileParser.yaml(RuleSet(unchecked: 0.05, rules: [])).contains("rules: []"))
+    // In code as in a file: a rule set without rules is refused.
+    #expect(throws: RuleValidationError.self) { try RuleSet(rules: []) }
   }
 
   @Test func defaultsRoundTrip() throws {

@@ -123,7 +123,8 @@ extension StreamingTests {
       let path = dir.appendingPathComponent(name).path
       try Data(text.utf8).write(to: URL(fileURLWithPath: path))
       let reader = PayloadReader(limits: InputLimits(maximumPayloadsPerFile: 5))
-      let (payloads, rejected) = reader.readAll(paths: [path])
+      let read = reader.readAll(paths: [path])
+      let (payloads, rejected) = (read.metricPayloads, read.rejected)
       #expect(payloads.count == 5, "\(name)")
       #expect(rejected.map(\.location.line) == [11], "\(name)")
       #expect(rejected.first?.reason.contains("over the limit of 5 payloads per file") == true)

@@ -14,7 +14,9 @@ struct HardeningTests {
     var rng = SplitMix64(seed: seed)
     let profile = VersionProfile.standard.first { $0.version == version } ?? VersionProfile.standard[1]
     var json = SyntheticPayload.make(profile: profile, day: day, device: day, multipleVersions: false, rng: &rng).json
-    if profile.version != version { json = json.replacingOccurrences(of: "\"\(profile.version)\"", with: "\"\(version)\"") }
+    if profile.version != version {
+      json = json.replacingOccurrences(of: "\"\(profile.version)\"", with: "\"\(version)\"")
+    }
     return SampleDump.compact(json)
   }
 
@@ -77,9 +79,16 @@ struct HardeningTests {
   @Test func deeplyNestedRuleFilesAreRejectedWithTheirLine() throws {
     try Self.withDirectory { dir in
       let files = [
-        ("flow.yml", "defaults:\n  alpha: 0.05\nrules:\n  - metric: hangRate\n    statistic: " + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000) + "\n", 5),
+        (
+          "flow.yml",
+          "defaults:\n  alpha: 0.05\nrules:\n  - metric: hangRate\n    statistic: "
+            + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000) + "\n", 5
+        ),
         ("block.yml", "rules:\n  - " + String(repeating: "- ", count: 5000) + "x\n", 2),
-        ("deep.json", "{\"rules\": " + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000) + "}", 1),
+        (
+          "deep.json", "{\"rules\": " + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000) + "}",
+          1
+        ),
         ("indented.yml", (0..<500).map { String(repeating: " ", count: $0) + "k\($0):\n" }.joined(), 32),
       ]
       for (name, text, line) in files {
@@ -105,7 +114,8 @@ struct HardeningTests {
       var frames = ""
       let depth = 10_000
       for i in 0..<depth {
-        frames += #"{"binaryName":"App","binaryUUID":"U","offsetIntoBinaryTextSegment":\#(i),"address":\#(i),"sampleCount":1"#
+        frames +=
+          #"{"binaryName":"App","binaryUUID":"U","offsetIntoBinaryTextSegment":\#(i),"address":\#(i),"sampleCount":1"#
         frames += i + 1 < depth ? #","subFrames":["# : "}"
       }
       frames += String(repeating: "]}", count: depth - 1)
@@ -117,7 +127,9 @@ struct HardeningTests {
         "callStackRootFrames":[\(frames)]}]}}]}
         """
       try Data(payload.utf8).write(to: dir.appendingPathComponent("hang.json"))
-      let deep = "{\"appVersion\": \"1\", \"x\": " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}"
+      let deep =
+        "{\"appVersion\": \"1\", \"x\": " + String(repeating: "[", count: 100_000)
+        + String(repeating: "]", count: 100_000) + "}"
       try Data(deep.utf8).write(to: dir.appendingPathComponent("deep.json"))
       let r = try CLIRunner.run(["diagnostics", dir.path, "--format", "json"])
       #expect(r.status == 0, "\(r.stderr)")
@@ -300,7 +312,8 @@ struct HardeningTests {
   @Test func aDocumentWithMetricAndDiagnosticSectionsCountsOnceAndKeepsBoth() throws {
     try Self.withDirectory { dir in
       let metric = Self.payloadLine()
-      let crash = #""crashDiagnostics":[{"version":"1.0.0","diagnosticMetaData":{"appVersion":"3.9.0","exceptionType":1,"signal":11},"callStackTree":{"callStackPerThread":true,"callStacks":[{"threadAttributed":true,"callStackRootFrames":[{"binaryName":"App","binaryUUID":"U","offsetIntoBinaryTextSegment":1,"address":1,"sampleCount":1}]}]}}]"#
+      let crash =
+        #""crashDiagnostics":[{"version":"1.0.0","diagnosticMetaData":{"appVersion":"3.9.0","exceptionType":1,"signal":11},"callStackTree":{"callStackPerThread":true,"callStacks":[{"threadAttributed":true,"callStackRootFrames":[{"binaryName":"App","binaryUUID":"U","offsetIntoBinaryTextSegment":1,"address":1,"sampleCount":1}]}]}}]"#
       let both = metric.dropLast() + "," + crash + "}"
       let path = dir.appendingPathComponent("both.json").path
       try Data(both.utf8).write(to: URL(fileURLWithPath: path))
@@ -342,14 +355,16 @@ struct HardeningTests {
       }
       // A version that would start a spreadsheet formula, and a crash whose binary and version are hostile.
       for day in 0..<3 {
-        lines.append(Self.payloadLine(version: "3.8.0", seed: UInt64(90 + day), day: day)
-          .replacingOccurrences(of: "\"3.8.0\"", with: "\"\\t=HYPERLINK()\""))
+        lines.append(
+          Self.payloadLine(version: "3.8.0", seed: UInt64(90 + day), day: day)
+            .replacingOccurrences(of: "\"3.8.0\"", with: "\"\\t=HYPERLINK()\""))
       }
       lines.append(
         #"{"timeStampBegin":"2023-01-01 00:00:00","timeStampEnd":"2023-01-02 00:00:00","crashDiagnostics":[{"version":"1.0.0","diagnosticMetaData":{"appVersion":"\#(escaped)","exceptionType":1,"signal":11},"callStackTree":{"callStackPerThread":true,"callStacks":[{"threadAttributed":true,"callStackRootFrames":[{"binaryName":"\#(escaped)","binaryUUID":"U","offsetIntoBinaryTextSegment":1,"address":1,"sampleCount":1}]}]}}]}"#
       )
       try Data(lines.joined(separator: "\n").utf8).write(to: dir.appendingPathComponent("dump.ndjson"))
-      let bad = #"{"appVersion":"1","applicationLaunchMetrics":{"histogrammedTimeToFirstDrawKey":{"histogramValue":{"\#(escaped)":{"bucketStart":"1 ms","bucketEnd":"2 ms","bucketCount":-1}}}}}"#
+      let bad =
+        #"{"appVersion":"1","applicationLaunchMetrics":{"histogrammedTimeToFirstDrawKey":{"histogramValue":{"\#(escaped)":{"bucketStart":"1 ms","bucketEnd":"2 ms","bucketCount":-1}}}}}"#
       try Data(bad.utf8).write(to: dir.appendingPathComponent("bad.json"))
       try Data("{".utf8).write(to: dir.appendingPathComponent("name\n::error::file\u{1B}]8;;x\u{7}.json"))
       let rules = dir.appendingPathComponent("rules.json")
@@ -405,7 +420,10 @@ struct HardeningTests {
   @Test func aGateWithNothingEvaluatedDoesNotPass() throws {
     try Self.withDirectory { dir in
       let lines = (0..<5).flatMap { day in
-        [Self.payloadLine(version: "3.8.0", seed: UInt64(day), day: day), Self.payloadLine(version: "3.9.0", seed: UInt64(100 + day), day: day)]
+        [
+          Self.payloadLine(version: "3.8.0", seed: UInt64(day), day: day),
+          Self.payloadLine(version: "3.9.0", seed: UInt64(100 + day), day: day),
+        ]
       }
       let path = dir.appendingPathComponent("five.ndjson").path
       try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: path))
@@ -459,7 +477,10 @@ struct HardeningTests {
       #expect(try CLIRunner.run(["summary", Self.dump, "--since", "2023-02-30"]).status == 64)
       #expect(try CLIRunner.run(["summary", Self.dump, "--since", "2024-02-29"]).status != 64)
       // Depth exactly at the limit passes; one more level does not.
-      let nested = { (levels: Int) in "{\"appVersion\":\"1\",\"x\":" + String(repeating: "[", count: levels - 1) + String(repeating: "]", count: levels - 1) + "}" }
+      let nested = { (levels: Int) in
+        "{\"appVersion\":\"1\",\"x\":" + String(repeating: "[", count: levels - 1)
+          + String(repeating: "]", count: levels - 1) + "}"
+      }
       try Data(nested(50).utf8).write(to: dir.appendingPathComponent("at.json"))
       try Data(nested(51).utf8).write(to: dir.appendingPathComponent("over.json"))
       let depth = try CLIRunner.run([

@@ -5,32 +5,34 @@ import Foundation
 import MetricKitAnalysis
 
 let paths = CommandLine.arguments.count > 1 ? Array(CommandLine.arguments.dropFirst()) : ["Samples/dump"]
-let (payloads, rejected) = PayloadReader().readAll(paths: paths)
-print("Read \(payloads.count) payloads (\(rejected.count) inputs rejected).\n")
+let read = PayloadReader().readAll(paths: paths)
+let payloads = read.metricPayloads
+print(
+  "Read \(payloads.count) metric payloads, \(read.diagnosticPayloads.count) diagnostic payloads "
+    + "(\(read.rejected.count) inputs rejected; \(read.accounting.read) read in all).\n")
 
 let versions = payloads.groupedByApplicationVersion().keys.sorted(by: VersionOrder.precedes)
-/// "412.3 ms" (MeasurementFormatter is not available on Linux).
-func milliseconds(_ m: Measurement<UnitDuration>) -> String {
-  String(format: "%.1f ms", m.converted(to: .milliseconds).value)
-}
 
-print("The classic recipe: Σ count × bucketEnd ÷ Σ count, skipping multi-version payloads")
+print(
+  "The classic recipe: per payload Σ count × bucketEnd ÷ Σ count, then the mean of those, skipping multi-version payloads"
+)
 for version in versions {
-  if let launch = payloads.average(for: \.applicationLaunchMetrics, applicationVersion: version, estimator: .bucketEnd),
+  if let launch = payloads.average(
+    for: \.applicationLaunchMetrics, applicationVersion: version, estimator: .bucketEnd, pooling: .perPayload),
     let hang = payloads.average(
-      for: \.applicationResponsivenessMetrics, applicationVersion: version, estimator: .bucketEnd)
+      for: \.applicationResponsivenessMetrics, applicationVersion: version, estimator: .bucketEnd, pooling: .perPayload)
   {
-    print("  \(version): launch \(milliseconds(launch)), hang \(milliseconds(hang))")
+    print("  \(version): launch \(MeasurementText.string(launch)), hang \(MeasurementText.string(hang))")
   }
 }
 
-print("\nBetter: the mixture's mean (midpoints) and percentiles with guaranteed brackets")
+print("\nBetter: the mixture's mean (midpoints, pooled) and percentiles with guaranteed brackets")
 let percentiles = [50.0, 90, 99].compactMap(Percentile.init)
 for version in versions {
   guard let mean = payloads.average(for: \.applicationLaunchMetrics, applicationVersion: version) else { continue }
   let estimates = payloads.percentiles(for: \.applicationLaunchMetrics, applicationVersion: version, percentiles)
-  let text = estimates.map { e in
-    String(format: "%@ %.0f ms [%.0f–%.0f]", e.percentile.label, e.value, e.lowerBound, e.upperBound)
-  }
-  print("  \(version): launch mean \(milliseconds(mean)); " + text.joined(separator: ", "))
+  let hangRate = payloads.hangRate(applicationVersion: version).map(MeasurementText.string) ?? "–"
+  print(
+    "  \(version): launch mean \(MeasurementText.string(mean)); "
+      + estimates.map(\.description).joined(separator: ", ") + "; hang rate \(hangRate)")
 }

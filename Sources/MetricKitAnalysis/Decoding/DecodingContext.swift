@@ -78,7 +78,8 @@ struct DecodingContext {
       throw failure(
         "expected \(kind.noun), found \(parsed.kind.noun) in \"\(String(decoding: bytes, as: UTF8.self))\"")
     }
-    return parsed.value / divisor
+    // Written in the wanted unit itself ("12.5 MB" for megabytes): the number as written, exactly.
+    return parsed.scale == divisor ? parsed.number : parsed.value / divisor
   }
 
   /// A duration in seconds.

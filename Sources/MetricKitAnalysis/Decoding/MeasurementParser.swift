@@ -10,6 +10,11 @@ public enum MeasurementParser {
   struct Parsed {
     var value: Double
     var kind: MeasurementUnit.Kind
+    /// The number as written and its unit's scale to the base unit (multiplier ÷ divisor): a caller
+    /// wanting the value in a unit of exactly that scale takes `number` as it is (no round trip
+    /// through the base unit, so what `jsonRepresentation()` writes decodes to the same value).
+    var number: Double
+    var scale: Double
   }
 
   /// The largest number of integer digits accepted: beyond 18 a value no longer fits exactly.
@@ -87,7 +92,11 @@ public enum MeasurementParser {
       guard lastMark == 0x2E || lastMark == 0x2C, marks == 1 || firstMark != lastMark, earlierGroupingValid else {
         throw failure(bytes, "unparseable number")
       }
-      value = Double(beforeLastGroup) + Double(lastGroup) / Double(pow10(lastGroupLength))
+      // Correctly rounded (as strtod): the digits written back by `jsonRepresentation()` read as the
+      // same double.
+      let fraction = String(lastGroup)
+      let text = "\(beforeLastGroup)." + String(repeating: "0", count: lastGroupLength - fraction.count) + fraction
+      value = Double(text) ?? Double(beforeLastGroup) + Double(lastGroup) / Double(pow10(lastGroupLength))
     }
     if negative { value = -value }
 
@@ -104,7 +113,7 @@ public enum MeasurementParser {
     }
     let result = value * unit.multiplier / unit.divisor
     guard result.isFinite else { throw failure(bytes, "number too large") }
-    return Parsed(value: result, kind: unit.kind)
+    return Parsed(value: result, kind: unit.kind, number: value, scale: unit.multiplier / unit.divisor)
   }
 
   /// 10ⁿ for the digit counts a group can have (at most 18).

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What one rule found.
 public struct RuleResult: Sendable {
   /// The rule.
@@ -29,6 +31,29 @@ public struct RuleResult: Sendable {
   public var verdict: Verdict
   /// Whether the candidate breaks the rule's budget (nil when the rule has none or data is short).
   public var budgetExceeded: Bool?
+
+  /// The baseline's statistic as a measurement in the metric's unit (nil without data, or for a metric
+  /// counted in plain numbers: exit counts, diagnostic rates).
+  public var baselineMeasurement: Measurement<Dimension>? { Self.measurement(baseline, rule.metric) }
+  /// The candidate's.
+  public var candidateMeasurement: Measurement<Dimension>? { Self.measurement(candidate, rule.metric) }
+  /// The baseline's bracket as measurements (histogram percentiles).
+  public var baselineBracket: ClosedRange<Measurement<Dimension>>? { Self.bracket(baselineBounds, rule.metric) }
+  /// The candidate's.
+  public var candidateBracket: ClosedRange<Measurement<Dimension>>? { Self.bracket(candidateBounds, rule.metric) }
+
+  static func measurement(_ value: Double?, _ metric: String) -> Measurement<Dimension>? {
+    guard let value, let unit = MetricCatalog.dimension(of: metric) else { return nil }
+    return Measurement(value: value, unit: unit)
+  }
+
+  private static func bracket(_ bounds: ClosedRange<Double>?, _ metric: String) -> ClosedRange<Measurement<Dimension>>?
+  {
+    guard let bounds, let lower = measurement(bounds.lowerBound, metric),
+      let upper = measurement(bounds.upperBound, metric)
+    else { return nil }
+    return lower...upper
+  }
 
   /// (candidate − baseline) ÷ |baseline|; nil when the baseline is 0 or a side has no data.
   public var change: Double? {

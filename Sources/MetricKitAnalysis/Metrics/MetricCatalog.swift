@@ -178,6 +178,22 @@ extension MetricCatalog {
     return scalars.first { $0.identifier == identifier }?.unit
   }
 
+  /// The canonical unit of a metric as a `Dimension`, for measurements; nil for counts and
+  /// diagnostic rates (plain numbers).
+  public static func dimension(of identifier: String) -> Dimension? {
+    switch unit(of: identifier) {
+    case "ms": UnitDuration.milliseconds
+    case "s": UnitDuration.seconds
+    case "MB": UnitInformationStorage.megabytes
+    case "bars": UnitSignalBars.bars
+    case "instructions": UnitInstructionCount.instructions
+    case "apl": UnitAveragePixelLuminance.apl
+    case "ms/s": UnitTimeRatio.millisecondsPerSecond
+    case "s/h": UnitTimeRatio.secondsPerHour
+    default: nil
+    }
+  }
+
   /// What kind of metric an identifier names.
   public enum Kind: Sendable {
     /// A histogram: mean and percentiles of the merged histogram; per-payload statistics.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Launch and resume times (`applicationLaunchMetrics`, `MXAppLaunchMetric`), in milliseconds.
-public struct AppLaunchMetric: Sendable {
+public struct AppLaunchMetric: Sendable, Hashable {
   /// Time to first draw of cold launches (JSON key `histogrammedTimeToFirstDrawKey`).
   public var histogrammedTimeToFirstDraw: Histogram<UnitDuration>?
   /// Time to resume from the background (JSON key `histogrammedResumeTime`).

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Time spent running (`applicationTimeMetrics`, `MXAppRunTimeMetric`), in seconds.
-public struct AppRunTimeMetric: Sendable {
+public struct AppRunTimeMetric: Sendable, Hashable {
   /// Time in the foreground.
   public var cumulativeForegroundTime: Measurement<UnitDuration>?
   /// Time in the background.

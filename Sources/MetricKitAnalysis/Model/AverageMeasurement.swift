@@ -2,7 +2,7 @@ import Foundation
 
 /// An average with its spread, as MetricKit's `MXAverage` (`averageSuspendedMemory`,
 /// `averagePixelLuminance`).
-public struct AverageMeasurement<UnitType: Dimension>: Sendable {
+public struct AverageMeasurement<UnitType: Dimension>: Sendable, Hashable {
   /// The mean value.
   public var averageMeasurement: Measurement<UnitType>
   /// The standard deviation, in the same unit; `nil` when MetricKit wrote −1 (no samples).

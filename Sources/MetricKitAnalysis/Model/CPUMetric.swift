@@ -1,7 +1,7 @@
 import Foundation
 
 /// CPU use (`cpuMetrics`, `MXCPUMetric`).
-public struct CPUMetric: Sendable {
+public struct CPUMetric: Sendable, Hashable {
   /// CPU time, in seconds.
   public var cumulativeCPUTime: Measurement<UnitDuration>?
   /// Instructions retired, in instructions.

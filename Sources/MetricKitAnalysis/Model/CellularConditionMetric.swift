@@ -1,7 +1,7 @@
 import Foundation
 
 /// Signal strength (`cellularConditionMetrics`, `MXCellularConditionMetric`).
-public struct CellularConditionMetric: Sendable {
+public struct CellularConditionMetric: Sendable, Hashable {
   /// Time spent at each signal strength, in bars (JSON key `cellConditionTime`).
   public var histogrammedCellularConditionTime: Histogram<UnitSignalBars>?
 

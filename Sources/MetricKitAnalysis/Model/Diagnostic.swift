@@ -2,7 +2,7 @@ import Foundation
 
 /// One diagnostic: a crash, hang, CPU exception, disk-write exception or launch diagnostic, with the
 /// fields of its kind (nil for the others), as MetricKit's `MXDiagnostic` subclasses carry them.
-public struct Diagnostic: Sendable {
+public struct Diagnostic: Sendable, Hashable {
   /// Which kind.
   public var kind: DiagnosticKind
   /// The format version (`version`).

@@ -2,7 +2,7 @@ import Foundation
 
 /// One day of one device's diagnostics (`MXDiagnosticPayload`), or a single diagnostic written on its
 /// own (then without timestamps).
-public struct DiagnosticPayload: Sendable {
+public struct DiagnosticPayload: Sendable, Hashable {
   /// The start of the period.
   public var timeStampBegin: Date?
   /// The end of the period.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Disk writes (`diskIOMetrics`, `MXDiskIOMetric`).
-public struct DiskIOMetric: Sendable {
+public struct DiskIOMetric: Sendable, Hashable {
   /// Logical writes, in megabytes (10⁶ bytes).
   public var cumulativeLogicalWrites: Measurement<UnitInformationStorage>?
 

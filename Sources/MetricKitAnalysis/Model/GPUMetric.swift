@@ -1,7 +1,7 @@
 import Foundation
 
 /// GPU use (`gpuMetrics`, `MXGPUMetric`).
-public struct GPUMetric: Sendable {
+public struct GPUMetric: Sendable, Hashable {
   /// GPU time, in seconds.
   public var cumulativeGPUTime: Measurement<UnitDuration>?
 

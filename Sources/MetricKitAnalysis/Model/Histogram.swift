@@ -5,7 +5,7 @@ import Foundation
 /// Values are stored in `unit` (milliseconds for durations, bars for signal strength). Buckets are
 /// in index order; MetricKit writes only non-empty buckets, so there may be gaps between them. A
 /// bucket whose start equals its end is a point mass at that value.
-public struct Histogram<UnitType: Dimension>: Sendable {
+public struct Histogram<UnitType: Dimension>: Sendable, Hashable {
   /// One bucket of this histogram.
   public typealias Bucket = HistogramBucket
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Location use by accuracy (`locationActivityMetrics`, `MXLocationActivityMetric`), in seconds.
-public struct LocationActivityMetric: Sendable {
+public struct LocationActivityMetric: Sendable, Hashable {
   /// Time at the best accuracy for navigation.
   public var cumulativeBestAccuracyForNavigationTime: Measurement<UnitDuration>?
   /// Time at the best accuracy.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Memory use (`memoryMetrics`, `MXMemoryMetric`), in megabytes (10⁶ bytes).
-public struct MemoryMetric: Sendable {
+public struct MemoryMetric: Sendable, Hashable {
   /// The peak memory footprint.
   public var peakMemoryUsage: Measurement<UnitInformationStorage>?
   /// The average memory while suspended.

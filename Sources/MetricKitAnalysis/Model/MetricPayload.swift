@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Measurements are stored in canonical units: histogram durations in milliseconds, cumulative times
 /// in seconds, memory and data in megabytes (10⁶ bytes). Sections the payload did not carry are nil.
-public struct MetricPayload: Sendable {
+public struct MetricPayload: Sendable, Hashable {
   /// The app version at the end of the period (JSON key `appVersion`).
   public var latestApplicationVersion: String
   /// Whether the period spans an app update (JSON `"multipleAppVersions": "1"`, or a boolean

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Network transfers (`networkTransferMetrics`, `MXNetworkTransferMetric`), in megabytes.
-public struct NetworkTransferMetric: Sendable {
+public struct NetworkTransferMetric: Sendable, Hashable {
   /// Data uploaded over Wi-Fi.
   public var cumulativeWifiUpload: Measurement<UnitInformationStorage>?
   /// Data downloaded over Wi-Fi.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The measurements of a signpost's intervals (`MXSignpostIntervalData`).
-public struct SignpostIntervalData: Sendable {
+public struct SignpostIntervalData: Sendable, Hashable {
   /// Interval durations, in milliseconds (JSON key `histogrammedSignpostDurations`).
   public var histogrammedSignpostDuration: Histogram<UnitDuration>?
   /// CPU time inside intervals, in seconds (JSON key `signpostCumulativeCPUTime`).

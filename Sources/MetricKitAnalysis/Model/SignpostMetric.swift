@@ -1,7 +1,7 @@
 import Foundation
 
 /// One custom signpost's measurements (`signpostMetrics[i]`, `MXSignpostMetric`).
-public struct SignpostMetric: Sendable {
+public struct SignpostMetric: Sendable, Hashable {
   /// The signpost's name.
   public var signpostName: String
   /// The signpost's category.

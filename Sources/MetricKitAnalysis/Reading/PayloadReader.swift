@@ -283,20 +283,33 @@ public struct PayloadReader: Sendable {
     }
   }
 
-  /// Reads everything into memory: the metric payloads and the rejections. Convenient for analysis
-  /// scripts; the reports stream instead.
-  public func readAll(paths: [String]) -> (payloads: [MetricPayload], rejected: [Rejection]) {
-    var payloads: [MetricPayload] = []
-    var rejected: [Rejection] = []
-    read(paths: paths) { event in
-      switch event {
-      case .payload(let payload, _): payloads.append(payload)
-      case .rejected(let rejection): rejected.append(rejection)
-      case .otherDocument, .diagnostics: break
-      }
-    }
-    return (payloads, rejected)
+  /// Reads everything into memory: metric payloads, diagnostic payloads, rejections and the
+  /// accounting. Convenient for analysis scripts; the reports stream instead.
+  ///
+  /// ```swift
+  /// let read = PayloadReader().readAll(paths: ["dumps/2024-05"])
+  /// print(read.metricPayloads.count, read.diagnosticPayloads.count, read.rejected.count, read.accounting.read)
+  /// ```
+  public func readAll(paths: [String]) -> PayloadReadResult {
+    var result = PayloadReadResult()
+    let discovery = read(paths: paths) { result.add($0) }
+    result.accounting.files = discovery.files.count
+    result.accounting.ignoredFiles = discovery.ignored.map(\.description)
+    result.accounting.duplicateFiles = discovery.duplicates.map(\.description)
+    result.accounting.assumedUTCOffset = timestamps.assumedUTCOffset
+    return result
   }
+
+  /// The events of a read, for async code: files are read on a thread of their own, a few events ahead
+  /// of the consumer (the reader waits while 64 events are unconsumed, so memory stays bounded however
+  /// slow the consumer). Stopping the iteration early stops the reading.
+  ///
+  /// ```swift
+  /// for await event in PayloadReader().events(paths: ["dumps"]) {
+  ///   if case .payload(let payload, _) = event { … }
+  /// }
+  /// ```
+  public func events(paths: [String]) -> PayloadEvents { PayloadEvents(reader: self, paths: paths) }
 }
 
 /// The shared counter threads take work items from.

@@ -163,7 +163,7 @@ public enum RuleFileParser {
       guard !rules.isEmpty else {
         throw RuleFileError(file: file, line: nil, key: "rules", message: "the file defines no rules")
       }
-      return RuleSet(alpha: defaults.alpha, rules: rules)
+      return RuleSet(unchecked: defaults.alpha, rules: rules)
     }
 
     func rule(_ node: Node, index: Int, defaults: Defaults) throws(RuleFileError) -> RegressionRule {
@@ -183,33 +183,24 @@ public enum RuleFileParser {
       }
       guard let metricNode = fields["metric"] else { throw fail(node, "\(prefix).metric", "missing") }
       let metric = try string(metricNode, "\(prefix).metric")
-      guard let kind = MetricCatalog.kind(of: metric) else {
-        throw fail(metricNode, "\(prefix).metric", "unknown metric '\(metric)'")
+      let kind: MetricCatalog.Kind
+      do {
+        kind = try MetricID(metric).kind
+      } catch {
+        throw fail(metricNode, "\(prefix).metric", error.message)
       }
       let unit = MetricCatalog.unit(of: metric) ?? ""
-      let statistic: RuleStatistic
+      var statistic = RegressionRule.defaultStatistic(kind)
       if let statisticNode = fields["statistic"] {
         let text = try string(statisticNode, "\(prefix).statistic")
         guard let parsed = RuleStatistic(parsing: text) else {
           throw fail(
             statisticNode, "\(prefix).statistic", "'\(text)' is not one of mean, p50, p90, p95, p99, pNN, rate, value")
         }
-        switch (kind, parsed) {
-        case (.rate, .rate), (.histogram, .mean), (.histogram, .percentile), (.scalar, .mean), (.scalar, .value),
-          (.scalar, .percentile), (.diagnostic, .rate), (.diagnostic, .newSignature):
-          statistic = parsed
-        default:
-          throw fail(statisticNode, "\(prefix).statistic", "'\(text)' does not apply to \(metric)")
-        }
-      } else {
-        switch kind {
-        case .rate, .diagnostic: statistic = .rate
-        case .scalar: statistic = .mean
-        case .histogram: statistic = .percentile(Percentile(90)!)
-        }
+        statistic = parsed
       }
       var rule = RegressionRule(
-        metric: metric, statistic: statistic, polarity: defaults.polarity, maxIncrease: defaults.maxIncrease,
+        unchecked: metric, statistic: statistic, polarity: defaults.polarity, maxIncrease: defaults.maxIncrease,
         severity: defaults.severity, minPayloads: defaults.minPayloads)
       if let v = fields["polarity"] { rule.polarity = try choice(v, "\(prefix).polarity", Polarity.self) }
       if let v = fields["severity"] { rule.severity = try choice(v, "\(prefix).severity", Severity.self) }
@@ -224,6 +215,12 @@ public enum RuleFileParser {
         case .failure(let error): throw fail(v, "\(prefix).\(name)", error.message)
         }
         if name == "budget" { rule.budget = amount } else { rule.maxIncreaseAbsolute = amount }
+      }
+      // The same checks as a rule made in code, reported at the field's line.
+      do {
+        try rule.validate()
+      } catch {
+        throw fail(fields[error.field] ?? node, "\(prefix).\(error.field)", error.message)
       }
       return rule
     }

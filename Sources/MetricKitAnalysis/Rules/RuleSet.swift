@@ -1,47 +1,68 @@
 /// Rules and the settings they share.
 public struct RuleSet: Sendable, Hashable {
   /// The false-discovery rate: a rule regresses only when its Benjamini–Hochberg q-value is below it.
-  public var alpha: Double
+  public package(set) var alpha: Double
   /// The rules, in the order they are reported.
-  public var rules: [RegressionRule]
+  public package(set) var rules: [RegressionRule]
 
-  /// Creates a rule set.
-  public init(alpha: Double = 0.05, rules: [RegressionRule]) {
+  /// Creates a rule set of checked rules.
+  /// - Throws: ``RuleValidationError`` when alpha is not in (0, 1) or there is no rule (a gate without
+  ///   rules always passes: a mistake, not a configuration).
+  public init(alpha: Double = 0.05, rules: [RegressionRule]) throws(RuleValidationError) {
+    guard alpha > 0 && alpha < 1 else {
+      throw RuleValidationError(field: "alpha", message: "\(alpha) is not between 0 and 1")
+    }
+    guard !rules.isEmpty else { throw RuleValidationError(field: "rules", message: "no rules") }
+    for rule in rules { try rule.validate() }
+    self.init(unchecked: alpha, rules: rules)
+  }
+
+  /// A rule set known to be valid.
+  init(unchecked alpha: Double, rules: [RegressionRule]) {
     self.alpha = alpha
     self.rules = rules
+  }
+
+  /// Sets the false-discovery rate.
+  /// - Throws: ``RuleValidationError`` when it is not in (0, 1).
+  public mutating func setAlpha(_ alpha: Double) throws(RuleValidationError) {
+    guard alpha > 0 && alpha < 1 else {
+      throw RuleValidationError(field: "alpha", message: "\(alpha) is not between 0 and 1")
+    }
+    self.alpha = alpha
   }
 
   /// The built-in rules: the metrics Xcode Organizer shows, with thresholds that keep the gate quiet
   /// on noise (calibrated: two samples of one distribution fail it in under 5% of runs) and catch a
   /// 10% regression in launch time at 200 payloads per version.
   public static let builtIn = RuleSet(
-    alpha: 0.05,
+    unchecked: 0.05,
     rules: [
       RegressionRule(
-        metric: "applicationLaunchMetrics.histogrammedTimeToFirstDraw", statistic: .percentile(Percentile(50)!),
+        unchecked: "applicationLaunchMetrics.histogrammedTimeToFirstDraw", statistic: .percentile(Percentile(50)!),
         maxIncrease: 0.05),
       RegressionRule(
-        metric: "applicationLaunchMetrics.histogrammedTimeToFirstDraw", statistic: .percentile(Percentile(90)!),
+        unchecked: "applicationLaunchMetrics.histogrammedTimeToFirstDraw", statistic: .percentile(Percentile(90)!),
         maxIncrease: 0.05),
       RegressionRule(
-        metric: "applicationLaunchMetrics.histogrammedApplicationResumeTime",
+        unchecked: "applicationLaunchMetrics.histogrammedApplicationResumeTime",
         statistic: .percentile(Percentile(90)!), maxIncrease: 0.10, severity: .warning),
-      RegressionRule(metric: MetricCatalog.hangRate, statistic: .rate, maxIncrease: 0.10),
+      RegressionRule(unchecked: MetricCatalog.hangRate, statistic: .rate, maxIncrease: 0.10),
       RegressionRule(
-        metric: "applicationResponsivenessMetrics.histogrammedApplicationHangTime",
+        unchecked: "applicationResponsivenessMetrics.histogrammedApplicationHangTime",
         statistic: .percentile(Percentile(90)!), maxIncrease: 0.10),
       RegressionRule(
-        metric: "memoryMetrics.peakMemoryUsage", statistic: .percentile(Percentile(90)!), maxIncrease: 0.10,
+        unchecked: "memoryMetrics.peakMemoryUsage", statistic: .percentile(Percentile(90)!), maxIncrease: 0.10,
         severity: .warning),
       RegressionRule(
-        metric: "diskIOMetrics.cumulativeLogicalWrites", statistic: .percentile(Percentile(90)!), maxIncrease: 0.20,
+        unchecked: "diskIOMetrics.cumulativeLogicalWrites", statistic: .percentile(Percentile(90)!), maxIncrease: 0.20,
         severity: .warning),
-      RegressionRule(metric: MetricCatalog.scrollHitchRate, statistic: .rate, maxIncrease: 0.10, severity: .warning),
+      RegressionRule(unchecked: MetricCatalog.scrollHitchRate, statistic: .rate, maxIncrease: 0.10, severity: .warning),
       RegressionRule(
-        metric: "applicationExitMetrics.foregroundExitData.cumulativeAbnormalExitCount", statistic: .mean,
+        unchecked: "applicationExitMetrics.foregroundExitData.cumulativeAbnormalExitCount", statistic: .mean,
         maxIncrease: 0.25, maxIncreaseAbsolute: 0.01),
-      RegressionRule(metric: "diagnostics.crash", statistic: .rate, maxIncrease: 0.10),
-      RegressionRule(metric: "diagnostics.crash", statistic: .newSignature, minCount: 3),
-      RegressionRule(metric: "diagnostics.hang", statistic: .rate, maxIncrease: 0.25, severity: .warning),
+      RegressionRule(unchecked: "diagnostics.crash", statistic: .rate, maxIncrease: 0.10),
+      RegressionRule(unchecked: "diagnostics.crash", statistic: .newSignature, minCount: 3),
+      RegressionRule(unchecked: "diagnostics.hang", statistic: .rate, maxIncrease: 0.25, severity: .warning),
     ])
 }

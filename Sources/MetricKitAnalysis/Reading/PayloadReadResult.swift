@@ -1,0 +1,40 @@
+/// Everything a read found, held in memory: what ``PayloadReader/readAll(paths:)`` returns.
+///
+/// Nothing is dropped: every metric payload, every diagnostic payload (a single diagnostic file is
+/// wrapped in a payload of its own), every rejection, and the accounting identity the command-line
+/// reports print, `read = counted + excluded + rejected + otherDocuments` (nothing is excluded here:
+/// `counted` is every metric payload).
+public struct PayloadReadResult: Sendable {
+  /// The metric payloads, in file order.
+  public var metricPayloads: [MetricPayload] = []
+  /// The diagnostic payloads, in file order; a single diagnostic is wrapped in a payload without
+  /// timestamps, and a document with both kinds of sections gives one of each.
+  public var diagnosticPayloads: [DiagnosticPayload] = []
+  /// The files and payloads that could not be used, with their reasons (all of them).
+  public var rejected: [Rejection] = []
+  /// Where every input went.
+  public var accounting: InputAccounting
+
+  init() {
+    // An in-memory read lists every rejection: the caller asked for everything.
+    accounting = InputAccounting(
+      limits: InputLimits(maximumRejectionsListed: .max / 4, maximumRejectionsListedPerFile: .max / 4))
+  }
+
+  mutating func add(_ event: ReadEvent) {
+    switch event {
+    case .payload(let payload, _):
+      metricPayloads.append(payload)
+      accounting.payloads += 1
+      if payload.timeZoneAssumed { accounting.zoneAssumedPayloads += 1 }
+    case .diagnostics(let payload, let kind, _):
+      diagnosticPayloads.append(payload)
+      if kind != .metricPayload { accounting.otherDocuments[kind, default: 0] += 1 }
+    case .otherDocument(let kind, _):
+      accounting.otherDocuments[kind, default: 0] += 1
+    case .rejected(let rejection):
+      rejected.append(rejection)
+      accounting.rejections.append(rejection)
+    }
+  }
+}
