@@ -36,6 +36,35 @@ struct LibraryAPITests {
     }
   }
 
+  @Test func diagnosticPayloadsRoundTripToo() throws {
+    var payloads = PayloadReader().readAll(paths: Self.dumps).diagnosticPayloads
+    // A 10,000-frame hang: written and read back without recursion.
+    var tree = CallStackTree(callStackPerThread: true)
+    for i in 0..<10_000 {
+      tree.frames.append(
+        CallStackTree.Frame(
+          binaryUUID: "U\"\n", binaryName: i % 2 == 0 ? "App" : nil, offsetIntoBinaryTextSegment: UInt64(i),
+          address: UInt64(i) << 40, sampleCount: 1, subFrames: i + 1 < 10_000 ? [i + 1] : [], depth: i))
+    }
+    tree.callStacks = [.init(threadAttributed: true, rootFrames: [0]), .init(threadAttributed: nil, rootFrames: [])]
+    var hang = Diagnostic(kind: .hang)
+    hang.callStackTree = tree
+    hang.hangType = "Main Runloop Hang"
+    hang.hangDuration = Measurement(value: 2.25, unit: UnitDuration.seconds)
+    hang.metaData.applicationVersion = "3.9.0"
+    var record = SignpostRecord()
+    record.name = "Load"
+    record.category = "Feed"
+    record.isInterval = true
+    hang.metaData.signpostData = [record]
+    payloads.append(DiagnosticPayload(diagnostics: [hang]))
+    #expect(payloads.count >= 1)
+    for payload in payloads {
+      let again = try DiagnosticPayload(jsonData: payload.jsonRepresentation())
+      #expect(again == payload)
+    }
+  }
+
   // MARK: - Rules
 
   @Test func rulesAreCheckedWhereverTheyAreMade() throws {

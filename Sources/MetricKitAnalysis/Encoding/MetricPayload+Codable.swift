@@ -50,6 +50,10 @@ struct JSONTree: Codable {
     case .null:
       var container = encoder.singleValueContainer()
       try container.encodeNil()
+    case .raw:
+      // Only diagnostics' call stack trees are written raw, and diagnostics are not Codable.
+      throw EncodingError.invalidValue(
+        value, .init(codingPath: encoder.codingPath, debugDescription: "raw JSON text cannot be re-encoded"))
     }
   }
 

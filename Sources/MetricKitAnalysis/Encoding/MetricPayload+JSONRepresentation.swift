@@ -40,6 +40,14 @@ extension DiagnosticPayload {
       throw PayloadDecodingError(keyPath: [], reason: "not a diagnostic payload: a \(kind.rawValue)")
     }
   }
+
+  /// The payload as MetricKit writes it (its key names and measurement strings, values in the
+  /// model's canonical units), so that `DiagnosticPayload(jsonData:)` gives back an equal payload; a
+  /// single diagnostic comes back as a one-element payload. Not `Codable`: call stack trees nest
+  /// thousands of levels, deeper than Swift's coders go; this writes them without recursion.
+  public func jsonRepresentation() -> Data {
+    Data(JSONWriter.render(DiagnosticPayloadEncoder.encode(self)).utf8)
+  }
 }
 
 extension DecodedDocument {

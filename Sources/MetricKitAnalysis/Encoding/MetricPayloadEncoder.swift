@@ -135,12 +135,17 @@ enum MetricPayloadEncoder {
   // MARK: - Parts
 
   /// An object of the members that are present.
-  private static func object(_ members: [(String, JSONWriter.Value?)]) -> JSONWriter.Value {
+  static func object(_ members: [(String, JSONWriter.Value?)]) -> JSONWriter.Value {
     .object(members.compactMap { key, value in value.map { (key, $0) } })
   }
 
-  private static func metaData(_ m: MetaData) -> JSONWriter.Value {
-    object([
+  static func metaData(_ m: MetaData) -> JSONWriter.Value {
+    object(metaDataMembers(m))
+  }
+
+  /// The members of `metaData`, shared with diagnostics' `diagnosticMetaData`.
+  static func metaDataMembers(_ m: MetaData) -> [(String, JSONWriter.Value?)] {
+    [
       ("appBuildVersion", m.applicationBuildVersion.map(JSONWriter.Value.string)),
       ("osVersion", m.osVersion.map(JSONWriter.Value.string)),
       ("regionFormat", m.regionFormat.map(JSONWriter.Value.string)),
@@ -150,7 +155,7 @@ enum MetricPayloadEncoder {
       ("lowPowerModeEnabled", m.lowPowerModeEnabled.map(JSONWriter.Value.bool)),
       ("isTestFlightApp", m.isTestFlightApp.map(JSONWriter.Value.bool)),
       ("pid", m.pid.map { .integer(Int128($0)) }),
-    ])
+    ]
   }
 
   private static func histogram<U: Dimension>(_ h: Histogram<U>) -> JSONWriter.Value {
@@ -248,7 +253,7 @@ enum MetricPayloadEncoder {
   }
 
   /// `yyyy-MM-dd HH:mm:ss` in UTC, with ` +0000` when `zone`.
-  private static func timestamp(_ date: Date, zone: Bool) -> JSONWriter.Value {
+  static func timestamp(_ date: Date, zone: Bool) -> JSONWriter.Value {
     let seconds = Int(date.timeIntervalSince1970.rounded(.down))
     let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
     let (y, m, d) = TimestampParser.civil(fromDays: days)

@@ -11,6 +11,16 @@ struct JSONWriter {
     case null
     case array([Value])
     case object([(String, Value)])
+    /// JSON text written as it is (a call stack tree thousands of levels deep, written without
+    /// recursion by its own writer).
+    case raw(String)
+  }
+
+  /// A string as a JSON string literal, quotes included, escaped as every string here is.
+  static func quoted(_ s: String) -> String {
+    var writer = JSONWriter()
+    writer.writeString(s)
+    return writer.output
   }
 
   static func render(_ value: Value) -> String {
@@ -29,6 +39,7 @@ struct JSONWriter {
       output += n.magnitude <= UInt128(Int64.max) ? String(n) : "\"\(n)\""
     case .bool(let b): output += b ? "true" : "false"
     case .null: output += "null"
+    case .raw(let text): output += text
     case .array(let items):
       if items.isEmpty {
         output += "[]"
@@ -80,7 +91,7 @@ struct JSONWriter {
     return "\(d)"
   }
 
-  private mutating func writeString(_ s: String) {
+  mutating func writeString(_ s: String) {
     output += "\""
     for scalar in s.unicodeScalars {
       switch scalar {
