@@ -119,6 +119,13 @@ struct LibraryAPITests {
     #expect(launch.statistic == p90 && launch.budget == 800)
     #expect(launch.budgetMeasurement?.value == 800 && launch.budgetMeasurement?.unit.symbol == "ms")
     #expect(try RegressionRule(metric: "hangRate").statistic == .rate)
+    // The typed identifiers are the catalog's.
+    for id in [
+      MetricID.histogrammedTimeToFirstDraw, .peakMemoryUsage, .foregroundNormalAppExitCount,
+      .backgroundMemoryPressureExitCount, .cumulativeCellularDownload, .hangRate, .scrollHitchRate,
+    ] {
+      #expect(try MetricID(id.rawValue) == id)
+    }
     #expect(try RegressionRule(metric: .signpost(category: "Feed", name: "Load")).metric == "signpost:Feed/Load")
     #expect(try RegressionRule(metric: .diagnostics(.crash), statistic: .newSignature).statistic == .newSignature)
     #expect(throws: RuleValidationError.self) { try RuleSet(alpha: 1.5, rules: [launch]) }

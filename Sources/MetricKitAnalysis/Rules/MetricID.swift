@@ -112,4 +112,49 @@ public struct MetricID: Hashable, Sendable, CustomStringConvertible {
   /// `networkTransferMetrics.cumulativeCellularDownload`.
   public static let cumulativeCellularDownload = MetricID(
     unchecked: "networkTransferMetrics.cumulativeCellularDownload")
+  /// `applicationExitMetrics.foregroundExitData.cumulativeMemoryResourceLimitExitCount`.
+  public static let foregroundMemoryResourceLimitExitCount = MetricID(
+    unchecked: "applicationExitMetrics.foregroundExitData.cumulativeMemoryResourceLimitExitCount")
+  /// `applicationExitMetrics.foregroundExitData.cumulativeAppWatchdogExitCount`.
+  public static let foregroundAppWatchdogExitCount = MetricID(
+    unchecked: "applicationExitMetrics.foregroundExitData.cumulativeAppWatchdogExitCount")
+  /// `applicationExitMetrics.foregroundExitData.cumulativeBadAccessExitCount`.
+  public static let foregroundBadAccessExitCount = MetricID(
+    unchecked: "applicationExitMetrics.foregroundExitData.cumulativeBadAccessExitCount")
+  /// `applicationExitMetrics.foregroundExitData.cumulativeIllegalInstructionExitCount`.
+  public static let foregroundIllegalInstructionExitCount = MetricID(
+    unchecked: "applicationExitMetrics.foregroundExitData.cumulativeIllegalInstructionExitCount")
+  /// `applicationExitMetrics.foregroundExitData.cumulativeCPUResourceLimitExitCount`.
+  public static let foregroundCPUResourceLimitExitCount = MetricID(
+    unchecked: "applicationExitMetrics.foregroundExitData.cumulativeCPUResourceLimitExitCount")
+  /// `applicationExitMetrics.foregroundExitData.cumulativeNormalAppExitCount`.
+  public static let foregroundNormalAppExitCount = MetricID(
+    unchecked: "applicationExitMetrics.foregroundExitData.cumulativeNormalAppExitCount")
+  /// `applicationExitMetrics.backgroundExitData.cumulativeMemoryResourceLimitExitCount`.
+  public static let backgroundMemoryResourceLimitExitCount = MetricID(
+    unchecked: "applicationExitMetrics.backgroundExitData.cumulativeMemoryResourceLimitExitCount")
+  /// `applicationExitMetrics.backgroundExitData.cumulativeMemoryPressureExitCount`.
+  public static let backgroundMemoryPressureExitCount = MetricID(
+    unchecked: "applicationExitMetrics.backgroundExitData.cumulativeMemoryPressureExitCount")
+  /// `applicationExitMetrics.backgroundExitData.cumulativeAppWatchdogExitCount`.
+  public static let backgroundAppWatchdogExitCount = MetricID(
+    unchecked: "applicationExitMetrics.backgroundExitData.cumulativeAppWatchdogExitCount")
+  /// `applicationExitMetrics.backgroundExitData.cumulativeBadAccessExitCount`.
+  public static let backgroundBadAccessExitCount = MetricID(
+    unchecked: "applicationExitMetrics.backgroundExitData.cumulativeBadAccessExitCount")
+  /// `applicationExitMetrics.backgroundExitData.cumulativeIllegalInstructionExitCount`.
+  public static let backgroundIllegalInstructionExitCount = MetricID(
+    unchecked: "applicationExitMetrics.backgroundExitData.cumulativeIllegalInstructionExitCount")
+  /// `applicationExitMetrics.backgroundExitData.cumulativeCPUResourceLimitExitCount`.
+  public static let backgroundCPUResourceLimitExitCount = MetricID(
+    unchecked: "applicationExitMetrics.backgroundExitData.cumulativeCPUResourceLimitExitCount")
+  /// `applicationExitMetrics.backgroundExitData.cumulativeSuspendedWithLockedFileExitCount`.
+  public static let backgroundSuspendedWithLockedFileExitCount = MetricID(
+    unchecked: "applicationExitMetrics.backgroundExitData.cumulativeSuspendedWithLockedFileExitCount")
+  /// `applicationExitMetrics.backgroundExitData.cumulativeBackgroundTaskAssertionTimeoutExitCount`.
+  public static let backgroundBackgroundTaskAssertionTimeoutExitCount = MetricID(
+    unchecked: "applicationExitMetrics.backgroundExitData.cumulativeBackgroundTaskAssertionTimeoutExitCount")
+  /// `applicationExitMetrics.backgroundExitData.cumulativeNormalAppExitCount`.
+  public static let backgroundNormalAppExitCount = MetricID(
+    unchecked: "applicationExitMetrics.backgroundExitData.cumulativeNormalAppExitCount")
 }
