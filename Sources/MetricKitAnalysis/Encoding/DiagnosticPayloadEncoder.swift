@@ -7,7 +7,9 @@ import Foundation
 enum DiagnosticPayloadEncoder {
   static func encode(_ p: DiagnosticPayload) -> JSONWriter.Value {
     var members: [(String, JSONWriter.Value)] = []
-    if let begin = p.timeStampBegin { members.append(("timeStampBegin", MetricPayloadEncoder.timestamp(begin, zone: true))) }
+    if let begin = p.timeStampBegin {
+      members.append(("timeStampBegin", MetricPayloadEncoder.timestamp(begin, zone: true)))
+    }
     if let end = p.timeStampEnd { members.append(("timeStampEnd", MetricPayloadEncoder.timestamp(end, zone: true))) }
     // The kinds in the order their first diagnostic comes: the order the arrays were read in.
     var kinds: [DiagnosticKind] = []
