@@ -50,6 +50,8 @@ struct AggregationTests {
     // 1 in [100, 200), 3 in [200, 300): the 2nd of 4 is 1/3 into the second bucket.
     let firstMedian: Double = 200.0 + 100.0 / 3.0
     #expect(abs((payloads[0].applicationLaunchMetrics?.percentile(50)?.value ?? 0) - firstMedian) < 1e-9)
+    let measured = try #require(payloads[0].applicationLaunchMetrics?.measuredPercentile(50))
+    #expect(measured.lowerBound.value == 200 && measured.upperBound.value == 300)
     #expect(payloads[1].applicationLaunchMetrics?.histogrammedTimeToFirstDraw?.average?.value == 150)
     #expect(payloads.groupedByApplicationVersion().mapValues(\.count) == ["3.9.0": 2, "3.8.0": 1])
     #expect(payloads.groupedByApplicationVersion(includingMultipleVersions: true)["3.9.0"]?.count == 3)

@@ -30,11 +30,14 @@ extension HistogrammedMetric {
   }
 
   /// The `p`-th percentile (0 < p ≤ 100): the inverse of the histogram's piecewise-linear CDF.
-  public func percentile(_ p: Double) -> Measurement<UnitType>? {
+  public func percentile(_ p: Double) -> Measurement<UnitType>? { measuredPercentile(p)?.value }
+
+  /// The `p`-th percentile with its guaranteed bracket, as measurements.
+  public func measuredPercentile(_ p: Double) -> MeasuredPercentile<UnitType>? {
     guard let histogram, let percentile = Percentile(p),
       let estimate = try? MergedHistogram(histogram).percentiles([percentile]).first
     else { return nil }
-    return Measurement(value: estimate.value, unit: histogram.unit)
+    return MeasuredPercentile(estimate, unit: histogram.unit)
   }
 }
 

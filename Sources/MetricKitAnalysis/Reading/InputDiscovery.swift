@@ -86,14 +86,25 @@ public struct InputDiscovery: Sendable {
         Self.add(path, id, to: &result)
       case .directory(let dir, let id):
         guard visited.insert(id).inserted else { continue }  // a symbolic-link loop, or seen before
+        // The handle's type differs between Glibc (OpaquePointer) and Darwin (UnsafeMutablePointer<DIR>):
+        // it is only ever inferred.
         guard let handle = dir.withCString({ opendir($0) }) else {
           result.failures.append((dir, InputFailure(reason: "cannot list directory: \(Self.systemError())")))
           continue
         }
         defer { closedir(handle) }
         let descriptor = dirfd(handle)
+        var names: [[UInt8]] = []
+        while let entry = readdir(handle) {
+          let name = withUnsafePointer(to: entry.pointee.d_name) {
+            $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
+              Array(UnsafeRawBufferPointer(start: $0, count: strlen($0)))
+            }
+          }
+          if name != [0x2E] && name != [0x2E, 0x2E] { names.append(name) }
+        }
         var children: [Entry] = []
-        for name in Self.names(handle).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+        for name in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
           let path = dir.appending(name)
           let hidden = name.first == UInt8(ascii: ".")
           let payloadName = !hidden && Self.payloadFileSuffixes.contains { path.hasSuffix($0) }
@@ -146,21 +157,6 @@ extension InputDiscovery {
     case S_IFBLK: "a block device"
     default: "not a regular file"
     }
-  }
-
-  /// The names in an open directory, as bytes, "." and ".." left out.
-  fileprivate static func names(_ dir: OpaquePointer) -> [[UInt8]] {
-    var names: [[UInt8]] = []
-    while let entry = readdir(dir) {
-      let name = withUnsafePointer(to: entry.pointee.d_name) {
-        $0.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) {
-          Array(UnsafeBufferPointer(start: $0, count: strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))))
-        }
-      }
-      if name == [0x2E] || name == [0x2E, 0x2E] { continue }
-      names.append(name)
-    }
-    return names
   }
 }
 
