@@ -25,6 +25,15 @@ struct Summary: ParsableCommand {
   @Option(name: .customLong("metric"), help: "Show only this metric (repeatable; a trailing * matches a prefix).")
   var metrics: [String] = []
 
+  @Option(
+    help: ArgumentHelp(
+      "Break each version down by a metadata field: \(GroupingKey.names.joined(separator: ", ")).",
+      valueName: "key"))
+  var by: String?
+
+  @Option(help: "With --by, the groups kept per version (most payloads first); the rest are merged as (other).")
+  var top: Int = SummaryOptions().top
+
   @Option(help: "Output format: text, json, markdown or csv.")
   var format: OutputFormat = .text
 
@@ -40,12 +49,22 @@ struct Summary: ParsableCommand {
     return Array(Set(parsed)).sorted()
   }
 
+  func grouping() throws -> GroupingKey? {
+    guard let by else { return nil }
+    guard let key = GroupingKey(parsing: by) else {
+      throw ValidationError("--by takes one of \(GroupingKey.names.joined(separator: ", ")), not '\(by)'.")
+    }
+    return key
+  }
+
   mutating func validate() throws {
     try input.validate(output: output)
     if input.paths.isEmpty && !input.stdin {
       throw ValidationError("Name at least one payload file or directory, or pass --stdin.")
     }
     _ = try parsedPercentiles()
+    _ = try grouping()
+    if top < 1 { throw ValidationError("--top must be at least 1.") }
     let unknown = MetricSelection(metrics).unknownPatterns
     if !unknown.isEmpty {
       throw ValidationError(
@@ -59,12 +78,13 @@ struct Summary: ParsableCommand {
     options.percentiles = try parsedPercentiles()
     options.estimator = estimator
     options.pooling = pooling
+    options.top = top
+    var aggregation = AggregationOptions(
+      estimator: estimator, selection: MetricSelection(metrics),
+      payloadStatistics: pooling == .perPayload ? MetricSelection() : nil)
+    aggregation.grouping = try grouping()
     let aggregate = DumpAggregate(
-      paths: input.inputPaths, reader: try input.reader(),
-      filter: try input.filter(),
-      options: AggregationOptions(
-        estimator: estimator, selection: MetricSelection(metrics),
-        payloadStatistics: pooling == .perPayload ? MetricSelection() : nil),
+      paths: input.inputPaths, reader: try input.reader(), filter: try input.filter(), options: aggregation,
       threads: input.threads, standardInput: input.stdin)
     let report = SummaryReport(aggregate: aggregate, options: options, threads: input.threads)
 
@@ -78,6 +98,6 @@ struct Summary: ParsableCommand {
     try ReportOutput.write(text, to: output, inputs: aggregate.discovery)
     try ReportOutput.finish(
       inputs: report.inputs, strict: input.strict, requestedVersions: input.appVersions,
-      countedVersions: report.versions.map(\.version))
+      countedVersions: Array(Set(report.versions.map(\.version))))
   }
 }

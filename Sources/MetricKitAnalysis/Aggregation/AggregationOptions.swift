@@ -11,6 +11,8 @@ public struct AggregationOptions: Sendable, Hashable {
   public var payloadPercentiles: [Percentile]
   /// How diagnostics are aggregated.
   public var diagnostics = DiagnosticOptions()
+  /// When set, each version is also aggregated per group of this key (`--by`).
+  public var grouping: GroupingKey?
   /// The most distinct signposts kept per version: the byte-wise smallest identifiers; histograms of
   /// others are counted, not stored (MetricKit reports far fewer for an app).
   public var signpostLimit = AggregationOptions.defaultSignpostLimit

@@ -2,6 +2,11 @@
 public struct DumpAggregate: Sendable {
   /// Aggregates by version.
   public private(set) var versions: [String: VersionAggregate] = [:]
+  /// With `AggregationOptions.grouping`, aggregates by version and group (the payloads of a version
+  /// split by the key's value); they merge exactly, like `versions`.
+  public private(set) var groups: [VersionGroup: VersionAggregate] = [:]
+  /// The key `groups` are split by; nil without grouping.
+  public private(set) var grouping: GroupingKey?
   /// Diagnostics by version (`diagnosticMetaData.appVersion`).
   public private(set) var diagnostics: [String: DiagnosticAggregate] = [:]
   /// What was read, counted, excluded and rejected.
@@ -65,6 +70,10 @@ public struct DumpAggregate: Sendable {
     for (version, aggregate) in other.versions {
       if versions[version] == nil { versions[version] = aggregate } else { versions[version]?.merge(aggregate) }
     }
+    for (group, aggregate) in other.groups {
+      if groups[group] == nil { groups[group] = aggregate } else { groups[group]?.merge(aggregate) }
+    }
+    grouping = grouping ?? other.grouping
     for (version, aggregate) in other.diagnostics {
       if diagnostics[version] == nil {
         diagnostics[version] = aggregate
@@ -88,6 +97,12 @@ public struct DumpAggregate: Sendable {
       let version = payload.latestApplicationVersion
       versions[version, default: VersionAggregate(version: version, signpostLimit: options.signpostLimit)].add(
         payload, options: options)
+      if let key = options.grouping {
+        grouping = key
+        let group = VersionGroup(version: version, value: key.value(of: payload))
+        groups[group, default: VersionAggregate(version: version, signpostLimit: options.signpostLimit)].add(
+          payload, options: options)
+      }
     case .diagnostics(let payload, let kind, _):
       // The diagnostics of a metric payload: that payload is counted already.
       if kind != .metricPayload { inputs.otherDocuments[kind, default: 0] += 1 }

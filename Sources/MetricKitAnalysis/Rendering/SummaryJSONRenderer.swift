@@ -73,11 +73,11 @@ public enum SummaryJSONRenderer {
   }
 
   private static func version(_ v: VersionSummary) -> JSONWriter.Value {
-    .object([
-      ("version", .string(v.version)),
-      ("payloads", .integer(Int128(v.payloads))),
-      ("metrics", .array(v.metrics.map(metric))),
-    ])
+    var members: [(String, JSONWriter.Value)] = [("version", .string(v.version))]
+    if let by = v.by { members.append(("by", .object([(by.key, .string(by.value))]))) }
+    members.append(("payloads", .integer(Int128(v.payloads))))
+    members.append(("metrics", .array(v.metrics.map(metric))))
+    return .object(members)
   }
 
   private static func metric(_ m: MetricSummary) -> JSONWriter.Value {

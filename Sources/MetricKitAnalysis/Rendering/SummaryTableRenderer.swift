@@ -38,7 +38,9 @@ public enum SummaryTableRenderer {
     var out = ""
     let header = ["metric", "unit", "count"] + columns(report)
     for version in report.versions {
-      out += "Version \(TextEscaping.terminalCell(displayVersion(version.version))) — \(version.payloads) payloads\n"
+      out += "Version \(TextEscaping.terminalCell(displayVersion(version.version)))"
+      if let by = version.by { out += " — \(by.key) \(TextEscaping.terminalCell(by.value))" }
+      out += " — \(version.payloads) payloads\n"
       let body = rows(version, report).map { [TextEscaping.terminalCell($0.metric), $0.unit, $0.count] + $0.cells }
       let all = [header] + body
       let widths = header.indices.map { i in all.map { $0[i].count }.max() ?? 0 }
@@ -64,7 +66,9 @@ public enum SummaryTableRenderer {
     var out = "# MetricKit summary\n\n"
     let header = ["Metric", "Unit", "Count"] + columns(report)
     for version in report.versions {
-      out += "## \(TextEscaping.markdownCell(displayVersion(version.version))) (\(version.payloads) payloads)\n\n"
+      let group = version.by.map { " · \($0.key) \(TextEscaping.markdownCell($0.value))" } ?? ""
+      out +=
+        "## \(TextEscaping.markdownCell(displayVersion(version.version)))\(group) (\(version.payloads) payloads)\n\n"
       out += "| " + header.joined(separator: " | ") + " |\n"
       out += "|" + header.indices.map { $0 < 2 ? " --- |" : " ---: |" }.joined() + "\n"
       for row in rows(version, report) {
@@ -81,12 +85,16 @@ public enum SummaryTableRenderer {
   /// CSV: a header, then one row per version and metric, numbers unrounded.
   public static func csv(_ report: SummaryReport) -> String {
     let percentileLabels = report.options.percentiles.map(\.label)
+    // With --by, a column named after the key holds each row's group.
+    let byColumn = report.versions.first?.by.map { [TextEscaping.csvField($0.key)] } ?? []
     var out =
-      (["version", "metric", "unit", "count", "payloads", "mean"] + percentileLabels + ["value"]).joined(separator: ",")
-      + "\n"
+      (["version"] + byColumn + ["metric", "unit", "count", "payloads", "mean"] + percentileLabels + ["value"])
+      .joined(separator: ",") + "\n"
     for version in report.versions {
       for metric in version.metrics {
-        var fields = [TextEscaping.csvField(version.version), TextEscaping.csvField(metric.metric), metric.unit]
+        var fields = [TextEscaping.csvField(version.version)]
+        if let by = version.by { fields.append(TextEscaping.csvField(by.value)) }
+        fields += [TextEscaping.csvField(metric.metric), metric.unit]
         switch metric {
         case .histogram(let h):
           fields += [String(h.count), String(h.payloads), JSONWriter.number(h.mean)]

@@ -8,6 +8,9 @@ public struct SummaryOptions: Sendable, Hashable {
   public var estimator: MeanEstimator = .midpoint
   /// How histogram means are pooled across payloads.
   public var pooling: Pooling = .pooled
+  /// With grouping (`--by`), the groups kept per version, most payloads first; the others are merged
+  /// into one `(other)` group.
+  public var top = 10
 
   /// Creates the default options.
   public init() {}
@@ -21,7 +24,8 @@ public struct SummaryReport: Sendable {
   public var inputs: InputAccounting
   /// The options the numbers were computed with.
   public var options: SummaryOptions
-  /// One entry per version, in version order.
+  /// One entry per version, in version order; with grouping, one per version and group (groups by
+  /// payloads, most first, then `(other)`).
   public var versions: [VersionSummary]
   /// Statistics that could not be computed, with the reason (they are left out of `versions`).
   public var omissions: [String]
@@ -32,13 +36,14 @@ public struct SummaryReport: Sendable {
     self.options = options
     // Versions are independent: their statistics are computed in parallel, each into its own slot,
     // and read back in version order, so the result does not depend on scheduling.
-    let ordered = aggregate.versions.values.sorted { VersionOrder.precedes($0.version, $1.version) }
+    let ordered = Self.entries(aggregate, top: options.top)
     let slots = ParallelSlots<(VersionSummary, [String])>(count: ordered.count)
     let workers = max(1, min(threads, ordered.count))
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
       for i in stride(from: worker, to: ordered.count, by: workers) {
         var omitted: [String] = []
-        let summary = VersionSummary(aggregate: ordered[i], options: options, omissions: &omitted)
+        var summary = VersionSummary(aggregate: ordered[i].aggregate, options: options, omissions: &omitted)
+        summary.by = ordered[i].by
         slots.store((summary, omitted), at: i)
       }
     }
@@ -47,10 +52,38 @@ public struct SummaryReport: Sendable {
   }
 }
 
-/// One version's summary.
+extension SummaryReport {
+  /// What the report lists, in order: each version, or with grouping each version's top groups (most
+  /// payloads first, ties by name) and the rest merged into `(other)`.
+  static func entries(_ aggregate: DumpAggregate, top: Int) -> [(
+    aggregate: VersionAggregate, by: (key: String, value: String)?
+  )] {
+    let versions = aggregate.versions.values.sorted { VersionOrder.precedes($0.version, $1.version) }
+    guard let key = aggregate.grouping else { return versions.map { ($0, nil) } }
+    var entries: [(aggregate: VersionAggregate, by: (key: String, value: String)?)] = []
+    for version in versions {
+      let groups = aggregate.groups.filter { $0.key.version == version.version }.sorted {
+        ($0.value.payloadCount, $1.key.value) > ($1.value.payloadCount, $0.key.value)
+      }
+      for (group, groupAggregate) in groups.prefix(max(0, top)) {
+        entries.append((groupAggregate, (key.description, group.value)))
+      }
+      if groups.count > top {
+        var other = VersionAggregate(version: version.version, signpostLimit: version.signpostLimit)
+        for (_, groupAggregate) in groups.dropFirst(max(0, top)) { other.merge(groupAggregate) }
+        entries.append((other, (key.description, GroupingKey.other)))
+      }
+    }
+    return entries
+  }
+}
+
+/// One version's summary (or one group's of a version, with `--by`).
 public struct VersionSummary: Sendable {
   /// The app version (`latestApplicationVersion`).
   public var version: String
+  /// The group, with `--by`: the key (`deviceType`) and the group's value.
+  public var by: (key: String, value: String)?
   /// Payloads counted for it.
   public var payloads: Int
   /// Histogram metrics first (catalog order, then signposts by name), then scalars, then rates.

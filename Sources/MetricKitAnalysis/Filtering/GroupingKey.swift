@@ -1,0 +1,73 @@
+/// What `--by` breaks a version down by: a metadata field of each payload.
+public enum GroupingKey: Sendable, Hashable, CustomStringConvertible {
+  /// `metaData.deviceType`, e.g. `iPhone15,3`.
+  case deviceType
+  /// `metaData.osVersion`, e.g. `iPhone OS 17.5.1 (21F90)`.
+  case osVersion
+  /// The OS name and major version, e.g. `iPhone OS 17` (`--by osVersion:major`).
+  case osVersionMajor
+  /// `metaData.regionFormat`.
+  case regionFormat
+  /// `metaData.platformArchitecture`.
+  case platformArchitecture
+  /// `metaData.appBuildVersion`.
+  case build
+
+  /// The value of payloads without the field.
+  public static let unknown = "(unknown)"
+  /// The group that gathers the groups beyond the top ones.
+  public static let other = "(other)"
+
+  /// Every key, as written on the command line.
+  public static let names = [
+    "deviceType", "osVersion", "osVersion:major", "regionFormat", "platformArchitecture", "build",
+  ]
+
+  /// Parses `deviceType`, `osVersion`, `osVersion:major`, `regionFormat`, `platformArchitecture`, `build`.
+  public init?(parsing text: String) {
+    switch text {
+    case "deviceType": self = .deviceType
+    case "osVersion": self = .osVersion
+    case "osVersion:major": self = .osVersionMajor
+    case "regionFormat": self = .regionFormat
+    case "platformArchitecture": self = .platformArchitecture
+    case "build": self = .build
+    default: return nil
+    }
+  }
+
+  /// The key as written on the command line and in JSON (`"by": {"deviceType": …}`).
+  public var description: String {
+    switch self {
+    case .deviceType: "deviceType"
+    case .osVersion: "osVersion"
+    case .osVersionMajor: "osVersion:major"
+    case .regionFormat: "regionFormat"
+    case .platformArchitecture: "platformArchitecture"
+    case .build: "build"
+    }
+  }
+
+  /// A payload's group; ``unknown`` when its metadata has no such field.
+  public func value(of payload: MetricPayload) -> String {
+    let m = payload.metaData
+    let value: String?
+    switch self {
+    case .deviceType: value = m?.deviceType
+    case .osVersion: value = m?.osVersion
+    case .osVersionMajor: value = m?.osVersion.map(Self.major)
+    case .regionFormat: value = m?.regionFormat
+    case .platformArchitecture: value = m?.platformArchitecture
+    case .build: value = m?.applicationBuildVersion
+    }
+    guard let value, !value.isEmpty else { return Self.unknown }
+    return value
+  }
+
+  /// `iPhone OS 17.5.1 (21F90)` → `iPhone OS 17`: the text up to the end of the first number.
+  static func major(_ os: String) -> String {
+    guard let first = os.firstIndex(where: \.isNumber) else { return os }
+    let end = os[first...].firstIndex { !$0.isNumber } ?? os.endIndex
+    return String(os[..<end])
+  }
+}
