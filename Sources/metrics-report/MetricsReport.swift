@@ -12,6 +12,8 @@ struct MetricsReport: ParsableCommand {
       --strict with rejected inputs); 64 usage error.
       """,
     version: "0.1.0",
-    subcommands: [Summary.self, Compare.self, Diagnostics.self, Snapshot.self, MergeSnapshots.self, Rules.self]
+    subcommands: [
+      Summary.self, Trend.self, Compare.self, Diagnostics.self, Snapshot.self, MergeSnapshots.self, Rules.self,
+    ]
   )
 }

@@ -13,6 +13,10 @@ public struct AggregationOptions: Sendable, Hashable {
   public var diagnostics = DiagnosticOptions()
   /// When set, each version is also aggregated per group of this key (`--by`).
   public var grouping: GroupingKey?
+  /// When set, each version (and group) is also aggregated per interval of the time axis (`trend`).
+  public var interval: TrendInterval?
+  /// The offset from UTC, in seconds, of the calendar that assigns payloads to days (0: UTC).
+  public var dayUTCOffset = 0
   /// The most distinct signposts kept per version: the byte-wise smallest identifiers; histograms of
   /// others are counted, not stored (MetricKit reports far fewer for an app).
   public var signpostLimit = AggregationOptions.defaultSignpostLimit

@@ -7,6 +7,12 @@ public struct DumpAggregate: Sendable {
   public private(set) var groups: [VersionGroup: VersionAggregate] = [:]
   /// The key `groups` are split by; nil without grouping.
   public private(set) var grouping: GroupingKey?
+  /// With `AggregationOptions.interval`, aggregates by version, group and interval of the time axis.
+  public private(set) var series: [SeriesKey: VersionAggregate] = [:]
+  /// The latest day of a counted payload (for `--last`), with an interval.
+  public private(set) var latestDay: CalendarDay?
+  /// Counted payloads without timestamps, left off the time axis.
+  public private(set) var undatedPayloads = 0
   /// Diagnostics by version (`diagnosticMetaData.appVersion`).
   public private(set) var diagnostics: [String: DiagnosticAggregate] = [:]
   /// What was read, counted, excluded and rejected.
@@ -65,6 +71,13 @@ public struct DumpAggregate: Sendable {
   /// The files read (empty for an aggregate not made by reading).
   public private(set) var discovery = InputDiscovery.Result()
 
+  /// The groups of a version, most payloads first, then by value (byte order).
+  public func groups(of version: String) -> [(value: String, aggregate: VersionAggregate)] {
+    groups.filter { $0.key.version == version }.map { (value: $0.key.value, aggregate: $0.value) }.sorted {
+      ($0.aggregate.payloadCount, $1.value) > ($1.aggregate.payloadCount, $0.value)
+    }
+  }
+
   /// Adds an aggregate of disjoint inputs.
   public mutating func merge(_ other: DumpAggregate) {
     for (version, aggregate) in other.versions {
@@ -74,6 +87,11 @@ public struct DumpAggregate: Sendable {
       if groups[group] == nil { groups[group] = aggregate } else { groups[group]?.merge(aggregate) }
     }
     grouping = grouping ?? other.grouping
+    for (key, aggregate) in other.series {
+      if series[key] == nil { series[key] = aggregate } else { series[key]?.merge(aggregate) }
+    }
+    if let day = other.latestDay { latestDay = max(latestDay ?? day, day) }
+    undatedPayloads += other.undatedPayloads
     for (version, aggregate) in other.diagnostics {
       if diagnostics[version] == nil {
         diagnostics[version] = aggregate
@@ -97,10 +115,21 @@ public struct DumpAggregate: Sendable {
       let version = payload.latestApplicationVersion
       versions[version, default: VersionAggregate(version: version, signpostLimit: options.signpostLimit)].add(
         payload, options: options)
-      if let key = options.grouping {
+      let groupValue = options.grouping.map { $0.value(of: payload) }
+      if let key = options.grouping, let groupValue {
         grouping = key
-        let group = VersionGroup(version: version, value: key.value(of: payload))
+        let group = VersionGroup(version: version, value: groupValue)
         groups[group, default: VersionAggregate(version: version, signpostLimit: options.signpostLimit)].add(
+          payload, options: options)
+      }
+      if let interval = options.interval {
+        guard let day = CalendarDay(payload: payload, utcOffset: options.dayUTCOffset) else {
+          undatedPayloads += 1
+          return
+        }
+        latestDay = max(latestDay ?? day, day)
+        let key = SeriesKey(version: version, group: groupValue, start: interval.start(of: day))
+        series[key, default: VersionAggregate(version: version, signpostLimit: options.signpostLimit)].add(
           payload, options: options)
       }
     case .diagnostics(let payload, let kind, _):

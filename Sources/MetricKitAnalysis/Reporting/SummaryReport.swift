@@ -62,15 +62,13 @@ extension SummaryReport {
     guard let key = aggregate.grouping else { return versions.map { ($0, nil) } }
     var entries: [(aggregate: VersionAggregate, by: (key: String, value: String)?)] = []
     for version in versions {
-      let groups = aggregate.groups.filter { $0.key.version == version.version }.sorted {
-        ($0.value.payloadCount, $1.key.value) > ($1.value.payloadCount, $0.key.value)
-      }
-      for (group, groupAggregate) in groups.prefix(max(0, top)) {
-        entries.append((groupAggregate, (key.description, group.value)))
+      let groups = aggregate.groups(of: version.version)
+      for group in groups.prefix(max(0, top)) {
+        entries.append((group.aggregate, (key.description, group.value)))
       }
       if groups.count > top {
         var other = VersionAggregate(version: version.version, signpostLimit: version.signpostLimit)
-        for (_, groupAggregate) in groups.dropFirst(max(0, top)) { other.merge(groupAggregate) }
+        for group in groups.dropFirst(max(0, top)) { other.merge(group.aggregate) }
         entries.append((other, (key.description, GroupingKey.other)))
       }
     }

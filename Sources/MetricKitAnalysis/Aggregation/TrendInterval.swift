@@ -1,0 +1,18 @@
+/// The width of a trend's points: calendar days, ISO weeks (from Monday) or calendar months.
+public enum TrendInterval: String, Sendable, Hashable, CaseIterable {
+  /// One point per calendar day.
+  case day
+  /// One point per ISO week, starting on Monday.
+  case week
+  /// One point per calendar month.
+  case month
+
+  /// The first day of the interval holding `day`.
+  public func start(of day: CalendarDay) -> CalendarDay {
+    switch self {
+    case .day: day
+    case .week: day.weekStart
+    case .month: day.monthStart
+    }
+  }
+}

@@ -1,0 +1,140 @@
+/// Renders a trend: one table per series (text, Markdown), one row per point (CSV), or the JSON of the
+/// README's contract.
+public enum TrendRenderer {
+  /// Renders `report` in `format`; `minPayloads` names the sparse threshold in the legend.
+  public static func render(_ report: TrendReport, as format: OutputFormat, minPayloads: Int) -> String {
+    switch format {
+    case .json: json(report)
+    case .csv: csv(report)
+    case .text: table(report, markdown: false, minPayloads: minPayloads)
+    case .markdown: table(report, markdown: true, minPayloads: minPayloads)
+    }
+  }
+
+  /// The statistic labels of a series, in order (`share` for adoption).
+  private static func labels(_ s: TrendSeries) -> [String] {
+    if s.metric == TrendReport.adoption { return ["share"] }
+    var labels: [String] = []
+    for p in s.points { for (label, _) in p.values where !labels.contains(label) { labels.append(label) } }
+    return labels
+  }
+
+  private static func title(_ s: TrendSeries) -> String {
+    var title =
+      "\(s.metric)" + (s.unit.isEmpty ? "" : " (\(s.unit))") + " — \(s.version.isEmpty ? "(no version)" : s.version)"
+    if let by = s.by { title += " — \(by.key) \(by.value)" }
+    return title
+  }
+
+  private static func cells(_ p: TrendPoint, _ labels: [String]) -> [String] {
+    labels.map { label in
+      if label == "share" { return p.share.map { String(format: "%.1f%%", $0 * 100) } ?? "–" }
+      return p.values.first { $0.statistic == label }.map { NumberFormatting.text($0.value) } ?? "–"
+    }
+  }
+
+  private static func table(_ report: TrendReport, markdown: Bool, minPayloads: Int) -> String {
+    var out = markdown ? "# MetricKit trend (\(report.interval.rawValue))\n\n" : ""
+    for s in report.series {
+      let labels = labels(s)
+      let header = ["start", "payloads", "count"] + labels
+      let rows = s.points.map { p in [p.start.description, String(p.payloads), String(p.count)] + cells(p, labels) }
+      if markdown {
+        out += "## \(TextEscaping.markdownCell(title(s)))\n\n| " + header.joined(separator: " | ") + " | |\n|"
+        out += header.indices.map { $0 == 0 ? " --- |" : " ---: |" }.joined() + " --- |\n"
+        for (row, p) in zip(rows, s.points) {
+          out += "| " + row.joined(separator: " | ") + " | \(p.sparse ? "sparse" : "") |\n"
+        }
+      } else {
+        out += TextEscaping.terminalCell(title(s)) + "\n"
+        let widths = header.indices.map { i in ([header] + rows).map { $0[i].count }.max() ?? 0 }
+        for (n, row) in ([header] + rows).enumerated() {
+          let cells = row.enumerated().map { i, cell in
+            let pad = String(repeating: " ", count: widths[i] - cell.count)
+            return i == 0 ? cell + pad : pad + cell
+          }
+          let sparse = n > 0 && s.points[n - 1].sparse ? "  *" : ""
+          out += "  " + cells.joined(separator: "  ") + sparse + "\n"
+        }
+      }
+      out += "\n"
+    }
+    if report.series.isEmpty { out += "No data for the metrics asked.\n\n" }
+    let mark = markdown ? "sparse" : "*"
+    out += (markdown ? "> " : "") + "Points: one per \(report.interval.rawValue) with data; \(mark): fewer than "
+    out += "\(minPayloads) payloads in the interval\n"
+    for o in report.omissions { out += (markdown ? "> " : "") + "Not placed: \(o)\n" }
+    return out
+  }
+
+  private static func csv(_ report: TrendReport) -> String {
+    var statistics: [String] = []
+    var bounded: [String] = []
+    for s in report.series {
+      for label in labels(s) where label != "share" && !statistics.contains(label) { statistics.append(label) }
+      for p in s.points { for b in p.bounds where !bounded.contains(b.statistic) { bounded.append(b.statistic) } }
+    }
+    let header =
+      ["metric", "unit", "version", "by", "start", "payloads", "count", "sparse", "share"] + statistics
+      + bounded.flatMap { ["\($0)_lower", "\($0)_upper"] }
+    var out = header.joined(separator: ",") + "\n"
+    for s in report.series {
+      let by = s.by.map { "\($0.key)=\($0.value)" } ?? ""
+      for p in s.points {
+        var fields = [
+          TextEscaping.csvField(s.metric), s.unit, TextEscaping.csvField(s.version), TextEscaping.csvField(by),
+          p.start.description, String(p.payloads), String(p.count), p.sparse ? "true" : "false",
+          p.share.map(JSONWriter.number) ?? "",
+        ]
+        fields += statistics.map { label in
+          p.values.first { $0.statistic == label }.map { JSONWriter.number($0.value) } ?? ""
+        }
+        for label in bounded {
+          let b = p.bounds.first { $0.statistic == label }
+          fields += [b.map { JSONWriter.number($0.lower) } ?? "", b.map { JSONWriter.number($0.upper) } ?? ""]
+        }
+        out += fields.joined(separator: ",") + "\n"
+      }
+    }
+    return out
+  }
+
+  private static func json(_ report: TrendReport) -> String {
+    let series: [JSONWriter.Value] = report.series.map { s in
+      var members: [(String, JSONWriter.Value)] = [
+        ("metric", .string(s.metric)), ("unit", .string(s.unit)), ("version", .string(s.version)),
+      ]
+      if let by = s.by { members.append(("by", .object([(by.key, .string(by.value))]))) }
+      members.append(
+        (
+          "points",
+          .array(
+            s.points.map { p in
+              var point: [(String, JSONWriter.Value)] = [
+                ("start", .string(p.start.description)), ("payloads", .integer(Int128(p.payloads))),
+              ]
+              if let share = p.share {
+                point.append(("share", .number(share)))
+                return .object(point)
+              }
+              point += [("count", .integer(Int128(p.count))), ("sparse", .bool(p.sparse))]
+              point += p.values.map { ($0.statistic, .number($0.value)) }
+              if !p.bounds.isEmpty {
+                point.append(
+                  ("bounds", .object(p.bounds.map { ($0.statistic, .array([.number($0.lower), .number($0.upper)])) })))
+              }
+              return .object(point)
+            })
+        ))
+      return .object(members)
+    }
+    return JSONWriter.render(
+      .object([
+        ("schemaVersion", .integer(Int128(SummaryReport.schemaVersion))),
+        ("interval", .string(report.interval.rawValue)),
+        ("inputs", SummaryJSONRenderer.inputs(report.inputs)),
+        ("series", .array(series)),
+        ("omissions", .array(report.omissions.map { .string($0) })),
+      ]))
+  }
+}

@@ -1,0 +1,234 @@
+/// A statistic of a trend point: the mean or a percentile.
+public enum TrendStatistic: Sendable, Hashable, CustomStringConvertible {
+  /// The mean (histograms: by the estimator; scalar metrics: across payloads).
+  case mean
+  /// A percentile (histograms: the merged histogram's, with a bracket; scalars: type 7).
+  case percentile(Percentile)
+
+  /// Parses `mean`, `p50`, `p99.9`.
+  public init?(parsing text: String) {
+    if text == "mean" {
+      self = .mean
+    } else if text.hasPrefix("p"), let p = Percentile(parsing: text) {
+      self = .percentile(p)
+    } else {
+      return nil
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .mean: "mean"
+    case .percentile(let p): p.label
+    }
+  }
+}
+
+/// What a trend computes.
+public struct TrendOptions: Sendable, Hashable {
+  /// The statistics of histogram and scalar metrics (rates have one value).
+  public var statistics: [TrendStatistic] = [.percentile(Percentile(50)!), .percentile(Percentile(90)!), .mean]
+  /// How histogram means are estimated.
+  public var estimator: MeanEstimator = .midpoint
+  /// Points with fewer payloads are kept but flagged sparse.
+  public var minPayloads = 5
+  /// Keep only the intervals reaching into the last this many days of the data (counted back from
+  /// the latest day, not the clock, so a report is reproducible); nil keeps all.
+  public var lastDays: Int?
+  /// With grouping, the groups kept per version (most payloads first); the rest merge into `(other)`.
+  public var top = 10
+
+  /// Creates the default options.
+  public init() {}
+}
+
+/// One point of a series: one interval.
+public struct TrendPoint: Sendable {
+  /// The interval's first day.
+  public var start: CalendarDay
+  /// Payloads of the version (and group) in the interval.
+  public var payloads: Int
+  /// Observations: histogram counts, payloads with a value for scalar metrics, payloads for rates.
+  public var count: Int
+  /// Fewer payloads than `minPayloads`.
+  public var sparse: Bool
+  /// The statistics, in the order asked (`value` for rates).
+  public var values: [(statistic: String, value: Double)] = []
+  /// The guaranteed brackets of histogram percentiles.
+  public var bounds: [(statistic: String, lower: Double, upper: Double)] = []
+  /// Adoption series: the version's share of the interval's payloads.
+  public var share: Double?
+}
+
+/// One metric of one version (and group) over time.
+public struct TrendSeries: Sendable {
+  /// The metric identifier, or `payloads` for adoption.
+  public var metric: String
+  /// The unit of the values.
+  public var unit: String
+  /// The app version.
+  public var version: String
+  /// The group with `--by`: key and value.
+  public var by: (key: String, value: String)?
+  /// The points, oldest first; intervals without data are absent, not zero.
+  public var points: [TrendPoint]
+}
+
+/// The time axis of a dump: for each metric and version (and group), one point per interval.
+public struct TrendReport: Sendable {
+  /// The pseudo-metric of adoption: payloads per version per interval and their shares.
+  public static let adoption = "payloads"
+
+  /// The interval of the points.
+  public var interval: TrendInterval
+  /// What was read, counted, excluded and rejected.
+  public var inputs: InputAccounting
+  /// The series: metrics in the order asked, then versions in version order, then groups by payloads.
+  public var series: [TrendSeries] = []
+  /// What could not be computed or placed.
+  public var omissions: [String] = []
+
+  /// Builds the series of `metrics` (identifiers, prefixes ending in `*`, or `payloads`) from an
+  /// aggregate made with `AggregationOptions.interval == interval`.
+  public init(
+    aggregate: DumpAggregate, metrics: [String], interval: TrendInterval, options: TrendOptions = TrendOptions()
+  ) {
+    self.interval = interval
+    inputs = aggregate.inputs
+    if aggregate.undatedPayloads > 0 {
+      omissions.append(
+        "\(aggregate.undatedPayloads) counted payloads have no timestamps and are left off the time axis")
+    }
+    let windowStart = options.lastDays.flatMap { days in
+      aggregate.latestDay.map { interval.start(of: $0.adding(days: -(days - 1))) }
+    }
+    // The series of each version (and group): groups beyond the top merged into (other).
+    var byLine: [LineKey: [CalendarDay: VersionAggregate]] = [:]
+    let kept = Self.keptGroups(aggregate, top: options.top)
+    for (key, part) in aggregate.series {
+      if let windowStart, key.start < windowStart { continue }
+      let group = key.group.map { kept[key.version]?.contains($0) == true ? $0 : GroupingKey.other }
+      let line = LineKey(version: key.version, group: group)
+      if byLine[line, default: [:]][key.start] == nil {
+        byLine[line, default: [:]][key.start] = part
+      } else {
+        byLine[line, default: [:]][key.start]?.merge(part)
+      }
+    }
+    let lines = byLine.keys.sorted { a, b in
+      if a.version != b.version { return VersionOrder.precedes(a.version, b.version) }
+      return (kept[a.version]?.firstIndex(of: a.group ?? "") ?? .max, a.group ?? "")
+        < (kept[b.version]?.firstIndex(of: b.group ?? "") ?? .max, b.group ?? "")
+    }
+    let by = aggregate.grouping?.description
+    for metric in Self.expand(metrics, aggregate) {
+      if metric == Self.adoption {
+        series += Self.adoptionSeries(lines, byLine, by: by, options: options)
+        continue
+      }
+      for line in lines {
+        let points = byLine[line, default: [:]].sorted { $0.key < $1.key }.compactMap { start, part in
+          Self.point(metric, start: start, part, options)
+        }
+        guard !points.isEmpty else { continue }
+        series.append(
+          TrendSeries(
+            metric: metric, unit: MetricCatalog.unit(of: metric) ?? "", version: line.version,
+            by: by.flatMap { key in line.group.map { (key, $0) } }, points: points))
+      }
+    }
+  }
+
+  private struct LineKey: Hashable {
+    var version: String
+    var group: String?
+  }
+
+  /// Per version, the groups kept (most payloads first, then by name), and `(other)` when some are not.
+  private static func keptGroups(_ aggregate: DumpAggregate, top: Int) -> [String: [String]] {
+    var kept: [String: [String]] = [:]
+    for version in Set(aggregate.groups.keys.map(\.version)) {
+      let ranked = aggregate.groups(of: version).map(\.value)
+      kept[version] = Array(ranked.prefix(max(0, top))) + (ranked.count > top ? [GroupingKey.other] : [])
+    }
+    return kept
+  }
+
+  /// The metrics asked for: identifiers as they are, prefixes ending in `*` expanded against the
+  /// catalog and the signposts present.
+  private static func expand(_ metrics: [String], _ aggregate: DumpAggregate) -> [String] {
+    let signposts = Set(aggregate.versions.values.flatMap(\.signpostIdentifiers)).sorted()
+    var out: [String] = []
+    for m in metrics {
+      let matches =
+        m.hasSuffix("*")
+        ? (MetricCatalog.identifiers + signposts).filter { $0.hasPrefix(String(m.dropLast())) } : [m]
+      for id in matches where !out.contains(id) { out.append(id) }
+    }
+    return out
+  }
+
+  /// One metric's point of one interval; nil when the interval has no data for it.
+  private static func point(_ metric: String, start: CalendarDay, _ part: VersionAggregate, _ options: TrendOptions)
+    -> TrendPoint?
+  {
+    var point = TrendPoint(
+      start: start, payloads: part.payloadCount, count: 0, sparse: part.payloadCount < options.minPayloads)
+    switch MetricCatalog.kind(of: metric) {
+    case .histogram:
+      guard let merged = part.histogram(metric), merged.sampleCount > 0 else { return nil }
+      point.count = Int(clamping: merged.sampleCount)
+      for statistic in options.statistics {
+        switch statistic {
+        case .mean:
+          guard let mean = try? merged.mean(estimator: options.estimator) else { continue }
+          point.values.append(("mean", mean))
+        case .percentile(let p):
+          guard let e = try? merged.percentiles([p]).first else { continue }
+          point.values.append((p.label, e.value))
+          point.bounds.append((p.label, e.lowerBound, e.upperBound))
+        }
+      }
+    case .scalar:
+      guard let sample = part.scalars[metric], sample.count > 0 else { return nil }
+      point.count = sample.count
+      for statistic in options.statistics {
+        switch statistic {
+        case .mean:
+          if let mean = try? sample.mean() { point.values.append(("mean", mean)) }
+        case .percentile(let p):
+          if let v = try? sample.percentiles([p]).first { point.values.append((p.label, v)) }
+        }
+      }
+    case .rate:
+      let rates = metric == MetricCatalog.hangRate ? part.hangRate : part.scrollHitchRate
+      guard let value = rates.pooledRate else { return nil }
+      point.count = rates.count
+      point.values = [("value", value)]
+    case .diagnostic, nil:
+      return nil
+    }
+    return point
+  }
+
+  /// Payloads per version and interval, and each version's share of the interval.
+  private static func adoptionSeries(
+    _ lines: [LineKey], _ byLine: [LineKey: [CalendarDay: VersionAggregate]], by: String?, options: TrendOptions
+  ) -> [TrendSeries] {
+    var totals: [CalendarDay: Int] = [:]
+    for parts in byLine.values { for (start, part) in parts { totals[start, default: 0] += part.payloadCount } }
+    return lines.compactMap { line in
+      let points = byLine[line, default: [:]].sorted { $0.key < $1.key }.map { start, part in
+        var point = TrendPoint(
+          start: start, payloads: part.payloadCount, count: part.payloadCount,
+          sparse: part.payloadCount < options.minPayloads)
+        point.share = Double(part.payloadCount) / Double(max(1, totals[start] ?? 0))
+        return point
+      }
+      guard !points.isEmpty else { return nil }
+      return TrendSeries(
+        metric: adoption, unit: "payloads", version: line.version,
+        by: by.flatMap { key in line.group.map { (key, $0) } }, points: points)
+    }
+  }
+}

@@ -1,0 +1,105 @@
+import ArgumentParser
+import MetricKitAnalysis
+
+extension TrendInterval: ExpressibleByArgument {}
+
+/// `metrics-report trend PATH… --metric ID…`: metrics per version over time, one point per interval.
+struct Trend: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Show metrics per version over time (day, ISO week or month), with adoption (--metric payloads).")
+
+  @OptionGroup var input: InputOptions
+
+  @Option(
+    name: .customLong("metric"),
+    help: "A metric (repeatable): an identifier, a prefix ending in *, or payloads (adoption: payloads and shares).")
+  var metrics: [String] = []
+
+  @Option(help: "Statistics of histogram and scalar metrics, comma-separated: mean, pNN.")
+  var statistic: String = "p50,p90,mean"
+
+  @Option(help: "The width of a point: day, week (ISO, from Monday) or month.")
+  var interval: TrendInterval = .day
+
+  @Option(help: "Only the last days or weeks of the data, counted back from its latest day: 7d, 30d, 90d, 12w.")
+  var last: String?
+
+  @Option(help: ArgumentHelp("Break each version down by a metadata field (as summary --by).", valueName: "key"))
+  var by: String?
+
+  @Option(help: "With --by, the groups kept per version; the rest are merged as (other).")
+  var top: Int = TrendOptions().top
+
+  @Option(help: "Points with fewer payloads are kept but marked sparse.")
+  var minPayloads: Int = TrendOptions().minPayloads
+
+  @Option(help: "Histogram mean estimator: midpoint, bucket-end or bucket-start.")
+  var estimator: MeanEstimator = .midpoint
+
+  @Option(help: "Output format: text, json, markdown or csv.")
+  var format: OutputFormat = .text
+
+  @Option(name: [.customShort("o"), .long], help: "Write the report to this file instead of standard output.")
+  var output: String?
+
+  func options() throws -> TrendOptions {
+    var options = TrendOptions()
+    let parts = statistic.split(separator: ",").map(String.init)
+    let parsed = parts.compactMap(TrendStatistic.init(parsing:))
+    guard !parts.isEmpty, parsed.count == parts.count else {
+      throw ValidationError("--statistic takes mean and pNN, comma-separated, not '\(statistic)'.")
+    }
+    options.statistics = parsed
+    options.estimator = estimator
+    options.minPayloads = minPayloads
+    options.top = top
+    if let last {
+      guard let n = Int(last.dropLast()), n > 0, let unit = last.last, unit == "d" || unit == "w" else {
+        throw ValidationError("--last takes a number of days or weeks, e.g. 7d, 30d, 12w, not '\(last)'.")
+      }
+      options.lastDays = unit == "w" ? n * 7 : n
+    }
+    return options
+  }
+
+  func grouping() throws -> GroupingKey? {
+    guard let by else { return nil }
+    guard let key = GroupingKey(parsing: by) else {
+      throw ValidationError("--by takes one of \(GroupingKey.names.joined(separator: ", ")), not '\(by)'.")
+    }
+    return key
+  }
+
+  mutating func validate() throws {
+    try input.validate(output: output)
+    if input.paths.isEmpty && !input.stdin {
+      throw ValidationError("Name at least one payload file or directory, or pass --stdin.")
+    }
+    if metrics.isEmpty { throw ValidationError("Name at least one --metric (or --metric payloads for adoption).") }
+    let unknown = MetricSelection(metrics.filter { $0 != TrendReport.adoption }).unknownPatterns
+    if !unknown.isEmpty {
+      throw ValidationError(
+        "Unknown metric \(unknown.map { "'\($0)'" }.joined(separator: ", ")); see 'metrics-report summary --help'.")
+    }
+    if top < 1 || minPayloads < 1 { throw ValidationError("--top and --min-payloads must be at least 1.") }
+    _ = try options()
+    _ = try grouping()
+  }
+
+  func run() throws {
+    let options = try options()
+    var aggregation = AggregationOptions(estimator: estimator)
+    aggregation.grouping = try grouping()
+    aggregation.interval = interval
+    aggregation.dayUTCOffset = try input.timestampParser().assumedUTCOffset
+    let aggregate = DumpAggregate(
+      paths: input.inputPaths, reader: try input.reader(), filter: try input.filter(), options: aggregation,
+      threads: input.threads, standardInput: input.stdin)
+    let report = TrendReport(aggregate: aggregate, metrics: metrics, interval: interval, options: options)
+    try ReportOutput.write(
+      TrendRenderer.render(report, as: format, minPayloads: minPayloads), to: output, inputs: aggregate.discovery)
+    try ReportOutput.finish(
+      inputs: aggregate.inputs, strict: input.strict, requestedVersions: input.appVersions,
+      countedVersions: Array(aggregate.versions.keys))
+  }
+}
