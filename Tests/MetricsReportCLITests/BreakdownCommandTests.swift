@@ -26,3 +26,29 @@ struct BreakdownCommandTests {
     #expect(try CLIRunner.run(["summary", "Samples/dump", "--by", "deviceType", "--top", "0"]).status == 64)
   }
 }
+
+/// `compare --by`: results per group, labelled in every format.
+@Suite("metrics-report compare --by")
+struct GroupedCompareCommandTests {
+  @Test func resultsCarryTheirGroup() throws {
+    let r = try CLIRunner.run([
+      "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--by", "deviceType",
+      "--min-payloads", "10", "--format", "json",
+    ])
+    #expect(r.status == 0 || r.status == 1, "\(r.stderr)")
+    let results = try #require(try r.json()["results"] as? [[String: Any]])
+    let grouped = results.filter { $0["by"] != nil }
+    #expect(Set(grouped.compactMap { ($0["by"] as? [String: String])?["deviceType"] }).count == 3)
+    // Diagnostic rules are evaluated on the whole versions.
+    #expect(
+      results.filter { ($0["metric"] as? String)?.hasPrefix("diagnostics.") == true }.allSatisfy { $0["by"] == nil })
+    let text = try CLIRunner.run([
+      "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--by", "deviceType", "--top", "1",
+      "--min-payloads", "10",
+    ])
+    #expect(text.stdout.contains("[deviceType (other)]"))
+    #expect(
+      try CLIRunner.run(["compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--by", "device"])
+        .status == 64)
+  }
+}

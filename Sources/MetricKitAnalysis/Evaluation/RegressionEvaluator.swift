@@ -41,54 +41,97 @@ public struct RegressionEvaluator: Sendable {
     baseline: VersionAggregate, candidate: VersionAggregate, baselineDiagnostics: DiagnosticAggregate? = nil,
     candidateDiagnostics: DiagnosticAggregate? = nil
   ) -> [RuleResult] {
-    var results: [RuleResult] = []
-    // The tests adjusted together: (result index, p worse, p better).
-    var tested: [(Int, Double, Double)] = []
-    for rule in ruleSet.rules {
-      if let kind = MetricCatalog.diagnosticKind(of: rule.metric) {
-        let (result, p) = evaluateDiagnostics(
-          rule, kind: kind, baseline: (baseline, baselineDiagnostics), candidate: (candidate, candidateDiagnostics))
-        if let p { tested.append((results.count, p.worse, p.better)) }
-        results.append(result)
-        continue
-      }
-      let b = Self.sample(rule, baseline)
-      let c = Self.sample(rule, candidate)
-      let pb = pooled(rule, baseline)
-      let pc = pooled(rule, candidate)
-      var result = RuleResult(
-        rule: rule, baseline: pb?.value, candidate: pc?.value, baselineBounds: pb?.bounds, candidateBounds: pc?.bounds,
-        baselinePayloads: b.count, candidatePayloads: c.count, test: nil, qValue: nil, improvementQValue: nil,
-        verdict: .insufficientData, budgetExceeded: nil)
-      if c.count >= rule.minPayloads, rule.budget != nil, let value = pc?.value {
-        result.budgetExceeded = rule.breaksBudget(value)
-      }
-      if b.count >= rule.minPayloads, c.count >= rule.minPayloads, pb != nil, pc != nil,
-        let test = try? MannWhitneyTest(baseline: b, candidate: c, candidateLarger: rule.polarity == .lowerIsBetter),
-        let opposite = try? MannWhitneyTest(
-          baseline: b, candidate: c, candidateLarger: rule.polarity != .lowerIsBetter)
-      {
-        result.test = test
-        result.pValue = test.pValue
-        tested.append((results.count, test.pValue, opposite.pValue))
-      }
-      results.append(result)
+    evaluate(
+      pairs: [
+        Pair(
+          baseline: baseline, candidate: candidate, baselineDiagnostics: baselineDiagnostics,
+          candidateDiagnostics: candidateDiagnostics)
+      ])[0]
+  }
+
+  /// Two sides to compare under some of the rules: a version against another, or one group of each
+  /// (`compare --by`).
+  public struct Pair: Sendable {
+    /// The baseline side.
+    public var baseline: VersionAggregate
+    /// The candidate side.
+    public var candidate: VersionAggregate
+    /// The baseline's diagnostics (for diagnostic rules).
+    public var baselineDiagnostics: DiagnosticAggregate?
+    /// The candidate's.
+    public var candidateDiagnostics: DiagnosticAggregate?
+    /// The rules evaluated on this pair; nil for all of the rule set's.
+    public var rules: [RegressionRule]?
+
+    /// Creates a pair.
+    public init(
+      baseline: VersionAggregate, candidate: VersionAggregate, baselineDiagnostics: DiagnosticAggregate? = nil,
+      candidateDiagnostics: DiagnosticAggregate? = nil, rules: [RegressionRule]? = nil
+    ) {
+      self.baseline = baseline
+      self.candidate = candidate
+      self.baselineDiagnostics = baselineDiagnostics
+      self.candidateDiagnostics = candidateDiagnostics
+      self.rules = rules
     }
-    let q = BenjaminiHochberg.adjust(tested.map(\.1))
-    let qBetter = BenjaminiHochberg.adjust(tested.map(\.2))
-    for (k, (index, _, _)) in tested.enumerated() {
-      var result = results[index]
+  }
+
+  /// Evaluates several pairs, with the p-values of every pair's tests adjusted together by
+  /// Benjamini–Hochberg: more groups make more tests, not more false alarms. One result list per pair.
+  public func evaluate(pairs: [Pair]) -> [[RuleResult]] {
+    var results: [[RuleResult]] = pairs.map { _ in [] }
+    // The tests adjusted together: (pair, result index, p worse, p better).
+    var tested: [(Int, Int, Double, Double)] = []
+    for (n, pair) in pairs.enumerated() {
+      let (baseline, candidate) = (pair.baseline, pair.candidate)
+      for rule in pair.rules ?? ruleSet.rules {
+        if let kind = MetricCatalog.diagnosticKind(of: rule.metric) {
+          let (result, p) = evaluateDiagnostics(
+            rule, kind: kind, baseline: (baseline, pair.baselineDiagnostics),
+            candidate: (candidate, pair.candidateDiagnostics))
+          if let p { tested.append((n, results[n].count, p.worse, p.better)) }
+          results[n].append(result)
+          continue
+        }
+        let b = Self.sample(rule, baseline)
+        let c = Self.sample(rule, candidate)
+        let pb = pooled(rule, baseline)
+        let pc = pooled(rule, candidate)
+        var result = RuleResult(
+          rule: rule, baseline: pb?.value, candidate: pc?.value, baselineBounds: pb?.bounds,
+          candidateBounds: pc?.bounds, baselinePayloads: b.count, candidatePayloads: c.count, test: nil, qValue: nil,
+          improvementQValue: nil, verdict: .insufficientData, budgetExceeded: nil)
+        if c.count >= rule.minPayloads, rule.budget != nil, let value = pc?.value {
+          result.budgetExceeded = rule.breaksBudget(value)
+        }
+        if b.count >= rule.minPayloads, c.count >= rule.minPayloads, pb != nil, pc != nil,
+          let test = try? MannWhitneyTest(baseline: b, candidate: c, candidateLarger: rule.polarity == .lowerIsBetter),
+          let opposite = try? MannWhitneyTest(
+            baseline: b, candidate: c, candidateLarger: rule.polarity != .lowerIsBetter)
+        {
+          result.test = test
+          result.pValue = test.pValue
+          tested.append((n, results[n].count, test.pValue, opposite.pValue))
+        }
+        results[n].append(result)
+      }
+    }
+    let q = BenjaminiHochberg.adjust(tested.map(\.2))
+    let qBetter = BenjaminiHochberg.adjust(tested.map(\.3))
+    for (k, (n, index, _, _)) in tested.enumerated() {
+      var result = results[n][index]
       result.qValue = q[k]
       result.improvementQValue = qBetter[k]
-      guard let b = result.baseline, let c = result.candidate else { continue }
-      if q[k] < ruleSet.alpha && result.rule.worsened(from: b, to: c) {
-        result.verdict = .regression
-      } else if qBetter[k] < ruleSet.alpha && result.rule.improved(from: b, to: c) {
-        result.verdict = .improvement
-      } else {
-        result.verdict = .unchanged
+      if let b = result.baseline, let c = result.candidate {
+        if q[k] < ruleSet.alpha && result.rule.worsened(from: b, to: c) {
+          result.verdict = .regression
+        } else if qBetter[k] < ruleSet.alpha && result.rule.improved(from: b, to: c) {
+          result.verdict = .improvement
+        } else {
+          result.verdict = .unchanged
+        }
       }
-      results[index] = result
+      results[n][index] = result
     }
     return results
   }

@@ -31,6 +31,8 @@ public struct RuleResult: Sendable {
   public var verdict: Verdict
   /// Whether the candidate breaks the rule's budget (nil when the rule has none or data is short).
   public var budgetExceeded: Bool?
+  /// With `compare --by`, the group compared: the key (`deviceType`) and the group's value.
+  public var by: (key: String, value: String)?
 
   /// The baseline's statistic as a measurement in the metric's unit (nil without data, or for a metric
   /// counted in plain numbers: exit counts, diagnostic rates).

@@ -30,7 +30,9 @@ public enum ComparisonRenderer {
 
   // MARK: - Shared wording
 
-  static func ruleName(_ r: RuleResult) -> String { "\(r.rule.metric) \(r.rule.statistic)" }
+  static func ruleName(_ r: RuleResult) -> String {
+    "\(r.rule.metric) \(r.rule.statistic)" + (r.by.map { " [\($0.key) \($0.value)]" } ?? "")
+  }
 
   static func value(_ v: Double?, _ unit: String) -> String {
     guard let v else { return "–" }
@@ -159,6 +161,9 @@ public enum ComparisonRenderer {
     var members: [(String, JSONWriter.Value)] = [
       ("metric", .string(r.rule.metric)),
       ("statistic", .string(r.rule.statistic.description)),
+    ]
+    if let by = r.by { members.append(("by", .object([(by.key, .string(by.value))]))) }
+    members += [
       ("unit", .string(r.rule.unit)),
       ("polarity", .string(r.rule.polarity.rawValue)),
       ("baseline", optional(r.baseline)),

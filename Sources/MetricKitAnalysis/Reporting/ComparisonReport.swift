@@ -37,6 +37,70 @@ public struct ComparisonReport: Sendable {
       candidateDiagnostics: candidateDiagnostics)
   }
 
+  /// Compares each group of the two versions on its own (`compare --by`): the metric rules per group,
+  /// the groups with the most payloads (both versions together) first and those beyond `top` merged
+  /// into `(other)`; the diagnostic rules on the whole versions (diagnostics are not grouped). Every
+  /// test enters one Benjamini–Hochberg family.
+  public init(
+    grouped aggregate: DumpAggregate, baseline: String, candidate: String, top: Int,
+    baselineDiagnostics: DiagnosticAggregate? = nil, candidateDiagnostics: DiagnosticAggregate? = nil,
+    evaluator: RegressionEvaluator
+  ) {
+    let b = aggregate.versions[baseline] ?? VersionAggregate(version: baseline)
+    let c = aggregate.versions[candidate] ?? VersionAggregate(version: candidate)
+    self.baseline = baseline
+    self.candidate = candidate
+    baselinePayloads = b.payloadCount
+    candidatePayloads = c.payloadCount
+    inputs = aggregate.inputs
+    alpha = evaluator.ruleSet.alpha
+    let key = aggregate.grouping?.description ?? ""
+    // Groups ranked by their payloads in both versions, then by value.
+    var sizes: [String: Int] = [:]
+    for version in [baseline, candidate] {
+      for g in aggregate.groups(of: version) { sizes[g.value, default: 0] += g.aggregate.payloadCount }
+    }
+    let ranked = sizes.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key)
+    func side(_ version: String, _ values: ArraySlice<String>) -> VersionAggregate {
+      var merged = VersionAggregate(version: version)
+      for value in values {
+        if let part = aggregate.groups[VersionGroup(version: version, value: value)] { merged.merge(part) }
+      }
+      return merged
+    }
+    var labels: [String] = []
+    var pairs: [RegressionEvaluator.Pair] = []
+    let metricRules = evaluator.ruleSet.rules.filter { MetricCatalog.diagnosticKind(of: $0.metric) == nil }
+    let diagnosticRules = evaluator.ruleSet.rules.filter { MetricCatalog.diagnosticKind(of: $0.metric) != nil }
+    for value in ranked.prefix(max(0, top)) {
+      labels.append(value)
+      pairs.append(.init(baseline: side(baseline, [value]), candidate: side(candidate, [value]), rules: metricRules))
+    }
+    if ranked.count > top {
+      labels.append(GroupingKey.other)
+      pairs.append(
+        .init(
+          baseline: side(baseline, ranked.dropFirst(top)), candidate: side(candidate, ranked.dropFirst(top)),
+          rules: metricRules))
+    }
+    if !diagnosticRules.isEmpty {
+      pairs.append(
+        .init(
+          baseline: b, candidate: c, baselineDiagnostics: baselineDiagnostics,
+          candidateDiagnostics: candidateDiagnostics,
+          rules: diagnosticRules))
+    }
+    let evaluated = evaluator.evaluate(pairs: pairs)
+    results =
+      zip(labels, evaluated).flatMap { label, results in
+        results.map { r in
+          var r = r
+          r.by = (key, label)
+          return r
+        }
+      } + (diagnosticRules.isEmpty ? [] : evaluated[evaluated.count - 1])
+  }
+
   /// Whether the gate fails: some error-severity rule regressed or broke its budget.
   public var gateFails: Bool { results.contains(where: \.failsGate) }
 
