@@ -57,6 +57,13 @@ def main():
         for threads in sorted({1, cores}):
             configs.append((f"summary, {label}", threads, [a.bin, "summary", path, "--format", "json", "-o", "/dev/null", "--threads", str(threads)], path))
     configs.append(("compare, files", cores, [a.bin, "compare", files, "--baseline", "3.8.0", "--candidate", "3.9.0", "--format", "json", "-o", "/dev/null", "--threads", str(cores)], files))
+    # A trend of five metrics per day and device type (issue 11: at most 1.3x summary's time).
+    trend_metrics = []
+    for m in ("applicationLaunchMetrics.histogrammedTimeToFirstDraw", "applicationLaunchMetrics.histogrammedApplicationResumeTime",
+              "applicationResponsivenessMetrics.histogrammedApplicationHangTime", "memoryMetrics.peakMemoryUsage", "hangRate"):
+        trend_metrics += ["--metric", m]
+    for threads in sorted({1, cores}):
+        configs.append(("trend, files", threads, [a.bin, "trend", files, *trend_metrics, "--interval", "day", "--by", "deviceType", "--format", "json", "-o", "/dev/null", "--threads", str(threads)], files))
     if a.python:
         configs.append(("Python + orjson, files", 1, ["python3", os.path.join(os.path.dirname(__file__), "orjson_summary.py"), files], files))
     times = {i: [] for i in range(len(configs))}
@@ -81,6 +88,10 @@ def main():
         print(f"- {cores} threads vs 1 on files: {one / many:.2f}×")
     if many and ("compare, files", cores) in results:
         print(f"- compare vs summary on files ({cores} threads): {results[('compare, files', cores)] / many:.2f}× the time")
+    for threads in sorted({1, cores}):
+        summary, trend = results.get(("summary, files", threads)), results.get(("trend, files", threads))
+        if summary and trend:
+            print(f"- trend (5 metrics, per day and device type) vs summary on files ({threads} threads): {trend / summary:.2f}× the time")
     if a.python and one:
         py = results[("Python + orjson, files", 1)]
         print(f"- Python + orjson vs metrics-report, both on 1 thread: {py / one:.1f}× slower")
@@ -88,9 +99,10 @@ def main():
     small = sorted(os.path.join(files, d, f) for d in sorted(os.listdir(files)) for f in sorted(os.listdir(os.path.join(files, d))))
     small = small[: max(1, len(small) // 10)]
     rss_small = peak_rss([a.bin, "summary", *small, "--format", "json", "-o", "/dev/null"]) if len(small) < 20000 else None
-    rss_large = peak_rss([a.bin, "summary", files, files, "--format", "json", "-o", "/dev/null"])
+    # The files and the NDJSON copy: every payload twice (a file named twice is read once).
+    rss_large = peak_rss([a.bin, "summary", files, ndjson, "--format", "json", "-o", "/dev/null"])
     if rss_small:
-        print(f"- Peak RSS: {rss_small:.0f} MB on {size_of(small) / 1e6:.0f} MB of input, {rss_large:.0f} MB on {2 * size_of([files]) / 1e6:.0f} MB (the files twice)")
+        print(f"- Peak RSS: {rss_small:.0f} MB on {size_of(small) / 1e6:.0f} MB of input, {rss_large:.0f} MB on {size_of([files, ndjson]) / 1e6:.0f} MB (the files and the NDJSON)")
 
 
 if __name__ == "__main__":

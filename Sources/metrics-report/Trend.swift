@@ -88,7 +88,10 @@ struct Trend: ParsableCommand {
 
   func run() throws {
     let options = try options()
-    var aggregation = AggregationOptions(estimator: estimator)
+    // Only the metrics asked are aggregated (adoption needs payload counts alone).
+    let asked = metrics.filter { $0 != TrendReport.adoption }
+    var aggregation = AggregationOptions(
+      estimator: estimator, selection: asked.isEmpty ? MetricSelection.none : MetricSelection(asked))
     aggregation.grouping = try grouping()
     aggregation.interval = interval
     aggregation.dayUTCOffset = try input.timestampParser().assumedUTCOffset
@@ -100,6 +103,6 @@ struct Trend: ParsableCommand {
       TrendRenderer.render(report, as: format, minPayloads: minPayloads), to: output, inputs: aggregate.discovery)
     try ReportOutput.finish(
       inputs: aggregate.inputs, strict: input.strict, requestedVersions: input.appVersions,
-      countedVersions: Array(aggregate.versions.keys))
+      countedVersions: Array(Set(aggregate.series.keys.map(\.version))))
   }
 }

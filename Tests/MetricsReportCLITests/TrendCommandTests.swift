@@ -21,7 +21,7 @@ struct TrendCommandTests {
     let points = try #require(launch["points"] as? [[String: Any]])
     #expect(points.reduce(0) { $0 + ($1["payloads"] as? Int ?? 0) } == 56)
     let first = try #require(points.first)
-    #expect(first["start"] as? String == "2023-11-13")
+    #expect(first["start"] as? String == "2023-12-04")
     #expect((first["bounds"] as? [String: [Double]])?["p90"]?.count == 2)
     #expect(first["sparse"] as? Bool == false && first["p50"] is Double && first["mean"] is Double)
     #expect(

@@ -12,6 +12,15 @@ public struct SampleDump: Sendable {
   /// Files written, relative to the dump.
   public var files: [String] = []
 
+  /// The rollout of the sample dump over 90 days: each version's device-days spread evenly over a
+  /// 50-day window, windows staggered so that a new version ramps up while the previous one fades
+  /// (`trend --metric payloads` shows the adoption curve).
+  public static func rolloutDay(version: Int, of versions: Int, payload n: Int, of count: Int) -> Int {
+    let window = 50
+    let start = versions > 1 ? version * (90 - window) / (versions - 1) : 0
+    return start + n * window / max(1, count)
+  }
+
   /// Generates and writes a dump.
   /// - Parameters:
   ///   - directory: where to write (created if needed).
@@ -28,7 +37,7 @@ public struct SampleDump: Sendable {
     let fm = FileManager.default
     try fm.createDirectory(at: directory, withIntermediateDirectories: true)
 
-    for profile in profiles {
+    for (index, profile) in profiles.enumerated() {
       let versionDirectory = "v\(profile.version)"
       try fm.createDirectory(at: directory.appendingPathComponent(versionDirectory), withIntermediateDirectories: true)
       var batch: [SyntheticPayload] = []
@@ -36,7 +45,9 @@ public struct SampleDump: Sendable {
         // A few device-days span the update to this version.
         let multiple = n % 17 == 5
         let payload = SyntheticPayload.make(
-          profile: profile, day: n % 28, device: n, multipleVersions: multiple, rng: &rng)
+          profile: profile,
+          day: Self.rolloutDay(version: index, of: profiles.count, payload: n, of: payloadsPerVersion),
+          device: n, multipleVersions: multiple, rng: &rng)
         dump.payloads.append(payload)
         batch.append(payload)
       }

@@ -7,7 +7,8 @@ public struct DumpAggregate: Sendable {
   public private(set) var groups: [VersionGroup: VersionAggregate] = [:]
   /// The key `groups` are split by; nil without grouping.
   public private(set) var grouping: GroupingKey?
-  /// With `AggregationOptions.interval`, aggregates by version, group and interval of the time axis.
+  /// With `AggregationOptions.interval`, aggregates by version, group and interval of the time axis;
+  /// then only these are kept (`versions` and `groups` stay empty: a trend reads the series alone).
   public private(set) var series: [SeriesKey: VersionAggregate] = [:]
   /// The latest day of a counted payload (for `--last`), with an interval.
   public private(set) var latestDay: CalendarDay?
@@ -113,16 +114,10 @@ public struct DumpAggregate: Sendable {
         return
       }
       let version = payload.latestApplicationVersion
-      versions[version, default: VersionAggregate(version: version, signpostLimit: options.signpostLimit)].add(
-        payload, options: options)
       let groupValue = options.grouping.map { $0.value(of: payload) }
-      if let key = options.grouping, let groupValue {
-        grouping = key
-        let group = VersionGroup(version: version, value: groupValue)
-        groups[group, default: VersionAggregate(version: version, signpostLimit: options.signpostLimit)].add(
-          payload, options: options)
-      }
+      if options.grouping != nil { grouping = options.grouping }
       if let interval = options.interval {
+        // The time axis only: the series are what a trend reads (versions and groups are their sums).
         guard let day = CalendarDay(payload: payload, utcOffset: options.dayUTCOffset) else {
           undatedPayloads += 1
           return
@@ -130,6 +125,15 @@ public struct DumpAggregate: Sendable {
         latestDay = max(latestDay ?? day, day)
         let key = SeriesKey(version: version, group: groupValue, start: interval.start(of: day))
         series[key, default: VersionAggregate(version: version, signpostLimit: options.signpostLimit)].add(
+          payload, options: options)
+        return
+      }
+      versions[version, default: VersionAggregate(version: version, signpostLimit: options.signpostLimit)].add(
+        payload, options: options)
+      if let key = options.grouping, let groupValue {
+        grouping = key
+        let group = VersionGroup(version: version, value: groupValue)
+        groups[group, default: VersionAggregate(version: version, signpostLimit: options.signpostLimit)].add(
           payload, options: options)
       }
     case .diagnostics(let payload, let kind, _):

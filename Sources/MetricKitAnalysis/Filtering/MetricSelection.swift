@@ -7,6 +7,9 @@ public struct MetricSelection: Sendable, Hashable {
   /// Creates a selection.
   public init(_ patterns: [String] = []) { self.patterns = patterns }
 
+  /// Selects no metric (an empty pattern list selects them all): a pattern no identifier has.
+  public static let none = MetricSelection(["-"])
+
   /// Whether the metric `identifier` is selected.
   public func includes(_ identifier: String) -> Bool {
     patterns.isEmpty

@@ -146,18 +146,21 @@ public struct TrendReport: Sendable {
 
   /// Per version, the groups kept (most payloads first, then by name), and `(other)` when some are not.
   private static func keptGroups(_ aggregate: DumpAggregate, top: Int) -> [String: [String]] {
-    var kept: [String: [String]] = [:]
-    for version in Set(aggregate.groups.keys.map(\.version)) {
-      let ranked = aggregate.groups(of: version).map(\.value)
-      kept[version] = Array(ranked.prefix(max(0, top))) + (ranked.count > top ? [GroupingKey.other] : [])
+    var sizes: [String: [String: Int]] = [:]
+    for (key, part) in aggregate.series {
+      guard let group = key.group else { continue }
+      sizes[key.version, default: [:]][group, default: 0] += part.payloadCount
     }
-    return kept
+    return sizes.mapValues { groups in
+      let ranked = groups.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key)
+      return Array(ranked.prefix(max(0, top))) + (ranked.count > top ? [GroupingKey.other] : [])
+    }
   }
 
   /// The metrics asked for: identifiers as they are, prefixes ending in `*` expanded against the
   /// catalog and the signposts present.
   private static func expand(_ metrics: [String], _ aggregate: DumpAggregate) -> [String] {
-    let signposts = Set(aggregate.versions.values.flatMap(\.signpostIdentifiers)).sorted()
+    let signposts = Set(aggregate.series.values.flatMap(\.signpostIdentifiers)).sorted()
     var out: [String] = []
     for m in metrics {
       let matches =
