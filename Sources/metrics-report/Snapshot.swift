@@ -19,12 +19,26 @@ struct Snapshot: ParsableCommand {
   @Option(name: [.customShort("o"), .long], help: "Write the snapshot to this file instead of standard output.")
   var output: String?
 
+  @Option(help: "Also record the time axis, per day, week or month, so that merged shards feed 'trend --snapshot'.")
+  var interval: TrendInterval?
+
+  @Option(
+    help: ArgumentHelp(
+      "With --interval, break the time axis down by a metadata field (as trend --by).", valueName: "key"))
+  var by: String?
+
   mutating func validate() throws {
     try input.validate(output: output)
     if input.paths.isEmpty && !input.stdin {
       throw ValidationError("Name at least one payload file or directory, or pass --stdin.")
     }
     guard input.appVersions.count == 1 else { throw ValidationError("Give exactly one --app-version.") }
+    if let by {
+      guard interval != nil else { throw ValidationError("--by needs --interval (it groups the time axis).") }
+      guard GroupingKey(parsing: by) != nil else {
+        throw ValidationError("--by takes one of \(GroupingKey.names.joined(separator: ", ")), not '\(by)'.")
+      }
+    }
     _ = try percentiles()
   }
 
@@ -38,19 +52,29 @@ struct Snapshot: ParsableCommand {
   func run() throws {
     let version = input.appVersions[0]
     let recorded = try percentiles()
+    var options = AggregationOptions(
+      estimator: estimator, payloadStatistics: MetricSelection(), payloadPercentiles: recorded)
+    options.interval = interval
+    options.grouping = by.flatMap(GroupingKey.init(parsing:))
+    options.dayUTCOffset = try input.timestampParser().assumedUTCOffset
     let aggregate = DumpAggregate(
-      paths: input.inputPaths, reader: try input.reader(), filter: try input.filter(),
-      options: AggregationOptions(
-        estimator: estimator, payloadStatistics: MetricSelection(), payloadPercentiles: recorded),
+      paths: input.inputPaths, reader: try input.reader(), filter: try input.filter(), options: options,
       threads: input.threads, standardInput: input.stdin)
     try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
     guard let versionAggregate = aggregate.versions[version] else {
       ReportOutput.printError("metrics-report: no payloads for version \(version)")
       throw ExitStatus.cannotEvaluate
     }
-    let snapshot = VersionSnapshot(
+    var snapshot = VersionSnapshot(
       aggregate: versionAggregate, estimator: estimator, payloadPercentiles: recorded, inputs: aggregate.inputs,
       diagnostics: aggregate.diagnostics[version])
+    if let interval {
+      snapshot.interval = interval
+      snapshot.grouping = options.grouping
+      snapshot.series = aggregate.series.filter { $0.key.version == version }
+      snapshot.latestDay = aggregate.latestDay
+      snapshot.undatedPayloads = aggregate.undatedPayloads
+    }
     try ReportOutput.write(snapshot.json, to: output, inputs: aggregate.discovery)
   }
 }

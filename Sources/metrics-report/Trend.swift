@@ -42,6 +42,12 @@ struct Trend: ParsableCommand {
   @Option(name: [.customShort("o"), .long], help: "Write the report to this file instead of standard output.")
   var output: String?
 
+  @Option(
+    name: .customLong("snapshot"),
+    help:
+      "Read the time axis from a snapshot taken with 'snapshot --interval' (repeatable; shards of one version merge).")
+  var snapshots: [String] = []
+
   func options() throws -> TrendOptions {
     var options = TrendOptions()
     let parts = statistic.split(separator: ",").map(String.init)
@@ -70,10 +76,37 @@ struct Trend: ParsableCommand {
     return key
   }
 
+  /// The time axis of the snapshots, checked to be taken with this interval and grouping.
+  private func fromSnapshots(grouping: GroupingKey?) throws -> DumpAggregate {
+    var loaded: [VersionSnapshot] = []
+    for path in snapshots {
+      do {
+        let snapshot = try VersionSnapshot.load(path: path)
+        guard snapshot.interval == interval else {
+          let taken = snapshot.interval.map { "with --interval \($0.rawValue)" } ?? "without --interval"
+          ReportOutput.printError("metrics-report: \(path) was taken \(taken); this trend is per \(interval.rawValue)")
+          throw ExitStatus.cannotEvaluate
+        }
+        if let grouping, snapshot.grouping != grouping {
+          ReportOutput.printError("metrics-report: \(path) is not grouped by \(grouping) (snapshot --by)")
+          throw ExitStatus.cannotEvaluate
+        }
+        loaded.append(snapshot)
+      } catch let failure as VersionSnapshot.Failure {
+        ReportOutput.printError("metrics-report: \(failure)")
+        throw ExitStatus.cannotEvaluate
+      }
+    }
+    return DumpAggregate(snapshots: loaded)
+  }
+
   mutating func validate() throws {
     try input.validate(output: output)
-    if input.paths.isEmpty && !input.stdin {
-      throw ValidationError("Name at least one payload file or directory, or pass --stdin.")
+    if input.paths.isEmpty && !input.stdin && snapshots.isEmpty {
+      throw ValidationError("Name at least one payload file or directory, pass --stdin, or give --snapshot files.")
+    }
+    if !snapshots.isEmpty && (!input.paths.isEmpty || input.stdin) {
+      throw ValidationError("Give payloads or --snapshot files, not both.")
     }
     if metrics.isEmpty { throw ValidationError("Name at least one --metric (or --metric payloads for adoption).") }
     let unknown = MetricSelection(metrics.filter { $0 != TrendReport.adoption }).unknownPatterns
@@ -94,10 +127,14 @@ struct Trend: ParsableCommand {
       estimator: estimator, selection: asked.isEmpty ? MetricSelection.none : MetricSelection(asked))
     aggregation.grouping = try grouping()
     aggregation.interval = interval
+    aggregation.seriesOnly = true
     aggregation.dayUTCOffset = try input.timestampParser().assumedUTCOffset
-    let aggregate = DumpAggregate(
-      paths: input.inputPaths, reader: try input.reader(), filter: try input.filter(), options: aggregation,
-      threads: input.threads, standardInput: input.stdin)
+    let aggregate =
+      snapshots.isEmpty
+      ? DumpAggregate(
+        paths: input.inputPaths, reader: try input.reader(), filter: try input.filter(), options: aggregation,
+        threads: input.threads, standardInput: input.stdin)
+      : try fromSnapshots(grouping: aggregation.grouping)
     let report = TrendReport(aggregate: aggregate, metrics: metrics, interval: interval, options: options)
     try ReportOutput.write(
       TrendRenderer.render(report, as: format, minPayloads: minPayloads), to: output, inputs: aggregate.discovery)

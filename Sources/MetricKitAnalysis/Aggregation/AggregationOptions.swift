@@ -17,6 +17,9 @@ public struct AggregationOptions: Sendable, Hashable {
   public var interval: TrendInterval?
   /// The offset from UTC, in seconds, of the calendar that assigns payloads to days (0: UTC).
   public var dayUTCOffset = 0
+  /// With an interval, aggregate only the series (a trend reads nothing else); otherwise versions and
+  /// groups too (a snapshot carries both).
+  public var seriesOnly = false
   /// The most distinct signposts kept per version: the byte-wise smallest identifiers; histograms of
   /// others are counted, not stored (MetricKit reports far fewer for an app).
   public var signpostLimit = AggregationOptions.defaultSignpostLimit

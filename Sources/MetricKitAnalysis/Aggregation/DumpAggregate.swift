@@ -7,8 +7,8 @@ public struct DumpAggregate: Sendable {
   public private(set) var groups: [VersionGroup: VersionAggregate] = [:]
   /// The key `groups` are split by; nil without grouping.
   public private(set) var grouping: GroupingKey?
-  /// With `AggregationOptions.interval`, aggregates by version, group and interval of the time axis;
-  /// then only these are kept (`versions` and `groups` stay empty: a trend reads the series alone).
+  /// With `AggregationOptions.interval`, aggregates by version, group and interval of the time axis
+  /// (with `seriesOnly`, `versions` and `groups` stay empty: a trend reads the series alone).
   public private(set) var series: [SeriesKey: VersionAggregate] = [:]
   /// The latest day of a counted payload (for `--last`), with an interval.
   public private(set) var latestDay: CalendarDay?
@@ -21,6 +21,21 @@ public struct DumpAggregate: Sendable {
 
   /// Creates an empty aggregate.
   public init() {}
+
+  /// The time axis of snapshots (of one or several versions, merged first when of one version): what
+  /// `trend --snapshot` reads. The snapshots must share their interval and grouping.
+  public init(snapshots: [VersionSnapshot]) {
+    self.init()
+    for snapshot in snapshots {
+      for (key, part) in snapshot.series {
+        if series[key] == nil { series[key] = part } else { series[key]?.merge(part) }
+      }
+      if let day = snapshot.latestDay { latestDay = max(latestDay ?? day, day) }
+      undatedPayloads += snapshot.undatedPayloads
+      grouping = grouping ?? snapshot.grouping
+      inputs.merge(snapshot.inputs)
+    }
+  }
 
   /// Creates an empty aggregate that lists at most `limits`' number of rejections in full.
   public init(limits: InputLimits) { inputs = InputAccounting(limits: limits) }
@@ -117,16 +132,16 @@ public struct DumpAggregate: Sendable {
       let groupValue = options.grouping.map { $0.value(of: payload) }
       if options.grouping != nil { grouping = options.grouping }
       if let interval = options.interval {
-        // The time axis only: the series are what a trend reads (versions and groups are their sums).
-        guard let day = CalendarDay(payload: payload, utcOffset: options.dayUTCOffset) else {
+        if let day = CalendarDay(payload: payload, utcOffset: options.dayUTCOffset) {
+          latestDay = max(latestDay ?? day, day)
+          let key = SeriesKey(version: version, group: groupValue, start: interval.start(of: day))
+          series[key, default: VersionAggregate(version: version, signpostLimit: options.signpostLimit)].add(
+            payload, options: options)
+        } else {
           undatedPayloads += 1
-          return
         }
-        latestDay = max(latestDay ?? day, day)
-        let key = SeriesKey(version: version, group: groupValue, start: interval.start(of: day))
-        series[key, default: VersionAggregate(version: version, signpostLimit: options.signpostLimit)].add(
-          payload, options: options)
-        return
+        // A trend reads the series alone (its versions and groups are their sums).
+        if options.seriesOnly { return }
       }
       versions[version, default: VersionAggregate(version: version, signpostLimit: options.signpostLimit)].add(
         payload, options: options)

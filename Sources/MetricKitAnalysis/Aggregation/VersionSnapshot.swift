@@ -16,8 +16,12 @@ import Foundation
 ///  "diagnostics": null | {"payloads": N, "counts": {"crash": N, …},
 ///     "groups": [{"signature": "…", "text": "…", "kind": "crash", "count": N, "firstSeen": epoch s, …}],
 ///     "hangDurations": [s, …], "hangTypes": {"…": N}, "cpuTimes": [s, …], "writes": [MB, …],
-///     "launchDurations": [s, …]}}
+///     "launchDurations": [s, …]},
+///  "interval"?: "week", "by"?: "deviceType" | null, "latestDay"?: "2024-01-22", "undatedPayloads"?: N,
+///  "series"?: [{"start": "2023-12-04", "group"?: "iPhone15,3", "payloads": N, "histograms": {…},
+///               "payloadStatistics": {…}, "scalars": {…}, "rates": {…}}]}
 /// ```
+/// The time axis (`interval` to `series`) is written only by `snapshot --interval`.
 public struct VersionSnapshot: Sendable {
   /// The format version.
   public static let formatVersion = 1
@@ -31,6 +35,16 @@ public struct VersionSnapshot: Sendable {
   public var inputs: InputAccounting
   /// The version's diagnostics, when the dump held some (for the diagnostic gate rules).
   public var diagnostics: DiagnosticAggregate?
+  /// The time axis (`snapshot --interval`): the version's aggregate per group and interval.
+  public var series: [SeriesKey: VersionAggregate] = [:]
+  /// The interval of `series`; nil without.
+  public var interval: TrendInterval?
+  /// The grouping key of `series`; nil without.
+  public var grouping: GroupingKey?
+  /// The latest day of a payload of the series (for `trend --last`).
+  public var latestDay: CalendarDay?
+  /// Payloads without timestamps, left off the series.
+  public var undatedPayloads = 0
 
   /// Creates a snapshot.
   public init(
@@ -61,8 +75,16 @@ public struct VersionSnapshot: Sendable {
       guard other.estimator == result.estimator, other.payloadPercentiles == result.payloadPercentiles else {
         throw Failure(description: "snapshots taken with different estimators or percentiles")
       }
+      guard other.interval == result.interval, other.grouping == result.grouping else {
+        throw Failure(description: "snapshots with different time axes (--interval) or groups (--by)")
+      }
       result.aggregate.merge(other.aggregate)
       result.inputs.merge(other.inputs)
+      for (key, part) in other.series {
+        if result.series[key] == nil { result.series[key] = part } else { result.series[key]?.merge(part) }
+      }
+      if let day = other.latestDay { result.latestDay = max(result.latestDay ?? day, day) }
+      result.undatedPayloads += other.undatedPayloads
       if let theirs = other.diagnostics {
         if result.diagnostics == nil { result.diagnostics = theirs } else { result.diagnostics?.merge(theirs) }
       }
@@ -75,7 +97,39 @@ public struct VersionSnapshot: Sendable {
 
   /// The snapshot's JSON text. Identical aggregates give identical bytes.
   public var json: String {
-    let a = aggregate
+    var members: [(String, JSONWriter.Value)] = [
+      ("kind", .string("metrics-report-snapshot")),
+      ("snapshotVersion", .integer(Int128(Self.formatVersion))),
+      ("version", .string(aggregate.version)),
+      ("estimator", .string(estimator.rawValue)),
+      ("payloadPercentiles", .array(payloadPercentiles.map { .number($0.value) })),
+      ("inputs", SummaryJSONRenderer.inputs(inputs)),
+    ]
+    members += Self.aggregateMembers(aggregate)
+    members.append(("diagnostics", diagnostics.map(Self.diagnosticsJSON) ?? .null))
+    // The time axis, only when taken (ordinary snapshots keep their bytes).
+    if let interval {
+      members.append(("interval", .string(interval.rawValue)))
+      members.append(("by", grouping.map { .string($0.description) } ?? .null))
+      members.append(("latestDay", latestDay.map { .string($0.description) } ?? .null))
+      members.append(("undatedPayloads", .integer(Int128(undatedPayloads))))
+      let keys = series.keys.sorted { ($0.start, $0.group ?? "") < ($1.start, $1.group ?? "") }
+      members.append(
+        (
+          "series",
+          .array(
+            keys.map { key in
+              var entry: [(String, JSONWriter.Value)] = [("start", .string(key.start.description))]
+              if let group = key.group { entry.append(("group", .string(group))) }
+              return .object(entry + Self.aggregateMembers(series[key]!))
+            })
+        ))
+    }
+    return JSONWriter.render(.object(members))
+  }
+
+  /// An aggregate's members: payloads, merged histograms, per-payload statistics, scalars, rates.
+  private static func aggregateMembers(_ a: VersionAggregate) -> [(String, JSONWriter.Value)] {
     func sorted(_ sample: ScalarSample?) -> JSONWriter.Value {
       .array((sample?.values ?? []).sorted().map { .number($0) })
     }
@@ -106,23 +160,11 @@ public struct VersionSnapshot: Sendable {
     let notKept: [(String, JSONWriter.Value)] =
       a.signpostHistogramsNotKept > 0
       ? [("signpostHistogramsNotKept", .integer(Int128(a.signpostHistogramsNotKept)))] : []
-    return JSONWriter.render(
-      .object(
-        [
-          ("kind", .string("metrics-report-snapshot")),
-          ("snapshotVersion", .integer(Int128(Self.formatVersion))),
-          ("version", .string(a.version)),
-          ("estimator", .string(estimator.rawValue)),
-          ("payloadPercentiles", .array(payloadPercentiles.map { .number($0.value) })),
-          ("payloads", .integer(Int128(a.payloadCount))),
-          ("inputs", SummaryJSONRenderer.inputs(inputs)),
-          ("histograms", .object(histograms)),
-        ] + notKept + [
-          ("payloadStatistics", .object(statistics)),
-          ("scalars", .object(keys(a.scalars).map { ($0, sorted(a.scalars[$0])) })),
-          ("rates", .object([("hangRate", rate(a.hangRate)), ("scrollHitchRate", rate(a.scrollHitchRate))])),
-          ("diagnostics", diagnostics.map(Self.diagnosticsJSON) ?? .null),
-        ]))
+    return [("payloads", .integer(Int128(a.payloadCount))), ("histograms", .object(histograms))] + notKept + [
+      ("payloadStatistics", .object(statistics)),
+      ("scalars", .object(keys(a.scalars).map { ($0, sorted(a.scalars[$0])) })),
+      ("rates", .object([("hangRate", rate(a.hangRate)), ("scrollHitchRate", rate(a.scrollHitchRate))])),
+    ]
   }
 
   private static func diagnosticsJSON(_ d: DiagnosticAggregate) -> JSONWriter.Value {
@@ -207,33 +249,38 @@ public struct VersionSnapshot: Sendable {
     }
   }
 
+  private static func fail(_ key: String, _ reason: String) -> PayloadDecodingError {
+    PayloadDecodingError(keyPath: [key], reason: reason)
+  }
+
+  private static func member(_ v: JSONValue, _ key: StaticString) throws(PayloadDecodingError) -> JSONValue {
+    guard let m = v.member(key) else { throw fail("\(key)", "missing") }
+    return m
+  }
+
+  private static func numbers(_ v: JSONValue, _ key: String) throws(PayloadDecodingError) -> [Double] {
+    guard v.kind == .array else { throw fail(key, "expected an array") }
+    var out: [Double] = []
+    for e in v.children {
+      guard let d = e.double, d.isFinite else { throw fail(key, "expected numbers") }
+      out.append(d)
+    }
+    return out
+  }
+
+  private static func count(_ v: JSONValue, _ key: String) throws(PayloadDecodingError) -> Int128 {
+    if let n = v.int64, n >= 0 { return Int128(n) }
+    if let n = v.uint64 { return Int128(n) }
+    if let s = v.string, let n = Int128(s), n >= 0 { return n }  // beyond 64 bits: written exactly as a string
+    throw fail(key, "expected a count")
+  }
+
+  private static func smallCount(_ v: JSONValue, _ key: String) throws(PayloadDecodingError) -> Int {
+    guard let n = Int(exactly: try count(v, key)) else { throw fail(key, "count too large") }
+    return n
+  }
+
   private static func decode(_ root: JSONValue) throws(PayloadDecodingError) -> VersionSnapshot {
-    func fail(_ key: String, _ reason: String) -> PayloadDecodingError {
-      PayloadDecodingError(keyPath: [key], reason: reason)
-    }
-    func member(_ v: JSONValue, _ key: StaticString) throws(PayloadDecodingError) -> JSONValue {
-      guard let m = v.member(key) else { throw fail("\(key)", "missing") }
-      return m
-    }
-    func numbers(_ v: JSONValue, _ key: String) throws(PayloadDecodingError) -> [Double] {
-      guard v.kind == .array else { throw fail(key, "expected an array") }
-      var out: [Double] = []
-      for e in v.children {
-        guard let d = e.double, d.isFinite else { throw fail(key, "expected numbers") }
-        out.append(d)
-      }
-      return out
-    }
-    func count(_ v: JSONValue, _ key: String) throws(PayloadDecodingError) -> Int128 {
-      if let n = v.int64, n >= 0 { return Int128(n) }
-      if let n = v.uint64 { return Int128(n) }
-      if let s = v.string, let n = Int128(s), n >= 0 { return n }  // beyond 64 bits: written exactly as a string
-      throw fail(key, "expected a count")
-    }
-    func smallCount(_ v: JSONValue, _ key: String) throws(PayloadDecodingError) -> Int {
-      guard let n = Int(exactly: try count(v, key)) else { throw fail(key, "count too large") }
-      return n
-    }
     guard root.member("kind")?.string == "metrics-report-snapshot" else { throw fail("kind", "not a snapshot") }
     guard let format = root.member("snapshotVersion")?.int64, format == Int64(formatVersion) else {
       throw fail("snapshotVersion", "unsupported snapshot version (this build reads \(formatVersion))")
@@ -244,6 +291,44 @@ public struct VersionSnapshot: Sendable {
     else { throw fail("estimator", "unknown estimator") }
     let percentiles = try numbers(try member(root, "payloadPercentiles"), "payloadPercentiles").compactMap(
       Percentile.init)
+    let aggregate = try decodeAggregate(root, version: version)
+    let inputs = try InputAccounting(json: try member(root, "inputs"))
+    var diagnostics: DiagnosticAggregate? = nil
+    if let d = root.member("diagnostics"), d.kind == .object {
+      diagnostics = try decodeDiagnostics(d, version: version)
+    }
+    var snapshot = VersionSnapshot(
+      aggregate: aggregate, estimator: estimator, payloadPercentiles: percentiles, inputs: inputs,
+      diagnostics: diagnostics)
+    guard let text = root.member("interval")?.string else { return snapshot }
+    guard let interval = TrendInterval(rawValue: text) else { throw fail("interval", "unknown interval '\(text)'") }
+    snapshot.interval = interval
+    if let by = root.member("by")?.string {
+      guard let key = GroupingKey(parsing: by) else { throw fail("by", "unknown grouping key '\(by)'") }
+      snapshot.grouping = key
+    }
+    if let day = root.member("latestDay")?.string {
+      guard let parsed = CalendarDay(parsing: day) else { throw fail("latestDay", "not a date: '\(day)'") }
+      snapshot.latestDay = parsed
+    }
+    if let undated = root.member("undatedPayloads") {
+      snapshot.undatedPayloads = try smallCount(undated, "undatedPayloads")
+    }
+    let entries = root.member("series").map({ Array($0.children) }) ?? []
+    for (i, entry) in entries.enumerated() {
+      guard let text = entry.member("start")?.string, let start = CalendarDay(parsing: text) else {
+        throw fail("series.\(i).start", "expected a date")
+      }
+      let key = SeriesKey(version: version, group: entry.member("group")?.string, start: start)
+      snapshot.series[key] = try decodeAggregate(entry, version: version)
+    }
+    return snapshot
+  }
+
+  /// An aggregate from its members (the top level of a snapshot, or one series entry).
+  private static func decodeAggregate(_ root: JSONValue, version: String) throws(PayloadDecodingError)
+    -> VersionAggregate
+  {
     var aggregate = VersionAggregate(version: version)
     aggregate.payloadCount = try smallCount(try member(root, "payloads"), "payloads")
     for entry in try member(root, "histograms").children {
@@ -287,14 +372,7 @@ public struct VersionSnapshot: Sendable {
       }
       apply(&aggregate, sample)
     }
-    let inputs = try InputAccounting(json: try member(root, "inputs"))
-    var diagnostics: DiagnosticAggregate? = nil
-    if let d = root.member("diagnostics"), d.kind == .object {
-      diagnostics = try decodeDiagnostics(d, version: version)
-    }
-    return VersionSnapshot(
-      aggregate: aggregate, estimator: estimator, payloadPercentiles: percentiles, inputs: inputs,
-      diagnostics: diagnostics)
+    return aggregate
   }
 }
 
