@@ -12,7 +12,7 @@ struct Trend: ParsableCommand {
 
   @Option(
     name: .customLong("metric"),
-    help: "A metric (repeatable): an identifier, a prefix ending in *, or payloads (adoption: payloads and shares).")
+    help: "A metric (repeatable): an identifier, a prefix ending in *, or payloads (or adoption: payloads and shares).")
   var metrics: [String] = []
 
   @Option(help: "Statistics of histogram and scalar metrics, comma-separated: mean, pNN.")
@@ -109,7 +109,7 @@ struct Trend: ParsableCommand {
       throw ValidationError("Give payloads or --snapshot files, not both.")
     }
     if metrics.isEmpty { throw ValidationError("Name at least one --metric (or --metric payloads for adoption).") }
-    let unknown = MetricSelection(metrics.filter { $0 != TrendReport.adoption }).unknownPatterns
+    let unknown = MetricSelection(metrics.filter { !TrendReport.isAdoption($0) }).unknownPatterns
     if !unknown.isEmpty {
       throw ValidationError(
         "Unknown metric \(unknown.map { "'\($0)'" }.joined(separator: ", ")); see 'metrics-report summary --help'.")
@@ -122,7 +122,7 @@ struct Trend: ParsableCommand {
   func run() throws {
     let options = try options()
     // Only the metrics asked are aggregated (adoption needs payload counts alone).
-    let asked = metrics.filter { $0 != TrendReport.adoption }
+    let asked = metrics.filter { !TrendReport.isAdoption($0) }
     var aggregation = AggregationOptions(
       estimator: estimator, selection: asked.isEmpty ? MetricSelection.none : MetricSelection(asked))
     aggregation.grouping = try grouping()

@@ -44,6 +44,8 @@ struct TrendCommandTests {
       "trend", "Samples/dump", "--metric", Self.launch, "--format", "csv", "--interval", "month",
     ])
     #expect(csv.stdout.hasPrefix("metric,unit,version,by,start,payloads,count,sparse,share,p50,p90,mean,p50_lower"))
+    let adoption = try CLIRunner.run(["trend", "Samples/dump", "--metric", "adoption", "--interval", "month"])
+    #expect(adoption.status == 0 && adoption.stdout.contains("payloads (payloads) — 3.10.0"))
     #expect(try CLIRunner.run(["trend", "Samples/dump"]).status == 64)
     #expect(try CLIRunner.run(["trend", "Samples/dump", "--metric", "launchTime"]).status == 64)
     #expect(try CLIRunner.run(["trend", "Samples/dump", "--metric", Self.launch, "--last", "7x"]).status == 64)

@@ -79,6 +79,9 @@ public struct TrendReport: Sendable {
   /// The pseudo-metric of adoption: payloads per version per interval and their shares.
   public static let adoption = "payloads"
 
+  /// Whether `metric` asks for adoption (`payloads`, or its alias `adoption`).
+  public static func isAdoption(_ metric: String) -> Bool { metric == adoption || metric == "adoption" }
+
   /// The interval of the points.
   public var interval: TrendInterval
   /// What was read, counted, excluded and rejected.
@@ -121,7 +124,7 @@ public struct TrendReport: Sendable {
         < (kept[b.version]?.firstIndex(of: b.group ?? "") ?? .max, b.group ?? "")
     }
     let by = aggregate.grouping?.description
-    for metric in Self.expand(metrics, aggregate) {
+    for metric in Self.expand(metrics.map { Self.isAdoption($0) ? Self.adoption : $0 }, aggregate) {
       if metric == Self.adoption {
         series += Self.adoptionSeries(lines, byLine, by: by, options: options)
         continue
