@@ -46,18 +46,7 @@ enum CLIRunner {
     var environment = ProcessInfo.processInfo.environment
     environment["B"] = productsDirectory.appendingPathComponent("metrics-report").path
     process.environment = environment
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Result(
-      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-      stderr: String(decoding: errData, as: UTF8.self))
+    return try execute(process, input: nil)
   }
 
   /// Runs `metrics-report arguments…` from the package root, with `input` on standard input.
@@ -66,6 +55,12 @@ enum CLIRunner {
     process.executableURL = productsDirectory.appendingPathComponent("metrics-report")
     process.arguments = arguments
     process.currentDirectoryURL = packageRoot
+    return try execute(process, input: input)
+  }
+
+  /// Runs a configured process with `input` on standard input (none without), and collects both
+  /// outputs and the exit status.
+  private static func execute(_ process: Process, input: Data?) throws -> Result {
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out

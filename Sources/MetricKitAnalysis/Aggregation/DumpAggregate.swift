@@ -89,9 +89,10 @@ public struct DumpAggregate: Sendable {
 
   /// The groups of a version, most payloads first, then by value (byte order).
   public func groups(of version: String) -> [(value: String, aggregate: VersionAggregate)] {
-    groups.filter { $0.key.version == version }.map { (value: $0.key.value, aggregate: $0.value) }.sorted {
-      ($0.aggregate.payloadCount, $1.value) > ($1.aggregate.payloadCount, $0.value)
-    }
+    let mine = groups.filter { $0.key.version == version }
+    let ranked = GroupingKey.ranked(
+      Dictionary(uniqueKeysWithValues: mine.map { ($0.key.value, $0.value.payloadCount) }))
+    return ranked.map { (value: $0, aggregate: mine[VersionGroup(version: version, value: $0)]!) }
   }
 
   /// Adds an aggregate of disjoint inputs.

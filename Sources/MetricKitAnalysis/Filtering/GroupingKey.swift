@@ -64,6 +64,12 @@ public enum GroupingKey: Sendable, Hashable, CustomStringConvertible {
     return value
   }
 
+  /// Groups by size: most payloads first, then by value. The order every `--by` report lists groups
+  /// in, and picks the `--top` ones by.
+  public static func ranked(_ payloads: [String: Int]) -> [String] {
+    payloads.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key)
+  }
+
   /// `iPhone OS 17.5.1 (21F90)` → `iPhone OS 17`: the text up to the end of the first number.
   static func major(_ os: String) -> String {
     guard let first = os.firstIndex(where: \.isNumber) else { return os }

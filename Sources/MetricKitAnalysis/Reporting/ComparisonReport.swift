@@ -60,7 +60,7 @@ public struct ComparisonReport: Sendable {
     for version in [baseline, candidate] {
       for g in aggregate.groups(of: version) { sizes[g.value, default: 0] += g.aggregate.payloadCount }
     }
-    let ranked = sizes.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key)
+    let ranked = GroupingKey.ranked(sizes)
     func side(_ version: String, _ values: ArraySlice<String>) -> VersionAggregate {
       var merged = VersionAggregate(version: version)
       for value in values {

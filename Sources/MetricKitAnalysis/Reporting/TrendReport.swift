@@ -155,7 +155,7 @@ public struct TrendReport: Sendable {
       sizes[key.version, default: [:]][group, default: 0] += part.payloadCount
     }
     return sizes.mapValues { groups in
-      let ranked = groups.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key)
+      let ranked = GroupingKey.ranked(groups)
       return Array(ranked.prefix(max(0, top))) + (ranked.count > top ? [GroupingKey.other] : [])
     }
   }
