@@ -40,10 +40,10 @@ public enum TrendRenderer {
       let header = ["start", "payloads", "count"] + labels
       let rows = s.points.map { p in [p.start.description, String(p.payloads), String(p.count)] + cells(p, labels) }
       if markdown {
-        out += "## \(TextEscaping.markdownCell(title(s)))\n\n| " + header.joined(separator: " | ") + " | |\n|"
+        out += "## \(TextEscaping.markdownCell(title(s)))\n\n| " + header.joined(separator: " | ") + " | sparse |\n|"
         out += header.indices.map { $0 == 0 ? " --- |" : " ---: |" }.joined() + " --- |\n"
         for (row, p) in zip(rows, s.points) {
-          out += "| " + row.joined(separator: " | ") + " | \(p.sparse ? "sparse" : "") |\n"
+          out += "| " + row.joined(separator: " | ") + " | \(p.sparse ? "yes" : "") |\n"
         }
       } else {
         out += TextEscaping.terminalCell(title(s)) + "\n"
