@@ -44,14 +44,7 @@ struct Compare: ParsableCommand {
   @Flag(help: "Exit 0 even when no error rule had data enough to decide (exit 2 otherwise: a pass would mean nothing).")
   var allowInsufficient = false
 
-  @Option(
-    help: ArgumentHelp(
-      "Compare each group on its own (one false-discovery family for all): \(GroupingKey.names.joined(separator: ", ")).",
-      valueName: "key"))
-  var by: String?
-
-  @Option(help: "With --by, the groups compared (most payloads first); the rest are compared together as (other).")
-  var top: Int = 10
+  @OptionGroup var breakdown: BreakdownOptions
 
   mutating func validate() throws {
     try input.validate(output: output, alsoReading: [rules, baselineFile, candidateFile].compactMap { $0 })
@@ -68,14 +61,8 @@ struct Compare: ParsableCommand {
       throw ValidationError("--app-version does not apply to compare: use --baseline and --candidate.")
     }
     if let alpha, !(alpha > 0 && alpha < 1) { throw ValidationError("--alpha must be between 0 and 1.") }
-    if let by {
-      guard GroupingKey(parsing: by) != nil else {
-        throw ValidationError("--by takes one of \(GroupingKey.names.joined(separator: ", ")), not '\(by)'.")
-      }
-      if baselineFile != nil || candidateFile != nil {
-        throw ValidationError("--by needs both versions from the dump (snapshots hold no groups).")
-      }
-      if top < 1 { throw ValidationError("--top must be at least 1.") }
+    if breakdown.by != nil && (baselineFile != nil || candidateFile != nil) {
+      throw ValidationError("--by needs both versions from the dump (snapshots hold no groups).")
     }
     if let minPayloads, minPayloads < 2 { throw ValidationError("--min-payloads must be at least 2.") }
   }
@@ -106,7 +93,7 @@ struct Compare: ParsableCommand {
       var filter = try input.filter()
       filter.applicationVersions = Set(wanted)
       var options = evaluator.aggregationOptions
-      options.grouping = by.flatMap(GroupingKey.init(parsing:))
+      options.grouping = breakdown.key
       aggregate = DumpAggregate(
         paths: input.inputPaths, reader: try input.reader(), filter: filter, options: options, threads: input.threads,
         standardInput: input.stdin)
@@ -126,9 +113,9 @@ struct Compare: ParsableCommand {
     var inputs = aggregate.inputs
     if let candidateSnapshot { inputs.merge(candidateSnapshot.inputs) }
     let report: ComparisonReport
-    if by != nil, let baseline, let candidate {
+    if breakdown.by != nil, let baseline, let candidate {
       report = ComparisonReport(
-        grouped: aggregate, baseline: baseline, candidate: candidate, top: top,
+        grouped: aggregate, baseline: baseline, candidate: candidate, top: breakdown.top,
         baselineDiagnostics: aggregate.diagnostics[baseline], candidateDiagnostics: aggregate.diagnostics[candidate],
         evaluator: evaluator)
     } else {

@@ -35,9 +35,7 @@ struct Snapshot: ParsableCommand {
     guard input.appVersions.count == 1 else { throw ValidationError("Give exactly one --app-version.") }
     if let by {
       guard interval != nil else { throw ValidationError("--by needs --interval (it groups the time axis).") }
-      guard GroupingKey(parsing: by) != nil else {
-        throw ValidationError("--by takes one of \(GroupingKey.names.joined(separator: ", ")), not '\(by)'.")
-      }
+      _ = try BreakdownOptions.key(by)
     }
     _ = try percentiles()
   }

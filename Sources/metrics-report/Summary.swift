@@ -25,14 +25,7 @@ struct Summary: ParsableCommand {
   @Option(name: .customLong("metric"), help: "Show only this metric (repeatable; a trailing * matches a prefix).")
   var metrics: [String] = []
 
-  @Option(
-    help: ArgumentHelp(
-      "Break each version down by a metadata field: \(GroupingKey.names.joined(separator: ", ")).",
-      valueName: "key"))
-  var by: String?
-
-  @Option(help: "With --by, the groups kept per version (most payloads first); the rest are merged as (other).")
-  var top: Int = SummaryOptions().top
+  @OptionGroup var breakdown: BreakdownOptions
 
   @Option(help: "Output format: text, json, markdown or csv.")
   var format: OutputFormat = .text
@@ -49,22 +42,12 @@ struct Summary: ParsableCommand {
     return Array(Set(parsed)).sorted()
   }
 
-  func grouping() throws -> GroupingKey? {
-    guard let by else { return nil }
-    guard let key = GroupingKey(parsing: by) else {
-      throw ValidationError("--by takes one of \(GroupingKey.names.joined(separator: ", ")), not '\(by)'.")
-    }
-    return key
-  }
-
   mutating func validate() throws {
     try input.validate(output: output)
     if input.paths.isEmpty && !input.stdin {
       throw ValidationError("Name at least one payload file or directory, or pass --stdin.")
     }
     _ = try parsedPercentiles()
-    _ = try grouping()
-    if top < 1 { throw ValidationError("--top must be at least 1.") }
     let unknown = MetricSelection(metrics).unknownPatterns
     if !unknown.isEmpty {
       throw ValidationError(
@@ -78,11 +61,11 @@ struct Summary: ParsableCommand {
     options.percentiles = try parsedPercentiles()
     options.estimator = estimator
     options.pooling = pooling
-    options.top = top
+    options.top = breakdown.top
     var aggregation = AggregationOptions(
       estimator: estimator, selection: MetricSelection(metrics),
       payloadStatistics: pooling == .perPayload ? MetricSelection() : nil)
-    aggregation.grouping = try grouping()
+    aggregation.grouping = breakdown.key
     let aggregate = DumpAggregate(
       paths: input.inputPaths, reader: try input.reader(), filter: try input.filter(), options: aggregation,
       threads: input.threads, standardInput: input.stdin)

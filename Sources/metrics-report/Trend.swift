@@ -24,11 +24,7 @@ struct Trend: ParsableCommand {
   @Option(help: "Only the last days or weeks of the data, counted back from its latest day: 7d, 30d, 90d, 12w.")
   var last: String?
 
-  @Option(help: ArgumentHelp("Break each version down by a metadata field (as summary --by).", valueName: "key"))
-  var by: String?
-
-  @Option(help: "With --by, the groups kept per version; the rest are merged as (other).")
-  var top: Int = TrendOptions().top
+  @OptionGroup var breakdown: BreakdownOptions
 
   @Option(help: "Points with fewer payloads are kept but marked sparse.")
   var minPayloads: Int = TrendOptions().minPayloads
@@ -58,7 +54,7 @@ struct Trend: ParsableCommand {
     options.statistics = parsed
     options.estimator = estimator
     options.minPayloads = minPayloads
-    options.top = top
+    options.top = breakdown.top
     if let last {
       guard let n = Int(last.dropLast()), n > 0, let unit = last.last, unit == "d" || unit == "w" else {
         throw ValidationError("--last takes a number of days or weeks, e.g. 7d, 30d, 12w, not '\(last)'.")
@@ -66,14 +62,6 @@ struct Trend: ParsableCommand {
       options.lastDays = unit == "w" ? n * 7 : n
     }
     return options
-  }
-
-  func grouping() throws -> GroupingKey? {
-    guard let by else { return nil }
-    guard let key = GroupingKey(parsing: by) else {
-      throw ValidationError("--by takes one of \(GroupingKey.names.joined(separator: ", ")), not '\(by)'.")
-    }
-    return key
   }
 
   /// The time axis of the snapshots, checked to be taken with this interval and grouping.
@@ -114,9 +102,8 @@ struct Trend: ParsableCommand {
       throw ValidationError(
         "Unknown metric \(unknown.map { "'\($0)'" }.joined(separator: ", ")); see 'metrics-report summary --help'.")
     }
-    if top < 1 || minPayloads < 1 { throw ValidationError("--top and --min-payloads must be at least 1.") }
+    if minPayloads < 1 { throw ValidationError("--min-payloads must be at least 1.") }
     _ = try options()
-    _ = try grouping()
   }
 
   func run() throws {
@@ -125,7 +112,7 @@ struct Trend: ParsableCommand {
     let asked = metrics.filter { !TrendReport.isAdoption($0) }
     var aggregation = AggregationOptions(
       estimator: estimator, selection: asked.isEmpty ? MetricSelection.none : MetricSelection(asked))
-    aggregation.grouping = try grouping()
+    aggregation.grouping = breakdown.key
     aggregation.interval = interval
     aggregation.seriesOnly = true
     aggregation.dayUTCOffset = try input.timestampParser().assumedUTCOffset

@@ -27,9 +27,7 @@ public struct DumpAggregate: Sendable {
   public init(snapshots: [VersionSnapshot]) {
     self.init()
     for snapshot in snapshots {
-      for (key, part) in snapshot.series {
-        if series[key] == nil { series[key] = part } else { series[key]?.merge(part) }
-      }
+      series.merge(snapshot.series)
       if let day = snapshot.latestDay { latestDay = max(latestDay ?? day, day) }
       undatedPayloads += snapshot.undatedPayloads
       grouping = grouping ?? snapshot.grouping
@@ -97,16 +95,10 @@ public struct DumpAggregate: Sendable {
 
   /// Adds an aggregate of disjoint inputs.
   public mutating func merge(_ other: DumpAggregate) {
-    for (version, aggregate) in other.versions {
-      if versions[version] == nil { versions[version] = aggregate } else { versions[version]?.merge(aggregate) }
-    }
-    for (group, aggregate) in other.groups {
-      if groups[group] == nil { groups[group] = aggregate } else { groups[group]?.merge(aggregate) }
-    }
+    versions.merge(other.versions)
+    groups.merge(other.groups)
     grouping = grouping ?? other.grouping
-    for (key, aggregate) in other.series {
-      if series[key] == nil { series[key] = aggregate } else { series[key]?.merge(aggregate) }
-    }
+    series.merge(other.series)
     if let day = other.latestDay { latestDay = max(latestDay ?? day, day) }
     undatedPayloads += other.undatedPayloads
     for (version, aggregate) in other.diagnostics {
@@ -121,10 +113,9 @@ public struct DumpAggregate: Sendable {
 
   /// Accounts for one read event, aggregating it when it is a payload the filter keeps.
   public mutating func add(_ event: ReadEvent, filter: PayloadFilter, options: AggregationOptions) {
+    inputs.record(event)
     switch event {
     case .payload(let payload, _):
-      inputs.payloads += 1
-      if payload.timeZoneAssumed { inputs.zoneAssumedPayloads += 1 }
       if let reason = filter.exclusion(of: payload) {
         inputs.excluded[reason, default: 0] += 1
         return
@@ -152,9 +143,7 @@ public struct DumpAggregate: Sendable {
         groups[group, default: VersionAggregate(version: version, signpostLimit: options.signpostLimit)].add(
           payload, options: options)
       }
-    case .diagnostics(let payload, let kind, _):
-      // The diagnostics of a metric payload: that payload is counted already.
-      if kind != .metricPayload { inputs.otherDocuments[kind, default: 0] += 1 }
+    case .diagnostics(let payload, _, _):
       var seen = Set<String>()
       for d in payload.diagnostics where filter.keeps(diagnostic: d) {
         let version = d.metaData.applicationVersion ?? ""
@@ -166,10 +155,8 @@ public struct DumpAggregate: Sendable {
           d, begin: payload.timeStampBegin, end: payload.timeStampEnd, options: options.diagnostics,
           countingPayload: firstOfVersion)
       }
-    case .otherDocument(let kind, _):
-      inputs.otherDocuments[kind, default: 0] += 1
-    case .rejected(let rejection):
-      inputs.rejections.append(rejection)
+    case .otherDocument, .rejected:
+      break
     }
   }
 }

@@ -29,6 +29,23 @@ public struct InputAccounting: Sendable {
       limit: limits.maximumRejectionsListed, perFileLimit: limits.maximumRejectionsListedPerFile)
   }
 
+  /// Counts one read event: a metric payload (before any filter), a document that is not one (the
+  /// diagnostics of a metric payload are counted with it), or a rejection. Exclusions are counted by
+  /// whoever filters.
+  public mutating func record(_ event: ReadEvent) {
+    switch event {
+    case .payload(let payload, _):
+      payloads += 1
+      if payload.timeZoneAssumed { zoneAssumedPayloads += 1 }
+    case .diagnostics(_, let kind, _):
+      if kind != .metricPayload { otherDocuments[kind, default: 0] += 1 }
+    case .otherDocument(let kind, _):
+      otherDocuments[kind, default: 0] += 1
+    case .rejected(let rejection):
+      rejections.append(rejection)
+    }
+  }
+
   /// The rejections listed in full, in canonical order (``rejectedCount`` counts them all).
   public var rejected: [Rejection] { rejections.listed }
 

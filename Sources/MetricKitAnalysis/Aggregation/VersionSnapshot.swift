@@ -80,9 +80,7 @@ public struct VersionSnapshot: Sendable {
       }
       result.aggregate.merge(other.aggregate)
       result.inputs.merge(other.inputs)
-      for (key, part) in other.series {
-        if result.series[key] == nil { result.series[key] = part } else { result.series[key]?.merge(part) }
-      }
+      result.series.merge(other.series)
       if let day = other.latestDay { result.latestDay = max(result.latestDay ?? day, day) }
       result.undatedPayloads += other.undatedPayloads
       if let theirs = other.diagnostics {

@@ -22,18 +22,11 @@ public struct InputFileReader: Sendable {
   /// pipes and FIFOs with a writer (`<(cat dump.json)`) and `/proc` files (whose size says 0) are
   /// read until their end, within `maximumFileSize`.
   func read(path: InputPath) throws(InputFailure) -> PaddedBuffer {
-    let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-    guard fd >= 0 else { throw .init(reason: "cannot open: \(String(cString: strerror(errno)))") }
+    let (fd, info) = try Self.openForReading(path)
     defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else { throw .init(reason: "cannot stat: \(String(cString: strerror(errno)))") }
     let kind = info.st_mode & S_IFMT
     if kind == S_IFDIR { throw .init(reason: "is a directory") }
     let regular = kind == S_IFREG
-    if !regular {
-      // Opened without blocking only so that open(2) returns; reads of a pipe wait for its writer.
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-    }
     let size = regular ? Int(info.st_size) : 0
     if size > limits.maximumFileSize { throw Self.overLimit(size, limits.maximumFileSize) }
     var buffer = try readToEnd(fd, expected: size, regular: regular)
@@ -44,6 +37,22 @@ public struct InputFileReader: Sendable {
       buffer = try GzipDecompressor.decompress(buffer.bytes, limit: limits.maximumDecompressedSize, tracker: tracker)
     }
     return buffer
+  }
+
+  /// Opens `path` for reading without blocking in open(2) (a FIFO nobody writes would block it
+  /// forever), then lets reads of anything but a regular file wait for their writer. The caller
+  /// closes the descriptor.
+  static func openForReading(_ path: InputPath) throws(InputFailure) -> (descriptor: Int32, info: stat) {
+    let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+    guard fd >= 0 else { throw .init(reason: "cannot open: \(String(cString: strerror(errno)))") }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+      let failure = InputFailure(reason: "cannot stat: \(String(cString: strerror(errno)))")
+      close(fd)
+      throw failure
+    }
+    if (info.st_mode & S_IFMT) != S_IFREG { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
+    return (fd, info)
   }
 
   /// Reads until the end. With a regular file's size known, one read(2) of one byte more than the size

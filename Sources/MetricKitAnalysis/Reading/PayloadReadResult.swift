@@ -22,19 +22,12 @@ public struct PayloadReadResult: Sendable {
   }
 
   mutating func add(_ event: ReadEvent) {
+    accounting.record(event)
     switch event {
-    case .payload(let payload, _):
-      metricPayloads.append(payload)
-      accounting.payloads += 1
-      if payload.timeZoneAssumed { accounting.zoneAssumedPayloads += 1 }
-    case .diagnostics(let payload, let kind, _):
-      diagnosticPayloads.append(payload)
-      if kind != .metricPayload { accounting.otherDocuments[kind, default: 0] += 1 }
-    case .otherDocument(let kind, _):
-      accounting.otherDocuments[kind, default: 0] += 1
-    case .rejected(let rejection):
-      rejected.append(rejection)
-      accounting.rejections.append(rejection)
+    case .payload(let payload, _): metricPayloads.append(payload)
+    case .diagnostics(let payload, _, _): diagnosticPayloads.append(payload)
+    case .otherDocument: break
+    case .rejected(let rejection): rejected.append(rejection)
     }
   }
 }

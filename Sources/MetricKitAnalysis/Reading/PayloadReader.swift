@@ -121,15 +121,13 @@ public struct PayloadReader: Sendable {
   /// The rejection of an item no parser could be made for (a depth limit too large to allocate).
   private static func parserUnavailable(_ item: ReadPlan.Item) -> Rejection {
     var reason = "out of memory for the JSON parser (is --max-depth too large?); not read"
-    let path: InputPath
     switch item {
-    case .file(let p):
-      path = p
-    case .lines(let p, let range, _):
-      path = p
+    case .file(let path):
+      return Rejection(location: PayloadLocation(path: path.description), reason: reason)
+    case .lines(let path, let range, _):
       if let range { reason += " (bytes \(range.lowerBound)–\(range.upperBound))" }
+      return Rejection(location: PayloadLocation(path: path.description), reason: reason)
     }
-    return Rejection(location: PayloadLocation(path: path.description), reason: reason)
   }
 
   /// The events of one decoded (or rejected) document: a document with both metric and diagnostic
@@ -187,15 +185,11 @@ public struct PayloadReader: Sendable {
   private func streamLines(
     path: InputPath, range: Range<Int>?, gzip: Bool, _ body: (UnsafeRawBufferPointer, Int) -> Bool
   ) throws(InputFailure) {
-    let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-    guard fd >= 0 else { throw InputFailure(reason: "cannot open: \(String(cString: strerror(errno)))") }
+    let (fd, info) = try InputFileReader.openForReading(path)
     defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else { throw InputFailure(reason: "cannot stat: \(String(cString: strerror(errno)))") }
     if (info.st_mode & S_IFMT) != S_IFREG {
       // A pipe or FIFO named on the command line (directories hand out regular files only): streamed
       // like standard input, waiting for its writer.
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
       var stream = StreamSource(descriptor: fd)
       if gzip {
         var source = try GzipStreamSource(input: stream, limit: .max)

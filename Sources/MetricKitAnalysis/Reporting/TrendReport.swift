@@ -111,12 +111,7 @@ public struct TrendReport: Sendable {
     for (key, part) in aggregate.series {
       if let windowStart, key.start < windowStart { continue }
       let group = key.group.map { kept[key.version]?.contains($0) == true ? $0 : GroupingKey.other }
-      let line = LineKey(version: key.version, group: group)
-      if byLine[line, default: [:]][key.start] == nil {
-        byLine[line, default: [:]][key.start] = part
-      } else {
-        byLine[line, default: [:]][key.start]?.merge(part)
-      }
+      byLine[LineKey(version: key.version, group: group), default: [:]].merge([key.start: part])
     }
     let lines = byLine.keys.sorted { a, b in
       if a.version != b.version { return VersionOrder.precedes(a.version, b.version) }
