@@ -37,7 +37,9 @@ let package = Package(
     // The library: read → decode → filter → aggregate → statistics → evaluate rules → render.
     .target(
       name: "MetricKitAnalysis",
-      dependencies: ["CMetricsShims", "CMetricsJSON", "CZlib", .product(name: "Yams", package: "Yams")]),
+      dependencies: ["CMetricsShims", "CMetricsJSON", "CZlib", .product(name: "Yams", package: "Yams")],
+      // The report page's style and script, compiled into the library so the CLI stays one file.
+      resources: [.embedInCode("Rendering/HTML/report.css"), .embedInCode("Rendering/HTML/report.js")]),
 
     // The thin command-line shell.
     .executableTarget(

@@ -68,14 +68,7 @@ struct Compare: ParsableCommand {
   }
 
   func run() throws {
-    var ruleSet: RuleSet
-    do {
-      ruleSet = try rules.map { path throws(RuleFileError) in try RuleFileParser.load(path: path) } ?? .builtIn
-    } catch {
-      ReportOutput.printError("metrics-report: \(error)")
-      throw ExitStatus.cannotEvaluate
-    }
-    if let alpha { ruleSet.alpha = alpha }
+    var ruleSet = try ReportOutput.ruleSet(path: rules, alpha: alpha)
     if let minPayloads {
       ruleSet.rules = ruleSet.rules.map {
         var r = $0

@@ -55,13 +55,17 @@ struct Trend: ParsableCommand {
     options.estimator = estimator
     options.minPayloads = minPayloads
     options.top = breakdown.top
-    if let last {
-      guard let n = Int(last.dropLast()), n > 0, let unit = last.last, unit == "d" || unit == "w" else {
-        throw ValidationError("--last takes a number of days or weeks, e.g. 7d, 30d, 12w, not '\(last)'.")
-      }
-      options.lastDays = unit == "w" ? n * 7 : n
-    }
+    options.lastDays = try Self.days(last)
     return options
+  }
+
+  /// Parses `--last`: `7d`, `30d`, `12w` as a number of days.
+  static func days(_ last: String?) throws -> Int? {
+    guard let last else { return nil }
+    guard let n = Int(last.dropLast()), n > 0, let unit = last.last, unit == "d" || unit == "w" else {
+      throw ValidationError("--last takes a number of days or weeks, e.g. 7d, 30d, 12w, not '\(last)'.")
+    }
+    return unit == "w" ? n * 7 : n
   }
 
   /// The time axis of the snapshots, checked to be taken with this interval and grouping.

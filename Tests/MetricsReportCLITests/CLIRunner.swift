@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs the built `metrics-report` binary, as a user would.
 enum CLIRunner {
@@ -20,6 +21,18 @@ enum CLIRunner {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("mr-cli-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
+  }
+
+  /// Compares `text` with the golden file `Golden/name` (rewritten first under `UPDATE_GOLDEN=1`).
+  static func expectGolden(
+    _ text: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let golden = packageRoot.appendingPathComponent("Tests/MetricsReportCLITests/Golden/\(name)")
+    if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" { try Data(text.utf8).write(to: golden) }
+    let expected = try String(contentsOf: golden, encoding: .utf8)
+    #expect(
+      text == expected, "differs from Golden/\(name); regenerate with UPDATE_GOLDEN=1 swift test if intended",
+      sourceLocation: sourceLocation)
   }
 
   struct Result {

@@ -45,12 +45,7 @@ struct SummaryCommandTests {
 
   @Test func jsonMatchesTheGoldenFile() throws {
     let result = try CLIRunner.run(["summary", "Samples/dump", "--format", "json"])
-    let golden = CLIRunner.packageRoot.appendingPathComponent("Tests/MetricsReportCLITests/Golden/samples-summary.json")
-    if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
-      try Data(result.stdout.utf8).write(to: golden)
-    }
-    let expected = try String(contentsOf: golden, encoding: .utf8)
-    #expect(result.stdout == expected, "regenerate with UPDATE_GOLDEN=1 swift test if the change is intended")
+    try CLIRunner.expectGolden(result.stdout, "samples-summary.json")
   }
 
   @Test func textMarkdownAndCSV() throws {

@@ -16,7 +16,7 @@ public enum BenchmarkCorpus {
       try fm.createDirectory(
         at: directory.appendingPathComponent("gz/v\(p.version)"), withIntermediateDirectories: true)
     }
-    fm.createFile(atPath: directory.appendingPathComponent("all.ndjson").path, contents: nil)
+    _ = fm.createFile(atPath: directory.appendingPathComponent("all.ndjson").path, contents: nil)
     let ndjson = try FileHandle(forWritingTo: directory.appendingPathComponent("all.ndjson"))
     defer { try? ndjson.close() }
     var bytes = 0

@@ -93,6 +93,35 @@ public struct DumpAggregate: Sendable {
     return ranked.map { (value: $0, aggregate: mine[VersionGroup(version: version, value: $0)]!) }
   }
 
+  /// The same aggregate with its daily series merged into weeks or months (exactly: aggregates of
+  /// disjoint payloads merge into the aggregate of their union). The series must be per day.
+  public func resampled(to interval: TrendInterval) -> DumpAggregate {
+    guard interval != .day else { return self }
+    var copy = self
+    copy.series = [:]
+    for (key, part) in series {
+      let wider = SeriesKey(version: key.version, group: key.group, start: interval.start(of: key.start))
+      if copy.series[wider] == nil { copy.series[wider] = part } else { copy.series[wider]?.merge(part) }
+    }
+    return copy
+  }
+
+  /// The narrowest interval whose typical point (the median over versions, groups and intervals)
+  /// holds at least `minPayloads` payloads: days for a large dump, weeks or months for a small one.
+  /// The series must be per day.
+  public func automaticInterval(minPayloads: Int) -> TrendInterval {
+    for interval in [TrendInterval.day, .week] {
+      var sizes: [SeriesKey: Int] = [:]
+      for (key, part) in series {
+        sizes[SeriesKey(version: key.version, group: key.group, start: interval.start(of: key.start)), default: 0] +=
+          part.payloadCount
+      }
+      let sorted = sizes.values.sorted()
+      if sorted.isEmpty || sorted[sorted.count / 2] >= minPayloads { return interval }
+    }
+    return .month
+  }
+
   /// Adds an aggregate of disjoint inputs.
   public mutating func merge(_ other: DumpAggregate) {
     versions.merge(other.versions)

@@ -66,6 +66,12 @@ public struct InputAccounting: Sendable {
   /// printed in every report so that a reader can check that nothing was silently lost.
   public var read: Int { payloads + rejectedCount + otherDocumentCount }
 
+  /// The identity in words: `184 read = 56 counted + 124 excluded + 4 rejected + 0 not metric payloads`.
+  public var balance: String {
+    "\(read) read = \(counted) counted + \(excludedCount) excluded + \(rejectedCount) rejected + "
+      + "\(otherDocumentCount) not metric payloads"
+  }
+
   /// The assumed offset as `+hh:mm`.
   public var assumedUTCOffsetText: String {
     let sign = assumedUTCOffset < 0 ? "-" : "+"

@@ -120,16 +120,19 @@ public enum ComparisonRenderer {
     let i = report.inputs
     var out =
       "Inputs: \(i.files) files; \(i.payloads) payloads read; \(i.counted) counted; \(i.rejectedCount) rejected\n"
-    out +=
-      "Accounting: \(i.read) read = \(i.counted) counted + \(i.excludedCount) excluded + \(i.rejectedCount) rejected"
-    out += " + \(i.otherDocumentCount) not metric payloads\n"
+    out += "Accounting: \(i.balance)\n"
     if let snapshot = report.baselineSnapshot {
       out += "Baseline from snapshot \(snapshot.path) (\(snapshot.inputs.counted) payloads)\n"
     }
-    out += String(
-      format: "One-sided Mann–Whitney U per payload, Benjamini–Hochberg over %d tests, alpha %.3g\n",
-      report.results.filter { $0.test != nil }.count, report.alpha)
+    out += methods(report) + "\n"
     return out
+  }
+
+  /// How the verdicts were reached, in one line.
+  static func methods(_ report: ComparisonReport) -> String {
+    String(
+      format: "One-sided Mann–Whitney U per payload, Benjamini–Hochberg over %d tests, alpha %.3g",
+      report.results.filter { $0.test != nil }.count, report.alpha)
   }
 
   // MARK: - JSON

@@ -1,6 +1,8 @@
 /// Writes JSON with keys in the order given (the contract's order), numbers never NaN or infinite.
 struct JSONWriter {
   private(set) var output = ""
+  /// Everything on one line, no spaces (data embedded in a page).
+  private var compact = false
 
   /// A JSON value built by the writer.
   indirect enum Value {
@@ -30,7 +32,35 @@ struct JSONWriter {
     return writer.output
   }
 
+  /// `value` on one line without spaces or a final line break.
+  static func compact(_ value: Value) -> String {
+    var writer = JSONWriter()
+    writer.compact = true
+    writer.write(value, indent: 0)
+    return writer.output
+  }
+
   private mutating func write(_ value: Value, indent: Int) {
+    if compact, case .array(let items) = value {
+      output += "["
+      for (i, item) in items.enumerated() {
+        if i > 0 { output += "," }
+        write(item, indent: 0)
+      }
+      output += "]"
+      return
+    }
+    if compact, case .object(let members) = value {
+      output += "{"
+      for (i, (key, item)) in members.enumerated() {
+        if i > 0 { output += "," }
+        writeString(key)
+        output += ":"
+        write(item, indent: 0)
+      }
+      output += "}"
+      return
+    }
     switch value {
     case .string(let s): writeString(s)
     case .number(let d): output += Self.number(d)

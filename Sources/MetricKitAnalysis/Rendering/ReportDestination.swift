@@ -55,7 +55,7 @@ public final class ReportDestination {
     umask(mask)
     _ = fchmod(fd, 0o666 & ~mask)
     descriptor = fd
-    temporaryPath = String(cString: template)
+    temporaryPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   deinit {

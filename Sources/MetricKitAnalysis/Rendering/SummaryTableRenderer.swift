@@ -121,9 +121,7 @@ public enum SummaryTableRenderer {
     if !excluded.isEmpty { parts.append("excluded: " + excluded.joined(separator: ", ")) }
     parts.append("\(i.rejectedCount) rejected")
     var out = "Inputs: " + parts.joined(separator: "; ") + "\n"
-    out +=
-      "Accounting: \(i.read) read = \(i.counted) counted + \(i.excludedCount) excluded + \(i.rejectedCount) rejected"
-    out += " + \(i.otherDocumentCount) not metric payloads\n"
+    out += "Accounting: \(i.balance)\n"
     let others = DocumentKind.allCases.compactMap { k in i.otherDocuments[k].map { "\($0) \(k.rawValue)" } }
     if !others.isEmpty { out += "Not metric payloads (passed over): " + others.joined(separator: ", ") + "\n" }
     if !i.ignoredFiles.isEmpty { out += "Ignored by file name: \(i.ignoredFiles.count) files\n" }

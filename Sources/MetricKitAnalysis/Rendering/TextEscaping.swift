@@ -109,6 +109,11 @@ package enum TextEscaping {
     return out
   }
 
+  /// HTML text, a double-quoted HTML attribute value, or SVG text: the XML escaping (HTML reads
+  /// `&lt;`, `&amp;`, `&quot;` and `&apos;` the same way), so a payload string can neither close an
+  /// element or attribute nor open one.
+  static func html(_ s: String) -> String { xml(s) }
+
   /// A GitHub Actions workflow-command message: unsafe scalars shown as terminal escapes, then `%`,
   /// CR and LF percent-encoded, so a string cannot start a new command.
   static func githubMessage(_ s: String) -> String {

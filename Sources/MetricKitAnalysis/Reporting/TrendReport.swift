@@ -170,7 +170,7 @@ public struct TrendReport: Sendable {
   }
 
   /// One metric's point of one interval; nil when the interval has no data for it.
-  private static func point(_ metric: String, start: CalendarDay, _ part: VersionAggregate, _ options: TrendOptions)
+  static func point(_ metric: String, start: CalendarDay, _ part: VersionAggregate, _ options: TrendOptions)
     -> TrendPoint?
   {
     var point = TrendPoint(

@@ -1,0 +1,419 @@
+import Foundation
+
+/// Renders a ``ReportPage`` as one self-contained HTML file: styles, script, data and SVG inline, no
+/// request of any kind (a Content-Security-Policy allows none, and only the page's own script and
+/// style by hash). Every chart is drawn here as static SVG; `report.js` adds zoom, crosshair, legend and
+/// presets. Output is deterministic: no clock, sorted series, fixed number formatting.
+public enum HTMLReportRenderer {
+  /// Full data tables are written for charts of at most this many points; larger ones get one row
+  /// per series (the points are in `trend --format csv`).
+  static let fullTableLimit = 1_000
+
+  /// The page.
+  public static func render(_ page: ReportPage) -> String {
+    var context = Context(page: page)
+    let style = String(decoding: PackageResources.report_css, as: UTF8.self)
+    let script = String(decoding: PackageResources.report_js, as: UTF8.self)
+    let body = context.body()
+    let counted = page.inputs.counted
+    var out = "<!DOCTYPE html>\n<html lang=\"en\" data-report-ready=\"false\" data-report-errors=\"\">\n<head>\n"
+    out += "<meta charset=\"utf-8\">\n"
+    out += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+    out += "script-src \(SHA256.cspSource(script)); style-src \(SHA256.cspSource(style)); "
+    out += "img-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'\">\n"
+    out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+    out += "<meta name=\"generator\" content=\"metrics-report\">\n"
+    out += "<title>MetricKit report: \(page.versions.count) versions, \(counted) payloads</title>\n"
+    out += "<style>\(style)</style>\n</head>\n<body>\n"
+    out += body
+    out += "<script type=\"application/json\" id=\"report-data\">\(JSONWriter.compact(context.data))</script>\n"
+    out += "<script>\(script)</script>\n</body>\n</html>\n"
+    return out
+  }
+
+  /// What the page's sections share: version styles, chart ids, the time axis.
+  private struct Context {
+    let page: ReportPage
+    let versionIndex: [String: Int]
+    let styles: [SeriesStyle]
+    let axis: (x0: Double, x1: Double)?
+    var charts: [ChartData] = []
+    /// The id of the first chart of each metric, and of each metric and statistic (gate links).
+    var chartOfMetric: [String: String] = [:]
+    var releases: [SVGChart.Release] = []
+
+    init(page: ReportPage) {
+      self.page = page
+      versionIndex = Dictionary(uniqueKeysWithValues: page.versions.enumerated().map { ($1.version, $0) })
+      styles = page.versions.map { SeriesStyle(version: $0.version) }
+      axis = page.axis.map { range in
+        let a = Double(range.lowerBound.daysSinceEpoch)
+        let b = Double(range.upperBound.daysSinceEpoch)
+        return a == b ? (a - 1, b + 1) : (a, b)
+      }
+      releases = page.versions.enumerated().compactMap { i, row in
+        row.release.map { SVGChart.Release(version: i, label: row.version, day: $0.daysSinceEpoch) }
+      }
+    }
+
+    /// The data `report.js` reads.
+    var data: JSONWriter.Value {
+      .object([
+        ("interval", .string(page.interval.rawValue)), ("minPayloads", .integer(Int128(page.minPayloads))),
+        ("x0", axis.map { .number($0.x0) } ?? .null), ("x1", axis.map { .number($0.x1) } ?? .null),
+        (
+          "geometry",
+          .object([
+            ("width", .number(ChartScale.width)), ("height", .number(ChartScale.height)),
+            ("left", .number(ChartScale.left)), ("right", .number(ChartScale.right)),
+            ("top", .number(ChartScale.top)), ("bottom", .number(ChartScale.bottom)),
+          ])
+        ),
+        (
+          "versions",
+          .array(
+            page.versions.enumerated().map { i, row in
+              .object([
+                ("name", .string(row.version)), ("color", .string(styles[i].color)), ("dash", .string(styles[i].dash)),
+                ("release", row.release.map { .integer(Int128($0.daysSinceEpoch)) } ?? .null),
+              ])
+            })
+        ),
+        ("charts", .array(charts.map(\.json))),
+      ])
+    }
+
+    private func label(_ version: String) -> String { version.isEmpty ? "(no version)" : version }
+
+    private func seriesLabel(_ s: TrendSeries) -> String {
+      label(s.version) + (s.by.map { " · \($0.value)" } ?? "")
+    }
+
+    /// A trend series as chart data: the single statistic of each point, rounded.
+    private func chartSeries(_ s: TrendSeries, share: Bool) -> ChartData.Series {
+      let days = s.points.map(\.start.daysSinceEpoch)
+      let values = s.points.map { ChartData.rounded(share ? $0.share ?? 0 : $0.values.first?.value ?? 0) }
+      let hasBounds = !share && s.points.allSatisfy { !$0.bounds.isEmpty }
+      return ChartData.Series(
+        version: versionIndex[s.version] ?? 0, label: seriesLabel(s),
+        style: SeriesStyle(version: s.version, group: s.by?.value), days: days, values: values,
+        lower: hasBounds ? s.points.map { ChartData.rounded($0.bounds[0].lower) } : nil,
+        upper: hasBounds ? s.points.map { ChartData.rounded($0.bounds[0].upper) } : nil,
+        payloads: s.points.map(\.payloads), breaks: ChartData.breaks(days, interval: page.interval))
+    }
+
+    mutating func body() -> String {
+      var out = header()
+      out += "<main>\n"
+      out += overview()
+      out += adoption()
+      out += trends()
+      out += distributions()
+      if let comparison = page.comparison { out += gate(comparison) }
+      if !page.diagnostics.isEmpty { out += diagnostics() }
+      out += "</main>\n<footer><p>Made by metrics-report from \(page.inputs.files) files. Percentiles invert the "
+      out += "merged histogram&apos;s CDF (uniform within buckets); the faint band around a percentile is its "
+      out += "guaranteed bracket, where the true value lies whatever the samples inside the buckets. Hang rate: "
+      out += "seconds of hang per hour of foreground time, pooled. Dots mark points with fewer than "
+      out += "\(page.minPayloads) payloads.</p></footer>\n"
+      return out
+    }
+
+    private func header() -> String {
+      var out = "<header class=\"top\">\n<h1>MetricKit report</h1>\n"
+      let i = page.inputs
+      out +=
+        "<p class=\"lede\">\(page.versions.count) versions · \(i.counted) payloads counted · per \(page.interval.rawValue)"
+      if let grouping = page.grouping { out += " · by \(TextEscaping.html(grouping.description))" }
+      if let range = page.axis { out += " · \(range.lowerBound) to \(range.upperBound)" }
+      out += "</p>\n<nav class=\"toolbar\" aria-label=\"Time range and versions\">"
+      out += "<span class=\"presets\" hidden>"
+      for (days, text) in [("7", "7 days"), ("30", "30 days"), ("90", "90 days"), ("all", "All")] {
+        out += "<button type=\"button\" data-days=\"\(days)\">\(text)</button>"
+      }
+      out += "</span><span class=\"legend\">"
+      for (n, row) in page.versions.enumerated() {
+        out += "<button type=\"button\" class=\"version\" data-version-index=\"\(n)\" aria-pressed=\"true\" "
+        out += "title=\"Show or hide \(TextEscaping.html(label(row.version)))\">"
+        out +=
+          "<svg class=\"swatch\" viewBox=\"0 0 24 10\" aria-hidden=\"true\"><line x1=\"1\" x2=\"23\" y1=\"5\" y2=\"5\" "
+        out +=
+          "stroke=\"\(styles[n].color)\"\(styles[n].dash.isEmpty ? "" : " stroke-dasharray=\"\(styles[n].dash)\"")/></svg>"
+        out += "\(TextEscaping.html(label(row.version)))</button>"
+      }
+      out += "</span></nav>\n<nav class=\"sections\" aria-label=\"Sections\"><a href=\"#overview\">Overview</a>"
+      out +=
+        "<a href=\"#adoption\">Adoption</a><a href=\"#trends\">Trends</a><a href=\"#distributions\">Distributions</a>"
+      if page.comparison != nil { out += "<a href=\"#gate\">Gate</a>" }
+      if !page.diagnostics.isEmpty { out += "<a href=\"#diagnostics\">Diagnostics</a>" }
+      return out + "</nav>\n</header>\n"
+    }
+
+    private func overview() -> String {
+      let i = page.inputs
+      var out =
+        "<section id=\"overview\">\n<h2>Overview</h2>\n<p class=\"accounting\">\(TextEscaping.html(i.balance))</p>\n"
+      var notes: [String] = []
+      let excluded = ExclusionReason.allCases.compactMap { r in i.excluded[r].map { "\($0) \(r.rawValue)" } }
+      if !excluded.isEmpty { notes.append("Excluded: " + excluded.joined(separator: ", ")) }
+      if i.zoneAssumedPayloads > 0 {
+        notes.append(
+          "Timestamps without a zone in \(i.zoneAssumedPayloads) payloads were taken as UTC\(i.assumedUTCOffsetText)")
+      }
+      notes += page.omissions
+      for note in notes { out += "<p class=\"note\">\(TextEscaping.html(note))</p>\n" }
+      out += "<table class=\"versions\"><thead><tr><th>Version</th><th>Payloads</th><th>First</th><th>Last</th>"
+      out += "<th>Release marker</th></tr></thead><tbody>\n"
+      for (n, row) in page.versions.enumerated() {
+        out +=
+          "<tr><td><span class=\"dot\" data-version-index=\"\(n)\"><svg viewBox=\"0 0 10 10\" aria-hidden=\"true\">"
+        out +=
+          "<circle cx=\"5\" cy=\"5\" r=\"4\" fill=\"\(styles[n].color)\"/></svg></span>\(TextEscaping.html(label(row.version)))</td>"
+        out += "<td class=\"num\">\(row.payloads)</td><td>\(row.first.map(\.description) ?? "–")</td>"
+        out += "<td>\(row.last.map(\.description) ?? "–")</td><td>\(row.release.map(\.description) ?? "–")</td></tr>\n"
+      }
+      out += "</tbody></table>\n"
+      let rejected = i.rejected
+      if i.rejectedCount > 0 {
+        out += "<details class=\"rejected\"><summary>\(i.rejectedCount) rejected inputs"
+        if rejected.count < i.rejectedCount { out += " (the first \(rejected.count) listed)" }
+        out += "</summary><ul>\n"
+        for r in rejected { out += "<li>\(TextEscaping.html(r.description))</li>\n" }
+        out += "</ul></details>\n"
+      }
+      if !i.duplicateFiles.isEmpty {
+        out +=
+          "<details class=\"duplicates\"><summary>\(i.duplicateFiles.count) files named twice, read once</summary><ul>\n"
+        for f in i.duplicateFiles { out += "<li>\(TextEscaping.html(f))</li>\n" }
+        out += "</ul></details>\n"
+      }
+      return out + "</section>\n"
+    }
+
+    private mutating func adoption() -> String {
+      var out = "<section id=\"adoption\">\n<h2>Adoption</h2>\n"
+      guard let axis, !page.adoption.isEmpty else {
+        return out + "<p class=\"note\">No dated payloads: nothing to place on a time axis.</p>\n</section>\n"
+      }
+      let chart = ChartData(
+        kind: "stack", id: "chart-adoption", metric: TrendReport.adoption, statistic: nil, unit: "share",
+        title: "Share of payloads per version", series: page.adoption.map { chartSeries($0, share: true) })
+      charts.append(chart)
+      let latest = chart.series.compactMap { s in s.days.last.map { (s.label, $0, s.values.last ?? 0) } }
+      let description =
+        "Stacked share of each \(page.interval.rawValue)'s payloads by version. Latest shares: "
+        + latest.map { "\($0.0) \(Int(($0.2 * 100).rounded()))% on \(CalendarDay(daysSinceEpoch: $0.1))" }
+        .joined(separator: "; ")
+      out += figure(chart, headline: "", description: description, axis: axis)
+      return out + "</section>\n"
+    }
+
+    private mutating func trends() -> String {
+      var out = "<section id=\"trends\">\n<h2>Trends</h2>\n<div class=\"grid\">\n"
+      for (n, chart) in page.charts.enumerated() {
+        let data = ChartData(
+          kind: "line", id: "chart-\(n)", metric: chart.spec.metric, statistic: chart.spec.statisticLabel,
+          unit: chart.unit, title: chart.spec.title, series: chart.series.map { chartSeries($0, share: false) })
+        for key in [chart.spec.metric, chart.spec.metric + " " + chart.spec.statisticLabel]
+        where chartOfMetric[key] == nil {
+          chartOfMetric[key] = data.id
+        }
+        var headline = ""
+        if let latest = chart.headline.first {
+          headline = "\(TextEscaping.html(label(latest.version))) <b>\(value(latest.value, chart.unit))</b>"
+          if chart.headline.count > 1 {
+            let previous = chart.headline[1]
+            headline += " · \(TextEscaping.html(label(previous.version))) \(value(previous.value, chart.unit))"
+            if previous.value != 0 {
+              let change = (latest.value - previous.value) / previous.value * 100
+              headline += String(format: " <span class=\"change\">(%+.1f%%)</span>", change)
+            }
+          }
+        }
+        guard let axis, !data.series.isEmpty else {
+          out += "<figure class=\"chart empty\" id=\"\(data.id)\" data-chart=\"\(TextEscaping.html(data.metric))\">"
+          out += "<figcaption><h3>\(TextEscaping.html(data.title))</h3></figcaption>"
+          out += "<p class=\"note\">No data for this metric.</p></figure>\n"
+          continue
+        }
+        charts.append(data)
+        let points = data.series.reduce(0) { $0 + $1.days.count }
+        var description = "\(data.title) (\(data.unit)) per \(page.interval.rawValue) and version, \(points) points. "
+        description += data.series.map { s in
+          "\(s.label): \(s.days.count) points, latest \(NumberFormatting.text(s.values.last ?? 0)) on "
+            + "\(CalendarDay(daysSinceEpoch: s.days.last ?? 0))"
+        }.joined(separator: "; ")
+        out += figure(data, headline: headline, description: description, axis: axis)
+      }
+      return out + "</div>\n</section>\n"
+    }
+
+    private func value(_ v: Double, _ unit: String) -> String {
+      unit == "count" ? NumberFormatting.text(v) : "\(NumberFormatting.text(v)) \(TextEscaping.html(unit))"
+    }
+
+    /// A time chart's figure: caption with headline, SVG, crosshair readout, data table.
+    private func figure(_ chart: ChartData, headline: String, description: String, axis: (x0: Double, x1: Double))
+      -> String
+    {
+      var out = "<figure class=\"chart\" id=\"\(chart.id)\" data-chart=\"\(TextEscaping.html(chart.metric))\""
+      if let statistic = chart.statistic { out += " data-statistic=\"\(TextEscaping.html(statistic))\"" }
+      out += " data-x0=\"\(ChartScale.coordinate(axis.x0))\" data-x1=\"\(ChartScale.coordinate(axis.x1))\">"
+      out += "<figcaption><h3>\(TextEscaping.html(chart.title))"
+      if chart.kind == "line" { out += " <span class=\"unit\">\(TextEscaping.html(chart.unit))</span>" }
+      out += "</h3><p class=\"headline\">\(headline)</p></figcaption>\n"
+      let releases = chart.kind == "stack" ? [] : self.releases
+      out += SVGChart.time(
+        chart, x0: axis.x0, x1: axis.x1, releases: releases, minPayloads: page.minPayloads, title: chart.title,
+        description: description)
+      out += "\n<p class=\"readout\" aria-live=\"off\"></p>\n"
+      out += table(chart)
+      return out + "</figure>\n"
+    }
+
+    /// The chart's data: a row per interval and a column per series when the chart has few points
+    /// (with the bracket under each percentile), else a row per series.
+    private func table(_ chart: ChartData) -> String {
+      let points = chart.series.reduce(0) { $0 + $1.days.count }
+      let share = chart.kind == "stack"
+      func cell(_ v: Double) -> String { share ? "\(NumberFormatting.text(v * 100))%" : NumberFormatting.text(v) }
+      var out = "<details class=\"data\"><summary>Data (\(points) points)</summary><table><thead><tr>"
+      if points <= fullTableLimit {
+        out += "<th>\(page.interval == .day ? "Day" : "From")</th>"
+        for s in chart.series { out += "<th class=\"num\">\(TextEscaping.html(s.label))</th>" }
+        out += "</tr></thead><tbody>\n"
+        let index = chart.series.map { s in Dictionary(uniqueKeysWithValues: s.days.enumerated().map { ($1, $0) }) }
+        for day in Set(chart.series.flatMap(\.days)).sorted() {
+          out += "<tr><td>\(CalendarDay(daysSinceEpoch: day))</td>"
+          for (s, positions) in zip(chart.series, index) {
+            guard let i = positions[day] else {
+              out += "<td></td>"
+              continue
+            }
+            out += "<td class=\"num\">\(cell(s.values[i]))"
+            if let lower = s.lower, let upper = s.upper {
+              out += " <small>\(NumberFormatting.text(lower[i]))–\(NumberFormatting.text(upper[i]))</small>"
+            }
+            out += "</td>"
+          }
+          out += "</tr>\n"
+        }
+        return out + "</tbody></table></details>\n"
+      }
+      out += "<th>Series</th><th>Points</th><th>First</th><th>Last</th><th>Min</th><th>Max</th><th>Latest</th>"
+      out += "</tr></thead><tbody>\n"
+      for s in chart.series {
+        out += "<tr><td>\(TextEscaping.html(s.label))</td><td class=\"num\">\(s.days.count)</td>"
+        out += "<td>\(CalendarDay(daysSinceEpoch: s.days.first ?? 0))</td>"
+        out += "<td>\(CalendarDay(daysSinceEpoch: s.days.last ?? 0))</td>"
+        for v in [s.values.min() ?? 0, s.values.max() ?? 0, s.values.last ?? 0] {
+          out += "<td class=\"num\">\(cell(v))</td>"
+        }
+        out += "</tr>\n"
+      }
+      out += "</tbody></table><p class=\"note\">Every point: <code>metrics-report trend --format csv</code>.</p>"
+      return out + "</details>\n"
+    }
+
+    private func distributions() -> String {
+      var out = "<section id=\"distributions\">\n<h2>Distributions</h2>\n"
+      guard !page.distributions.isEmpty else {
+        return out + "<p class=\"note\">No histogram metrics.</p>\n</section>\n"
+      }
+      let versions = Set(page.distributions.flatMap { $0.sides.map(\.version) }).sorted(by: VersionOrder.precedes)
+      out +=
+        "<p class=\"note\">Merged histograms of \(versions.map { TextEscaping.html(label($0)) }.joined(separator: " and ")) "
+      out += "as cumulative distributions; p50 and p90 marked.</p>\n<div class=\"grid\">\n"
+      for (n, d) in page.distributions.enumerated() {
+        let id = "distribution-\(n)"
+        let title = ReportChartSpec(metric: d.metric, statistic: nil).title.replacingOccurrences(of: " p90", with: "")
+        out += "<figure class=\"chart distribution\" id=\"\(id)\" data-distribution=\"\(TextEscaping.html(d.metric))\">"
+        out +=
+          "<figcaption><h3>\(TextEscaping.html(title)) <span class=\"unit\">\(TextEscaping.html(d.unit))</span></h3>"
+        out += "<p class=\"headline\">"
+        out += d.sides.map { side in
+          "\(TextEscaping.html(label(side.version))) p50 <b>\(value(side.percentiles[0].value, d.unit))</b>, p90 "
+            + "<b>\(value(side.percentiles[1].value, d.unit))</b>"
+        }.joined(separator: " · ")
+        out += "</p></figcaption>\n"
+        let styles = d.sides.map { side in
+          versionIndex[side.version].map { self.styles[$0] } ?? SeriesStyle(version: side.version)
+        }
+        out += SVGChart.distribution(d, id: id, styles: styles, title: title)
+        out += "\n<details class=\"data\"><summary>Data</summary><table><thead><tr><th>Version</th><th>Samples</th>"
+        for p in d.sides[0].percentiles { out += "<th>\(p.percentile.label)</th><th>Bracket</th>" }
+        out += "</tr></thead><tbody>\n"
+        for side in d.sides {
+          out += "<tr><td>\(TextEscaping.html(label(side.version)))</td><td class=\"num\">\(side.sampleCount)</td>"
+          for p in side.percentiles {
+            out += "<td class=\"num\">\(NumberFormatting.text(p.value))</td>"
+            out +=
+              "<td class=\"num\">\(NumberFormatting.text(p.lowerBound))–\(NumberFormatting.text(p.upperBound))</td>"
+          }
+          out += "</tr>\n"
+        }
+        out += "</tbody></table></details>\n</figure>\n"
+      }
+      return out + "</div>\n</section>\n"
+    }
+
+    private func gate(_ report: ComparisonReport) -> String {
+      var out = "<section id=\"gate\">\n<h2>Gate: \(TextEscaping.html(label(report.candidate))) against "
+      out += "\(TextEscaping.html(label(report.baseline)))</h2>\n"
+      out += "<p class=\"gate-verdict \(report.gate)\">Gate: <b>\(report.gate.uppercased())</b>"
+      if report.nothingEvaluated { out += " — no error rule had data enough to decide" }
+      out += " (\(report.candidatePayloads) candidate and \(report.baselinePayloads) baseline payloads)</p>\n"
+      out += "<table class=\"gate\"><thead><tr><th>Rule</th><th>Baseline</th><th>Candidate</th><th>Change</th>"
+      out += "<th>q</th><th>Verdict</th><th>Severity</th></tr></thead><tbody>\n"
+      for r in report.results {
+        let verdictClass =
+          r.failsGate
+          ? "fail"
+          : r.verdict == .regression || r.budgetExceeded == true
+            ? "warn"
+            : r.verdict == .insufficientData ? "none" : "pass"
+        let name = TextEscaping.html(ComparisonRenderer.ruleName(r))
+        let target =
+          chartOfMetric[r.rule.metric + " " + r.rule.statistic.description] ?? chartOfMetric[r.rule.metric]
+          ?? page.distributions.firstIndex { $0.metric == r.rule.metric }.map { "distribution-\($0)" }
+        out += "<tr class=\"\(verdictClass)\"><td>"
+        out += target.map { "<a href=\"#\($0)\">\(name)</a>" } ?? name
+        out += "</td><td class=\"num\">\(TextEscaping.html(ComparisonRenderer.value(r.baseline, r.rule.unit)))</td>"
+        out += "<td class=\"num\">\(TextEscaping.html(ComparisonRenderer.value(r.candidate, r.rule.unit)))</td>"
+        out += "<td class=\"num\">\(TextEscaping.html(ComparisonRenderer.changeText(r)))</td>"
+        out += "<td class=\"num\">\(ComparisonRenderer.decisiveQ(r))</td>"
+        out += "<td><span class=\"verdict\">\(TextEscaping.html(ComparisonRenderer.verdictText(r)))</span></td>"
+        out += "<td>\(r.rule.severity.rawValue)</td></tr>\n"
+      }
+      out += "</tbody></table>\n"
+      out += "<p class=\"note\">\(ComparisonRenderer.methods(report)).</p>\n"
+      return out + "</section>\n"
+    }
+
+    private func diagnostics() -> String {
+      var out = "<section id=\"diagnostics\">\n<h2>Diagnostics</h2>\n"
+      let kinds = DiagnosticKind.allCases
+      out += "<table class=\"diagnostics\"><thead><tr><th>Version</th><th>Payloads</th>"
+      for k in kinds { out += "<th>\(k.rawValue)</th>" }
+      out += "</tr></thead><tbody>\n"
+      for v in page.diagnostics {
+        out += "<tr><td>\(TextEscaping.html(label(v.version)))</td><td class=\"num\">\(v.payloadCount)</td>"
+        for k in kinds { out += "<td class=\"num\">\(v.counts[k] ?? 0)</td>" }
+        out += "</tr>\n"
+      }
+      out += "</tbody></table>\n"
+      for v in page.diagnostics where !v.groups.isEmpty {
+        out += "<details class=\"signatures\"><summary>\(TextEscaping.html(label(v.version))): top signatures</summary>"
+        out +=
+          "<table><thead><tr><th>Count</th><th>Kind</th><th>Signature</th><th>Culprit frame</th></tr></thead><tbody>\n"
+        for g in DiagnosticsRenderer.sortedGroups(v).prefix(10) {
+          out += "<tr><td class=\"num\">\(g.count)</td><td>\(g.kind.rawValue)</td>"
+          out +=
+            "<td>\(TextEscaping.html(g.signature.text))</td><td>\(TextEscaping.html(g.culpritFrame ?? "–"))</td></tr>\n"
+        }
+        out += "</tbody></table></details>\n"
+      }
+      return out + "</section>\n"
+    }
+  }
+}

@@ -1,0 +1,221 @@
+/// Static SVG for the report's charts: axes, then one `<path>` per series (and per band, and per set
+/// of sparse markers), never an element per point. `report.js` redraws the same elements when the
+/// time range or the visible versions change.
+enum SVGChart {
+  /// A release marker: a version's first interval with enough payloads.
+  struct Release {
+    var version: Int
+    var label: String
+    var day: Int
+  }
+
+  /// The scale of a time chart over days `x0…x1`, its value axis fitted to the visible values.
+  static func timeScale(_ chart: ChartData, x0: Double, x1: Double) -> (ChartScale, step: Double, ticks: [Double]) {
+    if chart.kind == "stack" { return (ChartScale(x0: x0, x1: x1, y0: 0, y1: 1), 0.25, [0, 0.25, 0.5, 0.75, 1]) }
+    var maximum = 0.0
+    for s in chart.series {
+      for (d, v) in zip(s.days, s.values) where Double(d) >= x0 && Double(d) <= x1 { maximum = max(maximum, v) }
+    }
+    let axis = ChartScale.valueAxis(maximum: maximum)
+    return (ChartScale(x0: x0, x1: x1, y0: 0, y1: axis.top), axis.step, axis.ticks)
+  }
+
+  /// The paths of a line series: band, line, sparse markers.
+  static func linePaths(_ s: ChartData.Series, _ scale: ChartScale, minPayloads: Int) -> (
+    band: String, line: String, markers: String
+  ) {
+    let path = SeriesPath(
+      xs: s.days.map { scale.x(Double($0)) }, ys: s.values.map(scale.y), breaks: Set(s.breaks))
+    let band = s.lower.flatMap { lower in
+      s.upper.map { upper in path.band(upper: upper.map(scale.y), lower: lower.map(scale.y)) }
+    }
+    let sparse = s.payloads.indices.filter { s.payloads[$0] < minPayloads }
+    return (band ?? "", path.line, path.markers(sparse))
+  }
+
+  /// The areas of a stacked chart (shares), one per series, in series order from the bottom: each
+  /// spans its series' first to last interval and one more on each side, per pixel column the first
+  /// interval.
+  static func stackPaths(_ series: [ChartData.Series], _ scale: ChartScale) -> [String] {
+    let days = Set(series.flatMap(\.days)).sorted()
+    var cumulative = [Double](repeating: 0, count: days.count)
+    let position = Dictionary(uniqueKeysWithValues: days.enumerated().map { ($1, $0) })
+    return series.map { s in
+      guard let firstDay = s.days.first.flatMap({ position[$0] }), let lastDay = s.days.last.flatMap({ position[$0] })
+      else { return "" }
+      // One interval more on each side, where the share is 0: a version's area ramps up from nothing
+      // and back down, leaving no wedge uncovered between its neighbours.
+      let first = max(0, firstDay - 1)
+      let last = min(days.count - 1, lastDay + 1)
+      var share = [Double](repeating: 0, count: days.count)
+      for (d, v) in zip(s.days, s.values) { share[position[d]!] = v }
+      var top: [(Double, Double)] = []
+      var bottom: [(Double, Double)] = []
+      var lastColumn: Double?
+      for i in first...last {
+        let lower = cumulative[i]
+        cumulative[i] += share[i]
+        let x = scale.x(Double(days[i]))
+        if x.rounded(.down) == lastColumn { continue }
+        lastColumn = x.rounded(.down)
+        top.append((x, scale.y(cumulative[i])))
+        bottom.append((x, scale.y(lower)))
+      }
+      var d = ""
+      for (n, p) in top.enumerated() {
+        d += (n == 0 ? "M" : n == 1 ? "L" : " ") + ChartScale.coordinate(p.0) + " " + ChartScale.coordinate(p.1)
+      }
+      for p in bottom.reversed() { d += " " + ChartScale.coordinate(p.0) + " " + ChartScale.coordinate(p.1) }
+      return d + "Z"
+    }
+  }
+
+  /// The value axis: grid lines and labels (percentages on a stacked chart).
+  static func valueAxis(_ scale: ChartScale, step: Double, ticks: [Double], percent: Bool) -> String {
+    var out = ""
+    for t in ticks {
+      let y = ChartScale.coordinate(scale.y(t))
+      let label = percent ? "\(Int((t * 100).rounded()))%" : ChartScale.valueLabel(t, step: step)
+      out += "<line class=\"grid\" x1=\"\(ChartScale.coordinate(ChartScale.left))\" x2=\""
+      out += "\(ChartScale.coordinate(ChartScale.width - ChartScale.right))\" y1=\"\(y)\" y2=\"\(y)\"/>"
+      out += "<text x=\"\(ChartScale.coordinate(ChartScale.left - 6))\" y=\"\(y)\" dy=\"4\">\(label)</text>"
+    }
+    return out
+  }
+
+  /// The time axis: ticks and date labels.
+  static func timeAxis(_ scale: ChartScale) -> String {
+    var out = ""
+    let base = ChartScale.coordinate(ChartScale.top + ChartScale.plotHeight)
+    let tickEnd = ChartScale.coordinate(ChartScale.top + ChartScale.plotHeight + 4)
+    let labelY = ChartScale.coordinate(ChartScale.height - 6)
+    for tick in ChartScale.dayTicks(from: scale.x0, to: scale.x1) {
+      let x = ChartScale.coordinate(scale.x(Double(tick.day)))
+      out += "<line class=\"tick\" x1=\"\(x)\" x2=\"\(x)\" y1=\"\(base)\" y2=\"\(tickEnd)\"/>"
+      out += "<text x=\"\(x)\" y=\"\(labelY)\">\(tick.label)</text>"
+    }
+    return out
+  }
+
+  /// A whole time chart over days `x0…x1`.
+  static func time(
+    _ chart: ChartData, x0: Double, x1: Double, releases: [Release], minPayloads: Int, title: String,
+    description: String
+  ) -> String {
+    let (scale, step, ticks) = timeScale(chart, x0: x0, x1: x1)
+    let w = ChartScale.coordinate(ChartScale.width)
+    let h = ChartScale.coordinate(ChartScale.height)
+    let plot =
+      "x=\"\(ChartScale.coordinate(ChartScale.left))\" y=\"\(ChartScale.coordinate(ChartScale.top))\" "
+      + "width=\"\(ChartScale.coordinate(ChartScale.plotWidth))\" height=\"\(ChartScale.coordinate(ChartScale.plotHeight))\""
+    var out =
+      "<svg class=\"plot\" viewBox=\"0 0 \(w) \(h)\" role=\"img\" aria-labelledby=\"\(chart.id)-t \(chart.id)-d\">"
+    out += "<title id=\"\(chart.id)-t\">\(TextEscaping.html(title))</title>"
+    out += "<desc id=\"\(chart.id)-d\">\(TextEscaping.html(description))</desc>"
+    out += "<defs><clipPath id=\"\(chart.id)-clip\"><rect \(plot)/></clipPath></defs>"
+    out += "<g class=\"axis y\">\(valueAxis(scale, step: step, ticks: ticks, percent: chart.kind == "stack"))</g>"
+    out += "<g class=\"axis x\">\(timeAxis(scale))</g>"
+    out += "<g clip-path=\"url(#\(chart.id)-clip)\">"
+    if chart.kind == "stack" {
+      out += "<g class=\"areas\">"
+      for (i, (s, d)) in zip(chart.series, stackPaths(chart.series, scale)).enumerated() {
+        out += "<path class=\"area\" data-series=\"\(i)\" fill=\"\(s.style.color)\" d=\"\(d)\"/>"
+      }
+      out += "</g>"
+    } else {
+      let paths = chart.series.map { linePaths($0, scale, minPayloads: minPayloads) }
+      out += "<g class=\"bands\">"
+      for (i, (s, p)) in zip(chart.series, paths).enumerated() where s.lower != nil {
+        out += "<path class=\"band\" data-series=\"\(i)\" fill=\"\(s.style.color)\" d=\"\(p.band)\"/>"
+      }
+      out += "</g><g class=\"lines\">"
+      for (i, (s, p)) in zip(chart.series, paths).enumerated() {
+        out += "<path class=\"line\" data-series=\"\(i)\" stroke=\"\(s.style.color)\""
+        if !s.style.dash.isEmpty { out += " stroke-dasharray=\"\(s.style.dash)\"" }
+        out += " d=\"\(p.line)\"/>"
+      }
+      out += "</g><g class=\"sparse\">"
+      for (i, (s, p)) in zip(chart.series, paths).enumerated() {
+        out += "<path class=\"marker\" data-series=\"\(i)\" stroke=\"\(s.style.color)\" d=\"\(p.markers)\"/>"
+      }
+      out += "</g>"
+    }
+    out += "</g><g class=\"releases\">"
+    let bottom = ChartScale.coordinate(ChartScale.top + ChartScale.plotHeight)
+    for (n, r) in releases.enumerated() {
+      let x = scale.x(Double(r.day))
+      let visible = Double(r.day) >= x0 && Double(r.day) <= x1
+      let xs = ChartScale.coordinate(x)
+      out += "<g class=\"release\" data-version-index=\"\(r.version)\" data-day=\"\(r.day)\""
+      out += visible ? ">" : " visibility=\"hidden\">"
+      out += "<line x1=\"\(xs)\" x2=\"\(xs)\" y1=\"\(ChartScale.coordinate(ChartScale.top))\" y2=\"\(bottom)\"/>"
+      let labelY = ChartScale.coordinate(ChartScale.top + 9 + Double(n % 3) * 11)
+      out += "<text x=\"\(ChartScale.coordinate(x + 3))\" y=\"\(labelY)\">\(TextEscaping.html(r.label))</text></g>"
+    }
+    out += "</g>"
+    out +=
+      "<line class=\"crosshair\" x1=\"0\" x2=\"0\" y1=\"\(ChartScale.coordinate(ChartScale.top))\" y2=\"\(bottom)\""
+    out += " visibility=\"hidden\"/>"
+    out += "<rect class=\"selection\" \(plot) visibility=\"hidden\"/>"
+    out += "<rect class=\"overlay\" \(plot)/>"
+    return out + "</svg>"
+  }
+
+  /// The distributions of one metric as CDFs (straight between bucket edges: exact under the
+  /// uniform-within-bucket model the percentiles invert), with p50 and p90 marked by dashed lines, up
+  /// to a round value above the largest p99.
+  static func distribution(_ d: ReportPage.Distribution, id: String, styles: [SeriesStyle], title: String) -> String {
+    let reach = d.sides.compactMap { $0.percentiles.last?.value }.max() ?? 1
+    let xAxis = ChartScale.valueAxis(maximum: reach)
+    let scale = ChartScale(x0: 0, x1: xAxis.top, y0: 0, y1: 1)
+    let w = ChartScale.coordinate(ChartScale.width)
+    let h = ChartScale.coordinate(ChartScale.height)
+    let plot =
+      "x=\"\(ChartScale.coordinate(ChartScale.left))\" y=\"\(ChartScale.coordinate(ChartScale.top))\" "
+      + "width=\"\(ChartScale.coordinate(ChartScale.plotWidth))\" height=\"\(ChartScale.coordinate(ChartScale.plotHeight))\""
+    var desc = "Cumulative share of samples by value (\(d.unit)): "
+    desc += d.sides.map { side in
+      "\(side.version), \(side.sampleCount) samples, "
+        + side.percentiles.prefix(2).map { "\($0.percentile.label) \(NumberFormatting.text($0.value)) \(d.unit)" }
+        .joined(separator: ", ")
+    }.joined(separator: "; ")
+    var out = "<svg class=\"plot\" viewBox=\"0 0 \(w) \(h)\" role=\"img\" aria-labelledby=\"\(id)-t \(id)-d\">"
+    out +=
+      "<title id=\"\(id)-t\">\(TextEscaping.html(title))</title><desc id=\"\(id)-d\">\(TextEscaping.html(desc))</desc>"
+    out += "<defs><clipPath id=\"\(id)-clip\"><rect \(plot)/></clipPath></defs>"
+    out += "<g class=\"axis y\">\(valueAxis(scale, step: 0.25, ticks: [0, 0.25, 0.5, 0.75, 1], percent: true))</g>"
+    out += "<g class=\"axis x\">"
+    let base = ChartScale.coordinate(ChartScale.top + ChartScale.plotHeight)
+    for t in xAxis.ticks {
+      let x = ChartScale.coordinate(scale.x(t))
+      out += "<line class=\"tick\" x1=\"\(x)\" x2=\"\(x)\" y1=\"\(base)\" y2=\""
+      out += "\(ChartScale.coordinate(ChartScale.top + ChartScale.plotHeight + 4))\"/>"
+      out += "<text x=\"\(x)\" y=\"\(ChartScale.coordinate(ChartScale.height - 6))\">"
+      out += "\(ChartScale.valueLabel(t, step: xAxis.step))</text>"
+    }
+    out += "</g><g clip-path=\"url(#\(id)-clip)\">"
+    for (side, style) in zip(d.sides, styles) {
+      var d = "M" + ChartScale.coordinate(scale.x(0)) + " " + ChartScale.coordinate(scale.y(0))
+      for point in side.cdf where point.x <= xAxis.top {
+        d += "L" + ChartScale.coordinate(scale.x(point.x)) + " " + ChartScale.coordinate(scale.y(point.share))
+      }
+      if let beyond = side.cdf.first(where: { $0.x > xAxis.top }),
+        let before = side.cdf.last(where: { $0.x <= xAxis.top })
+      {
+        // Cut at the axis' end, on the straight line to the next edge.
+        let share = before.share + (beyond.share - before.share) * (xAxis.top - before.x) / (beyond.x - before.x)
+        d += "L" + ChartScale.coordinate(scale.x(xAxis.top)) + " " + ChartScale.coordinate(scale.y(share))
+      }
+      out += "<path class=\"line\" stroke=\"\(style.color)\""
+      if !style.dash.isEmpty { out += " stroke-dasharray=\"\(style.dash)\"" }
+      out += " d=\"\(d)\"/>"
+      for estimate in side.percentiles.prefix(2) {
+        let x = ChartScale.coordinate(scale.x(estimate.value))
+        let level = estimate.percentile.value / 100
+        out += "<line class=\"percentile\" stroke=\"\(style.color)\" x1=\"\(x)\" x2=\"\(x)\" y1=\"\(base)\" y2=\""
+        out += "\(ChartScale.coordinate(scale.y(level)))\"/>"
+      }
+    }
+    return out + "</g></svg>"
+  }
+}

@@ -1,0 +1,545 @@
+// metrics-report: the report page's interaction. The charts are already drawn as static SVG; this adds
+// synced zoom and pan, time presets, a crosshair on every chart, a legend that hides versions, and a
+// URL fragment that reopens the same view. No network, no framework. The geometry, ticks and path
+// reduction below mirror ChartScale.swift and SeriesPath.swift operation for operation.
+(function () {
+  'use strict';
+  var root = document.documentElement;
+  var errors = [];
+  window.onerror = function (message, source, line, column) {
+    errors.push(String(message) + ' (' + line + ':' + column + ')');
+    root.setAttribute('data-report-errors', errors.join('\n'));
+  };
+
+  var SVG = 'http://www.w3.org/2000/svg';
+  var DAY_MS = 86400000;
+  var data, G, PW, PH, charts = [], view, hidden = {}, scheduled = false;
+
+  // ---- Scales (ChartScale.swift) ----
+  function coordinate(v) {
+    var tenths = Math.floor(v * 10 + 0.5);
+    if (tenths % 10 === 0) return String(tenths / 10);
+    var magnitude = Math.abs(tenths);
+    return (tenths < 0 ? '-' : '') + Math.floor(magnitude / 10) + '.' + (magnitude % 10);
+  }
+  function powerOfTen(n) {
+    var p = 1;
+    for (var i = 0; i < Math.abs(n); i++) p *= 10;
+    return n < 0 ? 1 / p : p;
+  }
+  function niceStep(span, count) {
+    var raw = span / count;
+    var magnitude = powerOfTen(Math.floor(Math.log10(raw)));
+    var normalized = raw / magnitude;
+    var factor = normalized <= 1 ? 1 : normalized <= 2 ? 2 : normalized <= 2.5 ? 2.5 : normalized <= 5 ? 5 : 10;
+    return factor * magnitude;
+  }
+  function valueAxis(maximum) {
+    var reach = maximum > 0 ? maximum * 1.1 : 1;
+    var step = niceStep(reach, 4);
+    var top = Math.ceil(reach / step) * step;
+    var ticks = [];
+    for (var i = 0; i * step <= top * (1 + 1e-9); i++) ticks.push(i * step);
+    return { top: top, step: step, ticks: ticks };
+  }
+  function valueLabel(v, step) {
+    var value = v, scaledStep = step, suffix = '';
+    var units = [[1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
+    for (var u = 0; u < units.length; u++) {
+      if (step >= units[u][0]) { value = v / units[u][0]; scaledStep = step / units[u][0]; suffix = units[u][1]; break; }
+    }
+    var decimals = 0;
+    while (decimals < 6) {
+      var scaled = scaledStep * powerOfTen(decimals);
+      if (Math.abs(scaled - Math.round(scaled)) < 1e-6) break;
+      decimals++;
+    }
+    return value.toFixed(decimals) + suffix;
+  }
+  function isoDay(day) { return new Date(day * DAY_MS).toISOString().slice(0, 10); }
+  function dayTicks(a, b) {
+    var span = b - a, first = Math.ceil(a), last = Math.floor(b), ticks = [], d;
+    var steps = [1, 2, 7, 14];
+    for (var s = 0; s < steps.length; s++) {
+      var step = steps[s];
+      if (span / step > 6) continue;
+      for (d = first; d <= last; d++) {
+        var phase = step >= 7 ? (((d - 4) % step) + step) % step : ((d % step) + step) % step;
+        if (phase === 0) ticks.push([d, isoDay(d)]);
+      }
+      return ticks;
+    }
+    var monthSteps = [1, 2, 3, 6, 12, 24, 60];
+    for (var m = 0; m < monthSteps.length; m++) {
+      var months = monthSteps[m];
+      if (!(span / (30.4375 * months) <= 6 || months === 60)) continue;
+      var start = new Date(first * DAY_MS);
+      var index = start.getUTCFullYear() * 12 + start.getUTCMonth();
+      for (;;) {
+        d = Date.UTC(Math.floor(index / 12), index % 12, 1) / DAY_MS;
+        if (d > last) break;
+        if (d >= first && index % months === 0) ticks.push([d, isoDay(d).slice(0, 7)]);
+        index++;
+      }
+      return ticks;
+    }
+    return ticks;
+  }
+  function Scale(x0, x1, y0, y1) {
+    this.x = function (v) { return G.left + (v - x0) / (x1 - x0) * PW; };
+    this.y = function (v) { return G.top + PH - (v - y0) / (y1 - y0) * PH; };
+    this.day = function (px) { return x0 + (px - G.left) / PW * (x1 - x0); };
+  }
+  function number(v) {
+    if (!isFinite(v)) return '–';
+    var m = Math.abs(v);
+    return v.toFixed(m >= 100 ? 0 : m >= 10 ? 1 : m >= 1 ? 2 : v === 0 ? 0 : 4);
+  }
+
+  // ---- Paths (SeriesPath.swift) ----
+  function segments(breaks, i0, i1) {
+    var out = [], start = i0;
+    for (var i = i0 + 1; i <= i1 + 1; i++) {
+      if (i === i1 + 1 || breaks[i]) { out.push([start, i]); start = i; }
+    }
+    return i1 < i0 ? [] : out;
+  }
+  function kept(xs, values, segment) {
+    var out = [], i = segment[0];
+    while (i < segment[1]) {
+      var column = Math.floor(xs[i]), low = i, high = i, j = i;
+      while (j + 1 < segment[1] && Math.floor(xs[j + 1]) === column) {
+        j++;
+        if (values[j] < values[low]) low = j;
+        if (values[j] > values[high]) high = j;
+      }
+      var picks = [i, low, high, j].sort(function (a, b) { return a - b; });
+      for (var k = 0; k < picks.length; k++) if (k === 0 || picks[k] !== picks[k - 1]) out.push(picks[k]);
+      i = j + 1;
+    }
+    return out;
+  }
+  function linePath(xs, ys, segs) {
+    var d = '';
+    for (var s = 0; s < segs.length; s++) {
+      var points = kept(xs, ys, segs[s]);
+      for (var n = 0; n < points.length; n++) {
+        var k = points[n];
+        d += (n === 0 ? 'M' : n === 1 ? 'L' : ' ') + coordinate(xs[k]) + ' ' + coordinate(ys[k]);
+      }
+      if (points.length === 1) d += 'h0';
+    }
+    return d;
+  }
+  function bandPath(xs, upper, lower, segs) {
+    var d = '';
+    for (var s = 0; s < segs.length; s++) {
+      if (segs[s][1] - segs[s][0] < 2) continue;
+      var columns = [];
+      for (var i = segs[s][0]; i < segs[s][1]; i++) {
+        var last = columns[columns.length - 1];
+        if (last && Math.floor(last[0]) === Math.floor(xs[i])) {
+          last[1] = Math.min(last[1], upper[i]);
+          last[2] = Math.max(last[2], lower[i]);
+        } else {
+          columns.push([xs[i], upper[i], lower[i]]);
+        }
+      }
+      for (var n = 0; n < columns.length; n++) {
+        d += (n === 0 ? 'M' : n === 1 ? 'L' : ' ') + coordinate(columns[n][0]) + ' ' + coordinate(columns[n][1]);
+      }
+      for (n = columns.length - 1; n >= 0; n--) d += ' ' + coordinate(columns[n][0]) + ' ' + coordinate(columns[n][2]);
+      d += 'Z';
+    }
+    return d;
+  }
+  function markerPath(xs, ys, marked) {
+    var d = '', lastColumn = null;
+    for (var m = 0; m < marked.length; m++) {
+      var i = marked[m], column = Math.floor(xs[i]);
+      if (column === lastColumn) continue;
+      lastColumn = column;
+      d += 'M' + coordinate(xs[i]) + ' ' + coordinate(ys[i]) + 'h0';
+    }
+    return d;
+  }
+  function lowerBound(days, v) {
+    var lo = 0, hi = days.length;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (days[mid] < v) lo = mid + 1; else hi = mid; }
+    return lo;
+  }
+
+  // ---- Charts ----
+  function make(name, attributes, parent) {
+    var el = document.createElementNS(SVG, name);
+    for (var key in attributes) el.setAttribute(key, attributes[key]);
+    if (parent) parent.appendChild(el);
+    return el;
+  }
+  function visible(series) { return !hidden[series.v]; }
+
+  function Chart(spec, figure) {
+    var self = this;
+    this.spec = spec;
+    this.figure = figure;
+    this.svg = figure.querySelector('svg.plot');
+    this.readout = figure.querySelector('.readout');
+    this.yAxis = this.svg.querySelector('.axis.y');
+    this.xAxis = this.svg.querySelector('.axis.x');
+    this.crosshair = this.svg.querySelector('.crosshair');
+    this.selection = this.svg.querySelector('.selection');
+    this.releases = Array.prototype.slice.call(this.svg.querySelectorAll('.release'));
+    this.paths = {};
+    ['band', 'line', 'marker', 'area'].forEach(function (kind) {
+      self.paths[kind] = {};
+      Array.prototype.forEach.call(self.svg.querySelectorAll('path.' + kind), function (p) {
+        self.paths[kind][p.getAttribute('data-series')] = p;
+      });
+    });
+    spec.series.forEach(function (s) {
+      s.breakAt = {};
+      s.b.forEach(function (i) { s.breakAt[i] = true; });
+    });
+    this.key = null;
+    this.scale = null;
+  }
+
+  // The scale of the current view: the value axis fitted to the visible series in range.
+  Chart.prototype.fit = function () {
+    var spec = this.spec, x0 = view.x0, x1 = view.x1, axis;
+    if (spec.kind === 'stack') {
+      axis = { top: 1, step: 0.25, ticks: [0, 0.25, 0.5, 0.75, 1] };
+    } else {
+      var maximum = 0;
+      spec.series.forEach(function (s) {
+        if (!visible(s)) return;
+        for (var i = 0; i < s.d.length; i++) if (s.d[i] >= x0 && s.d[i] <= x1) maximum = Math.max(maximum, s.y[i]);
+      });
+      axis = valueAxis(maximum);
+    }
+    this.scale = new Scale(x0, x1, 0, axis.top);
+    return axis;
+  };
+
+  Chart.prototype.viewKey = function () { return view.x0 + '|' + view.x1 + '|' + Object.keys(hidden).join(','); };
+
+  Chart.prototype.render = function (force) {
+    var key = this.viewKey();
+    if (!force && key === this.key) return false;
+    this.key = key;
+    var x0 = view.x0, x1 = view.x1;
+    var axis = this.fit();
+    var scale = this.scale;
+    this.drawAxes(scale, axis);
+    if (this.spec.kind === 'stack') this.drawStack(scale); else this.drawLines(scale);
+    this.releases.forEach(function (g) {
+      var day = Number(g.getAttribute('data-day')), x = scale.x(day);
+      var shown = day >= x0 && day <= x1 && !hidden[g.getAttribute('data-version-index')];
+      g.setAttribute('visibility', shown ? 'visible' : 'hidden');
+      var line = g.querySelector('line'), text = g.querySelector('text');
+      line.setAttribute('x1', coordinate(x));
+      line.setAttribute('x2', coordinate(x));
+      text.setAttribute('x', coordinate(x + 3));
+    });
+    this.figure.setAttribute('data-x0', coordinate(x0));
+    this.figure.setAttribute('data-x1', coordinate(x1));
+    return true;
+  };
+
+  Chart.prototype.drawAxes = function (scale, axis) {
+    var y = this.yAxis, x = this.xAxis, percent = this.spec.kind === 'stack';
+    while (y.firstChild) y.removeChild(y.firstChild);
+    while (x.firstChild) x.removeChild(x.firstChild);
+    axis.ticks.forEach(function (t) {
+      var ty = coordinate(scale.y(t));
+      make('line', { 'class': 'grid', x1: coordinate(G.left), x2: coordinate(G.width - G.right), y1: ty, y2: ty }, y);
+      make('text', { x: coordinate(G.left - 6), y: ty, dy: '4' }, y).textContent =
+        percent ? Math.round(t * 100) + '%' : valueLabel(t, axis.step);
+    });
+    var base = coordinate(G.top + PH), tickEnd = coordinate(G.top + PH + 4), labelY = coordinate(G.height - 6);
+    dayTicks(view.x0, view.x1).forEach(function (tick) {
+      var tx = coordinate(scale.x(tick[0]));
+      make('line', { 'class': 'tick', x1: tx, x2: tx, y1: base, y2: tickEnd }, x);
+      make('text', { x: tx, y: labelY }, x).textContent = tick[1];
+    });
+  };
+
+  Chart.prototype.drawLines = function (scale) {
+    var self = this, x0 = view.x0, x1 = view.x1, minPayloads = data.minPayloads;
+    this.spec.series.forEach(function (s, index) {
+      var line = self.paths.line[index], band = self.paths.band[index], marker = self.paths.marker[index];
+      if (!visible(s)) {
+        [line, band, marker].forEach(function (p) { if (p) p.setAttribute('d', ''); });
+        return;
+      }
+      // The points in range, and one beyond each side so that lines reach the edges.
+      var i0 = Math.max(0, lowerBound(s.d, x0) - 1);
+      var i1 = Math.min(s.d.length - 1, lowerBound(s.d, x1 + 1e-9));
+      var xs = [], ys = [], up = [], low = [], marked = [];
+      for (var i = 0; i < s.d.length; i++) {
+        if (i < i0 || i > i1) continue;
+        xs[i] = scale.x(s.d[i]);
+        ys[i] = scale.y(s.y[i]);
+        if (s.lo) { up[i] = scale.y(s.hi[i]); low[i] = scale.y(s.lo[i]); }
+        if (s.n[i] < minPayloads) marked.push(i);
+      }
+      var segs = segments(s.breakAt, i0, i1);
+      line.setAttribute('d', linePath(xs, ys, segs));
+      if (band) band.setAttribute('d', s.lo ? bandPath(xs, up, low, segs) : '');
+      if (marker) marker.setAttribute('d', markerPath(xs, ys, marked));
+    });
+  };
+
+  Chart.prototype.drawStack = function (scale) {
+    var self = this, x0 = view.x0, x1 = view.x1, seen = {}, days = [];
+    this.spec.series.forEach(function (s) {
+      if (!visible(s)) return;
+      s.d.forEach(function (d) { if (!seen[d] && d >= x0 - 40 && d <= x1 + 40) { seen[d] = true; days.push(d); } });
+    });
+    days.sort(function (a, b) { return a - b; });
+    var position = {};
+    days.forEach(function (d, i) { position[d] = i; });
+    var cumulative = days.map(function () { return 0; });
+    this.spec.series.forEach(function (s, index) {
+      var path = self.paths.area[index];
+      if (!path) return;
+      if (!visible(s) || !days.length) { path.setAttribute('d', ''); return; }
+      var first = lowerBound(days, s.d[0]), last = lowerBound(days, s.d[s.d.length - 1] + 1e-9) - 1;
+      if (first > last) { path.setAttribute('d', ''); return; }
+      first = Math.max(0, first - 1);
+      last = Math.min(days.length - 1, last + 1);
+      var share = days.map(function () { return 0; });
+      for (var k = 0; k < s.d.length; k++) if (position[s.d[k]] !== undefined) share[position[s.d[k]]] = s.y[k];
+      var top = [], bottom = [], lastColumn = null;
+      for (var i = first; i <= last; i++) {
+        var lower = cumulative[i];
+        cumulative[i] += share[i];
+        var x = scale.x(days[i]);
+        if (Math.floor(x) === lastColumn) continue;
+        lastColumn = Math.floor(x);
+        top.push([x, scale.y(cumulative[i])]);
+        bottom.push([x, scale.y(lower)]);
+      }
+      var d = '';
+      for (var n = 0; n < top.length; n++) {
+        d += (n === 0 ? 'M' : n === 1 ? 'L' : ' ') + coordinate(top[n][0]) + ' ' + coordinate(top[n][1]);
+      }
+      for (n = bottom.length - 1; n >= 0; n--) d += ' ' + coordinate(bottom[n][0]) + ' ' + coordinate(bottom[n][1]);
+      path.setAttribute('d', d + 'Z');
+    });
+  };
+
+  var intervalDays = { day: 1, week: 7, month: 31 };
+
+  // The point of a series whose interval holds `day`.
+  function pointAt(s, day) {
+    var i = lowerBound(s.d, day + 1e-9) - 1;
+    if (i < 0 || day - s.d[i] >= intervalDays[data.interval]) return -1;
+    if (data.interval === 'month' && i + 1 < s.d.length && s.d[i + 1] <= day) return -1;
+    return i;
+  }
+
+  Chart.prototype.showCursor = function (day) {
+    var readout = this.readout, spec = this.spec;
+    if (day === null || !this.scale) {
+      this.crosshair.setAttribute('visibility', 'hidden');
+      if (readout) readout.textContent = '';
+      return;
+    }
+    var x = this.scale.x(day);
+    this.crosshair.setAttribute('x1', coordinate(x));
+    this.crosshair.setAttribute('x2', coordinate(x));
+    this.crosshair.setAttribute('visibility', x >= G.left && x <= G.width - G.right ? 'visible' : 'hidden');
+    if (!readout) return;
+    while (readout.firstChild) readout.removeChild(readout.firstChild);
+    readout.appendChild(document.createTextNode(isoDay(day)));
+    var unit = spec.unit === 'count' || spec.unit === 'share' ? '' : ' ' + spec.unit;
+    spec.series.forEach(function (s) {
+      if (!visible(s)) return;
+      var i = pointAt(s, day);
+      if (i < 0) return;
+      var dot = document.createElement('span');
+      dot.className = 'swatch-dot';
+      dot.style.background = s.color;
+      readout.appendChild(dot);
+      var text = s.label + ' ';
+      if (spec.kind === 'stack') {
+        text += number(s.y[i] * 100) + '% (' + s.n[i] + ' payloads)';
+      } else {
+        text += number(s.y[i]) + unit;
+        if (s.lo) text += ' [' + number(s.lo[i]) + '–' + number(s.hi[i]) + ']';
+        text += ' n=' + s.n[i] + (s.n[i] < data.minPayloads ? ' (sparse)' : '');
+      }
+      readout.appendChild(document.createTextNode(text));
+    });
+  };
+
+  // ---- The shared view: {x0, x1, cursor} and its subscribers ----
+  function schedule() {
+    if (scheduled) return;
+    scheduled = true;
+    (window.requestAnimationFrame || function (f) { return setTimeout(f, 16); })(flush);
+  }
+  function flush() {
+    scheduled = false;
+    charts.forEach(function (chart) { chart.render(false); });
+    showCursor(view.cursor);
+    root.setAttribute('data-report-renders', String(Number(root.getAttribute('data-report-renders') || 0) + 1));
+  }
+  function showCursor(day) {
+    charts.forEach(function (chart) { chart.showCursor(day); });
+  }
+  function setRange(x0, x1) {
+    var full = [data.x0, data.x1];
+    x0 = Math.max(full[0], x0);
+    x1 = Math.min(full[1], x1);
+    if (!(x1 - x0 >= 1)) { var middle = (x0 + x1) / 2; x0 = middle - 0.5; x1 = middle + 0.5; }
+    view.x0 = x0;
+    view.x1 = x1;
+    writeFragment();
+    schedule();
+  }
+  function writeFragment() {
+    var parts = [];
+    if (view.x0 !== data.x0 || view.x1 !== data.x1) {
+      parts.push('from=' + isoDay(Math.round(view.x0)), 'to=' + isoDay(Math.round(view.x1)));
+    }
+    var names = Object.keys(hidden).map(function (i) { return encodeURIComponent(data.versions[i].name); });
+    if (names.length) parts.push('hide=' + names.join(','));
+    var fragment = parts.length ? '#' + parts.join('&') : ' ';
+    try {
+      history.replaceState(null, '', fragment === ' ' ? location.pathname + location.search : fragment);
+    } catch (e) {
+      location.hash = parts.join('&');
+    }
+  }
+  function readFragment() {
+    var from = null, to = null;
+    location.hash.replace(/^#/, '').split('&').forEach(function (part) {
+      var eq = part.indexOf('='), key = part.slice(0, eq), value = part.slice(eq + 1);
+      if (eq < 0) return;
+      if (key === 'from' || key === 'to') {
+        var day = Date.parse(value + 'T00:00:00Z') / DAY_MS;
+        if (isFinite(day)) { if (key === 'from') from = day; else to = day; }
+      } else if (key === 'hide') {
+        value.split(',').forEach(function (name) {
+          var decoded;
+          try { decoded = decodeURIComponent(name); } catch (e) { return; }
+          data.versions.forEach(function (v, i) { if (v.name === decoded) hidden[i] = true; });
+        });
+      }
+    });
+    if (from !== null || to !== null) {
+      view.x0 = Math.max(data.x0, from === null ? data.x0 : from);
+      view.x1 = Math.min(data.x1, to === null ? data.x1 : to);
+      if (!(view.x1 - view.x0 >= 1)) { view.x0 = data.x0; view.x1 = data.x1; }
+    }
+  }
+
+  // ---- Pointer: drag to zoom (shift-drag to pan), double-click to reset, hover for the crosshair ----
+  function pixel(svg, event) {
+    var rect = svg.getBoundingClientRect();
+    return (event.clientX - rect.left) * G.width / rect.width;
+  }
+  function attach(chart) {
+    var overlay = chart.svg.querySelector('.overlay'), drag = null;
+    overlay.addEventListener('mousedown', function (event) {
+      event.preventDefault();
+      drag = { start: pixel(chart.svg, event), pan: event.shiftKey, x0: view.x0, x1: view.x1 };
+    });
+    overlay.addEventListener('mousemove', function (event) {
+      var px = pixel(chart.svg, event);
+      var day = Math.round(chart.scale.day(Math.min(Math.max(px, G.left), G.width - G.right)));
+      if (drag && drag.pan) {
+        var shift = (drag.start - px) / PW * (drag.x1 - drag.x0);
+        shift = Math.max(data.x0 - drag.x0, Math.min(data.x1 - drag.x1, shift));
+        view.x0 = drag.x0 + shift;
+        view.x1 = drag.x1 + shift;
+        schedule();
+      } else if (drag) {
+        var a = Math.max(G.left, Math.min(drag.start, px)), b = Math.min(G.width - G.right, Math.max(drag.start, px));
+        chart.selection.setAttribute('x', coordinate(a));
+        chart.selection.setAttribute('width', coordinate(b - a));
+        chart.selection.setAttribute('visibility', 'visible');
+      }
+      if (view.cursor !== day) {
+        view.cursor = day;
+        showCursor(day);
+      }
+    });
+    function end(event) {
+      if (!drag) return;
+      var px = pixel(chart.svg, event), started = drag;
+      drag = null;
+      chart.selection.setAttribute('visibility', 'hidden');
+      if (started.pan) { writeFragment(); return; }
+      if (Math.abs(px - started.start) < 4) return;
+      var a = chart.scale.day(Math.max(G.left, Math.min(started.start, px)));
+      var b = chart.scale.day(Math.min(G.width - G.right, Math.max(started.start, px)));
+      setRange(a, b);
+    }
+    overlay.addEventListener('mouseup', end);
+    overlay.addEventListener('mouseleave', function (event) {
+      end(event);
+      view.cursor = null;
+      showCursor(null);
+    });
+    overlay.addEventListener('dblclick', function () { setRange(data.x0, data.x1); });
+  }
+
+  function init() {
+    data = JSON.parse(document.getElementById('report-data').textContent);
+    G = data.geometry;
+    PW = G.width - G.left - G.right;
+    PH = G.height - G.top - G.bottom;
+    if (data.x0 === null) return;
+    view = { x0: data.x0, x1: data.x1, cursor: null };
+    data.charts.forEach(function (spec) {
+      var figure = document.getElementById(spec.id);
+      if (!figure) return;
+      var chart = new Chart(spec, figure);
+      // As drawn in the file: the whole range, every version.
+      chart.fit();
+      chart.key = chart.viewKey();
+      charts.push(chart);
+    });
+    readFragment();
+    charts.forEach(function (chart) { chart.render(false); });
+    charts.forEach(attach);
+    var presets = document.querySelector('.presets');
+    if (presets) {
+      presets.hidden = false;
+      presets.addEventListener('click', function (event) {
+        var days = event.target.getAttribute && event.target.getAttribute('data-days');
+        if (!days) return;
+        if (days === 'all') setRange(data.x0, data.x1); else setRange(data.x1 - Number(days) + 1, data.x1);
+      });
+    }
+    Array.prototype.forEach.call(document.querySelectorAll('.legend .version'), function (button) {
+      var index = button.getAttribute('data-version-index');
+      if (hidden[index]) button.setAttribute('aria-pressed', 'false');
+      button.addEventListener('click', function () {
+        if (hidden[index]) delete hidden[index]; else hidden[index] = true;
+        button.setAttribute('aria-pressed', hidden[index] ? 'false' : 'true');
+        writeFragment();
+        schedule();
+      });
+    });
+    // For tests and scripts: redraw every chart now (`force`: even those whose view did not change).
+    window.metricsReport = {
+      view: view,
+      render: function (force) { charts.forEach(function (chart) { chart.render(force); }); },
+      setRange: setRange
+    };
+  }
+
+  try {
+    init();
+  } catch (e) {
+    errors.push(String(e && e.stack || e));
+    root.setAttribute('data-report-errors', errors.join('\n'));
+  } finally {
+    root.setAttribute('data-report-ready-ms', String(Math.round(performance.now())));
+    root.setAttribute('data-report-ready', 'true');
+  }
+})();

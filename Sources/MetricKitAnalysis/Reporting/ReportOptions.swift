@@ -1,0 +1,33 @@
+/// What the `report` page shows.
+public struct ReportOptions: Sendable {
+  /// The trend charts, in order.
+  public var charts: [ReportChartSpec] = ReportChartSpec.defaults
+  /// The width of a point on the time axis; nil chooses it from the data (the aggregate must then be
+  /// per day): see ``DumpAggregate/automaticInterval(minPayloads:)``.
+  public var interval: TrendInterval?
+  /// Only the intervals reaching into the last this many days of the data; nil keeps all.
+  public var lastDays: Int?
+  /// Points with fewer payloads are drawn but marked sparse; a version's release marker is its first
+  /// interval with at least this many payloads.
+  public var minPayloads = 5
+  /// How histogram means are estimated.
+  public var estimator: MeanEstimator = .midpoint
+  /// With grouping, the groups drawn per version (most payloads first); the rest merge into `(other)`.
+  public var top = 10
+  /// The versions whose distributions are overlaid (the gate's baseline and candidate); empty: the
+  /// latest two versions.
+  public var distributionVersions: [String] = []
+  /// The most signpost distributions drawn (the signposts with the most samples).
+  public var signpostDistributions = 6
+
+  /// Creates the default options.
+  public init() {}
+
+  /// The metrics the page reads: the charts', every fixed histogram and the signposts (for the
+  /// distributions), and `extra` (the gate's rules).
+  public func selection(adding extra: [String] = []) -> MetricSelection {
+    var patterns = charts.map(\.metric) + MetricCatalog.histograms.map(\.identifier) + extra
+    patterns.append(MetricCatalog.signpostPrefix + "*")
+    return MetricSelection(patterns)
+  }
+}

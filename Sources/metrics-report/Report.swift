@@ -1,0 +1,128 @@
+import ArgumentParser
+import MetricKitAnalysis
+
+/// `metrics-report report PATH… -o report.html`: one self-contained HTML page with adoption, trends,
+/// distributions, the gate and diagnostics.
+struct Report: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Write one self-contained HTML page: adoption, trends per version, distributions, the gate.",
+    discussion: """
+      The page has everything inline (no network, no external file) and opens from file:// or as a CI \
+      artifact. Drag across a chart to zoom every chart; double-click to reset; click a version to hide it.
+      """)
+
+  @OptionGroup var input: InputOptions
+
+  @Option(
+    name: .customLong("metric"),
+    help: ArgumentHelp(
+      "A trend chart (repeatable): a metric identifier, optionally with @statistic (@p50, @p95, @mean); "
+        + "replaces the default charts.", valueName: "id[@stat]"))
+  var metrics: [String] = []
+
+  @Option(help: "The baseline version of the gate section (with --candidate).")
+  var baseline: String?
+
+  @Option(help: "The candidate version of the gate section (with --baseline).")
+  var candidate: String?
+
+  @Option(help: "Rule file (YAML or JSON) of the gate section; the built-in rules otherwise.")
+  var rules: String?
+
+  @Option(help: "Override the false-discovery rate of the rules (0 < alpha < 1).")
+  var alpha: Double?
+
+  @Option(
+    help: ArgumentHelp(
+      "The width of a point: day, week (ISO, from Monday), month, or auto: the narrowest whose typical point "
+        + "has --min-payloads payloads.", valueName: "interval"))
+  var interval: String = "auto"
+
+  /// The interval asked for; nil for auto.
+  private var fixedInterval: TrendInterval? { TrendInterval(rawValue: interval) }
+
+  @Option(help: "Only the last days or weeks of the data, counted back from its latest day: 7d, 30d, 90d, 12w.")
+  var last: String?
+
+  @OptionGroup var breakdown: BreakdownOptions
+
+  @Option(help: "Points with fewer payloads are marked sparse; a version's release marker is its first such interval.")
+  var minPayloads: Int = ReportOptions().minPayloads
+
+  @Option(help: "Histogram mean estimator: midpoint, bucket-end or bucket-start.")
+  var estimator: MeanEstimator = .midpoint
+
+  @Option(help: "The app's own binary name: picks the culprit frame of each diagnostic signature.")
+  var appBinary: String?
+
+  @Option(name: [.customShort("o"), .long], help: "Write the page to this file instead of standard output.")
+  var output: String?
+
+  mutating func validate() throws {
+    try input.validate(output: output, alsoReading: [rules].compactMap { $0 })
+    if input.paths.isEmpty && !input.stdin {
+      throw ValidationError("Name at least one payload file or directory, or pass --stdin.")
+    }
+    if (baseline == nil) != (candidate == nil) {
+      throw ValidationError("Give both --baseline and --candidate for the gate section, or neither.")
+    }
+    if rules != nil && baseline == nil { throw ValidationError("--rules needs --baseline and --candidate.") }
+    if let alpha, !(alpha > 0 && alpha < 1) { throw ValidationError("--alpha must be between 0 and 1.") }
+    if minPayloads < 1 { throw ValidationError("--min-payloads must be at least 1.") }
+    let bad = metrics.filter { ReportChartSpec(parsing: $0) == nil }
+    if !bad.isEmpty {
+      throw ValidationError(
+        "Unknown metric or statistic \(bad.map { "'\($0)'" }.joined(separator: ", ")): give a metric identifier "
+          + "('metrics-report summary --help') and optionally @p50, @p90, @mean.")
+    }
+    _ = try Trend.days(last)
+    if interval != "auto" && fixedInterval == nil {
+      throw ValidationError("--interval takes auto, day, week or month, not '\(interval)'.")
+    }
+  }
+
+  func run() throws {
+    var options = ReportOptions()
+    if !metrics.isEmpty { options.charts = metrics.compactMap(ReportChartSpec.init(parsing:)) }
+    options.interval = fixedInterval
+    options.lastDays = try Trend.days(last)
+    options.minPayloads = minPayloads
+    options.estimator = estimator
+    options.top = breakdown.top
+
+    let evaluator = try baseline.map { _ in
+      RegressionEvaluator(ruleSet: try ReportOutput.ruleSet(path: rules, alpha: alpha), estimator: estimator)
+    }
+    var aggregation = evaluator?.aggregationOptions ?? AggregationOptions(estimator: estimator)
+    aggregation.selection = options.selection(adding: evaluator?.ruleSet.rules.map(\.metric) ?? [])
+    aggregation.interval = fixedInterval ?? .day
+    aggregation.grouping = breakdown.key
+    aggregation.dayUTCOffset = try input.timestampParser().assumedUTCOffset
+    aggregation.diagnostics = DiagnosticOptions(appBinary: appBinary)
+    let aggregate = DumpAggregate(
+      paths: input.inputPaths, reader: try input.reader(), filter: try input.filter(), options: aggregation,
+      threads: input.threads, standardInput: input.stdin)
+
+    var comparison: ComparisonReport?
+    if let evaluator, let baseline, let candidate {
+      guard let b = aggregate.versions[baseline], let c = aggregate.versions[candidate] else {
+        try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
+        let counted = aggregate.versions.keys.sorted(by: VersionOrder.precedes)
+        let absent = [baseline, candidate].filter { aggregate.versions[$0] == nil }
+        ReportOutput.printError(
+          "metrics-report: no payloads for version \(absent.joined(separator: ", ")) "
+            + "(versions counted: \(counted.isEmpty ? "none" : counted.joined(separator: ", ")))")
+        throw ExitStatus.cannotEvaluate
+      }
+      comparison = ComparisonReport(
+        baseline: b, candidate: c, inputs: aggregate.inputs, baselineDiagnostics: aggregate.diagnostics[baseline],
+        candidateDiagnostics: aggregate.diagnostics[candidate], evaluator: evaluator)
+      options.distributionVersions = [baseline, candidate]
+    }
+    let page = ReportPage(aggregate: aggregate, options: options, comparison: comparison)
+    try ReportOutput.write(HTMLReportRenderer.render(page), to: output, inputs: aggregate.discovery)
+    try ReportOutput.finish(
+      inputs: aggregate.inputs, strict: input.strict, requestedVersions: input.appVersions,
+      countedVersions: Array(aggregate.versions.keys))
+  }
+}

@@ -1,0 +1,244 @@
+import Foundation
+import PayloadSynthesis
+import Testing
+
+/// The report page in a real browser: headless Chromium (Debian's `chromium`, installed by
+/// `Scripts/bootstrap.sh --browser`), driven through the DevTools protocol with real mouse events.
+/// Skipped, with a notice, where Chromium is absent.
+@Suite("report page in Chromium", .serialized)
+struct ReportBrowserTests {
+  static func browser() -> String? {
+    guard let path = ChromiumSession.executable else {
+      print("skipped: chromium is not installed (Scripts/bootstrap.sh --browser installs it)")
+      return nil
+    }
+    return path
+  }
+
+  /// Where screenshots go: `$METRICS_REPORT_ARTIFACTS`, else `.build/artifacts`.
+  static var artifacts: URL {
+    let path =
+      ProcessInfo.processInfo.environment["METRICS_REPORT_ARTIFACTS"]
+      ?? CLIRunner.packageRoot.appendingPathComponent(".build/artifacts").path
+    let url = URL(fileURLWithPath: path)
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  /// Each time chart's `[data-x0, data-x1]`.
+  static let ranges = """
+    JSON.stringify([...document.querySelectorAll('figure[data-x0]')].map(f => [f.id, f.dataset.x0, f.dataset.x1]))
+    """
+
+  static func ranges(_ session: ChromiumSession) throws -> [[String]] {
+    let text = try session.evaluate(ranges) as? String ?? "[]"
+    return try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String]] ?? []
+  }
+
+  /// The centre-line points of a chart's overlay, in viewport pixels, after scrolling it to the middle.
+  static func overlay(_ session: ChromiumSession, chart: String) throws -> (
+    left: Double, top: Double, width: Double, height: Double
+  ) {
+    let rect =
+      try session.evaluate(
+        """
+        (() => { const o = document.querySelector('#\(chart) .overlay'); o.scrollIntoView({block: 'center'});
+          const r = o.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()
+        """) as? [Double] ?? []
+    guard rect.count == 4 else { throw ChromiumSession.Failure.protocolError("no overlay for \(chart)") }
+    return (rect[0], rect[1], rect[2], rect[3])
+  }
+
+  @Test func samplesPageDrawsZoomsInSyncAndNeverTouchesTheNetwork() throws {
+    guard let executable = Self.browser() else { return }
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let page = dir.appendingPathComponent("report.html")
+    let made = try CLIRunner.run([
+      "report", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "-o", page.path,
+    ])
+    #expect(made.status == 0, "\(made.stderr)")
+
+    let session = try ChromiumSession(executable: executable)
+    defer { session.close() }
+    try session.open(page)
+    #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
+    #expect(try session.evaluate("document.querySelectorAll('[data-chart]').length") as? Int == 9)
+    #expect(try session.evaluate("document.querySelectorAll('figure[data-x0] svg.plot').length") as? Int == 9)
+    let readyMS = try session.evaluate("Number(document.documentElement.dataset.reportReadyMs)") as? Double ?? .nan
+    print("report page (Samples/dump): interactive \(readyMS) ms after navigation start")
+
+    // The script's drawing of the whole range is the static SVG, path for path.
+    let redraw =
+      try session.evaluate(
+        """
+        (() => { const paths = () => [...document.querySelectorAll('svg.plot path')].map(p => p.getAttribute('d'));
+          const before = paths(); window.metricsReport.render(true); const after = paths();
+          const i = before.findIndex((d, k) => d !== after[k]);
+          return i < 0 ? 'same' : 'path ' + i + ': ' + before[i].slice(0, 80) + ' != ' + after[i].slice(0, 80); })()
+        """) as? String
+    #expect(redraw == "same")
+
+    // Drag across the first trend chart: every time chart follows.
+    let full = try Self.ranges(session)
+    #expect(Set(full.map { $0[1] + "…" + $0[2] }).count == 1)
+    let box = try Self.overlay(session, chart: "chart-0")
+    let y = box.top + box.height / 2
+    try session.mouse("mousePressed", x: box.left + box.width * 0.3, y: y)
+    try session.mouse("mouseMoved", x: box.left + box.width * 0.45, y: y)
+    try session.mouse("mouseMoved", x: box.left + box.width * 0.6, y: y)
+    try session.mouse("mouseReleased", x: box.left + box.width * 0.6, y: y)
+    try session.wait(for: "document.querySelector('#chart-0').dataset.x0 !== '\(full[0][1])'")
+    let zoomed = try Self.ranges(session)
+    #expect(zoomed.count == full.count)
+    #expect(Set(zoomed.map { $0[1] + "…" + $0[2] }).count == 1, "charts disagree: \(zoomed)")
+    let x0 = Double(full[0][1])!
+    let x1 = Double(full[0][2])!
+    let z0 = Double(zoomed[0][1])!
+    let z1 = Double(zoomed[0][2])!
+    #expect(abs(z0 - (x0 + 0.3 * (x1 - x0))) < 1 && abs(z1 - (x0 + 0.6 * (x1 - x0))) < 1, "zoomed to \(z0)…\(z1)")
+    let hash = try session.evaluate("location.hash") as? String ?? ""
+    #expect(hash.hasPrefix("#from=") && hash.contains("&to="))
+
+    // The fragment reopens the same view.
+    try session.open(URL(string: "about:blank")!, waitForReport: false)
+    try session.open(URL(string: page.absoluteString + hash)!)
+    let reopened = try Self.ranges(session)
+    #expect(Set(reopened.map { $0[1] + "…" + $0[2] }).count == 1)
+    #expect(abs(Double(reopened[0][1])! - z0) <= 0.5 && abs(Double(reopened[0][2])! - z1) <= 0.5, "\(reopened[0])")
+
+    // Hovering one chart puts the crosshair and a readout with each version's value on every chart.
+    let hover = try Self.overlay(session, chart: "chart-2")
+    try session.mouse("mouseMoved", x: hover.left + hover.width * 0.5, y: hover.top + hover.height / 2)
+    try session.wait(
+      for:
+        "[...document.querySelectorAll('figure[data-x0] .crosshair')].every(c => c.getAttribute('visibility') === 'visible')"
+    )
+    let readouts =
+      try session.evaluate("[...document.querySelectorAll('figure[data-x0] .readout')].map(r => r.textContent)")
+      as? [String] ?? []
+    #expect(readouts.count == 9)
+    #expect(readouts.allSatisfy { $0.range(of: #"^\d{4}-\d{2}-\d{2}"#, options: .regularExpression) != nil })
+    #expect(readouts.filter { $0.contains(" n=") }.count >= 6, "\(readouts)")
+
+    // Double-click resets every chart; a preset shows the last 7 days.
+    try session.mouse("mousePressed", x: hover.left + 20, y: hover.top + 20, clickCount: 1)
+    try session.mouse("mouseReleased", x: hover.left + 20, y: hover.top + 20, clickCount: 1)
+    try session.mouse("mousePressed", x: hover.left + 20, y: hover.top + 20, clickCount: 2)
+    try session.mouse("mouseReleased", x: hover.left + 20, y: hover.top + 20, clickCount: 2)
+    try session.wait(for: "document.querySelector('#chart-0').dataset.x0 === '\(full[0][1])'")
+    #expect(try Self.ranges(session) == full)
+    _ = try session.evaluate("document.querySelector('.presets [data-days=\"30\"]').click()")
+    try session.wait(for: "document.querySelector('#chart-5').dataset.x0 !== '\(full[0][1])'")
+    #expect(try Self.ranges(session).allSatisfy { Double($0[1])! == x1 - 29 && Double($0[2])! == x1 })
+
+    // The legend hides a version on every chart.
+    _ = try session.evaluate("document.querySelector('.legend .version[data-version-index=\"0\"]').click()")
+    try session.wait(
+      for: """
+        JSON.parse(document.getElementById('report-data').textContent).charts.every(c =>
+          c.series.every((s, i) => s.v !== 0 || [...document.querySelectorAll('#' + c.id + ' path[data-series="' + i + '"]')]
+            .every(p => p.getAttribute('d') === '')))
+        """)
+    #expect(
+      try session.evaluate("location.hash") as? String ?? ""
+        == "#from=\(Self.day(x1 - 29))&to=\(Self.day(x1))&hide=3.8.0")
+
+    #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
+    // Nothing but the page itself was requested, and the policy never had to refuse anything.
+    let requests = session.events.filter { $0.method == "Network.requestWillBeSent" }.compactMap {
+      ($0.params["request"] as? [String: Any])?["url"] as? String
+    }
+    #expect(requests.allSatisfy { $0.hasPrefix(page.absoluteString) || $0 == "about:blank" }, "\(requests)")
+    let violations = session.events.filter { $0.method == "Log.entryAdded" }.compactMap {
+      ($0.params["entry"] as? [String: Any])?["text"] as? String
+    }.filter { $0.contains("Content Security Policy") }
+    #expect(violations.isEmpty, "\(violations)")
+
+    _ = try session.evaluate(
+      """
+      document.querySelector('.legend .version[data-version-index="0"]').click();
+      window.metricsReport.setRange(-Infinity, Infinity); window.scrollTo(0, 0); true
+      """)
+    try session.wait(for: "document.querySelector('#chart-0').dataset.x0 === '\(full[0][1])'")
+    let png = try session.screenshot()
+    #expect(png.count > 10_000)
+    try png.write(to: Self.artifacts.appendingPathComponent("report-samples.png"))
+    try Data(contentsOf: page).write(to: Self.artifacts.appendingPathComponent("report-samples.html"))
+  }
+
+  static func day(_ days: Double) -> String { CalendarDayText.of(Int(days)) }
+
+  @Test func hostileNamesCreateNoElementRunNothingAndRequestNothing() throws {
+    guard let executable = Self.browser() else { return }
+    let hostile = "</script><img src=x onerror=alert(1)>"
+    let signpost = "<svg onload=alert(2)><!--"
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    var evil = VersionProfile.standard[1]
+    evil.version = hostile
+    _ = try SampleDump.write(
+      to: dir.appendingPathComponent("dump"), seed: 5, payloadsPerVersion: 40,
+      profiles: [VersionProfile.standard[0], evil],
+      malformed: false)
+    // Signpost names too, in every plain file.
+    let files = FileManager.default.enumerator(at: dir.appendingPathComponent("dump"), includingPropertiesForKeys: nil)
+    while let file = files?.nextObject() as? URL {
+      guard ["json", "ndjson"].contains(file.pathExtension) else { continue }
+      let text = try String(contentsOf: file, encoding: .utf8)
+      try text.replacingOccurrences(of: "\"LoadFeed\"", with: "\"\(signpost)\"").write(
+        to: file, atomically: true, encoding: .utf8)
+    }
+    let page = dir.appendingPathComponent("report.html")
+    let made = try CLIRunner.run([
+      "report", dir.appendingPathComponent("dump").path, "--baseline", "3.8.0", "--candidate", hostile,
+      "--metric", "signpost:Feed/\(signpost)@p90", "--metric", "applicationLaunchMetrics.histogrammedTimeToFirstDraw",
+      "-o", page.path,
+    ])
+    #expect(made.status == 0, "\(made.stderr)")
+
+    let session = try ChromiumSession(executable: executable)
+    defer { session.close() }
+    try session.open(page)
+    #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
+    #expect(try session.evaluate("document.querySelectorAll('img, iframe, object, embed').length") as? Int == 0)
+    #expect(try session.evaluate("document.querySelectorAll('script').length") as? Int == 2)
+    #expect(
+      try session.evaluate(
+        "[...document.querySelectorAll('*')].filter(e => [...e.attributes].some(a => a.name.startsWith('on'))).length")
+        as? Int == 0)
+    // Only the charts' own SVG: one per chart, one swatch per legend and version-table entry.
+    let svgs = try session.evaluate("document.querySelectorAll('svg').length") as? Int ?? -1
+    let expected =
+      try session.evaluate(
+        "document.querySelectorAll('svg.plot').length + document.querySelectorAll('svg.swatch, .dot svg').length")
+      as? Int ?? -2
+    #expect(svgs == expected)
+    // The names are there, as text.
+    #expect(try session.evaluate("document.body.textContent.includes(\(Self.jsString(hostile)))") as? Bool == true)
+    #expect(try session.evaluate("document.body.textContent.includes(\(Self.jsString(signpost)))") as? Bool == true)
+    #expect(!session.events.contains { $0.method == "Page.javascriptDialogOpening" })
+    let requests = session.events.filter { $0.method == "Network.requestWillBeSent" }.compactMap {
+      ($0.params["request"] as? [String: Any])?["url"] as? String
+    }
+    #expect(requests.allSatisfy { $0 == page.absoluteString }, "\(requests)")
+    try session.screenshot().write(to: Self.artifacts.appendingPathComponent("report-hostile.png"))
+  }
+
+  /// A JavaScript string literal.
+  static func jsString(_ s: String) -> String {
+    let data = try? JSONSerialization.data(withJSONObject: [s])
+    return String(decoding: data ?? Data("[\"\"]".utf8), as: UTF8.self).dropFirst().dropLast().description
+  }
+}
+
+/// `yyyy-MM-dd` of a day count, as the page writes it in fragments.
+enum CalendarDayText {
+  static func of(_ days: Int) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyy-MM-dd"
+    return formatter.string(from: Date(timeIntervalSince1970: Double(days) * 86_400))
+  }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import PayloadSynthesis
+import Testing
+
+/// `metrics-report report`: the page's content and size from the built binary (the browser tests
+/// are in ReportBrowserTests).
+@Suite("metrics-report report")
+struct ReportCommandTests {
+  /// Occurrences of `needle` in `text`.
+  static func count(_ needle: String, in text: String) -> Int { text.components(separatedBy: needle).count - 1 }
+
+  @Test func samplesPageHoldsEverySectionAndTheGateOfCompare() throws {
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let page = dir.appendingPathComponent("report.html")
+    let result = try CLIRunner.run([
+      "report", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "-o", page.path,
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let html = try String(contentsOf: page, encoding: .utf8)
+    let size = try FileManager.default.attributesOfItem(atPath: page.path)[.size] as? Int ?? .max
+    #expect(size < 300_000, "the Samples page is \(size) bytes")
+    for section in ["overview", "adoption", "trends", "distributions", "gate"] {
+      #expect(html.contains("<section id=\"\(section)\">"), "no \(section) section")
+    }
+    #expect(!html.contains("<section id=\"diagnostics\">"))  // the samples hold no diagnostics
+    // Deterministic: no clock, sorted series, fixed number formatting.
+    try CLIRunner.expectGolden(html, "samples-report.html")
+    // The adoption chart and the eight default trend charts.
+    #expect(Self.count("data-chart=\"", in: html) == 9)
+    #expect(html.contains("184 read = 168 counted + 12 excluded + 4 rejected + 0 not metric payloads"))
+    #expect(html.contains("per week"))  // about one payload a day per version: weeks are the typical point
+    // The gate table is compare's: same rules, same verdicts, same order.
+    let compare = try CLIRunner.run([
+      "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--format", "json",
+    ])
+    let results = try #require(try compare.json()["results"] as? [[String: Any]])
+    let gate = try #require(
+      html.components(separatedBy: "<table class=\"gate\">").last?.components(separatedBy: "</table>").first)
+    let verdicts = gate.components(separatedBy: "<span class=\"verdict\">").dropFirst().map {
+      String($0.prefix { $0 != "<" })
+    }
+    #expect(verdicts.count == results.count)
+    for (verdict, r) in zip(verdicts, results) {
+      #expect(verdict.hasPrefix(r["verdict"] as? String ?? "?"))
+    }
+    #expect(html.contains("Gate: <b>\((try compare.json()["gate"] as? String ?? "?").uppercased())</b>"))
+    // Rules link to the chart of their metric.
+    #expect(html.contains("<a href=\"#chart-1\">applicationLaunchMetrics.histogrammedTimeToFirstDraw"))
+  }
+
+  @Test func writesToStandardOutputAndRefusesWhatItCannotDraw() throws {
+    let page = try CLIRunner.run(["report", "Samples/dump", "--app-version", "3.10.0", "--interval", "day"])
+    #expect(page.status == 0)
+    #expect(page.stdout.hasPrefix("<!DOCTYPE html>"))
+    #expect(page.stdout.contains("per day"))
+    #expect(page.stdout.hasSuffix("</html>\n"))
+
+    let half = try CLIRunner.run(["report", "Samples/dump", "--baseline", "3.8.0"])
+    #expect(half.status == 64)
+    #expect(half.stderr.contains("Give both --baseline and --candidate"))
+
+    let metric = try CLIRunner.run(["report", "Samples/dump", "--metric", "memoryMetrics.nope@p90"])
+    #expect(metric.status == 64)
+    #expect(metric.stderr.contains("'memoryMetrics.nope@p90'"))
+
+    let interval = try CLIRunner.run(["report", "Samples/dump", "--interval", "fortnight"])
+    #expect(interval.status == 64)
+    #expect(interval.stderr.contains("auto, day, week or month"))
+
+    let missing = try CLIRunner.run(["report", "Samples/dump", "--baseline", "9.9", "--candidate", "3.9.0"])
+    #expect(missing.status == 2)
+    #expect(missing.stderr.contains("no payloads for version 9.9"))
+    #expect(missing.stdout.isEmpty)
+  }
+
+  @Test func chosenMetricsAndStatisticsReplaceTheDefaults() throws {
+    let result = try CLIRunner.run([
+      "report", "Samples/dump", "--metric", "applicationLaunchMetrics.histogrammedTimeToFirstDraw@p99",
+      "--metric", "signpost:Feed/LoadFeed@mean", "--metric", "hangRate",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(Self.count("data-chart=\"", in: result.stdout) == 4)
+    #expect(result.stdout.contains("data-chart=\"signpost:Feed/LoadFeed\" data-statistic=\"mean\""))
+    #expect(result.stdout.contains("Launch time (first draw) p99"))
+  }
+
+  @Test func diagnosticsSectionCountsKindsAndSignatures() throws {
+    let dir = try DiagnosticsCommandTests.mixedDump()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let result = try CLIRunner.run(["report", dir.path, "--app-binary", "MyApp"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let section = try #require(result.stdout.components(separatedBy: "<section id=\"diagnostics\">").last)
+    // 30 crashes of 1.0; 35 crashes and a hang of 2.0 (mixedDump), in the kinds' column order.
+    #expect(section.contains("<tr><td>1.0</td><td class=\"num\">30</td><td class=\"num\">30</td>"))
+    #expect(
+      section.contains("<tr><td>2.0</td><td class=\"num\">30</td><td class=\"num\">35</td><td class=\"num\">1</td>"))
+    #expect(section.contains("MyApp"))
+  }
+}
