@@ -66,7 +66,7 @@ let package = Package(
       name: "MetricKitAnalysisTests", dependencies: ["MetricKitAnalysis", "PayloadSynthesis"]),
     .testTarget(
       name: "MetricsReportCLITests", dependencies: ["metrics-report", "PayloadSynthesis"],
-      exclude: ["Golden"]),
+      exclude: ["Golden", "Schemas"]),
   ],
   cxxLanguageStandard: .cxx17
 )

@@ -2,36 +2,51 @@
 # Installs what metrics-report needs beyond the Swift toolchain, on Debian or Ubuntu (or macOS with
 # Homebrew). Safe to run again; installs only what is missing (with sudo when not root).
 #
-#   Scripts/bootstrap.sh            GNU GSL, simdjson and zlib development files: enough to build and run
-#   Scripts/bootstrap.sh --browser  also headless Chromium, for the report page's browser tests
-#   Scripts/bootstrap.sh --test     everything the whole test suite uses (today: --browser)
+#   Scripts/bootstrap.sh               GNU GSL, simdjson and zlib development files: enough to build and run
+#   Scripts/bootstrap.sh --browser     also headless Chromium, for the report page's browser tests
+#   Scripts/bootstrap.sh --prometheus  also prometheus (promtool) and prometheus-pushgateway, for the exports
+#   Scripts/bootstrap.sh --otlp        also a Python virtual environment (.build/venv) with
+#                                      opentelemetry-proto and jsonschema, for the OTLP and Datadog files
+#   Scripts/bootstrap.sh --test        everything the whole test suite drives
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 packages=(libgsl-dev libsimdjson-dev zlib1g-dev pkg-config)
+venv=0
 for flag in "$@"; do
   case "$flag" in
     --browser) packages+=(chromium fonts-dejavu-core) ;;
-    --test) packages+=(chromium fonts-dejavu-core) ;;
-    *) echo "usage: Scripts/bootstrap.sh [--browser] [--test]" >&2; exit 64 ;;
+    --prometheus) packages+=(prometheus prometheus-pushgateway) ;;
+    --otlp) venv=1 ;;
+    --test) packages+=(chromium fonts-dejavu-core prometheus prometheus-pushgateway); venv=1 ;;
+    *) echo "usage: Scripts/bootstrap.sh [--browser] [--prometheus] [--otlp] [--test]" >&2; exit 64 ;;
   esac
 done
 
 if [[ "$(uname)" == "Darwin" ]]; then
   brew install gsl simdjson pkg-config
-  # The browser tests find Google Chrome or Chromium on the PATH, or $CHROMIUM.
-  exit 0
+  # The browser tests find Google Chrome or Chromium on the PATH, or $CHROMIUM; the export tests
+  # promtool, prometheus and pushgateway on the PATH (brew install prometheus pushgateway).
+else
+  if (( venv )) && ! python3 -m venv --help >/dev/null 2>&1; then packages+=(python3-venv); fi
+  missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if (( ${#missing[@]} > 0 )); then
+    sudo=""
+    if [[ "$(id -u)" != "0" ]]; then sudo="sudo"; fi
+    echo "Installing ${missing[*]}" >&2
+    $sudo apt-get update -qq
+    # No recommended packages: Chromium's would pull in a desktop's worth of fonts and tools. The
+    # packages' services are not started here: the tests start their own servers.
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
 fi
 
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if (( ${#missing[@]} == 0 )); then
-  exit 0
+if (( venv )) && ! .build/venv/bin/python -c "import opentelemetry.proto, jsonschema" 2>/dev/null; then
+  echo "Creating .build/venv with opentelemetry-proto and jsonschema" >&2
+  mkdir -p .build
+  python3 -m venv .build/venv
+  .build/venv/bin/pip install -q --disable-pip-version-check "opentelemetry-proto==1.45.2" "jsonschema>=4" >&2
 fi
-sudo=""
-if [[ "$(id -u)" != "0" ]]; then sudo="sudo"; fi
-echo "Installing ${missing[*]}" >&2
-$sudo apt-get update -qq
-# No recommended packages: Chromium's would pull in a desktop's worth of fonts and tools.
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

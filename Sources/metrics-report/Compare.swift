@@ -35,7 +35,7 @@ struct Compare: ParsableCommand {
   @Option(help: "Histogram mean estimator: midpoint, bucket-end or bucket-start.")
   var estimator: MeanEstimator = .midpoint
 
-  @Option(help: "Output format: text, json, markdown, junit or github.")
+  @Option(help: "Output format: text, json, markdown, junit, github or openmetrics (gauges for a dashboard).")
   var format: ComparisonRenderer.Format = .text
 
   @Option(name: [.customShort("o"), .long], help: "Write the report to this file instead of standard output.")

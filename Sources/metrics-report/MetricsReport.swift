@@ -13,7 +13,8 @@ struct MetricsReport: ParsableCommand {
       """,
     version: "0.1.0",
     subcommands: [
-      Summary.self, Trend.self, Compare.self, Report.self, Diagnostics.self, Snapshot.self, MergeSnapshots.self,
+      Summary.self, Trend.self, Compare.self, Report.self, Export.self, Diagnostics.self, Snapshot.self,
+      MergeSnapshots.self,
       Rules.self,
     ]
   )

@@ -68,15 +68,16 @@ struct Trend: ParsableCommand {
     return unit == "w" ? n * 7 : n
   }
 
-  /// The time axis of the snapshots, checked to be taken with this interval and grouping.
-  private func fromSnapshots(grouping: GroupingKey?) throws -> DumpAggregate {
+  /// Snapshots as one aggregate, checked to be taken with `interval` (any, when nil) and `grouping`.
+  static func load(_ paths: [String], interval: TrendInterval?, grouping: GroupingKey?) throws -> DumpAggregate {
     var loaded: [VersionSnapshot] = []
-    for path in snapshots {
+    for path in paths {
       do {
         let snapshot = try VersionSnapshot.load(path: path)
-        guard snapshot.interval == interval else {
+        if let interval, snapshot.interval != interval {
           let taken = snapshot.interval.map { "with --interval \($0.rawValue)" } ?? "without --interval"
-          ReportOutput.printError("metrics-report: \(path) was taken \(taken); this trend is per \(interval.rawValue)")
+          ReportOutput.printError(
+            "metrics-report: \(path) was taken \(taken); this needs --interval \(interval.rawValue)")
           throw ExitStatus.cannotEvaluate
         }
         if let grouping, snapshot.grouping != grouping {
@@ -125,7 +126,7 @@ struct Trend: ParsableCommand {
       ? DumpAggregate(
         paths: input.inputPaths, reader: try input.reader(), filter: try input.filter(), options: aggregation,
         threads: input.threads, standardInput: input.stdin)
-      : try fromSnapshots(grouping: aggregation.grouping)
+      : try Self.load(snapshots, interval: interval, grouping: aggregation.grouping)
     let report = TrendReport(aggregate: aggregate, metrics: metrics, interval: interval, options: options)
     try ReportOutput.write(
       TrendRenderer.render(report, as: format, minPayloads: minPayloads), to: output, inputs: aggregate.discovery)

@@ -62,6 +62,15 @@ enum CLIRunner {
     return try execute(process, input: nil)
   }
 
+  /// Runs another program from the package root, with `input` on standard input.
+  static func program(_ executable: String, _ arguments: [String], input: Data? = nil) throws -> Result {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.currentDirectoryURL = packageRoot
+    return try execute(process, input: input)
+  }
+
   /// Runs `metrics-report arguments…` from the package root, with `input` on standard input.
   static func run(_ arguments: [String], input: Data? = nil) throws -> Result {
     let process = Process()

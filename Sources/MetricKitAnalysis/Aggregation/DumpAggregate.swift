@@ -10,7 +10,8 @@ public struct DumpAggregate: Sendable {
   /// With `AggregationOptions.interval`, aggregates by version, group and interval of the time axis
   /// (with `seriesOnly`, `versions` and `groups` stay empty: a trend reads the series alone).
   public private(set) var series: [SeriesKey: VersionAggregate] = [:]
-  /// The latest day of a counted payload (for `--last`), with an interval.
+  /// The latest day of a counted payload (for `--last`, and the timestamp of exports without an
+  /// interval).
   public private(set) var latestDay: CalendarDay?
   /// Counted payloads without timestamps, left off the time axis.
   public private(set) var undatedPayloads = 0
@@ -18,15 +19,24 @@ public struct DumpAggregate: Sendable {
   public private(set) var diagnostics: [String: DiagnosticAggregate] = [:]
   /// What was read, counted, excluded and rejected.
   public private(set) var inputs = InputAccounting()
+  /// Counted payloads per bundle identifier (`metaData.bundleIdentifier`); empty when the dump has
+  /// more than `bundleIdentifierLimit` distinct ones (a hostile dump cannot grow it, and the result
+  /// does not depend on how threads split the dump).
+  public private(set) var bundleIdentifiers: [String: Int] = [:]
+  private var tooManyBundleIdentifiers = false
+  /// The most distinct bundle identifiers counted.
+  public static let bundleIdentifierLimit = 64
 
   /// Creates an empty aggregate.
   public init() {}
 
-  /// The time axis of snapshots (of one or several versions, merged first when of one version): what
-  /// `trend --snapshot` reads. The snapshots must share their interval and grouping.
+  /// The versions and time axis of snapshots (of one or several versions; shards of one version
+  /// merge): what `trend --snapshot` and `export --snapshot` read. The snapshots must share their
+  /// interval and grouping.
   public init(snapshots: [VersionSnapshot]) {
     self.init()
     for snapshot in snapshots {
+      versions.merge([snapshot.aggregate.version: snapshot.aggregate])
       series.merge(snapshot.series)
       if let day = snapshot.latestDay { latestDay = max(latestDay ?? day, day) }
       undatedPayloads += snapshot.undatedPayloads
@@ -130,6 +140,8 @@ public struct DumpAggregate: Sendable {
     series.merge(other.series)
     if let day = other.latestDay { latestDay = max(latestDay ?? day, day) }
     undatedPayloads += other.undatedPayloads
+    tooManyBundleIdentifiers = tooManyBundleIdentifiers || other.tooManyBundleIdentifiers
+    for (bundle, n) in other.bundleIdentifiers { countBundle(bundle, n) }
     for (version, aggregate) in other.diagnostics {
       if diagnostics[version] == nil {
         diagnostics[version] = aggregate
@@ -138,6 +150,15 @@ public struct DumpAggregate: Sendable {
       }
     }
     inputs.merge(other.inputs)
+  }
+
+  private mutating func countBundle(_ bundle: String, _ n: Int) {
+    guard !tooManyBundleIdentifiers else { return }
+    bundleIdentifiers[bundle, default: 0] += n
+    if bundleIdentifiers.count > Self.bundleIdentifierLimit {
+      tooManyBundleIdentifiers = true
+      bundleIdentifiers = [:]
+    }
   }
 
   /// Accounts for one read event, aggregating it when it is a payload the filter keeps.
@@ -150,11 +171,13 @@ public struct DumpAggregate: Sendable {
         return
       }
       let version = payload.latestApplicationVersion
+      if let bundle = payload.metaData?.bundleIdentifier { countBundle(bundle, 1) }
       let groupValue = options.grouping.map { $0.value(of: payload) }
       if options.grouping != nil { grouping = options.grouping }
+      let day = CalendarDay(payload: payload, utcOffset: options.dayUTCOffset)
+      if let day { latestDay = max(latestDay ?? day, day) }
       if let interval = options.interval {
-        if let day = CalendarDay(payload: payload, utcOffset: options.dayUTCOffset) {
-          latestDay = max(latestDay ?? day, day)
+        if let day {
           let key = SeriesKey(version: version, group: groupValue, start: interval.start(of: day))
           series[key, default: VersionAggregate(version: version, signpostLimit: options.signpostLimit)].add(
             payload, options: options)

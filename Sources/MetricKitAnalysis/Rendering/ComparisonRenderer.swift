@@ -1,7 +1,8 @@
 import Foundation
 
 /// Renders a comparison for people and for CI systems: aligned text, SPEC §5 JSON, Markdown for a
-/// pull-request comment, JUnit XML (one test case per rule) and GitHub Actions annotations.
+/// pull-request comment, JUnit XML (one test case per rule), GitHub Actions annotations, and OpenMetrics
+/// gauges for a dashboard.
 public enum ComparisonRenderer {
   /// The formats `compare` writes.
   public enum Format: String, Sendable, CaseIterable {
@@ -15,6 +16,8 @@ public enum ComparisonRenderer {
     case junit
     /// GitHub Actions workflow commands (`::error title=…::…`).
     case github
+    /// OpenMetrics gauges (for a Pushgateway): each rule's change, verdict as a label.
+    case openmetrics
   }
 
   /// Renders `report` in `format`.
@@ -25,6 +28,7 @@ public enum ComparisonRenderer {
     case .markdown: markdown(report)
     case .junit: junit(report)
     case .github: github(report)
+    case .openmetrics: OpenMetricsWriter.write(report)
     }
   }
 

@@ -114,6 +114,21 @@ package enum TextEscaping {
   /// element or attribute nor open one.
   static func html(_ s: String) -> String { xml(s) }
 
+  /// An OpenMetrics (and Prometheus text format) label value: backslash, double quote and line
+  /// feed escaped, as the formats define; every other character is data.
+  static func openMetricsLabel(_ s: String) -> String {
+    var out = ""
+    for scalar in s.unicodeScalars {
+      switch scalar {
+      case "\\": out += "\\\\"
+      case "\"": out += "\\\""
+      case "\n": out += "\\n"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+
   /// A GitHub Actions workflow-command message: unsafe scalars shown as terminal escapes, then `%`,
   /// CR and LF percent-encoded, so a string cannot start a new command.
   static func githubMessage(_ s: String) -> String {

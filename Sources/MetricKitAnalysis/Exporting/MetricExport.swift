@@ -1,0 +1,180 @@
+import Foundation
+
+/// What an export writes: the aggregate of each version (and group), per interval of the time axis
+/// with the interval's end as timestamp, or once without one; and how each metric's numbers are read
+/// from an aggregate. The writers (`OpenMetricsWriter`, `DatadogWriter`, `OTLPJSONWriter`) only format.
+public struct MetricExport: Sendable {
+  /// One version (and group), over one interval or the whole dump.
+  public struct Point: Sendable {
+    /// The app version.
+    public var version: String
+    /// The group's value with `--by`.
+    public var group: String?
+    /// The first second of the interval (seconds since 1970); nil without an interval.
+    public var start: Int?
+    /// The interval's last second (seconds since 1970): the sample's timestamp; nil without one.
+    public var timestamp: Int?
+    /// What was aggregated.
+    public var aggregate: VersionAggregate
+  }
+
+  /// The percentiles of a histogram or scalar metric, with the count and sum of its observations.
+  public struct Quantiles: Sendable {
+    /// (percentile, value in the base unit).
+    public var values: [(percentile: Percentile, value: Double)]
+    /// Histogram samples, or payloads with a value.
+    public var count: Int128
+    /// The sum of the observations in the base unit: exact for scalar metrics, the mean estimator's for
+    /// histograms (MetricKit does not report sums).
+    public var sum: Double
+  }
+
+  /// A merged histogram as cumulative counts at its bucket ends, in the base unit.
+  public struct Buckets: Sendable {
+    /// (upper edge, samples in buckets ending at or below it), edges ascending. Where layouts overlap,
+    /// a bucket counts at its end: each count is a sure lower bound of the samples ≤ the edge, and
+    /// exact for disjoint buckets (MetricKit's usual layouts).
+    public var cumulative: [(upperBound: Double, count: Int128)]
+    /// All samples (the `+Inf` bucket).
+    public var count: Int128
+    /// As in ``Quantiles``.
+    public var sum: Double
+  }
+
+  /// The key of `--by` groups; nil without.
+  public var grouping: GroupingKey?
+  /// The width of the points; nil for one point per version (and group).
+  public var interval: TrendInterval?
+  /// The points, versions in version order, then groups, then time.
+  public var points: [Point] = []
+  /// The metrics with data, in catalog order, then `signpost:…` identifiers in byte order.
+  public var metrics: [String] = []
+  /// The bundle identifier seen most often, for `service.name`.
+  public var bundleIdentifier: String?
+  /// The quantiles written for histogram and scalar metrics.
+  public var percentiles = [50, 90, 95, 99].compactMap { Percentile(Double($0)) }
+  /// How histogram sums are estimated.
+  public var estimator: MeanEstimator = .midpoint
+  /// The end of the data's latest day (seconds since 1970): the timestamp of points without one where
+  /// a format needs it (Datadog, OTLP).
+  public var latestTimestamp: Int?
+
+  /// The points of `aggregate` (read with `interval` as its `AggregationOptions.interval`, not
+  /// `seriesOnly` when `interval` is nil) for the metrics `selection` allows.
+  public init(
+    aggregate: DumpAggregate, interval: TrendInterval?, selection: MetricSelection = MetricSelection(),
+    estimator: MeanEstimator = .midpoint
+  ) {
+    self.interval = interval
+    self.estimator = estimator
+    grouping = aggregate.grouping
+    bundleIdentifier = aggregate.bundleIdentifiers.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+    latestTimestamp = aggregate.latestDay.map { ($0.daysSinceEpoch + 1) * 86_400 - 1 }
+    if let interval {
+      points = aggregate.series.map { key, part in
+        Point(
+          version: key.version, group: key.group, start: key.start.daysSinceEpoch * 86_400,
+          timestamp: Self.end(of: key.start, interval) * 86_400 - 1, aggregate: part)
+      }
+    } else if aggregate.grouping != nil {
+      points = aggregate.groups.map {
+        Point(version: $0.key.version, group: $0.key.value, start: nil, timestamp: nil, aggregate: $0.value)
+      }
+    } else {
+      points = aggregate.versions.map {
+        Point(version: $0.key, group: nil, start: nil, timestamp: nil, aggregate: $0.value)
+      }
+    }
+    points.sort { a, b in
+      if a.version != b.version { return VersionOrder.precedes(a.version, b.version) }
+      if a.group != b.group { return (a.group ?? "").utf8.lexicographicallyPrecedes((b.group ?? "").utf8) }
+      return (a.start ?? 0) < (b.start ?? 0)
+    }
+    var present = Set<String>()
+    for point in points {
+      let a = point.aggregate
+      for (id, h) in a.histograms where h.sampleCount > 0 { present.insert(id) }
+      for id in a.scalars.keys { present.insert(id) }
+      if a.hangRate.pooledRate != nil { present.insert(MetricCatalog.hangRate) }
+      if a.scrollHitchRate.pooledRate != nil { present.insert(MetricCatalog.scrollHitchRate) }
+    }
+    let signposts = present.filter { $0.hasPrefix(MetricCatalog.signpostPrefix) }.sorted {
+      $0.utf8.lexicographicallyPrecedes($1.utf8)
+    }
+    metrics = (MetricCatalog.identifiers.filter(present.contains) + signposts).filter(selection.includes)
+  }
+
+  /// The day after the interval starting on `start`, in days since 1970.
+  static func end(of start: CalendarDay, _ interval: TrendInterval) -> Int {
+    switch interval {
+    case .day: start.daysSinceEpoch + 1
+    case .week: start.daysSinceEpoch + 7
+    case .month: start.adding(days: 31).monthStart.daysSinceEpoch
+    }
+  }
+
+  /// The labels of a point: `app_version`, then the group's key in snake case.
+  public func labels(of point: Point) -> [(name: String, value: String)] {
+    var labels = [(name: "app_version", value: point.version)]
+    if let grouping, let group = point.group { labels.append((Self.labelName(grouping), group)) }
+    return labels
+  }
+
+  /// `deviceType` → `device_type`, `osVersion:major` → `os_version_major`.
+  static func labelName(_ key: GroupingKey) -> String {
+    ExportedMetric.snake(key.description.replacingOccurrences(of: ":", with: "_"))
+  }
+
+  /// A signpost identifier's category and name (split at the first `/`).
+  public static func signpostLabels(_ identifier: String) -> [(name: String, value: String)] {
+    let rest = identifier.dropFirst(MetricCatalog.signpostPrefix.count)
+    guard let slash = rest.firstIndex(of: "/") else {
+      return [("signpost_category", ""), ("signpost_name", String(rest))]
+    }
+    return [
+      ("signpost_category", String(rest[..<slash])), ("signpost_name", String(rest[rest.index(after: slash)...])),
+    ]
+  }
+
+  /// The percentiles of a histogram or scalar metric in the base unit; nil without data.
+  public func quantiles(_ metric: String, in a: VersionAggregate) -> Quantiles? {
+    guard let exported = ExportedMetric.of(metric) else { return nil }
+    if let merged = a.histogram(metric), merged.sampleCount > 0 {
+      guard let estimates = try? merged.percentiles(percentiles), let mean = try? merged.mean(estimator: estimator)
+      else { return nil }
+      return Quantiles(
+        values: estimates.map { ($0.percentile, exported.scaled($0.value)) }, count: merged.sampleCount,
+        sum: exported.scaled(mean * Double(merged.sampleCount)))
+    }
+    guard let sample = a.scalars[metric], sample.count > 0, let values = try? sample.percentiles(percentiles) else {
+      return nil
+    }
+    return Quantiles(
+      values: zip(percentiles, values).map { ($0, exported.scaled($1)) }, count: Int128(sample.count),
+      // Summed in sorted order: the same bits whatever order threads merged the payloads in.
+      sum: exported.scaled(sample.values.sorted().reduce(0, +)))
+  }
+
+  /// The cumulative buckets of a histogram metric in the base unit; nil without data.
+  public func buckets(_ metric: String, in a: VersionAggregate) -> Buckets? {
+    guard let exported = ExportedMetric.of(metric), let merged = a.histogram(metric), merged.sampleCount > 0,
+      let mean = try? merged.mean(estimator: estimator)
+    else { return nil }
+    var atEnd: [Double: Int128] = [:]
+    for bucket in merged.buckets { atEnd[bucket.range.end, default: 0] += bucket.count }
+    var running: Int128 = 0
+    let cumulative = atEnd.keys.sorted().map { end -> (Double, Int128) in
+      running += atEnd[end] ?? 0
+      return (exported.scaled(end), running)
+    }
+    return Buckets(
+      cumulative: cumulative, count: merged.sampleCount, sum: exported.scaled(mean * Double(merged.sampleCount)))
+  }
+
+  /// A rate metric in the base unit; nil without data.
+  public func rate(_ metric: String, in a: VersionAggregate) -> Double? {
+    guard let exported = ExportedMetric.of(metric) else { return nil }
+    let sample = metric == MetricCatalog.hangRate ? a.hangRate : a.scrollHitchRate
+    return sample.pooledRate.map(exported.scaled)
+  }
+}
