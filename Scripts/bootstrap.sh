@@ -7,19 +7,23 @@
 #   Scripts/bootstrap.sh --prometheus  also prometheus (promtool) and prometheus-pushgateway, for the exports
 #   Scripts/bootstrap.sh --otlp        also a Python virtual environment (.build/venv) with
 #                                      opentelemetry-proto and jsonschema, for the OTLP and Datadog files
-#   Scripts/bootstrap.sh --test        everything the whole test suite drives
+#   Scripts/bootstrap.sh --spark       also PySpark 4.3 in .build/venv and a Java runtime, for Scripts/spark/test.sh
+#   Scripts/bootstrap.sh --test        everything the whole test suite drives (also GNU parallel, for the
+#                                      sharding recipes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(libgsl-dev libsimdjson-dev zlib1g-dev pkg-config)
 venv=0
+spark=0
 for flag in "$@"; do
   case "$flag" in
     --browser) packages+=(chromium fonts-dejavu-core) ;;
     --prometheus) packages+=(prometheus prometheus-pushgateway) ;;
     --otlp) venv=1 ;;
-    --test) packages+=(chromium fonts-dejavu-core prometheus prometheus-pushgateway); venv=1 ;;
-    *) echo "usage: Scripts/bootstrap.sh [--browser] [--prometheus] [--otlp] [--test]" >&2; exit 64 ;;
+    --spark) venv=1; spark=1 ;;
+    --test) packages+=(chromium fonts-dejavu-core prometheus prometheus-pushgateway parallel); venv=1 ;;
+    *) echo "usage: Scripts/bootstrap.sh [--browser] [--prometheus] [--otlp] [--spark] [--test]" >&2; exit 64 ;;
   esac
 done
 
@@ -29,6 +33,7 @@ if [[ "$(uname)" == "Darwin" ]]; then
   # promtool, prometheus and pushgateway on the PATH (brew install prometheus pushgateway).
 else
   if (( venv )) && ! python3 -m venv --help >/dev/null 2>&1; then packages+=(python3-venv); fi
+  if (( spark )) && ! command -v java >/dev/null; then packages+=(default-jre-headless); fi
   missing=()
   for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -49,4 +54,9 @@ if (( venv )) && ! .build/venv/bin/python -c "import opentelemetry.proto, jsonsc
   mkdir -p .build
   python3 -m venv .build/venv
   .build/venv/bin/pip install -q --disable-pip-version-check "opentelemetry-proto==1.45.2" "jsonschema>=4" >&2
+fi
+
+if (( spark )) && ! .build/venv/bin/python -c "import pyspark" 2>/dev/null; then
+  echo "Installing PySpark into .build/venv" >&2
+  .build/venv/bin/pip install -q --disable-pip-version-check "pyspark==4.3.0" >&2
 fi

@@ -10,13 +10,21 @@ struct MergeSnapshots: ParsableCommand {
       "Merge snapshots of one version taken over disjoint inputs; the result equals one snapshot of all of them.")
 
   @Argument(help: "Snapshot files.")
-  var snapshots: [String]
+  var snapshots: [String] = []
+
+  @Flag(
+    help: "Also read snapshots from standard input: JSON documents one after the other (e.g. snapshot --compact lines)."
+  )
+  var stdin = false
+
+  @Flag(help: "Write the merged snapshot on one line.")
+  var compact = false
 
   @Option(name: [.customShort("o"), .long], help: "Write the merged snapshot to this file instead of standard output.")
   var output: String?
 
   mutating func validate() throws {
-    if snapshots.isEmpty { throw ValidationError("Name at least one snapshot.") }
+    if snapshots.isEmpty && !stdin { throw ValidationError("Name at least one snapshot, or pass --stdin.") }
   }
 
   func run() throws {
@@ -28,8 +36,9 @@ struct MergeSnapshots: ParsableCommand {
       throw ExitStatus.cannotEvaluate
     }
     do {
-      let loaded = try snapshots.map { path throws(VersionSnapshot.Failure) in try VersionSnapshot.load(path: path) }
-      try ReportOutput.write(try VersionSnapshot.merge(loaded).json, to: output, inputs: files)
+      var loaded = try snapshots.map { path throws(VersionSnapshot.Failure) in try VersionSnapshot.load(path: path) }
+      if stdin { loaded += try VersionSnapshot.loadStream(path: "/dev/stdin", name: "standard input") }
+      try ReportOutput.write(try VersionSnapshot.merge(loaded).json(compact: compact), to: output, inputs: files)
     } catch let failure as VersionSnapshot.Failure {
       ReportOutput.printError("metrics-report: \(failure)")
       throw ExitStatus.cannotEvaluate

@@ -19,6 +19,15 @@ struct Snapshot: ParsableCommand {
   @Option(name: [.customShort("o"), .long], help: "Write the snapshot to this file instead of standard output.")
   var output: String?
 
+  @Flag(help: "Write the snapshot on one line (one element per partition in Spark's rdd.pipe().collect()).")
+  var compact = false
+
+  @Flag(
+    help:
+      "Write an empty snapshot (zero payloads, the full input accounting) when the input holds no payload of the version, as --stdin always does: a shard without the version is an ordinary shard."
+  )
+  var allowEmpty = false
+
   @Option(help: "Also record the time axis, per day, week or month, so that merged shards feed 'trend --snapshot'.")
   var interval: TrendInterval?
 
@@ -59,8 +68,14 @@ struct Snapshot: ParsableCommand {
       paths: input.inputPaths, reader: try input.reader(), filter: try input.filter(), options: options,
       threads: input.threads, standardInput: input.stdin)
     try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
-    guard let versionAggregate = aggregate.versions[version] else {
-      ReportOutput.printError("metrics-report: no payloads for version \(version)")
+    // A shard may hold none of the version: with --stdin (a partition piped through) or
+    // --allow-empty, its snapshot counts its inputs and merges like any other.
+    guard
+      let versionAggregate = aggregate.versions[version]
+        ?? ((input.stdin || allowEmpty) ? VersionAggregate(version: version) : nil)
+    else {
+      ReportOutput.printError(
+        "metrics-report: no payloads for version \(version) (--allow-empty writes an empty snapshot)")
       throw ExitStatus.cannotEvaluate
     }
     var snapshot = VersionSnapshot(
@@ -73,6 +88,6 @@ struct Snapshot: ParsableCommand {
       snapshot.latestDay = aggregate.latestDay
       snapshot.undatedPayloads = aggregate.undatedPayloads
     }
-    try ReportOutput.write(snapshot.json, to: output, inputs: aggregate.discovery)
+    try ReportOutput.write(snapshot.json(compact: compact), to: output, inputs: aggregate.discovery)
   }
 }

@@ -94,7 +94,10 @@ public struct VersionSnapshot: Sendable {
   // MARK: - Writing
 
   /// The snapshot's JSON text. Identical aggregates give identical bytes.
-  public var json: String {
+  public var json: String { json(compact: false) }
+
+  /// The snapshot's JSON text; `compact`: on one line (with its line break), for streams of shards.
+  public func json(compact: Bool) -> String {
     var members: [(String, JSONWriter.Value)] = [
       ("kind", .string("metrics-report-snapshot")),
       ("snapshotVersion", .integer(Int128(Self.formatVersion))),
@@ -123,7 +126,7 @@ public struct VersionSnapshot: Sendable {
             })
         ))
     }
-    return JSONWriter.render(.object(members))
+    return compact ? JSONWriter.compact(.object(members)) + "\n" : JSONWriter.render(.object(members))
   }
 
   /// An aggregate's members: payloads, merged histograms, per-payload statistics, scalars, rates.
@@ -230,6 +233,72 @@ public struct VersionSnapshot: Sendable {
   }
 
   // MARK: - Reading
+
+  /// Reads a stream of snapshots (standard input of `merge --stdin`): JSON documents one after the
+  /// other, pretty or one per line (`snapshot --compact`), as shards emit them.
+  public static func loadStream(path: String, name: String) throws(Failure) -> [VersionSnapshot] {
+    let buffer: PaddedBuffer
+    do {
+      buffer = try InputFileReader().read(path: InputPath(path))
+    } catch {
+      throw Failure(description: "\(name): \(error.reason)")
+    }
+    guard let parser = JSONParser(maximumDepth: 64) else { throw Failure(description: "\(name): out of memory") }
+    let bytes = buffer.bytes
+    var out: [VersionSnapshot] = []
+    var i = 0
+    while i < bytes.count {
+      let byte = bytes[i]
+      if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+        i += 1
+        continue
+      }
+      guard byte == UInt8(ascii: "{"), let end = documentEnd(bytes, from: i) else {
+        throw Failure(
+          description: "\(name): byte \(i): not a snapshot (a stream holds JSON objects, one after the other)")
+      }
+      // Parsed in place: the buffer's padding (or the next document) follows the slice.
+      let slice = UnsafeRawBufferPointer(rebasing: bytes[i..<end])
+      do {
+        out.append(try parser.parse(slice) { (root) throws(PayloadDecodingError) in try decode(root) })
+      } catch {
+        throw Failure(description: "\(name): snapshot \(out.count + 1): not a metrics-report snapshot: \(error)")
+      }
+      i = end
+    }
+    if out.isEmpty { throw Failure(description: "\(name): no snapshot in the stream") }
+    return out
+  }
+
+  /// The end (exclusive) of the JSON object starting at `start`: the brace that closes it outside
+  /// strings; nil when the stream ends first.
+  private static func documentEnd(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+    var depth = 0
+    var inString = false
+    var escaped = false
+    var i = start
+    while i < bytes.count {
+      let b = bytes[i]
+      if inString {
+        if escaped {
+          escaped = false
+        } else if b == UInt8(ascii: "\\") {
+          escaped = true
+        } else if b == UInt8(ascii: "\"") {
+          inString = false
+        }
+      } else if b == UInt8(ascii: "\"") {
+        inString = true
+      } else if b == UInt8(ascii: "{") || b == UInt8(ascii: "[") {
+        depth += 1
+      } else if b == UInt8(ascii: "}") || b == UInt8(ascii: "]") {
+        depth -= 1
+        if depth == 0 { return i + 1 }
+      }
+      i += 1
+    }
+    return nil
+  }
 
   /// Reads a snapshot file.
   public static func load(path: String) throws(Failure) -> VersionSnapshot {

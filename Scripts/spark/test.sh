@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Runs the shipped Spark job in local[2] on a generated dump and checks that each version's merged
+# snapshot is the single-machine snapshot (CI runs it; see README "Running on Spark").
+#   Scripts/spark/test.sh [BINARY]     (default: .build/debug/metrics-report, built if missing)
+# Needs Scripts/bootstrap.sh --spark (PySpark in .build/venv, a Java runtime).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+python=.build/venv/bin/python
+if ! "$python" -c "import pyspark" 2>/dev/null || ! command -v java >/dev/null; then
+  echo "skipped: PySpark or Java missing (Scripts/bootstrap.sh --spark installs them)" >&2
+  exit 0
+fi
+binary=${1:-.build/debug/metrics-report}
+[[ -x "$binary" ]] || swift build --product metrics-report >&2
+swift build --product generate-corpus >&2
+corpus=$(swift build --show-bin-path)/generate-corpus
+export SPARK_LOCAL_IP=127.0.0.1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Three versions, 7,000 payloads each, one NDJSON file per version: partitions follow the files, so
+# most partitions hold no payload of two of the versions.
+"$corpus" "$work/dump" --history 3 90 7000 >&2
+versions=(2.0.0 2.1.0 2.2.0)
+started=$(date +%s)
+"$python" Scripts/spark/metrickit_snapshots.py --binary "$binary" --input "$work/dump" --versions "${versions[@]}" \
+  --output "$work/spark" --master 'local[2]' --partitions 8 2> >(grep -v -E ' WARN |^Setting default log level|^To adjust logging|^Using Spark' >&2)
+spark_seconds=$(( $(date +%s) - started ))
+started=$(date +%s)
+for v in "${versions[@]}"; do "$binary" snapshot "$work/dump" --app-version "$v" -o "$work/direct-$v.json"; done
+direct_seconds=$(( $(date +%s) - started ))
+
+for v in "${versions[@]}"; do
+  # One field differs by design: inputs.files counts what was read (Spark's partitions, the direct
+  # run's files); every other byte must be the same.
+  "$python" - "$work/spark/$v.json" "$work/direct-$v.json" <<'PY'
+import re, sys
+spark, direct = (open(p).read() for p in sys.argv[1:3])
+files = re.compile(r'^(    "files": )\d+,$', re.M)
+assert len(files.findall(spark)) == 1 and len(files.findall(direct)) == 1
+if files.sub(r'\1N,', spark) != files.sub(r'\1N,', direct):
+    sys.exit(f"{sys.argv[1]} differs from {sys.argv[2]}")
+PY
+  echo "$v: the Spark snapshot equals the direct one (but for inputs.files)"
+done
+
+# rdd.pipe with checkCode=True succeeds on partitions without the version, and merges the same.
+"$python" Scripts/spark/metrickit_snapshots.py --binary "$binary" --input "$work/dump" --versions 2.1.0 \
+  --output "$work/pipe" --master 'local[2]' --partitions 8 --pipe 2> >(grep -v -E ' WARN |^Setting default log level|^To adjust logging|^Using Spark' >&2)
+cmp "$work/pipe/2.1.0.json" "$work/spark/2.1.0.json"
+echo "pipe(checkCode=True): the same snapshot"
+echo "timing: Spark local[2] job ${spark_seconds}s (JVM start included), direct snapshots ${direct_seconds}s"

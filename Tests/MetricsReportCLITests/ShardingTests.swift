@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+/// Shards that cannot lose counts: empty shards, compact snapshots, `merge --stdin`, and the README's
+/// recipes run as written.
+@Suite("Sharding")
+struct ShardingTests {
+  /// The README's code blocks that start with `# recipe: NAME`.
+  static func recipes() throws -> [String: String] {
+    let readme = try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    var out: [String: String] = [:]
+    for block in readme.components(separatedBy: "```sh\n").dropFirst() {
+      let code = block.components(separatedBy: "```").first ?? ""
+      guard code.hasPrefix("# recipe: ") else { continue }
+      let name = String(code.dropFirst("# recipe: ".count).prefix { $0 != " " && $0 != "," })
+      out[name] = code
+    }
+    return out
+  }
+
+  /// Runs `script` in a fresh directory holding a link to Samples/, with the built binary on the PATH.
+  static func runRecipe(_ script: String) throws -> (CLIRunner.Result, URL) {
+    let dir = try CLIRunner.temporaryDirectory()
+    try FileManager.default.createSymbolicLink(
+      at: dir.appendingPathComponent("Samples"),
+      withDestinationURL: CLIRunner.packageRoot.appendingPathComponent("Samples"))
+    let result = try CLIRunner.shell(
+      "cd '\(dir.path)' && export PATH=\"$(dirname \"$B\"):$PATH\" && set -eo pipefail\n" + script)
+    return (result, dir)
+  }
+
+  @Test func readmeRecipesGiveTheDirectSnapshotByteForByte() throws {
+    let recipes = try Self.recipes()
+    #expect(Set(recipes.keys) == ["GNU", "xargs"], "\(recipes.keys)")
+    let direct = try CLIRunner.shell(
+      "$B snapshot $(find Samples/dump -name '*.ndjson' | sort) --app-version 3.9.0")
+    #expect(direct.status == 0)
+    for (name, script) in recipes.sorted(by: { $0.key < $1.key }) {
+      if name == "GNU" && LocalServer.executable("parallel") == nil {
+        print("skipped: GNU parallel is not installed (Scripts/bootstrap.sh --test installs it)")
+        continue
+      }
+      let (result, dir) = try Self.runRecipe(script)
+      defer { try? FileManager.default.removeItem(at: dir) }
+      #expect(result.status == 0, "\(name): \(result.stderr)")
+      let merged = try String(contentsOf: dir.appendingPathComponent("candidate-3.9.0.json"), encoding: .utf8)
+      #expect(merged == direct.stdout, "\(name)")
+    }
+  }
+
+  @Test func stdinShardsMergeToTheWholeStreamButForTheStreamsCount() throws {
+    // Eight shards of the samples' NDJSON lines, round robin: some hold no payload of 3.8.0.
+    let lines = try CLIRunner.shell("cat $(find Samples/dump -name '*.ndjson' | sort)").stdout.split(separator: "\n")
+    var shards = [[Substring]](repeating: [], count: 8)
+    for (i, line) in lines.enumerated() { shards[i % 8].append(line) }
+    shards[6] += shards[7]  // and one empty partition
+    shards[7] = []
+    for version in ["3.8.0", "3.9.0"] {
+      var stream = ""
+      var emptyShards = 0
+      for shard in shards {
+        let input = Data((shard.joined(separator: "\n") + (shard.isEmpty ? "" : "\n")).utf8)
+        let snapshot = try CLIRunner.run(["snapshot", "--stdin", "--app-version", version, "--compact"], input: input)
+        #expect(snapshot.status == 0, "\(snapshot.stderr)")
+        #expect(snapshot.stdout.filter { $0 == "\n" }.count == 1 && snapshot.stdout.hasSuffix("\n"))
+        if snapshot.stdout.contains("\"payloads\":0,\"histograms\"") { emptyShards += 1 }
+        stream += snapshot.stdout
+      }
+      #expect(emptyShards >= 1)
+      let merged = try CLIRunner.run(["merge", "--stdin"], input: Data(stream.utf8))
+      #expect(merged.status == 0, "\(merged.stderr)")
+      let direct = try CLIRunner.run(
+        ["snapshot", "--stdin", "--app-version", version], input: Data((lines.joined(separator: "\n") + "\n").utf8))
+      // One field differs: the streams read (8 shards against 1).
+      #expect(merged.stdout.contains("\"files\": 8,") && direct.stdout.contains("\"files\": 1,"))
+      #expect(
+        merged.stdout.replacingOccurrences(of: "\"files\": 8,", with: "\"files\": 1,") == direct.stdout, "\(version)")
+      // The same snapshots, pretty and concatenated, merge the same.
+      let pretty = try shards.map { shard in
+        try CLIRunner.run(
+          ["snapshot", "--stdin", "--app-version", version],
+          input: Data((shard.joined(separator: "\n") + (shard.isEmpty ? "" : "\n")).utf8)
+        ).stdout
+      }.joined()
+      #expect(try CLIRunner.run(["merge", "--stdin"], input: Data(pretty.utf8)).stdout == merged.stdout)
+    }
+  }
+
+  @Test func emptyShardsAreOrdinaryButAnEmptyVersionCannotBeCompared() throws {
+    let empty = try CLIRunner.run(["snapshot", "--stdin", "--app-version", "9.9"], input: Data())
+    #expect(empty.status == 0)
+    #expect(empty.stdout.contains("\"payloads\": 0,"))
+    // Files: only with --allow-empty.
+    let refused = try CLIRunner.run(["snapshot", "Samples/dump/v3.8.0", "--app-version", "9.9"])
+    #expect(refused.status == 2 && refused.stderr.contains("--allow-empty"))
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let allowed = try CLIRunner.run([
+      "snapshot", "Samples/dump/v3.8.0", "--app-version", "9.9", "--allow-empty", "-o",
+      dir.appendingPathComponent("a.json").path,
+    ])
+    #expect(allowed.status == 0)
+    try Data(empty.stdout.utf8).write(to: dir.appendingPathComponent("b.json"))
+    let merged = try CLIRunner.run([
+      "merge", dir.appendingPathComponent("a.json").path, dir.appendingPathComponent("b.json").path, "-o",
+      dir.appendingPathComponent("m.json").path,
+    ])
+    #expect(merged.status == 0, "\(merged.stderr)")
+    let baseline = try CLIRunner.run([
+      "snapshot", "Samples/dump", "--app-version", "3.8.0", "-o", dir.appendingPathComponent("base.json").path,
+    ])
+    #expect(baseline.status == 0)
+    let compare = try CLIRunner.run([
+      "compare", "--baseline-file", dir.appendingPathComponent("base.json").path, "--candidate-file",
+      dir.appendingPathComponent("m.json").path,
+    ])
+    #expect(compare.status == 2 && compare.stderr.contains("nothing to evaluate"))
+    // A stream that is not snapshots is refused with where it went wrong.
+    let garbage = try CLIRunner.run(["merge", "--stdin"], input: Data((empty.stdout + "oops\n").utf8))
+    #expect(garbage.status == 2 && garbage.stderr.contains("standard input: byte"))
+    let none = try CLIRunner.run(["merge", "--stdin"], input: Data())
+    #expect(none.status == 2 && none.stderr.contains("no snapshot"))
+  }
+}
