@@ -79,7 +79,7 @@ struct Export: ParsableCommand {
       aggregate = try Trend.load(snapshots, interval: trendInterval, grouping: breakdown.key)
     }
     let export = MetricExport(
-      aggregate: aggregate, interval: trendInterval, selection: selection, estimator: estimator)
+      aggregate: aggregate, interval: trendInterval, selection: selection, estimator: estimator, top: breakdown.top)
     try ReportOutput.write(to.render(export, serviceName: serviceName), to: output, inputs: aggregate.discovery)
     try ReportOutput.finish(
       inputs: aggregate.inputs, strict: input.strict, requestedVersions: input.appVersions,

@@ -60,6 +60,27 @@ struct ExportCommandTests {
     try CLIRunner.expectGolden(gate.stdout, "samples-gate.om")
   }
 
+  @Test func groupsBeyondTopMergeIntoOtherWithoutLosingPayloads() throws {
+    let whole = PrometheusText.samples(
+      try CLIRunner.run(["export", "Samples/dump", "--to", "openmetrics", "--metric", "memoryMetrics.peakMemoryUsage"])
+        .stdout)
+    let split = PrometheusText.samples(
+      try CLIRunner.run([
+        "export", "Samples/dump", "--to", "openmetrics", "--metric", "memoryMetrics.peakMemoryUsage", "--by",
+        "deviceType", "--top", "1",
+      ]).stdout)
+    for version in ["3.8.0", "3.9.0", "3.10.0"] {
+      let counts = split.filter {
+        $0.name == "metrickit_memory_peak_memory_usage_bytes_count" && $0.labels["app_version"] == version
+      }
+      #expect(counts.count == 2 && counts.contains { $0.labels["device_type"] == "(other)" })
+      let total = whole.first {
+        $0.name == "metrickit_memory_peak_memory_usage_bytes_count" && $0.labels["app_version"] == version
+      }
+      #expect(counts.reduce(0) { $0 + $1.value } == total?.value)
+    }
+  }
+
   /// A dump whose version and signpost names hold every character the formats escape.
   static let hostileVersion = "9.9 \"quoted\" back\\slash } {x=\"y\"}\nnext line\u{7}é"
   static let hostileSignpost = "Load\"Feed\\ }\nafter"

@@ -60,10 +60,12 @@ public struct MetricExport: Sendable {
   public var latestTimestamp: Int?
 
   /// The points of `aggregate` (read with `interval` as its `AggregationOptions.interval`, not
-  /// `seriesOnly` when `interval` is nil) for the metrics `selection` allows.
+  /// `seriesOnly` when `interval` is nil) for the metrics `selection` allows. With groups, each
+  /// version keeps its `top` groups with the most payloads and merges the rest, exactly, into
+  /// `(other)`: a dump cannot create more label values than that.
   public init(
     aggregate: DumpAggregate, interval: TrendInterval?, selection: MetricSelection = MetricSelection(),
-    estimator: MeanEstimator = .midpoint
+    estimator: MeanEstimator = .midpoint, top: Int = 10
   ) {
     self.interval = interval
     self.estimator = estimator
@@ -85,6 +87,7 @@ public struct MetricExport: Sendable {
         Point(version: $0.key, group: nil, start: nil, timestamp: nil, aggregate: $0.value)
       }
     }
+    if grouping != nil { points = Self.keepingTop(points, top) }
     points.sort { a, b in
       if a.version != b.version { return VersionOrder.precedes(a.version, b.version) }
       if a.group != b.group { return (a.group ?? "").utf8.lexicographicallyPrecedes((b.group ?? "").utf8) }
@@ -102,6 +105,30 @@ public struct MetricExport: Sendable {
       $0.utf8.lexicographicallyPrecedes($1.utf8)
     }
     metrics = (MetricCatalog.identifiers.filter(present.contains) + signposts).filter(selection.includes)
+  }
+
+  /// Per version, the points of its `top` largest groups, and the others merged into `(other)` per
+  /// interval.
+  private static func keepingTop(_ points: [Point], _ top: Int) -> [Point] {
+    var sizes: [String: [String: Int]] = [:]
+    for p in points { sizes[p.version, default: [:]][p.group ?? "", default: 0] += p.aggregate.payloadCount }
+    let kept = sizes.mapValues { Set(GroupingKey.ranked($0).prefix(max(0, top))) }
+    var out: [Point] = []
+    var others: [String: Point] = [:]
+    for p in points {
+      if kept[p.version]?.contains(p.group ?? "") == true {
+        out.append(p)
+        continue
+      }
+      let key = p.version + "\u{0}" + String(p.start ?? 0)
+      if others[key] == nil {
+        others[key] = Point(
+          version: p.version, group: GroupingKey.other, start: p.start, timestamp: p.timestamp, aggregate: p.aggregate)
+      } else {
+        others[key]?.aggregate.merge(p.aggregate)
+      }
+    }
+    return out + others.values
   }
 
   /// The day after the interval starting on `start`, in days since 1970.
