@@ -11,16 +11,17 @@ struct Compare: ParsableCommand {
 
   @OptionGroup var input: InputOptions
 
-  @Option(help: "The baseline app version (in the dump), unless --baseline-file is given.")
+  @Option(help: "The baseline app version: in the dump, or, with --baseline-file, in that snapshot file.")
   var baseline: String?
 
-  @Option(help: "The candidate app version (in the dump), unless --candidate-file is given.")
+  @Option(help: "The candidate app version: in the dump, or, with --candidate-file, in that snapshot file.")
   var candidate: String?
 
-  @Option(help: "A baseline snapshot written by 'metrics-report snapshot', instead of --baseline.")
+  @Option(
+    help: "A snapshot file written by 'metrics-report snapshot' or 'merge' (of several versions: with --baseline).")
   var baselineFile: String?
 
-  @Option(help: "A candidate snapshot (e.g. merged from shards), instead of --candidate.")
+  @Option(help: "A candidate snapshot file (e.g. merged from shards; of several versions: with --candidate).")
   var candidateFile: String?
 
   @Option(help: "Rule file (YAML or JSON); the built-in rules otherwise ('metrics-report rules --print-defaults').")
@@ -46,15 +47,21 @@ struct Compare: ParsableCommand {
 
   @OptionGroup var breakdown: BreakdownOptions
 
+  /// The versions read from the dump (not from snapshot files).
+  private var baselineFromDump: String? { baselineFile == nil ? baseline : nil }
+  private var candidateFromDump: String? { candidateFile == nil ? candidate : nil }
+
   mutating func validate() throws {
     try input.validate(output: output, alsoReading: [rules, baselineFile, candidateFile].compactMap { $0 })
-    if (baseline == nil) == (baselineFile == nil) {
-      throw ValidationError("Give exactly one of --baseline VERSION and --baseline-file SNAPSHOT.")
+    if baseline == nil && baselineFile == nil {
+      throw ValidationError(
+        "Give --baseline VERSION, --baseline-file SNAPSHOT, or both (a version of a multi-version file).")
     }
-    if (candidate == nil) == (candidateFile == nil) {
-      throw ValidationError("Give exactly one of --candidate VERSION and --candidate-file SNAPSHOT.")
+    if candidate == nil && candidateFile == nil {
+      throw ValidationError(
+        "Give --candidate VERSION, --candidate-file SNAPSHOT, or both (a version of a multi-version file).")
     }
-    if (baseline != nil || candidate != nil) && input.paths.isEmpty && !input.stdin {
+    if (baselineFromDump != nil || candidateFromDump != nil) && input.paths.isEmpty && !input.stdin {
       throw ValidationError("Name the payload files or directories holding the versions to compare.")
     }
     if !input.appVersions.isEmpty {
@@ -77,11 +84,11 @@ struct Compare: ParsableCommand {
       }
     }
     let evaluator = RegressionEvaluator(ruleSet: ruleSet, estimator: estimator)
-    let baselineSnapshot = try baselineFile.map { try load($0, for: evaluator) }
-    let candidateSnapshot = try candidateFile.map { try load($0, for: evaluator) }
+    let baselineSnapshot = try baselineFile.map { try load($0, version: baseline, for: evaluator) }
+    let candidateSnapshot = try candidateFile.map { try load($0, version: candidate, for: evaluator) }
 
     var aggregate = DumpAggregate()
-    let wanted = [baseline, candidate].compactMap { $0 }
+    let wanted = [baselineFromDump, candidateFromDump].compactMap { $0 }
     if !wanted.isEmpty {
       var filter = try input.filter()
       filter.applicationVersions = Set(wanted)
@@ -92,8 +99,8 @@ struct Compare: ParsableCommand {
         standardInput: input.stdin)
       try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
     }
-    let baselineAggregate = baselineSnapshot?.aggregate ?? baseline.flatMap { aggregate.versions[$0] }
-    let candidateAggregate = candidateSnapshot?.aggregate ?? candidate.flatMap { aggregate.versions[$0] }
+    let baselineAggregate = baselineSnapshot?.aggregate ?? baselineFromDump.flatMap { aggregate.versions[$0] }
+    let candidateAggregate = candidateSnapshot?.aggregate ?? candidateFromDump.flatMap { aggregate.versions[$0] }
     guard let baselineAggregate, let candidateAggregate else {
       let counted = aggregate.versions.keys.sorted(by: VersionOrder.precedes)
       let absent = [baselineAggregate == nil ? baseline : nil, candidateAggregate == nil ? candidate : nil]
@@ -130,11 +137,11 @@ struct Compare: ParsableCommand {
     }
   }
 
-  /// Loads a snapshot and checks it records what the rules need.
-  private func load(_ path: String, for evaluator: RegressionEvaluator) throws -> VersionSnapshot {
+  /// Loads a snapshot (`version`'s, from a file of several) and checks it records what the rules need.
+  private func load(_ path: String, version: String?, for evaluator: RegressionEvaluator) throws -> VersionSnapshot {
     let snapshot: VersionSnapshot
     do {
-      snapshot = try VersionSnapshot.load(path: path)
+      snapshot = try VersionSnapshot.load(path: path, version: version)
     } catch {
       ReportOutput.printError("metrics-report: \(error)")
       throw ExitStatus.cannotEvaluate

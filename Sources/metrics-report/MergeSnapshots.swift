@@ -7,7 +7,7 @@ struct MergeSnapshots: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "merge",
     abstract:
-      "Merge snapshots of one version taken over disjoint inputs; the result equals one snapshot of all of them.")
+      "Merge snapshots taken over disjoint inputs, per version; the result equals one snapshot of all of them.")
 
   @Argument(help: "Snapshot files.")
   var snapshots: [String] = []
@@ -36,9 +36,12 @@ struct MergeSnapshots: ParsableCommand {
       throw ExitStatus.cannotEvaluate
     }
     do {
-      var loaded = try snapshots.map { path throws(VersionSnapshot.Failure) in try VersionSnapshot.load(path: path) }
-      if stdin { loaded += try VersionSnapshot.loadStream(path: "/dev/stdin", name: "standard input") }
-      try ReportOutput.write(try VersionSnapshot.merge(loaded).json(compact: compact), to: output, inputs: files)
+      var loaded: [VersionSnapshot] = []
+      for path in snapshots { loaded += try VersionSnapshot.loadAll(path: path) }
+      if stdin { loaded += try VersionSnapshot.loadAll(path: "/dev/stdin", name: "standard input") }
+      // One merged snapshot per version, in version order (one document for one version, as always).
+      let merged = try VersionSnapshot.mergedByVersion(loaded)
+      try ReportOutput.write(merged.map { $0.json(compact: compact) }.joined(), to: output, inputs: files)
     } catch let failure as VersionSnapshot.Failure {
       ReportOutput.printError("metrics-report: \(failure)")
       throw ExitStatus.cannotEvaluate

@@ -6,7 +6,12 @@ import MetricKitAnalysis
 struct Snapshot: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract:
-      "Write a JSON snapshot of one version (merged histograms and per-payload values) for compare --baseline-file.")
+      "Write a JSON snapshot of a version (merged histograms and per-payload values) for compare --baseline-file.",
+    discussion: """
+      --app-version repeated, or none (every version counted), writes one snapshot per version, one after \
+      the other in one file: one pass over a dump feeds compare for every pair (--baseline-file F \
+      --baseline V) and trend --snapshot F.
+      """)
 
   @OptionGroup var input: InputOptions
 
@@ -41,7 +46,6 @@ struct Snapshot: ParsableCommand {
     if input.paths.isEmpty && !input.stdin {
       throw ValidationError("Name at least one payload file or directory, or pass --stdin.")
     }
-    guard input.appVersions.count == 1 else { throw ValidationError("Give exactly one --app-version.") }
     if let by {
       guard interval != nil else { throw ValidationError("--by needs --interval (it groups the time axis).") }
       _ = try BreakdownOptions.key(by)
@@ -57,7 +61,6 @@ struct Snapshot: ParsableCommand {
   }
 
   func run() throws {
-    let version = input.appVersions[0]
     let recorded = try percentiles()
     var options = AggregationOptions(
       estimator: estimator, payloadStatistics: MetricSelection(), payloadPercentiles: recorded)
@@ -68,26 +71,37 @@ struct Snapshot: ParsableCommand {
       paths: input.inputPaths, reader: try input.reader(), filter: try input.filter(), options: options,
       threads: input.threads, standardInput: input.stdin)
     try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
-    // A shard may hold none of the version: with --stdin (a partition piped through) or
-    // --allow-empty, its snapshot counts its inputs and merges like any other.
-    guard
-      let versionAggregate = aggregate.versions[version]
-        ?? ((input.stdin || allowEmpty) ? VersionAggregate(version: version) : nil)
-    else {
+    // The versions asked, or every version counted.
+    let versions =
+      input.appVersions.isEmpty
+      ? aggregate.versions.keys.sorted(by: VersionOrder.precedes)
+      : Array(Set(input.appVersions)).sorted(by: VersionOrder.precedes)
+    // A shard may hold none of a version: with --stdin (a partition piped through) or --allow-empty,
+    // its snapshot counts its inputs and merges like any other.
+    let empty = input.stdin || allowEmpty
+    let missing = versions.filter { aggregate.versions[$0] == nil }
+    if (!missing.isEmpty && !empty) || (versions.isEmpty && !input.stdin) {
       ReportOutput.printError(
-        "metrics-report: no payloads for version \(version) (--allow-empty writes an empty snapshot)")
+        "metrics-report: no payloads for version \(missing.isEmpty ? "any" : missing.joined(separator: ", ")) "
+          + "(--allow-empty writes an empty snapshot)")
       throw ExitStatus.cannotEvaluate
     }
-    var snapshot = VersionSnapshot(
-      aggregate: versionAggregate, estimator: estimator, payloadPercentiles: recorded, inputs: aggregate.inputs,
-      diagnostics: aggregate.diagnostics[version])
-    if let interval {
-      snapshot.interval = interval
-      snapshot.grouping = options.grouping
-      snapshot.series = aggregate.series.filter { $0.key.version == version }
-      snapshot.latestDay = aggregate.latestDay
-      snapshot.undatedPayloads = aggregate.undatedPayloads
+    var text = ""
+    for version in versions {
+      var snapshot = VersionSnapshot(
+        aggregate: aggregate.versions[version] ?? VersionAggregate(version: version), estimator: estimator,
+        payloadPercentiles: recorded, inputs: aggregate.inputs, diagnostics: aggregate.diagnostics[version])
+      if let interval {
+        snapshot.interval = interval
+        snapshot.grouping = options.grouping
+        snapshot.series = aggregate.series.filter { $0.key.version == version }
+        snapshot.latestDay = aggregate.latestDay
+        // The version's own payloads without timestamps: those its series do not hold.
+        snapshot.undatedPayloads =
+          snapshot.aggregate.payloadCount - snapshot.series.values.reduce(0) { $0 + $1.payloadCount }
+      }
+      text += snapshot.json(compact: compact)
     }
-    try ReportOutput.write(snapshot.json(compact: compact), to: output, inputs: aggregate.discovery)
+    try ReportOutput.write(text, to: output, inputs: aggregate.discovery)
   }
 }

@@ -73,18 +73,19 @@ struct Trend: ParsableCommand {
     var loaded: [VersionSnapshot] = []
     for path in paths {
       do {
-        let snapshot = try VersionSnapshot.load(path: path)
-        if let interval, snapshot.interval != interval {
-          let taken = snapshot.interval.map { "with --interval \($0.rawValue)" } ?? "without --interval"
-          ReportOutput.printError(
-            "metrics-report: \(path) was taken \(taken); this needs --interval \(interval.rawValue)")
-          throw ExitStatus.cannotEvaluate
+        for snapshot in try VersionSnapshot.loadAll(path: path) {
+          if let interval, snapshot.interval != interval {
+            let taken = snapshot.interval.map { "with --interval \($0.rawValue)" } ?? "without --interval"
+            ReportOutput.printError(
+              "metrics-report: \(path) was taken \(taken); this needs --interval \(interval.rawValue)")
+            throw ExitStatus.cannotEvaluate
+          }
+          if let grouping, snapshot.grouping != grouping {
+            ReportOutput.printError("metrics-report: \(path) is not grouped by \(grouping) (snapshot --by)")
+            throw ExitStatus.cannotEvaluate
+          }
+          loaded.append(snapshot)
         }
-        if let grouping, snapshot.grouping != grouping {
-          ReportOutput.printError("metrics-report: \(path) is not grouped by \(grouping) (snapshot --by)")
-          throw ExitStatus.cannotEvaluate
-        }
-        loaded.append(snapshot)
       } catch let failure as VersionSnapshot.Failure {
         ReportOutput.printError("metrics-report: \(failure)")
         throw ExitStatus.cannotEvaluate

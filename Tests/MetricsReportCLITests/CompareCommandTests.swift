@@ -178,9 +178,21 @@ struct CompareCommandTests {
     let r3 = try #require(try bothSnapshots.json()["results"] as? [[String: Any]])
     #expect(r3.map { $0["qValue"] as? Double } == r2.map { $0["qValue"] as? Double })
     #expect(r3.map { $0["candidate"] as? Double } == r2.map { $0["candidate"] as? Double })
-    let mismatch = try CLIRunner.run(["merge", whole, otherVersion])
-    #expect(mismatch.status == 2)
-    #expect(mismatch.stderr.contains("different versions"))
+    // Snapshots of two versions merge per version into one file of two documents, from which compare
+    // takes the version it is told.
+    let two = dir.appendingPathComponent("two.json").path
+    let both = try CLIRunner.run(["merge", whole, otherVersion, "-o", two])
+    #expect(both.status == 0, "\(both.stderr)")
+    #expect(try String(contentsOfFile: two, encoding: .utf8).components(separatedBy: "\"kind\"").count == 3)
+    let ambiguous = try CLIRunner.run(["compare", "--baseline-file", two, "--candidate-file", otherVersion])
+    #expect(ambiguous.status == 2 && ambiguous.stderr.contains("holds snapshots of 2 versions"))
+    let picked = try CLIRunner.run([
+      "compare", "--baseline-file", two, "--baseline", "3.8.0", "--candidate-file", two, "--candidate", "3.9.0",
+      "--format", "json",
+    ])
+    #expect(picked.status == 1)
+    let r4 = try #require(try picked.json()["results"] as? [[String: Any]])
+    #expect(r4.map { $0["qValue"] as? Double } == r2.map { $0["qValue"] as? Double })
   }
 
   @Test func snapshotsFromStandardInputEqualSnapshotsFromFiles() throws {

@@ -86,6 +86,55 @@ struct ShardingTests {
     }
   }
 
+  @Test func onePassSnapshotsEveryVersionForCompareAndTrend() throws {
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let all = dir.appendingPathComponent("all.json").path
+    let taken = try CLIRunner.run(["snapshot", "Samples/dump", "--interval", "week", "-o", all])
+    #expect(taken.status == 0, "\(taken.stderr)")
+    #expect(try String(contentsOfFile: all, encoding: .utf8).components(separatedBy: "\"kind\"").count == 4)
+    // trend from the one file is trend of the dump, accounting included.
+    let arguments = [
+      "--metric", "applicationLaunchMetrics.histogrammedTimeToFirstDraw", "--metric", "payloads",
+      "--interval", "week", "--format", "json",
+    ]
+    let fromSnapshot = try CLIRunner.run(["trend", "--snapshot", all] + arguments)
+    let fromDump = try CLIRunner.run(["trend", "Samples/dump"] + arguments)
+    #expect(fromSnapshot.status == 0 && fromSnapshot.stdout == fromDump.stdout)
+    // compare for every pair from the one file: the dump's verdicts and q-values.
+    for (baseline, candidate) in [("3.8.0", "3.9.0"), ("3.9.0", "3.10.0"), ("3.8.0", "3.10.0")] {
+      let a = try CLIRunner.run([
+        "compare", "--baseline-file", all, "--baseline", baseline, "--candidate-file", all, "--candidate", candidate,
+        "--format", "json", "--allow-insufficient",
+      ])
+      let b = try CLIRunner.run([
+        "compare", "Samples/dump", "--baseline", baseline, "--candidate", candidate, "--format", "json",
+        "--allow-insufficient",
+      ])
+      #expect(a.status == b.status)
+      let ra = try #require(try a.json()["results"] as? [[String: Any]])
+      let rb = try #require(try b.json()["results"] as? [[String: Any]])
+      #expect(ra.map { $0["qValue"] as? Double } == rb.map { $0["qValue"] as? Double })
+      #expect(ra.map { $0["verdict"] as? String } == rb.map { $0["verdict"] as? String })
+    }
+    // Shards of several versions at once, piped through and merged per version.
+    let lines = try CLIRunner.shell("cat $(find Samples/dump -name '*.ndjson' | sort)").stdout.split(separator: "\n")
+    var stream = ""
+    for k in 0..<4 {
+      let shard = lines.enumerated().filter { $0.offset % 4 == k }.map(\.element).joined(separator: "\n") + "\n"
+      stream += try CLIRunner.run(
+        ["snapshot", "--stdin", "--app-version", "3.8.0", "--app-version", "3.9.0", "--compact"],
+        input: Data(shard.utf8)
+      ).stdout
+    }
+    let merged = try CLIRunner.run(["merge", "--stdin"], input: Data(stream.utf8))
+    let direct = try CLIRunner.run(
+      ["snapshot", "--stdin", "--app-version", "3.8.0", "--app-version", "3.9.0"],
+      input: Data((lines.joined(separator: "\n") + "\n").utf8))
+    #expect(merged.status == 0 && direct.status == 0)
+    #expect(merged.stdout.replacingOccurrences(of: "\"files\": 4,", with: "\"files\": 1,") == direct.stdout)
+  }
+
   @Test func emptyShardsAreOrdinaryButAnEmptyVersionCannotBeCompared() throws {
     let empty = try CLIRunner.run(["snapshot", "--stdin", "--app-version", "9.9"], input: Data())
     #expect(empty.status == 0)

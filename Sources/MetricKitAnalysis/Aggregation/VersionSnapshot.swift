@@ -21,7 +21,10 @@ import Foundation
 ///  "series"?: [{"start": "2023-12-04", "group"?: "iPhone15,3", "payloads": N, "histograms": {…},
 ///               "payloadStatistics": {…}, "scalars": {…}, "rates": {…}}]}
 /// ```
-/// The time axis (`interval` to `series`) is written only by `snapshot --interval`.
+/// The time axis (`interval` to `series`) is written only by `snapshot --interval`. A file or stream
+/// may hold several snapshots one after the other (pretty, or one per line with `--compact`): shards of
+/// a version, or one pass's snapshots of several versions (``loadAll(path:name:)``,
+/// ``mergedByVersion(_:)``).
 public struct VersionSnapshot: Sendable {
   /// The format version.
   public static let formatVersion = 1
@@ -234,9 +237,10 @@ public struct VersionSnapshot: Sendable {
 
   // MARK: - Reading
 
-  /// Reads a stream of snapshots (standard input of `merge --stdin`): JSON documents one after the
-  /// other, pretty or one per line (`snapshot --compact`), as shards emit them.
-  public static func loadStream(path: String, name: String) throws(Failure) -> [VersionSnapshot] {
+  /// Reads every snapshot of a file or stream: JSON documents one after the other, pretty or one per
+  /// line (`snapshot --compact`), of one version or several, as shards and `merge` write them.
+  public static func loadAll(path: String, name: String? = nil) throws(Failure) -> [VersionSnapshot] {
+    let name = name ?? path
     let buffer: PaddedBuffer
     do {
       buffer = try InputFileReader().read(path: InputPath(path))
@@ -300,20 +304,35 @@ public struct VersionSnapshot: Sendable {
     return nil
   }
 
-  /// Reads a snapshot file.
-  public static func load(path: String) throws(Failure) -> VersionSnapshot {
-    let buffer: PaddedBuffer
-    do {
-      buffer = try InputFileReader().read(path: InputPath(path))
-    } catch {
-      throw Failure(description: "\(path): \(error.reason)")
+  /// Reads a file of one snapshot; a file of several is refused unless `version` picks one.
+  public static func load(path: String, version: String? = nil) throws(Failure) -> VersionSnapshot {
+    let all = try mergedByVersion(loadAll(path: path))
+    if let version {
+      guard let picked = all.first(where: { $0.aggregate.version == version }) else {
+        throw Failure(
+          description:
+            "\(path) holds no snapshot of version \(version) (it holds \(all.map(\.aggregate.version).joined(separator: ", ")))"
+        )
+      }
+      return picked
     }
-    guard let parser = JSONParser(maximumDepth: 64) else { throw Failure(description: "\(path): out of memory") }
-    do {
-      return try parser.parse(buffer.bytes) { (root) throws(PayloadDecodingError) in try decode(root) }
-    } catch {
-      throw Failure(description: "\(path): not a metrics-report snapshot: \(error)")
+    guard all.count == 1 else {
+      throw Failure(
+        description:
+          "\(path) holds snapshots of \(all.count) versions (\(all.map(\.aggregate.version).joined(separator: ", "))); name the one to use"
+      )
     }
+    return all[0]
+  }
+
+  /// Snapshots merged per version, in version order: what `merge` writes for a stream of shards of
+  /// several versions.
+  public static func mergedByVersion(_ snapshots: [VersionSnapshot]) throws(Failure) -> [VersionSnapshot] {
+    var byVersion: [String: [VersionSnapshot]] = [:]
+    for snapshot in snapshots { byVersion[snapshot.aggregate.version, default: []].append(snapshot) }
+    var out: [VersionSnapshot] = []
+    for version in byVersion.keys.sorted(by: VersionOrder.precedes) { out.append(try merge(byVersion[version]!)) }
+    return out
   }
 
   private static func fail(_ key: String, _ reason: String) -> PayloadDecodingError {
