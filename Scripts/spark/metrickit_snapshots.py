@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """One metrics-report snapshot per app version of a MetricKit NDJSON dump, computed by Apache Spark.
 
-Each partition of the dump's lines is piped through `metrics-report snapshot --stdin --compact` once
-per version (the binary is shipped to the executors with SparkContext.addFile and found there with
-SparkFiles.get); a partition without a payload of a version gives an empty snapshot, never an error.
+Each partition of the dump's lines is piped once through `metrics-report snapshot --stdin --compact`
+with every version asked, which writes one line per version (the binary is shipped to the executors
+with SparkContext.addFile and found there with SparkFiles.get); a partition without a payload of a
+version gives an empty snapshot of it, never an error.
 The driver merges each version's shards with `metrics-report merge --stdin`: merged, they equal the
 snapshot a single machine takes of the whole dump, except `inputs.files`, which counts the partitions.
 
@@ -15,6 +16,7 @@ Options: --partitions N (at least N partitions), --master URL (default: spark-su
 rdd.pipe(..., checkCode=True) with the binary at the same path on every executor instead of shipping it).
 """
 import argparse
+import json
 import os
 import shlex
 import subprocess
@@ -37,31 +39,38 @@ def arguments():
     return parser.parse_args()
 
 
+def snapshot_command(binary, versions):
+    """One snapshot run for a partition: every version at once, one compact line per version."""
+    command = [binary, "snapshot", "--stdin", "--compact"]
+    for version in versions:
+        command += ["--app-version", version]
+    return command
+
+
 def snapshot_partition(binary_name, versions):
-    """The function each executor runs on a partition: its lines to a local file, then one compact
-    snapshot per version read from it. Yields (version, snapshot line)."""
+    """The function each executor runs on a partition: its lines piped through one snapshot run that
+    writes one line per version (an empty shard for a version the partition does not hold)."""
 
     def run(lines):
         binary = SparkFiles.get(binary_name)
         os.chmod(binary, 0o755)  # a fetched file may lose its executable bit
-        with tempfile.NamedTemporaryFile("w", suffix=".ndjson", delete=False) as part:
+        with tempfile.TemporaryFile() as part:
             for line in lines:
-                part.write(line)
-                part.write("\n")
-            path = part.name
-        try:
-            for version in versions:
-                with open(path, "rb") as stdin:
-                    done = subprocess.run(
-                        [binary, "snapshot", "--stdin", "--app-version", version, "--compact"],
-                        stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
-                if done.returncode != 0:
-                    raise RuntimeError(f"metrics-report snapshot failed ({done.returncode}): {done.stderr.decode()}")
-                yield (version, done.stdout.decode())
-        finally:
-            os.unlink(path)
+                part.write(line.encode())
+                part.write(b"\n")
+            part.seek(0)
+            done = subprocess.run(
+                snapshot_command(binary, versions), stdin=part, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if done.returncode != 0:
+            raise RuntimeError(f"metrics-report snapshot failed ({done.returncode}): {done.stderr.decode()}")
+        yield from done.stdout.decode().splitlines(keepends=True)
 
     return run
+
+
+def version_of(line):
+    """The version a compact snapshot line is of."""
+    return json.loads(line)["version"]
 
 
 def main():
@@ -74,18 +83,16 @@ def main():
     lines = sc.textFile(args.input, minPartitions=args.partitions) if args.partitions else sc.textFile(args.input)
     print(f"{lines.getNumPartitions()} partitions", file=sys.stderr)
 
-    shards = {version: [] for version in args.versions}
     if args.pipe:
         # The binary must be at this path on every executor (installed, or a shared file system).
-        for version in args.versions:
-            command = [os.path.abspath(args.binary), "snapshot", "--stdin", "--app-version", version, "--compact"]
-            piped = lines.pipe(" ".join(shlex.quote(word) for word in command), checkCode=True)
-            shards[version] = [line + "\n" for line in piped.collect()]
+        command = " ".join(shlex.quote(word) for word in snapshot_command(os.path.abspath(args.binary), args.versions))
+        collected = [line + "\n" for line in lines.pipe(command, checkCode=True).collect()]
     else:
         sc.addFile(os.path.abspath(args.binary))
-        run = snapshot_partition(os.path.basename(args.binary), args.versions)
-        for version, line in lines.mapPartitions(run).collect():
-            shards[version].append(line)
+        collected = lines.mapPartitions(snapshot_partition(os.path.basename(args.binary), args.versions)).collect()
+    shards = {version: [] for version in args.versions}
+    for line in collected:
+        shards[version_of(line)].append(line)
 
     os.makedirs(args.output, exist_ok=True)
     for version, parts in shards.items():

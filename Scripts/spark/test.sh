@@ -27,15 +27,22 @@ started=$(date +%s)
   --output "$work/spark" --master 'local[2]' --partitions 8 2> >(grep -v -E ' WARN |^Setting default log level|^To adjust logging|^Using Spark' >&2)
 spark_seconds=$(( $(date +%s) - started ))
 started=$(date +%s)
-for v in "${versions[@]}"; do "$binary" snapshot "$work/dump" --app-version "$v" -o "$work/direct-$v.json"; done
+# One pass, every version: the snapshots the shards add up to (each shard accounts for its whole
+# partition, as this pass does for the whole dump).
+version_args=()
+for v in "${versions[@]}"; do version_args+=(--app-version "$v"); done
+"$binary" snapshot "$work/dump" "${version_args[@]}" -o "$work/direct.json"
 direct_seconds=$(( $(date +%s) - started ))
 
 for v in "${versions[@]}"; do
   # One field differs by design: inputs.files counts what was read (Spark's partitions, the direct
   # run's files); every other byte must be the same.
-  "$python" - "$work/spark/$v.json" "$work/direct-$v.json" <<'PY'
+  "$python" - "$work/spark/$v.json" "$work/direct.json" "$v" <<'PY'
 import re, sys
-spark, direct = (open(p).read() for p in sys.argv[1:3])
+spark = open(sys.argv[1]).read()
+# The direct file holds one pretty document per version; each ends with a line "}" alone.
+documents = [d + "\n}\n" for d in open(sys.argv[2]).read().split("\n}\n") if d.strip()]
+direct = next(d for d in documents if f'"version": "{sys.argv[3]}",' in d)
 files = re.compile(r'^(    "files": )\d+,$', re.M)
 assert len(files.findall(spark)) == 1 and len(files.findall(direct)) == 1
 if files.sub(r'\1N,', spark) != files.sub(r'\1N,', direct):
@@ -44,8 +51,8 @@ PY
   echo "$v: the Spark snapshot equals the direct one (but for inputs.files)"
 done
 
-# rdd.pipe with checkCode=True succeeds on partitions without the version, and merges the same.
-"$python" Scripts/spark/metrickit_snapshots.py --binary "$binary" --input "$work/dump" --versions 2.1.0 \
+# rdd.pipe with checkCode=True succeeds on partitions without the versions, and merges the same.
+"$python" Scripts/spark/metrickit_snapshots.py --binary "$binary" --input "$work/dump" --versions "${versions[@]}" \
   --output "$work/pipe" --master 'local[2]' --partitions 8 --pipe 2> >(grep -v -E ' WARN |^Setting default log level|^To adjust logging|^Using Spark' >&2)
 cmp "$work/pipe/2.1.0.json" "$work/spark/2.1.0.json"
 echo "pipe(checkCode=True): the same snapshot"
