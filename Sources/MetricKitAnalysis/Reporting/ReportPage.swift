@@ -124,6 +124,7 @@ public struct ReportPage: Sendable {
       }
       var headline: [(version: String, value: Double)] = []
       for version in ordered.reversed() where headline.count < 2 {
+        // The whole version as one point (its start is not part of the value).
         guard let whole = aggregate.versions[version],
           let point = TrendReport.point(spec.metric, start: CalendarDay(daysSinceEpoch: 0), whole, trendOptions),
           let value = point.values.first(where: { $0.statistic == label })?.value
