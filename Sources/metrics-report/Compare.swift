@@ -102,13 +102,9 @@ struct Compare: ParsableCommand {
     let baselineAggregate = baselineSnapshot?.aggregate ?? baselineFromDump.flatMap { aggregate.versions[$0] }
     let candidateAggregate = candidateSnapshot?.aggregate ?? candidateFromDump.flatMap { aggregate.versions[$0] }
     guard let baselineAggregate, let candidateAggregate else {
-      let counted = aggregate.versions.keys.sorted(by: VersionOrder.precedes)
       let absent = [baselineAggregate == nil ? baseline : nil, candidateAggregate == nil ? candidate : nil]
         .compactMap { $0 }
-      ReportOutput.printError(
-        "metrics-report: no payloads for version \(absent.joined(separator: ", ")) "
-          + "(versions counted: \(counted.isEmpty ? "none" : counted.joined(separator: ", ")))")
-      throw ExitStatus.cannotEvaluate
+      throw ReportOutput.noPayloads(for: absent, counted: aggregate.versions.keys)
     }
     var inputs = aggregate.inputs
     if let candidateSnapshot { inputs.merge(candidateSnapshot.inputs) }

@@ -107,12 +107,8 @@ struct Report: ParsableCommand {
     if let evaluator, let baseline, let candidate {
       guard let b = aggregate.versions[baseline], let c = aggregate.versions[candidate] else {
         try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
-        let counted = aggregate.versions.keys.sorted(by: VersionOrder.precedes)
-        let absent = [baseline, candidate].filter { aggregate.versions[$0] == nil }
-        ReportOutput.printError(
-          "metrics-report: no payloads for version \(absent.joined(separator: ", ")) "
-            + "(versions counted: \(counted.isEmpty ? "none" : counted.joined(separator: ", ")))")
-        throw ExitStatus.cannotEvaluate
+        throw ReportOutput.noPayloads(
+          for: [baseline, candidate].filter { aggregate.versions[$0] == nil }, counted: aggregate.versions.keys)
       }
       comparison = ComparisonReport(
         baseline: b, candidate: c, inputs: aggregate.inputs, baselineDiagnostics: aggregate.diagnostics[baseline],

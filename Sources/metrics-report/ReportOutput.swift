@@ -94,6 +94,15 @@ enum ReportOutput {
     }
   }
 
+  /// Says on stderr which versions have no payloads and which were counted; the exit status to throw.
+  static func noPayloads(for missing: [String], counted: some Collection<String>) -> ExitCode {
+    let available = counted.sorted(by: VersionOrder.precedes)
+    printError(
+      "metrics-report: no payloads for version \(missing.joined(separator: ", ")) "
+        + "(counted versions: \(available.isEmpty ? "none" : available.joined(separator: ", ")))")
+    return ExitStatus.cannotEvaluate
+  }
+
   /// Lists rejections on stderr, then exits 2 when nothing could be evaluated: no payload counted, a
   /// requested version absent, or `--strict` with rejected inputs.
   static func finish(inputs: InputAccounting, strict: Bool, requestedVersions: [String], countedVersions: [String])
@@ -101,12 +110,7 @@ enum ReportOutput {
   {
     try listRejections(inputs, strict: strict)
     let missing = requestedVersions.filter { !countedVersions.contains($0) }
-    if !missing.isEmpty {
-      let available = countedVersions.isEmpty ? "none" : countedVersions.joined(separator: ", ")
-      printError(
-        "metrics-report: no payloads for version \(missing.joined(separator: ", ")) (counted versions: \(available))")
-      throw ExitStatus.cannotEvaluate
-    }
+    if !missing.isEmpty { throw noPayloads(for: missing, counted: countedVersions) }
     if countedVersions.isEmpty {
       printError("metrics-report: no payloads counted (\(inputs.payloads) read, \(inputs.rejectedCount) rejected)")
       throw ExitStatus.cannotEvaluate
