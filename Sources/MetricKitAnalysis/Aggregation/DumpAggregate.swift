@@ -122,8 +122,7 @@ public struct DumpAggregate: Sendable {
     var copy = self
     copy.series = [:]
     for (key, part) in series {
-      let wider = SeriesKey(version: key.version, group: key.group, start: interval.start(of: key.start))
-      if copy.series[wider] == nil { copy.series[wider] = part } else { copy.series[wider]?.merge(part) }
+      copy.series.merge([SeriesKey(version: key.version, group: key.group, start: interval.start(of: key.start)): part])
     }
     return copy
   }

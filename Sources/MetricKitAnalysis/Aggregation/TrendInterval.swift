@@ -15,4 +15,13 @@ public enum TrendInterval: String, Sendable, Hashable, CaseIterable {
     case .month: day.monthStart
     }
   }
+
+  /// The first day of the interval after the one starting on `start`.
+  public func next(after start: CalendarDay) -> CalendarDay {
+    switch self {
+    case .day: start.adding(days: 1)
+    case .week: start.adding(days: 7)
+    case .month: start.adding(days: 31).monthStart
+    }
+  }
 }

@@ -25,10 +25,7 @@ public enum DatadogWriter {
       guard let exported = ExportedMetric.of(metric) else { continue }
       for point in export.points {
         guard let time = point.timestamp ?? export.latestTimestamp else { continue }
-        var tags = export.labels(of: point).map { "\($0.name):\($0.value)" }
-        if metric.hasPrefix(MetricCatalog.signpostPrefix) {
-          tags += MetricExport.signpostLabels(metric).map { "\($0.name):\($0.value)" }
-        }
+        let tags = export.labels(of: point, metric: metric).map { "\($0.name):\($0.value)" }
         // Datadog's own unit names; others (bars) have none there.
         let unit = ["seconds": "second", "bytes": "byte", "ratio": "fraction"][exported.unit ?? ""]
         if MetricCatalog.kind(of: metric) == .rate {

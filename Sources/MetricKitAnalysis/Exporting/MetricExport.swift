@@ -76,7 +76,7 @@ public struct MetricExport: Sendable {
       points = aggregate.series.map { key, part in
         Point(
           version: key.version, group: key.group, start: key.start.daysSinceEpoch * 86_400,
-          timestamp: Self.end(of: key.start, interval) * 86_400 - 1, aggregate: part)
+          timestamp: interval.next(after: key.start).daysSinceEpoch * 86_400 - 1, aggregate: part)
       }
     } else if aggregate.grouping != nil {
       points = aggregate.groups.map {
@@ -131,29 +131,31 @@ public struct MetricExport: Sendable {
     return out + others.values
   }
 
-  /// The day after the interval starting on `start`, in days since 1970.
-  static func end(of start: CalendarDay, _ interval: TrendInterval) -> Int {
-    switch interval {
-    case .day: start.daysSinceEpoch + 1
-    case .week: start.daysSinceEpoch + 7
-    case .month: start.adding(days: 31).monthStart.daysSinceEpoch
-    }
+  /// The metrics as the formats write them: each on its own, and every signpost together in one (its
+  /// category and name are labels, never part of a name).
+  public var families: [[String]] {
+    let signposts = metrics.filter { $0.hasPrefix(MetricCatalog.signpostPrefix) }
+    return metrics.filter { !$0.hasPrefix(MetricCatalog.signpostPrefix) }.map { [$0] }
+      + (signposts.isEmpty ? [] : [signposts])
   }
 
-  /// The labels of a point: `app_version`, then the group's key in snake case.
-  public func labels(of point: Point) -> [(name: String, value: String)] {
+  /// The labels of a point of `metric`: `app_version`, the group's key in snake case, and a signpost's
+  /// category and name.
+  public func labels(of point: Point, metric: String) -> [(name: String, value: String)] {
     var labels = [(name: "app_version", value: point.version)]
-    if let grouping, let group = point.group { labels.append((Self.labelName(grouping), group)) }
+    if let grouping, let group = point.group { labels.append((Self.labelName(grouping.description), group)) }
+    if metric.hasPrefix(MetricCatalog.signpostPrefix) { labels += Self.signpostLabels(metric) }
     return labels
   }
 
-  /// `deviceType` → `device_type`, `osVersion:major` → `os_version_major`.
-  static func labelName(_ key: GroupingKey) -> String {
-    ExportedMetric.snake(key.description.replacingOccurrences(of: ":", with: "_"))
+  /// A grouping key as a label name: `deviceType` → `device_type`, `osVersion:major` →
+  /// `os_version_major`.
+  static func labelName(_ key: String) -> String {
+    ExportedMetric.snake(key.replacingOccurrences(of: ":", with: "_"))
   }
 
   /// A signpost identifier's category and name (split at the first `/`).
-  public static func signpostLabels(_ identifier: String) -> [(name: String, value: String)] {
+  static func signpostLabels(_ identifier: String) -> [(name: String, value: String)] {
     let rest = identifier.dropFirst(MetricCatalog.signpostPrefix.count)
     guard let slash = rest.firstIndex(of: "/") else {
       return [("signpost_category", ""), ("signpost_name", String(rest))]

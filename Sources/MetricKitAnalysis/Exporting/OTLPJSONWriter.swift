@@ -14,12 +14,7 @@ public enum OTLPJSONWriter {
     for point in export.points where versions.last != point.version { versions.append(point.version) }
     let resources = versions.map { version -> JSONWriter.Value in
       let points = export.points.filter { $0.version == version }
-      var metrics: [JSONWriter.Value] = []
-      let signposts = export.metrics.filter { $0.hasPrefix(MetricCatalog.signpostPrefix) }
-      for metric in export.metrics where !metric.hasPrefix(MetricCatalog.signpostPrefix) {
-        if let m = self.metric([metric], points, export) { metrics.append(m) }
-      }
-      if !signposts.isEmpty, let m = self.metric(signposts, points, export) { metrics.append(m) }
+      let metrics = export.families.compactMap { self.metric($0, points, export) }
       return .object([
         (
           "resource",
@@ -43,7 +38,8 @@ public enum OTLPJSONWriter {
   /// Nanoseconds since 1970, as a string.
   private static func nanos(_ seconds: Int) -> JSONWriter.Value { .string(String(Int128(seconds) * 1_000_000_000)) }
 
-  /// One metric over the points of one version: `metrics` is one identifier, or every signpost.
+  /// One metric over the points of one version: `metrics` is a family (one identifier, or every
+  /// signpost).
   private static func metric(_ metrics: [String], _ points: [MetricExport.Point], _ export: MetricExport)
     -> JSONWriter.Value?
   {
@@ -52,8 +48,8 @@ public enum OTLPJSONWriter {
     for metric in metrics {
       for point in points {
         guard let time = point.timestamp ?? export.latestTimestamp else { continue }
-        var labels = Array(export.labels(of: point).dropFirst())  // the version is the resource's
-        if metric.hasPrefix(MetricCatalog.signpostPrefix) { labels += MetricExport.signpostLabels(metric) }
+        // The version is the resource's.
+        let labels = export.labels(of: point, metric: metric).filter { $0.name != "app_version" }
         var members: [(String, JSONWriter.Value)] = [
           ("attributes", .array(labels.map { attribute($0.name, $0.value) }))
         ]

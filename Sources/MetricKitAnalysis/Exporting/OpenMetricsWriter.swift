@@ -7,43 +7,23 @@ public enum OpenMetricsWriter {
   /// The exposition of `export`, ending with `# EOF`.
   public static func write(_ export: MetricExport) -> String {
     var out = ""
-    for metric in export.metrics.filter({ !$0.hasPrefix(MetricCatalog.signpostPrefix) }) {
-      write(metric, export, into: &out)
+    for family in export.families {
+      switch MetricCatalog.kind(of: family[0]) {
+      case .rate: gauge(family[0], export, into: &out)
+      case .histogram:
+        summary(family, export, into: &out)
+        histogram(family, export, into: &out)
+      case .scalar: summary(family, export, into: &out)
+      case .diagnostic, nil: break
+      }
     }
-    // Every signpost is one family, its category and name labels.
-    let signposts = export.metrics.filter { $0.hasPrefix(MetricCatalog.signpostPrefix) }
-    if !signposts.isEmpty { write(signposts, export, into: &out) }
     return out + "# EOF\n"
-  }
-
-  private static func write(_ metric: String, _ export: MetricExport, into out: inout String) {
-    switch MetricCatalog.kind(of: metric) {
-    case .rate: gauge(metric, export, into: &out)
-    case .histogram:
-      summary([metric], export, into: &out)
-      histogram([metric], export, into: &out)
-    case .scalar: summary([metric], export, into: &out)
-    case .diagnostic, nil: break
-    }
-  }
-
-  private static func write(_ signposts: [String], _ export: MetricExport, into out: inout String) {
-    summary(signposts, export, into: &out)
-    histogram(signposts, export, into: &out)
   }
 
   private static func header(_ name: String, type: String, unit: String?, help: String, into out: inout String) {
     out += "# TYPE \(name) \(type)\n"
     if let unit { out += "# UNIT \(name) \(unit)\n" }
     out += "# HELP \(name) \(escapeHelp(help))\n"
-  }
-
-  /// The labels of a point and of a signpost (none for other metrics).
-  private static func labels(_ metric: String, _ point: MetricExport.Point, _ export: MetricExport) -> [(
-    name: String, value: String
-  )] {
-    export.labels(of: point)
-      + (metric.hasPrefix(MetricCatalog.signpostPrefix) ? MetricExport.signpostLabels(metric) : [])
   }
 
   private static func summary(_ metrics: [String], _ export: MetricExport, into out: inout String) {
@@ -57,7 +37,7 @@ public enum OpenMetricsWriter {
     for metric in metrics {
       for point in export.points {
         guard let q = export.quantiles(metric, in: point.aggregate) else { continue }
-        let base = labels(metric, point, export)
+        let base = export.labels(of: point, metric: metric)
         let time = point.timestamp.map { " \($0)" } ?? ""
         for (percentile, value) in q.values {
           out += "\(name)\(labelSet(base + [("quantile", number(percentile.value / 100))])) \(number(value))\(time)\n"
@@ -78,7 +58,7 @@ public enum OpenMetricsWriter {
     for metric in metrics {
       for point in export.points {
         guard let b = export.buckets(metric, in: point.aggregate) else { continue }
-        let base = labels(metric, point, export)
+        let base = export.labels(of: point, metric: metric)
         let time = point.timestamp.map { " \($0)" } ?? ""
         for (bound, count) in b.cumulative {
           out += "\(name)_bucket\(labelSet(base + [("le", number(bound))])) \(count)\(time)\n"
@@ -100,7 +80,7 @@ public enum OpenMetricsWriter {
     header(name, type: "gauge", unit: exported.unit, help: help, into: &out)
     for point in export.points {
       guard let value = export.rate(metric, in: point.aggregate) else { continue }
-      out += "\(name)\(labelSet(labels(metric, point, export))) \(number(value))"
+      out += "\(name)\(labelSet(export.labels(of: point, metric: metric))) \(number(value))"
       out += (point.timestamp.map { " \($0)" } ?? "") + "\n"
     }
   }
@@ -122,9 +102,7 @@ public enum OpenMetricsWriter {
           ("metric", r.rule.metric), ("statistic", r.rule.statistic.description), ("verdict", r.verdict.rawValue),
           ("severity", r.rule.severity.rawValue),
         ]
-      if let by = r.by {
-        labels.append((ExportedMetric.snake(by.key.replacingOccurrences(of: ":", with: "_")), by.value))
-      }
+      if let by = r.by { labels.append((MetricExport.labelName(by.key), by.value)) }
       return labels
     }
     header(

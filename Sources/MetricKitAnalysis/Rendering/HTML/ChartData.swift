@@ -46,14 +46,7 @@ struct ChartData {
   /// point's.
   static func breaks(_ days: [Int], interval: TrendInterval) -> [Int] {
     days.indices.dropFirst().filter { i in
-      let previous = CalendarDay(daysSinceEpoch: days[i - 1])
-      let next: CalendarDay
-      switch interval {
-      case .day: next = previous.adding(days: 1)
-      case .week: next = previous.adding(days: 7)
-      case .month: next = previous.adding(days: 31).monthStart
-      }
-      return days[i] != next.daysSinceEpoch
+      days[i] != interval.next(after: CalendarDay(daysSinceEpoch: days[i - 1])).daysSinceEpoch
     }
   }
 
