@@ -214,3 +214,27 @@ int mr_ugaussian_upper_tail(double x, double *tail) {
   *tail = gsl_cdf_ugaussian_Q(x);
   return MR_OK;
 }
+
+int mr_ugaussian_quantile(double p, double *quantile) {
+  if (!(p > 0 && p < 1)) return MR_INVALID;
+  *quantile = gsl_cdf_ugaussian_Pinv(p);
+  return MR_OK;
+}
+
+int mr_t_upper_tail(double t, double nu, double *tail) {
+  if (isnan(t) || !(nu > 0) || !isfinite(nu)) return MR_INVALID;
+  *tail = gsl_cdf_tdist_Q(t, nu);
+  return MR_OK;
+}
+
+int mr_t_quantile(double p, double nu, double *quantile) {
+  if (!(p > 0 && p < 1) || !(nu > 0) || !isfinite(nu)) return MR_INVALID;
+  *quantile = gsl_cdf_tdist_Pinv(p, nu);
+  return MR_OK;
+}
+
+int mr_beta_quantile(double p, double a, double b, double *quantile) {
+  if (!(p >= 0 && p <= 1) || !(a > 0) || !(b > 0) || !isfinite(a) || !isfinite(b)) return MR_INVALID;
+  *quantile = gsl_cdf_beta_Pinv(p, a, b);
+  return MR_OK;
+}

@@ -33,6 +33,12 @@ struct Snapshot: ParsableCommand {
   )
   var allowEmpty = false
 
+  @Option(
+    help: ArgumentHelp(
+      "Keep each version's per-payload values exactly up to this many payloads, then as sketches with 1% relative error (bounded size at any scale).",
+      valueName: "n"))
+  var exactValues = ScalarSample.defaultExactLimit
+
   @Option(help: "Also record the time axis, per day, week or month, so that merged shards feed 'trend --snapshot'.")
   var interval: TrendInterval?
 
@@ -51,6 +57,7 @@ struct Snapshot: ParsableCommand {
       _ = try BreakdownOptions.key(by)
     }
     _ = try percentiles()
+    guard exactValues >= 0 else { throw ValidationError("--exact-values takes a count (0 or more).") }
   }
 
   func percentiles() throws -> [Percentile] {
@@ -65,6 +72,7 @@ struct Snapshot: ParsableCommand {
     var options = AggregationOptions(
       estimator: estimator, payloadStatistics: MetricSelection(), payloadPercentiles: recorded)
     options.interval = interval
+    options.exactValueLimit = exactValues
     options.grouping = by.flatMap(GroupingKey.init(parsing:))
     options.dayUTCOffset = try input.timestampParser().assumedUTCOffset
     let aggregate = DumpAggregate(
@@ -89,7 +97,8 @@ struct Snapshot: ParsableCommand {
     var text = ""
     for version in versions {
       var snapshot = VersionSnapshot(
-        aggregate: aggregate.versions[version] ?? VersionAggregate(version: version), estimator: estimator,
+        aggregate: aggregate.versions[version] ?? VersionAggregate(version: version, exactValueLimit: exactValues),
+        estimator: estimator,
         payloadPercentiles: recorded, inputs: aggregate.inputs, diagnostics: aggregate.diagnostics[version])
       if let interval {
         snapshot.interval = interval

@@ -48,7 +48,9 @@ struct ShardingTests {
     }
   }
 
-  @Test func stdinShardsMergeToTheWholeStreamButForTheStreamsCount() throws {
+  /// Exact values, and sketches past a limit of 5 payloads (shards below it are exact, merged above).
+  @Test(arguments: [[], ["--exact-values", "5"]])
+  func stdinShardsMergeToTheWholeStreamButForTheStreamsCount(limit: [String]) throws {
     // Eight shards of the samples' NDJSON lines, round robin: some hold no payload of 3.8.0.
     let lines = try CLIRunner.shell("cat $(find Samples/dump -name '*.ndjson' | sort)").stdout.split(separator: "\n")
     var shards = [[Substring]](repeating: [], count: 8)
@@ -60,7 +62,8 @@ struct ShardingTests {
       var emptyShards = 0
       for shard in shards {
         let input = Data((shard.joined(separator: "\n") + (shard.isEmpty ? "" : "\n")).utf8)
-        let snapshot = try CLIRunner.run(["snapshot", "--stdin", "--app-version", version, "--compact"], input: input)
+        let snapshot = try CLIRunner.run(
+          ["snapshot", "--stdin", "--app-version", version, "--compact"] + limit, input: input)
         #expect(snapshot.status == 0, "\(snapshot.stderr)")
         #expect(snapshot.stdout.filter { $0 == "\n" }.count == 1 && snapshot.stdout.hasSuffix("\n"))
         if snapshot.stdout.contains("\"payloads\":0,\"histograms\"") { emptyShards += 1 }
@@ -70,7 +73,9 @@ struct ShardingTests {
       let merged = try CLIRunner.run(["merge", "--stdin"], input: Data(stream.utf8))
       #expect(merged.status == 0, "\(merged.stderr)")
       let direct = try CLIRunner.run(
-        ["snapshot", "--stdin", "--app-version", version], input: Data((lines.joined(separator: "\n") + "\n").utf8))
+        ["snapshot", "--stdin", "--app-version", version] + limit,
+        input: Data((lines.joined(separator: "\n") + "\n").utf8))
+      #expect(direct.stdout.contains("\"relativeAccuracy\"") == !limit.isEmpty)
       // One field differs: the streams read (8 shards against 1).
       #expect(merged.stdout.contains("\"files\": 8,") && direct.stdout.contains("\"files\": 1,"))
       #expect(
@@ -78,7 +83,7 @@ struct ShardingTests {
       // The same snapshots, pretty and concatenated, merge the same.
       let pretty = try shards.map { shard in
         try CLIRunner.run(
-          ["snapshot", "--stdin", "--app-version", version],
+          ["snapshot", "--stdin", "--app-version", version] + limit,
           input: Data((shard.joined(separator: "\n") + (shard.isEmpty ? "" : "\n")).utf8)
         ).stdout
       }.joined()
@@ -169,5 +174,48 @@ struct ShardingTests {
     #expect(garbage.status == 2 && garbage.stderr.contains("standard input: byte"))
     let none = try CLIRunner.run(["merge", "--stdin"], input: Data())
     #expect(none.status == 2 && none.stderr.contains("no snapshot"))
+  }
+
+  @Test func sketchedAndFormatOneBaselinesGateLikeExactOnes() throws {
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    func snapshot(_ name: String, _ extra: [String]) throws -> String {
+      let path = dir.appendingPathComponent(name).path
+      let made = try CLIRunner.run(["snapshot", "Samples/dump", "--app-version", "3.8.0", "-o", path] + extra)
+      #expect(made.status == 0, "\(made.stderr)")
+      return path
+    }
+    func verdicts(_ baseline: String) throws -> [String] {
+      let result = try CLIRunner.run([
+        "compare", "--baseline-file", baseline, "--candidate", "3.9.0", "Samples/dump", "--format", "json",
+      ])
+      #expect(result.status == 1, "\(result.stderr)")
+      let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+      return (json?["results"] as? [[String: Any]] ?? []).map {
+        "\($0["metric"] ?? "") \($0["statistic"] ?? "") \($0["verdict"] ?? "")"
+      }
+    }
+    let exact = try snapshot("exact.json", [])
+    let sketched = try snapshot("sketched.json", ["--exact-values", "10"])
+    let text = try String(contentsOfFile: sketched, encoding: .utf8)
+    #expect(text.contains("\"exactValueLimit\": 10,") && text.contains("\"relativeAccuracy\": 0.01"))
+    let expected = try verdicts(exact)
+    #expect(expected.count >= 9 && expected.contains { $0.hasSuffix(" regression") })
+    #expect(try verdicts(sketched) == expected)
+    // A snapshot written by the previous format (every value, no limit) still reads.
+    let formatOne = try String(contentsOfFile: exact, encoding: .utf8)
+      .replacingOccurrences(of: "\"snapshotVersion\": 2,", with: "\"snapshotVersion\": 1,")
+      .replacingOccurrences(of: "  \"exactValueLimit\": 100000,\n", with: "")
+    #expect(!formatOne.contains("exactValueLimit") && formatOne.contains("\"snapshotVersion\": 1,"))
+    let old = dir.appendingPathComponent("format1.json")
+    try Data(formatOne.utf8).write(to: old)
+    #expect(try verdicts(old.path) == expected)
+    // A damaged sketch names the key.
+    let damaged = dir.appendingPathComponent("damaged.json")
+    try Data(text.replacingOccurrences(of: "\"zeros\": ", with: "\"zeros\": 1").utf8).write(to: damaged)
+    let refused = try CLIRunner.run([
+      "compare", "--baseline-file", damaged.path, "--candidate", "3.9.0", "Samples/dump",
+    ])
+    #expect(refused.status == 2 && refused.stderr.contains("do not agree"), "\(refused.stderr)")
   }
 }

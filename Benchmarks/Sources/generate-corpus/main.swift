@@ -1,9 +1,30 @@
 // Writes the benchmark corpus: swift run -c release generate-corpus DIR [COUNT] [--seed N]
 // or a long release history for the report page: generate-corpus DIR --history [VERSIONS DAYS PER-VERSION]
+// or COUNT payloads of one version as NDJSON on standard output, for measurements at any scale
+// (Scripts/sketch-bench.sh): generate-corpus --stream COUNT [--seed N] [--profile K] (K: 0 = 3.8.0,
+// 1 = 3.9.0, 2 = 3.10.0)
 import Foundation
 import PayloadSynthesis
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+/// The number after `flag`, if given.
+func value(after flag: String) -> Int? {
+  arguments.firstIndex(of: flag).flatMap { i in i + 1 < arguments.count ? Int(arguments[i + 1]) : nil }
+}
+if arguments.first == "--stream", arguments.count >= 2, let count = Int(arguments[1]) {
+  var rng = SplitMix64(seed: UInt64(value(after: "--seed") ?? 7))
+  let profile = VersionProfile.standard[min(max(value(after: "--profile") ?? 0, 0), 2)]
+  var chunk = ""
+  for n in 0..<count {
+    let payload = SyntheticPayload.make(profile: profile, day: n % 28, device: n, multipleVersions: false, rng: &rng)
+    chunk += SampleDump.compact(payload.json) + "\n"
+    if chunk.utf8.count > 1 << 20 || n == count - 1 {
+      FileHandle.standardOutput.write(Data(chunk.utf8))
+      chunk = ""
+    }
+  }
+  exit(0)
+}
 guard let directory = arguments.first else {
   FileHandle.standardError.write(
     Data("usage: generate-corpus DIR [COUNT] [--seed N] | generate-corpus DIR --history [VERSIONS DAYS N]\n".utf8))
@@ -18,8 +39,7 @@ do {
     print("Wrote a release history of \(written) payloads to \(directory)")
   } else {
     let count = arguments.dropFirst().first.flatMap(Int.init) ?? 20_000
-    let seed =
-      arguments.firstIndex(of: "--seed").flatMap { i in i + 1 < arguments.count ? UInt64(arguments[i + 1]) : nil } ?? 7
+    let seed = UInt64(value(after: "--seed") ?? 7)
     let written = try BenchmarkCorpus.write(to: URL(fileURLWithPath: directory), count: count, seed: seed)
     print("Wrote \(count) payloads, \(written.bytes / count) bytes each on average (pretty), to \(directory)")
   }

@@ -79,6 +79,21 @@ int mr_binomial_lower_tail(unsigned int k, double p, unsigned int n, double *tai
 /// that Swift never imports GSL and a non-finite argument is refused.
 int mr_ugaussian_upper_tail(double x, double *tail);
 
+/// Why: the standard normal quantile, for the Hodges–Lehmann interval's rank bounds; GSL's
+/// gsl_cdf_ugaussian_Pinv answers ±inf at 0 and 1, which this refuses (p must be in (0, 1)).
+int mr_ugaussian_quantile(double p, double *quantile);
+
+/// Why: Student's t upper tail P(T > t) with nu degrees of freedom (Welch's test of two pooled rates);
+/// nu must be positive and finite, t not NaN.
+int mr_t_upper_tail(double t, double nu, double *tail);
+
+/// Why: Student's t quantile for the rates' confidence interval, with p in (0, 1) and nu checked.
+int mr_t_quantile(double p, double nu, double *quantile);
+
+/// Why: the beta quantile, for the exact (Clopper–Pearson) interval of a binomial proportion, which
+/// gives the interval of the ratio of two diagnostic rates; p in [0, 1], a and b positive.
+int mr_beta_quantile(double p, double a, double b, double *quantile);
+
 #ifdef __cplusplus
 }
 #endif

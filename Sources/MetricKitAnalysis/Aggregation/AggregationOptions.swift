@@ -24,6 +24,11 @@ public struct AggregationOptions: Sendable, Hashable {
   /// others are counted, not stored (MetricKit reports far fewer for an app).
   public var signpostLimit = AggregationOptions.defaultSignpostLimit
 
+  /// The most payloads of a version (or of one series entry) whose per-payload values are kept
+  /// exactly; past it they are kept as sketches with 1% relative error (``ScalarSample``), so memory
+  /// and snapshots stay bounded at any size.
+  public var exactValueLimit = ScalarSample.defaultExactLimit
+
   /// The default number of distinct signposts kept per version.
   public static let defaultSignpostLimit = 10_000
 

@@ -190,7 +190,7 @@ public struct DumpAggregate: Sendable {
       if let interval = options.interval {
         if let day {
           let key = SeriesKey(version: version, group: groupValue, start: interval.start(of: day))
-          series[key, default: VersionAggregate(version: version, signpostLimit: options.signpostLimit)].add(
+          series[key, default: VersionAggregate(version: version, options: options)].add(
             payload, options: options)
         } else {
           undatedPayloads += 1
@@ -198,12 +198,12 @@ public struct DumpAggregate: Sendable {
         // A trend reads the series alone (its versions and groups are their sums).
         if options.seriesOnly { return }
       }
-      versions[version, default: VersionAggregate(version: version, signpostLimit: options.signpostLimit)].add(
+      versions[version, default: VersionAggregate(version: version, options: options)].add(
         payload, options: options)
       if let key = options.grouping, let groupValue {
         grouping = key
         let group = VersionGroup(version: version, value: groupValue)
-        groups[group, default: VersionAggregate(version: version, signpostLimit: options.signpostLimit)].add(
+        groups[group, default: VersionAggregate(version: version, options: options)].add(
           payload, options: options)
       }
     case .diagnostics(let payload, _, _):

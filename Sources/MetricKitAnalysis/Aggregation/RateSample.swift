@@ -1,6 +1,9 @@
-/// A pooled rate Σ numerator ÷ Σ denominator over payloads (hang seconds per foreground hour), kept
-/// per payload so that the sums are taken in one canonical order (the output does not depend on the
-/// order files were read) and so that per-payload rates stay available.
+/// A pooled rate Σ numerator ÷ Σ denominator over payloads (hang seconds per foreground hour).
+///
+/// The sums are ``ExactSum``s, so the rate does not depend on the order files were read or shards
+/// merged; with the sums of squares and products they are all ``PooledRateTest`` needs. Up to ``exactLimit`` payloads each payload's pair is kept too (the per-payload rates of
+/// the rank test); past it the per-payload rates are kept as a ``LogBucketSketch`` instead, like
+/// ``ScalarSample``.
 public struct RateSample: Sendable, Hashable {
   /// One payload's numerator and denominator.
   public struct Pair: Sendable, Hashable, Comparable {
@@ -12,33 +15,106 @@ public struct RateSample: Sendable, Hashable {
     public static func < (a: Pair, b: Pair) -> Bool { (a.numerator, a.denominator) < (b.numerator, b.denominator) }
   }
 
-  /// The pairs, in any order.
-  public private(set) var pairs: [Pair] = []
+  /// The pairs, in any order, while there are at most ``exactLimit``; nil after.
+  public private(set) var pairs: [Pair]? = []
+  /// The per-payload rates of payloads with a positive denominator, once the pairs are not kept.
+  private var rateSketch: LogBucketSketch?
+  /// The number of payloads.
+  public private(set) var count = 0
+  /// Σ numerator, exactly.
+  public private(set) var numeratorSum = ExactSum()
+  /// Σ denominator, exactly.
+  public private(set) var denominatorSum = ExactSum()
+  /// Σ numerator², exactly.
+  public private(set) var numeratorSquares = ExactSum()
+  /// Σ denominator², exactly.
+  public private(set) var denominatorSquares = ExactSum()
+  /// Σ numerator × denominator, exactly.
+  public private(set) var products = ExactSum()
+  /// The most payloads whose pairs are kept.
+  public let exactLimit: Int
 
   /// Creates an empty sample.
-  public init() {}
+  public init(exactLimit: Int = ScalarSample.defaultExactLimit) { self.exactLimit = max(0, exactLimit) }
+
+  /// Creates a sample past its exact limit from its parts (reading snapshots): Σx, Σy, Σx², Σy², Σxy.
+  init(count: Int, sums: [ExactSum], rates: LogBucketSketch?, exactLimit: Int) {
+    self.init(exactLimit: exactLimit)
+    self.count = count
+    (numeratorSum, denominatorSum, numeratorSquares, denominatorSquares, products) = (
+      sums[0], sums[1], sums[2], sums[3], sums[4]
+    )
+    pairs = nil
+    rateSketch = rates ?? LogBucketSketch()
+  }
 
   /// Adds one payload.
   public mutating func append(numerator: Double, denominator: Double) {
-    pairs.append(Pair(numerator: numerator, denominator: denominator))
+    count += 1
+    numeratorSum.add(numerator)
+    denominatorSum.add(denominator)
+    numeratorSquares.add(numerator * numerator)
+    denominatorSquares.add(denominator * denominator)
+    products.add(numerator * denominator)
+    if pairs != nil {
+      pairs!.append(Pair(numerator: numerator, denominator: denominator))
+      if count > exactLimit { fold() }
+    } else if denominator > 0 {
+      rateSketch!.add(numerator / denominator)
+    }
   }
 
-  /// Adds another sample's pairs.
-  public mutating func merge(_ other: RateSample) { pairs.append(contentsOf: other.pairs) }
+  /// Adds another sample's payloads. The result keeps the smaller of the two limits.
+  public mutating func merge(_ other: RateSample) {
+    var merged = RateSample(exactLimit: min(exactLimit, other.exactLimit))
+    merged.count = count + other.count
+    for (sum, keyPath) in zip(sums, Self.sumKeyPaths) {
+      merged[keyPath: keyPath] = sum
+      merged[keyPath: keyPath].add(other[keyPath: keyPath])
+    }
+    if let mine = pairs, let theirs = other.pairs {
+      merged.pairs = mine + theirs
+      if merged.count > merged.exactLimit { merged.fold() }
+    } else {
+      merged.pairs = nil
+      var sketch = perPayloadRates.binned
+      sketch.merge(other.perPayloadRates.binned)
+      merged.rateSketch = sketch
+    }
+    self = merged
+  }
 
-  /// The number of payloads.
-  public var count: Int { pairs.count }
+  /// Each payload's rate (payloads with a positive denominator): exact values, or a sketch past the
+  /// limit.
+  public var perPayloadRates: ScalarSample {
+    if let rateSketch { return ScalarSample(sketch: rateSketch, exactLimit: exactLimit) }
+    return ScalarSample(
+      (pairs ?? []).filter { $0.denominator > 0 }.map { $0.numerator / $0.denominator }, exactLimit: .max)
+  }
+
+  /// Σx, Σy, Σx², Σy², Σxy.
+  public var sums: [ExactSum] { Self.sumKeyPaths.map { self[keyPath: $0] } }
+
+  private static var sumKeyPaths: [WritableKeyPath<RateSample, ExactSum>] {
+    [\.numeratorSum, \.denominatorSum, \.numeratorSquares, \.denominatorSquares, \.products]
+  }
+
+  /// The per-payload rates as a sketch, once the pairs are not kept (for snapshots).
+  var sketchedRates: LogBucketSketch? { rateSketch }
 
   /// Σ numerator ÷ Σ denominator; nil when the denominator sums to zero (never NaN).
   public var pooledRate: Double? {
-    var numerator = 0.0
-    var denominator = 0.0
-    for pair in pairs.sorted() {
-      numerator += pair.numerator
-      denominator += pair.denominator
-    }
+    let denominator = denominatorSum.value
     guard denominator > 0 else { return nil }
-    let rate = numerator / denominator
+    let rate = numeratorSum.value / denominator
     return rate.isFinite ? rate : nil
+  }
+
+  /// Replaces the pairs with a sketch of their rates.
+  private mutating func fold() {
+    var sketch = LogBucketSketch()
+    for pair in pairs ?? [] where pair.denominator > 0 { sketch.add(pair.numerator / pair.denominator) }
+    rateSketch = sketch
+    pairs = nil
   }
 }

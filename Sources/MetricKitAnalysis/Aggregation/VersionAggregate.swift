@@ -23,6 +23,9 @@ public struct VersionAggregate: Sendable {
   private var signpostCutoff: String?
   /// The most distinct signposts kept.
   public let signpostLimit: Int
+  /// The most values a per-payload sample keeps exactly before it becomes a sketch
+  /// (``ScalarSample/exactLimit``).
+  public let exactValueLimit: Int
   /// Signpost histograms seen (kept or not).
   public private(set) var signpostHistogramsSeen = 0
 
@@ -44,16 +47,28 @@ public struct VersionAggregate: Sendable {
   /// pooling of means.
   public internal(set) var payloadStatistics: [String: [String: ScalarSample]] = [:]
   /// Hang seconds over foreground hours, per payload.
-  public internal(set) var hangRate = RateSample()
+  public internal(set) var hangRate: RateSample
   /// Scroll hitch ratio × foreground seconds over foreground seconds, per payload.
-  public internal(set) var scrollHitchRate = RateSample()
+  public internal(set) var scrollHitchRate: RateSample
 
-  /// Creates an empty aggregate that keeps at most `signpostLimit` distinct signposts.
-  public init(version: String, signpostLimit: Int = AggregationOptions.defaultSignpostLimit) {
+  /// Creates an empty aggregate that keeps at most `signpostLimit` distinct signposts, and exact
+  /// per-payload values up to `exactValueLimit` payloads.
+  public init(
+    version: String, signpostLimit: Int = AggregationOptions.defaultSignpostLimit,
+    exactValueLimit: Int = ScalarSample.defaultExactLimit
+  ) {
     self.version = version
     self.signpostLimit = max(1, signpostLimit)
+    self.exactValueLimit = max(0, exactValueLimit)
     fixedHistograms = Array(repeating: nil, count: MetricCatalog.histograms.count)
-    scalarSamples = Array(repeating: ScalarSample(), count: MetricCatalog.scalars.count)
+    scalarSamples = Array(repeating: ScalarSample(exactLimit: exactValueLimit), count: MetricCatalog.scalars.count)
+    hangRate = RateSample(exactLimit: exactValueLimit)
+    scrollHitchRate = RateSample(exactLimit: exactValueLimit)
+  }
+
+  /// Creates an empty aggregate with the limits of these options.
+  init(version: String, options: AggregationOptions) {
+    self.init(version: version, signpostLimit: options.signpostLimit, exactValueLimit: options.exactValueLimit)
   }
 
   /// Merged histograms by metric identifier.
@@ -219,11 +234,12 @@ public struct VersionAggregate: Sendable {
     guard let recorded = options.payloadStatistics, recorded.includes(identifier),
       let mean = try? buckets.mean(estimator: options.estimator)  // nil: no observations
     else { return }
-    payloadStatistics[identifier, default: [:]]["mean", default: ScalarSample()].append(mean)
+    let emptySample = ScalarSample(exactLimit: exactValueLimit)
+    payloadStatistics[identifier, default: [:]]["mean", default: emptySample].append(mean)
     guard !options.payloadPercentiles.isEmpty else { return }
     guard let values = try? buckets.percentileValues(options.payloadPercentiles) else { return }
     for (percentile, value) in zip(options.payloadPercentiles, values) {
-      payloadStatistics[identifier, default: [:]][percentile.label, default: ScalarSample()].append(value)
+      payloadStatistics[identifier, default: [:]][percentile.label, default: emptySample].append(value)
     }
   }
 
@@ -253,9 +269,10 @@ public struct VersionAggregate: Sendable {
     }
     if signposts.count > signpostLimit { keepSmallestSignposts() }
     for (i, sample) in other.scalarSamples.enumerated() { scalarSamples[i].merge(sample) }
+    let emptySample = ScalarSample(exactLimit: exactValueLimit)
     for (id, statistics) in other.payloadStatistics {
       for (statistic, sample) in statistics {
-        payloadStatistics[id, default: [:]][statistic, default: ScalarSample()].merge(sample)
+        payloadStatistics[id, default: [:]][statistic, default: emptySample].merge(sample)
       }
     }
     hangRate.merge(other.hangRate)

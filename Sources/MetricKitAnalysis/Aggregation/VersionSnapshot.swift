@@ -4,30 +4,33 @@ import Foundation
 /// per-payload values the regression tests need, with the accounting of the inputs it was taken
 /// from. Snapshots of disjoint inputs merge exactly: the merge equals one snapshot of all inputs.
 ///
-/// Format (`snapshotVersion` 1; numbers in the canonical units of SPEC §2; every array sorted):
+/// Format (`snapshotVersion` 2; numbers in the canonical units of SPEC §2; every array sorted):
 /// ```
-/// {"kind": "metrics-report-snapshot", "snapshotVersion": 1, "version": "3.8.0",
-///  "estimator": "midpoint", "payloadPercentiles": [50, 90, 95, 99], "payloads": N,
-///  "inputs": {…as in summary…},
+/// {"kind": "metrics-report-snapshot", "snapshotVersion": 2, "version": "3.8.0",
+///  "estimator": "midpoint", "payloadPercentiles": [50, 90, 95, 99], "exactValueLimit": 100000,
+///  "inputs": {…as in summary…}, "payloads": N,
 ///  "histograms": {"<metric>": {"unit": "ms", "payloads": N, "buckets": [[start, end, count], …]}},
-///  "payloadStatistics": {"<metric>": {"mean": [v, …], "p90": [v, …]}},
-///  "scalars": {"<metric>": [v, …]},
-///  "rates": {"hangRate": [[numerator, denominator], …], "scrollHitchRate": […]},
+///  "payloadStatistics": {"<metric>": {"mean": sample, "p90": sample}},
+///  "scalars": {"<metric>": sample},
+///  "rates": {"hangRate": rates, "scrollHitchRate": rates},
 ///  "diagnostics": null | {"payloads": N, "counts": {"crash": N, …},
 ///     "groups": [{"signature": "…", "text": "…", "kind": "crash", "count": N, "firstSeen": epoch s, …}],
-///     "hangDurations": [s, …], "hangTypes": {"…": N}, "cpuTimes": [s, …], "writes": [MB, …],
-///     "launchDurations": [s, …]},
+///     "hangDurations": sample, "hangTypes": {"…": N}, "cpuTimes": sample, "writes": sample,
+///     "launchDurations": sample},
 ///  "interval"?: "week", "by"?: "deviceType" | null, "latestDay"?: "2024-01-22", "undatedPayloads"?: N,
 ///  "series"?: [{"start": "2023-12-04", "group"?: "iPhone15,3", "payloads": N, "histograms": {…},
 ///               "payloadStatistics": {…}, "scalars": {…}, "rates": {…}}]}
 /// ```
+/// A `sample` is `[v, …]` (every value) up to `exactValueLimit` values, a sketch past it; `rates` is
+/// `[[numerator, denominator], …]` up to the limit, sums and a sketch past it (see
+/// `VersionSnapshot+Samples.swift`). Format 1 (every value, no limit) is still read.
 /// The time axis (`interval` to `series`) is written only by `snapshot --interval`. A file or stream
 /// may hold several snapshots one after the other (pretty, or one per line with `--compact`): shards of
 /// a version, or one pass's snapshots of several versions (``loadAll(path:name:)``,
 /// ``mergedByVersion(_:)``).
 public struct VersionSnapshot: Sendable {
   /// The format version.
-  public static let formatVersion = 1
+  public static let formatVersion = 2
   /// The aggregate.
   public var aggregate: VersionAggregate
   /// The estimator the per-payload means were computed with.
@@ -107,6 +110,7 @@ public struct VersionSnapshot: Sendable {
       ("version", .string(aggregate.version)),
       ("estimator", .string(estimator.rawValue)),
       ("payloadPercentiles", .array(payloadPercentiles.map { .number($0.value) })),
+      ("exactValueLimit", .integer(Int128(aggregate.exactValueLimit))),
       ("inputs", SummaryJSONRenderer.inputs(inputs)),
     ]
     members += Self.aggregateMembers(aggregate)
@@ -134,9 +138,6 @@ public struct VersionSnapshot: Sendable {
 
   /// An aggregate's members: payloads, merged histograms, per-payload statistics, scalars, rates.
   private static func aggregateMembers(_ a: VersionAggregate) -> [(String, JSONWriter.Value)] {
-    func sorted(_ sample: ScalarSample?) -> JSONWriter.Value {
-      .array((sample?.values ?? []).sorted().map { .number($0) })
-    }
     func keys<V>(_ d: [String: V]) -> [String] { d.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
     let all = a.histograms
     let histograms: [(String, JSONWriter.Value)] = keys(all).map { id in
@@ -155,10 +156,7 @@ public struct VersionSnapshot: Sendable {
     }
     let statistics: [(String, JSONWriter.Value)] = keys(a.payloadStatistics).map { id in
       let byStatistic = a.payloadStatistics[id] ?? [:]
-      return (id, .object(keys(byStatistic).map { ($0, sorted(byStatistic[$0])) }))
-    }
-    func rate(_ r: RateSample) -> JSONWriter.Value {
-      .array(r.pairs.sorted().map { .array([.number($0.numerator), .number($0.denominator)]) })
+      return (id, .object(keys(byStatistic).map { ($0, json(byStatistic[$0]!)) }))
     }
     // Written only when some were dropped, so ordinary snapshots keep their bytes.
     let notKept: [(String, JSONWriter.Value)] =
@@ -166,13 +164,12 @@ public struct VersionSnapshot: Sendable {
       ? [("signpostHistogramsNotKept", .integer(Int128(a.signpostHistogramsNotKept)))] : []
     return [("payloads", .integer(Int128(a.payloadCount))), ("histograms", .object(histograms))] + notKept + [
       ("payloadStatistics", .object(statistics)),
-      ("scalars", .object(keys(a.scalars).map { ($0, sorted(a.scalars[$0])) })),
-      ("rates", .object([("hangRate", rate(a.hangRate)), ("scrollHitchRate", rate(a.scrollHitchRate))])),
+      ("scalars", .object(keys(a.scalars).map { ($0, json(a.scalars[$0]!)) })),
+      ("rates", .object([("hangRate", json(a.hangRate)), ("scrollHitchRate", json(a.scrollHitchRate))])),
     ]
   }
 
   private static func diagnosticsJSON(_ d: DiagnosticAggregate) -> JSONWriter.Value {
-    func values(_ s: ScalarSample) -> JSONWriter.Value { .array(s.values.sorted().map { .number($0) }) }
     func optional(_ s: String?) -> JSONWriter.Value { s.map { .string($0) } ?? .null }
     func date(_ d: Date?) -> JSONWriter.Value { d.map { .number($0.timeIntervalSince1970) } ?? .null }
     let groups = d.groups.values.sorted { $0.signature.identifier < $1.signature.identifier }.map { g in
@@ -190,9 +187,9 @@ public struct VersionSnapshot: Sendable {
       ("payloads", .integer(Int128(d.payloadCount))),
       ("counts", .object(DiagnosticKind.allCases.map { ($0.rawValue, .integer(Int128(d.counts[$0] ?? 0))) })),
       ("groups", .array(groups)),
-      ("hangDurations", values(d.hangDurations)),
+      ("hangDurations", json(d.hangDurations)),
       ("hangTypes", .object(d.hangTypes.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int128($0.value))) })),
-      ("cpuTimes", values(d.cpuTimes)), ("writes", values(d.writes)), ("launchDurations", values(d.launchDurations)),
+      ("cpuTimes", json(d.cpuTimes)), ("writes", json(d.writes)), ("launchDurations", json(d.launchDurations)),
     ])
   }
 
@@ -202,8 +199,9 @@ public struct VersionSnapshot: Sendable {
     func fail(_ reason: String) -> PayloadDecodingError {
       PayloadDecodingError(keyPath: ["diagnostics"], reason: reason)
     }
-    func sample(_ key: StaticString) -> ScalarSample {
-      ScalarSample((v.member(key).map { Array($0.children) } ?? []).compactMap(\.double))
+    func values(_ key: StaticString) throws(PayloadDecodingError) -> ScalarSample {
+      guard let member = v.member(key) else { return ScalarSample() }
+      return try sample(member, "diagnostics.\(key)", exactLimit: ScalarSample.defaultExactLimit)
     }
     var d = DiagnosticAggregate(version: version)
     d.payloadCount = Int(v.member("payloads")?.int64 ?? 0)
@@ -225,13 +223,13 @@ public struct VersionSnapshot: Sendable {
         objectiveCException: g.member("objectiveCException")?.string, hangType: g.member("hangType")?.string,
         culpritFrame: g.member("culpritFrame")?.string)
     }
-    d.hangDurations = sample("hangDurations")
+    d.hangDurations = try values("hangDurations")
     for e in v.member("hangTypes").map({ Array($0.children) }) ?? [] {
       if let n = e.int64 { d.hangTypes[e.key] = Int(n) }
     }
-    d.cpuTimes = sample("cpuTimes")
-    d.writes = sample("writes")
-    d.launchDurations = sample("launchDurations")
+    d.cpuTimes = try values("cpuTimes")
+    d.writes = try values("writes")
+    d.launchDurations = try values("launchDurations")
     return d
   }
 
@@ -344,7 +342,7 @@ public struct VersionSnapshot: Sendable {
     return m
   }
 
-  private static func numbers(_ v: JSONValue, _ key: String) throws(PayloadDecodingError) -> [Double] {
+  static func numbers(_ v: JSONValue, _ key: String) throws(PayloadDecodingError) -> [Double] {
     guard v.kind == .array else { throw fail(key, "expected an array") }
     var out: [Double] = []
     for e in v.children {
@@ -368,16 +366,21 @@ public struct VersionSnapshot: Sendable {
 
   private static func decode(_ root: JSONValue) throws(PayloadDecodingError) -> VersionSnapshot {
     guard root.member("kind")?.string == "metrics-report-snapshot" else { throw fail("kind", "not a snapshot") }
-    guard let format = root.member("snapshotVersion")?.int64, format == Int64(formatVersion) else {
-      throw fail("snapshotVersion", "unsupported snapshot version (this build reads \(formatVersion))")
+    guard let format = root.member("snapshotVersion")?.int64, (1...Int64(formatVersion)).contains(format) else {
+      throw fail("snapshotVersion", "unsupported snapshot version (this build reads 1 to \(formatVersion))")
     }
+    // Format 1 kept every value: read with the default limit, as a new pass would take them.
+    let exactLimit =
+      try root.member("exactValueLimit").map { v throws(PayloadDecodingError) in
+        try smallCount(v, "exactValueLimit")
+      } ?? ScalarSample.defaultExactLimit
     guard let version = try member(root, "version").string else { throw fail("version", "expected a string") }
     guard let estimatorText = try member(root, "estimator").string,
       let estimator = MeanEstimator(rawValue: estimatorText)
     else { throw fail("estimator", "unknown estimator") }
     let percentiles = try numbers(try member(root, "payloadPercentiles"), "payloadPercentiles").compactMap(
       Percentile.init)
-    let aggregate = try decodeAggregate(root, version: version)
+    let aggregate = try decodeAggregate(root, version: version, exactLimit: exactLimit)
     let inputs = try InputAccounting(json: try member(root, "inputs"))
     var diagnostics: DiagnosticAggregate? = nil
     if let d = root.member("diagnostics"), d.kind == .object {
@@ -406,16 +409,16 @@ public struct VersionSnapshot: Sendable {
         throw fail("series.\(i).start", "expected a date")
       }
       let key = SeriesKey(version: version, group: entry.member("group")?.string, start: start)
-      snapshot.series[key] = try decodeAggregate(entry, version: version)
+      snapshot.series[key] = try decodeAggregate(entry, version: version, exactLimit: exactLimit)
     }
     return snapshot
   }
 
   /// An aggregate from its members (the top level of a snapshot, or one series entry).
-  private static func decodeAggregate(_ root: JSONValue, version: String) throws(PayloadDecodingError)
-    -> VersionAggregate
+  private static func decodeAggregate(_ root: JSONValue, version: String, exactLimit: Int)
+    throws(PayloadDecodingError) -> VersionAggregate
   {
-    var aggregate = VersionAggregate(version: version)
+    var aggregate = VersionAggregate(version: version, exactValueLimit: exactLimit)
     aggregate.payloadCount = try smallCount(try member(root, "payloads"), "payloads")
     for entry in try member(root, "histograms").children {
       let id = entry.key
@@ -437,26 +440,19 @@ public struct VersionSnapshot: Sendable {
     }
     for entry in try member(root, "payloadStatistics").children {
       for statistic in entry.children {
-        aggregate.payloadStatistics[entry.key, default: [:]][statistic.key] = ScalarSample(
-          try numbers(statistic, "payloadStatistics.\(entry.key)"))
+        aggregate.payloadStatistics[entry.key, default: [:]][statistic.key] = try sample(
+          statistic, "payloadStatistics.\(entry.key)", exactLimit: exactLimit)
       }
     }
     for entry in try member(root, "scalars").children {
-      aggregate.setScalar(entry.key, ScalarSample(try numbers(entry, "scalars.\(entry.key)")))
+      aggregate.setScalar(entry.key, try sample(entry, "scalars.\(entry.key)", exactLimit: exactLimit))
     }
-    let rates = try member(root, "rates")
-    for (key, apply) in [
-      ("hangRate", { (a: inout VersionAggregate, r: RateSample) in a.hangRate = r }),
-      ("scrollHitchRate", { (a: inout VersionAggregate, r: RateSample) in a.scrollHitchRate = r }),
-    ] as [(String, (inout VersionAggregate, RateSample) -> Void)] {
-      guard let pairs = rates.children.first(where: { $0.key == key }) else { continue }
-      var sample = RateSample()
-      for pair in pairs.children {
-        let values = try numbers(pair, "rates.\(key)")
-        guard values.count == 2 else { throw fail("rates.\(key)", "expected [numerator, denominator] pairs") }
-        sample.append(numerator: values[0], denominator: values[1])
-      }
-      apply(&aggregate, sample)
+    let rateMembers = try member(root, "rates")
+    if let v = rateMembers.member("hangRate") {
+      aggregate.hangRate = try rates(v, "rates.hangRate", exactLimit: exactLimit)
+    }
+    if let v = rateMembers.member("scrollHitchRate") {
+      aggregate.scrollHitchRate = try rates(v, "rates.scrollHitchRate", exactLimit: exactLimit)
     }
     return aggregate
   }

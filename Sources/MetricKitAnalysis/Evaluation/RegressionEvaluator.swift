@@ -185,7 +185,7 @@ public struct RegressionEvaluator: Sendable {
   }
 
   /// The per-payload values a rule tests.
-  static func sample(_ rule: RegressionRule, _ aggregate: VersionAggregate) -> [Double] {
+  static func sample(_ rule: RegressionRule, _ aggregate: VersionAggregate) -> ScalarSample {
     switch MetricCatalog.kind(of: rule.metric) {
     case .histogram:
       let statistic: String
@@ -193,14 +193,14 @@ public struct RegressionEvaluator: Sendable {
       case .percentile(let p): statistic = p.label
       default: statistic = "mean"
       }
-      return aggregate.payloadStatistics[rule.metric]?[statistic]?.values ?? []
+      return aggregate.payloadStatistics[rule.metric]?[statistic] ?? ScalarSample()
     case .scalar:
-      return aggregate.scalars[rule.metric]?.values ?? []
+      return aggregate.scalars[rule.metric] ?? ScalarSample()
     case .rate:
       let rates = rule.metric == MetricCatalog.hangRate ? aggregate.hangRate : aggregate.scrollHitchRate
-      return rates.pairs.filter { $0.denominator > 0 }.map { $0.numerator / $0.denominator }
+      return rates.perPayloadRates
     case .diagnostic, nil:
-      return []
+      return ScalarSample()
     }
   }
 

@@ -180,8 +180,8 @@ public struct MetricExport: Sendable {
     }
     return Quantiles(
       values: zip(percentiles, values).map { ($0, exported.scaled($1)) }, count: Int128(sample.count),
-      // Summed in sorted order: the same bits whatever order threads merged the payloads in.
-      sum: exported.scaled(sample.values.sorted().reduce(0, +)))
+      // The same bits whatever order threads merged the payloads in (ScalarSample.sum).
+      sum: exported.scaled(sample.sum))
   }
 
   /// The cumulative buckets of a histogram metric in the base unit; nil without data.

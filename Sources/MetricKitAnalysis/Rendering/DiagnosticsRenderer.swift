@@ -61,12 +61,12 @@ public enum DiagnosticsRenderer {
   private static func distribution(_ sample: ScalarSample, unit: String, _ percentiles: [Percentile])
     -> JSONWriter.Value
   {
-    guard let summary = try? sample.summary(percentiles), let max = sample.values.max() else { return .null }
+    guard let summary = try? sample.summary(percentiles), let max = sample.maximum else { return .null }
     var members: [(String, JSONWriter.Value)] = [("unit", .string(unit)), ("count", .integer(Int128(sample.count)))]
     members.append(("mean", .number(summary.mean)))
     for (p, v) in zip(percentiles, summary.percentiles) { members.append((p.label, .number(v))) }
     members.append(("max", .number(max)))
-    members.append(("total", .number(sample.values.sorted().reduce(0, +))))
+    members.append(("total", .number(sample.sum)))
     return .object(members)
   }
 
@@ -137,7 +137,7 @@ public enum DiagnosticsRenderer {
         ("disk writes caused", v.writes, "MB"), ("launch duration", v.launchDurations, "s"),
       ]
       for (label, sample, unit) in distributions {
-        guard let s = try? sample.summary(percentiles), let top = sample.values.max() else { continue }
+        guard let s = try? sample.summary(percentiles), let top = sample.maximum else { continue }
         let ps = zip(percentiles, s.percentiles).map { "\($0.label) \(NumberFormatting.text($1)) \(unit)" }
         out +=
           (markdown ? "\n- " : "  ") + "\(label): " + ps.joined(separator: ", ")

@@ -67,7 +67,8 @@ extension SummaryReport {
         entries.append((group.aggregate, (key.description, group.value)))
       }
       if groups.count > top {
-        var other = VersionAggregate(version: version.version, signpostLimit: version.signpostLimit)
+        var other = VersionAggregate(
+          version: version.version, signpostLimit: version.signpostLimit, exactValueLimit: version.exactValueLimit)
         for group in groups.dropFirst(max(0, top)) { other.merge(group.aggregate) }
         entries.append((other, (key.description, GroupingKey.other)))
       }

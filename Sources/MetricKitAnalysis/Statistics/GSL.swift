@@ -79,4 +79,32 @@ enum GSL {
     try check(mr_ugaussian_upper_tail(x, &q), "argument")
     return q
   }
+
+  /// The standard normal quantile at p in (0, 1).
+  static func standardNormalQuantile(_ p: Double) throws(StatisticsError) -> Double {
+    var q = 0.0
+    try check(mr_ugaussian_quantile(p, &q), "probability")
+    return q
+  }
+
+  /// Student's t upper tail P(T > t), nu degrees of freedom.
+  static func studentUpperTail(_ t: Double, degreesOfFreedom nu: Double) throws(StatisticsError) -> Double {
+    var q = 0.0
+    try check(mr_t_upper_tail(t, nu, &q), "argument")
+    return q
+  }
+
+  /// Student's t quantile at p in (0, 1), nu degrees of freedom.
+  static func studentQuantile(_ p: Double, degreesOfFreedom nu: Double) throws(StatisticsError) -> Double {
+    var q = 0.0
+    try check(mr_t_quantile(p, nu, &q), "argument")
+    return q
+  }
+
+  /// The beta(a, b) quantile at p in [0, 1].
+  static func betaQuantile(_ p: Double, a: Double, b: Double) throws(StatisticsError) -> Double {
+    var q = 0.0
+    try check(mr_beta_quantile(p, a, b, &q), "argument")
+    return q
+  }
 }

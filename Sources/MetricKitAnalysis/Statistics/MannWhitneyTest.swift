@@ -12,26 +12,72 @@ public struct MannWhitneyTest: Sendable, Hashable {
   /// Tests whether `candidate` tends to be larger than `baseline` (or smaller, when `larger` is
   /// false). Both samples need at least one value.
   public init(baseline: [Double], candidate: [Double], candidateLarger larger: Bool = true) throws(StatisticsError) {
-    let n1 = Double(baseline.count)
-    let n2 = Double(candidate.count)
-    guard n1 > 0, n2 > 0 else { throw .empty }
     guard baseline.allSatisfy(\.isFinite), candidate.allSatisfy(\.isFinite) else {
       throw .invalidInput("non-finite value")
     }
-    // Mid-ranks over the pooled sample; tie groups feed the variance correction.
+    // Tie groups of the pooled sample, ascending.
     var pooled = baseline.map { ($0, false) } + candidate.map { ($0, true) }
     pooled.sort { $0.0 < $1.0 }
-    var candidateRanks = 0.0
-    var tieTerm = 0.0
+    var groups: [(baseline: Int, candidate: Int)] = []
     var i = 0
     while i < pooled.count {
-      var j = i
-      while j + 1 < pooled.count && pooled[j + 1].0 == pooled[i].0 { j += 1 }
-      let t = Double(j - i + 1)
-      let midRank = Double(i + j) / 2 + 1
-      for k in i...j where pooled[k].1 { candidateRanks += midRank }
+      var group = (baseline: 0, candidate: 0)
+      let value = pooled[i].0
+      while i < pooled.count && pooled[i].0 == value {
+        if pooled[i].1 { group.candidate += 1 } else { group.baseline += 1 }
+        i += 1
+      }
+      groups.append(group)
+    }
+    try self.init(tieGroups: groups, candidateLarger: larger)
+  }
+
+  /// The same test on two samples: on their values while both are exact, otherwise on the buckets of
+  /// their sketches (values in one bucket tie), which is how a sample past its exact limit is tested.
+  public init(baseline: ScalarSample, candidate: ScalarSample, candidateLarger larger: Bool = true)
+    throws(StatisticsError)
+  {
+    if let b = baseline.exactValues, let c = candidate.exactValues {
+      try self.init(baseline: b, candidate: c, candidateLarger: larger)
+      return
+    }
+    let b = baseline.binned.bins
+    let c = candidate.binned.bins
+    // Merge the two ascending bucket lists; equal buckets have equal representatives.
+    var groups: [(baseline: Int, candidate: Int)] = []
+    var (i, j) = (0, 0)
+    while i < b.count || j < c.count {
+      if j == c.count || (i < b.count && b[i].value < c[j].value) {
+        groups.append((b[i].count, 0))
+        i += 1
+      } else if i == b.count || c[j].value < b[i].value {
+        groups.append((0, c[j].count))
+        j += 1
+      } else {
+        groups.append((b[i].count, c[j].count))
+        i += 1
+        j += 1
+      }
+    }
+    try self.init(tieGroups: groups, candidateLarger: larger)
+  }
+
+  /// The test from the pooled sample's tie groups in ascending order of value: how many baseline and
+  /// candidate values each group of equal values holds.
+  init(tieGroups groups: [(baseline: Int, candidate: Int)], candidateLarger larger: Bool) throws(StatisticsError) {
+    let n1 = Double(groups.reduce(0) { $0 + $1.baseline })
+    let n2 = Double(groups.reduce(0) { $0 + $1.candidate })
+    guard n1 > 0, n2 > 0 else { throw .empty }
+    // Mid-ranks; tie groups feed the variance correction.
+    var candidateRanks = 0.0
+    var tieTerm = 0.0
+    var below = 0.0
+    for group in groups {
+      let t = Double(group.baseline + group.candidate)
+      let midRank = below + (t + 1) / 2
+      candidateRanks += Double(group.candidate) * midRank
       tieTerm += t * t * t - t
-      i = j + 1
+      below += t
     }
     let uCandidate = candidateRanks - n2 * (n2 + 1) / 2
     let n = n1 + n2

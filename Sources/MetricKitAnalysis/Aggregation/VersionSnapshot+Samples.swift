@@ -1,0 +1,118 @@
+/// How a snapshot writes per-payload samples: an exact sample as its sorted values, a sample past its
+/// exact limit as its sketch (format 2):
+/// ```
+/// {"relativeAccuracy": 0.01, "count": N, "sum": "0x1b3p-10", "minimum": v, "maximum": v,
+///  "zeros": N, "positive": [first index, count, count, …], "negative": [first index, count, …]}
+/// ```
+/// `positive[0]` is the index i of the first bucket (γⁱ⁻¹, γⁱ] of the counts that follow, one per
+/// consecutive bucket, where a negative number −k stands for k empty buckets; `negative` is the same
+/// for the magnitudes of negative values; `sum` is an ``ExactSum``. A rate sample past its limit is `{"payloads": N, "numeratorSum": "0x…",
+/// "denominatorSum": "0x…", "rates": sketch | null}`.
+extension VersionSnapshot {
+  static func json(_ sample: ScalarSample) -> JSONWriter.Value {
+    if let values = sample.exactValues { return .array(values.sorted().map { .number($0) }) }
+    return json(sample.binned)
+  }
+
+  static func json(_ sketch: LogBucketSketch) -> JSONWriter.Value {
+    func store(_ s: LogBucketSketch.Store) -> JSONWriter.Value {
+      guard !s.counts.isEmpty else { return .array([]) }
+      var out: [JSONWriter.Value] = [.integer(Int128(s.first))]
+      var empty = 0
+      for n in s.counts {
+        if n == 0 {
+          empty += 1
+          continue
+        }
+        if empty > 0 { out.append(.integer(Int128(-empty))) }
+        empty = 0
+        out.append(.integer(Int128(n)))
+      }
+      return .array(out)
+    }
+    return .object([
+      ("relativeAccuracy", .number(LogBucketSketch.relativeAccuracy)),
+      ("count", .integer(Int128(sketch.count))),
+      ("sum", .string(sketch.sum.hexadecimal)),
+      ("minimum", .number(sketch.minimum)),
+      ("maximum", .number(sketch.maximum)),
+      ("zeros", .integer(Int128(sketch.zeroCount))),
+      ("positive", store(sketch.positive)),
+      ("negative", store(sketch.negative)),
+    ])
+  }
+
+  static func json(_ rates: RateSample) -> JSONWriter.Value {
+    if let pairs = rates.pairs {
+      return .array(pairs.sorted().map { .array([.number($0.numerator), .number($0.denominator)]) })
+    }
+    let sketch = rates.sketchedRates.flatMap { $0.count > 0 ? $0 : nil }
+    return .object(
+      [("payloads", .integer(Int128(rates.count)))]
+        + zip(rateSumKeys, rates.sums).map { ($0, .string($1.hexadecimal)) }
+        + [("rates", sketch.map(json) ?? .null)])
+  }
+
+  /// The members of a rate sample's exact sums, in ``RateSample/sums``' order.
+  private static let rateSumKeys = [
+    "numeratorSum", "denominatorSum", "numeratorSquares", "denominatorSquares", "products",
+  ]
+
+  static func sample(_ v: JSONValue, _ key: String, exactLimit: Int) throws(PayloadDecodingError) -> ScalarSample {
+    if v.kind == .array { return ScalarSample(try numbers(v, key), exactLimit: exactLimit) }
+    return ScalarSample(sketch: try sketch(v, key), exactLimit: exactLimit)
+  }
+
+  static func rates(_ v: JSONValue, _ key: String, exactLimit: Int) throws(PayloadDecodingError) -> RateSample {
+    func fail(_ reason: String) -> PayloadDecodingError { PayloadDecodingError(keyPath: [key], reason: reason) }
+    if v.kind == .array {
+      var sample = RateSample(exactLimit: exactLimit)
+      for pair in v.children {
+        let values = try numbers(pair, key)
+        guard values.count == 2 else { throw fail("expected [numerator, denominator] pairs") }
+        sample.append(numerator: values[0], denominator: values[1])
+      }
+      return sample
+    }
+    let sums = rateSumKeys.compactMap { key in
+      v.children.first { $0.key == key }?.string.flatMap(ExactSum.init(hexadecimal:))
+    }
+    guard v.kind == .object, let payloads = v.member("payloads")?.int64, payloads >= 0, sums.count == 5 else {
+      throw fail("expected pairs, or payloads and the exact sums \(rateSumKeys.joined(separator: ", "))")
+    }
+    let rates = try v.member("rates").flatMap { r throws(PayloadDecodingError) in
+      r.kind == .null ? nil : try sketch(r, "\(key).rates")
+    }
+    return RateSample(count: Int(payloads), sums: sums, rates: rates, exactLimit: exactLimit)
+  }
+
+  private static func sketch(_ v: JSONValue, _ key: String) throws(PayloadDecodingError) -> LogBucketSketch {
+    func fail(_ reason: String) -> PayloadDecodingError { PayloadDecodingError(keyPath: [key], reason: reason) }
+    guard v.kind == .object else { throw fail("expected an array of values or a sketch") }
+    guard v.member("relativeAccuracy")?.double == LogBucketSketch.relativeAccuracy else {
+      throw fail("a sketch of another relative accuracy (this build reads \(LogBucketSketch.relativeAccuracy))")
+    }
+    func store(_ name: StaticString) throws(PayloadDecodingError) -> [(index: Int, count: Int)] {
+      guard let s = v.member(name), s.kind == .array else { throw fail("\(name): expected an array") }
+      let items = Array(s.children)
+      guard let first = items.first else { return [] }
+      guard let start = first.int64, abs(start) < 1 << 40 else { throw fail("\(name): expected a bucket index") }
+      var out: [(index: Int, count: Int)] = []
+      var index = Int(start)
+      for item in items.dropFirst() {
+        guard let n = item.int64, n != 0, abs(n) < 1 << 40 else { throw fail("\(name): expected counts") }
+        if n > 0 { out.append((index, Int(n))) }
+        index += n > 0 ? 1 : Int(-n)
+      }
+      return out
+    }
+    guard let count = v.member("count")?.int64, let zeros = v.member("zeros")?.int64,
+      let sum = v.member("sum")?.string.flatMap(ExactSum.init(hexadecimal:)),
+      let minimum = v.member("minimum")?.double, let maximum = v.member("maximum")?.double,
+      let sketch = LogBucketSketch(
+        count: Int(count), sum: sum, minimum: minimum, maximum: maximum, zeroCount: Int(zeros),
+        positive: try store("positive"), negative: try store("negative"))
+    else { throw fail("a sketch whose count, sum, minimum, maximum, zeros and buckets do not agree") }
+    return sketch
+  }
+}
