@@ -3,6 +3,7 @@ import Foundation
 import MetricKitAnalysis
 
 extension ComparisonRenderer.Format: ExpressibleByArgument {}
+extension Decision: ExpressibleByArgument {}
 
 /// `metrics-report compare PATH… --baseline V --candidate V`: the release gate.
 struct Compare: ParsableCommand {
@@ -35,6 +36,12 @@ struct Compare: ParsableCommand {
 
   @Option(help: "Histogram mean estimator: midpoint, bucket-end or bucket-start.")
   var estimator: MeanEstimator = .midpoint
+
+  @Option(
+    help:
+      "significant: a regression is significant (q < alpha) with its change past the threshold; confident: also its whole 95% interval past it (fewer flags near the threshold, less power)."
+  )
+  var decision: Decision = .significant
 
   @Option(help: "Output format: text, json, markdown, junit, github or openmetrics (gauges for a dashboard).")
   var format: ComparisonRenderer.Format = .text
@@ -83,7 +90,7 @@ struct Compare: ParsableCommand {
         return r
       }
     }
-    let evaluator = RegressionEvaluator(ruleSet: ruleSet, estimator: estimator)
+    let evaluator = RegressionEvaluator(ruleSet: ruleSet, estimator: estimator, decision: decision)
     let baselineSnapshot = try baselineFile.map { try load($0, version: baseline, for: evaluator) }
     let candidateSnapshot = try candidateFile.map { try load($0, version: candidate, for: evaluator) }
 

@@ -32,6 +32,9 @@ struct Report: ParsableCommand {
   @Option(help: "Override the false-discovery rate of the rules (0 < alpha < 1).")
   var alpha: Double?
 
+  @Option(help: "How the gate section decides, as compare --decision: significant or confident.")
+  var decision: Decision = .significant
+
   @Option(
     help: ArgumentHelp(
       "The width of a point: day, week (ISO, from Monday), month, or auto: the narrowest whose typical point "
@@ -91,7 +94,8 @@ struct Report: ParsableCommand {
     options.top = breakdown.top
 
     let evaluator = try baseline.map { _ in
-      RegressionEvaluator(ruleSet: try ReportOutput.ruleSet(path: rules, alpha: alpha), estimator: estimator)
+      RegressionEvaluator(
+        ruleSet: try ReportOutput.ruleSet(path: rules, alpha: alpha), estimator: estimator, decision: decision)
     }
     var aggregation = evaluator?.aggregationOptions ?? AggregationOptions(estimator: estimator)
     aggregation.selection = options.selection(adding: evaluator?.ruleSet.rules.map(\.metric) ?? [])

@@ -125,6 +125,44 @@ struct CompareCommandTests {
     #expect(markdown.stdout.contains("| ❌ | applicationLaunchMetrics.histogrammedTimeToFirstDraw | p90 |"))
   }
 
+  /// Every format shows each rule's change with its 95% interval, the same numbers in each.
+  @Test func everyFormatShowsTheChangeInterval() throws {
+    func run(_ format: String, _ extra: [String] = []) throws -> String {
+      try CLIRunner.run(
+        ["compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--format", format] + extra
+      ).stdout
+    }
+    let json = try CLIRunner.run([
+      "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--format", "json",
+    ]).json()
+    #expect(json["decision"] as? String == "significant")
+    let results = try #require(json["results"] as? [[String: Any]])
+    let p50 = try #require(results.first { $0["statistic"] as? String == "p50" })
+    let interval = try #require(p50["changeInterval"] as? [Double])
+    let change = try #require(p50["change"] as? Double)
+    #expect(interval.count == 2 && interval[0] <= change && change <= interval[1])
+    #expect(p50["test"] as? String == "mann-whitney")
+    #expect(results.first { $0["metric"] as? String == "hangRate" }?["test"] as? String == "pooled-rate")
+    let cell = String(format: "↑ %+.1f%% [%+.1f, %+.1f]", change * 100, interval[0] * 100, interval[1] * 100)
+    #expect(try run("text").contains(cell), "\(cell)")
+    #expect(try run("markdown").contains("| \(cell) |"))
+    #expect(try run("junit").contains(cell))
+    #expect(try run("github").contains(cell.replacingOccurrences(of: "%", with: "%25")))  // escaped as GitHub asks
+    let om = try run("openmetrics")
+    #expect(om.contains("metrickit_gate_rule_change_interval_ratio{") && om.contains(",bound=\"lower\"} "))
+    // --decision confident: p50's interval starts below its 5% threshold, p90's above.
+    #expect(interval[0] < 0.05)
+    let confident = try CLIRunner.run([
+      "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--format", "json", "--decision",
+      "confident",
+    ]).json()
+    let verdicts = (confident["results"] as? [[String: Any]] ?? []).filter {
+      $0["metric"] as? String == "applicationLaunchMetrics.histogrammedTimeToFirstDraw"
+    }.map { "\($0["statistic"] ?? "") \($0["verdict"] ?? "")" }
+    #expect(verdicts == ["p50 unchanged", "p90 regression"])
+    #expect(confident["decision"] as? String == "confident")
+  }
+
   @Test func snapshotsMergeToTheSinglePassResult() throws {
     let dir = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }

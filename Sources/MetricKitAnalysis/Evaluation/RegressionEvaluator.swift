@@ -1,19 +1,24 @@
 /// Compares a candidate version against a baseline under a rule set (SPEC §4).
 ///
-/// The unit of evidence is one payload (one device-day): each rule's statistic is computed per payload
-/// and the two samples are compared by a one-sided Mann–Whitney U test; the p-values of every rule
-/// are adjusted together by Benjamini–Hochberg. A rule regresses when its q-value is below α and the
-/// pooled statistic moved past every threshold in the bad direction.
+/// The unit of evidence is one payload (one device-day): each histogram or scalar rule's statistic is
+/// computed per payload and the two samples are compared by a one-sided Mann–Whitney U test; a rate
+/// rule's pooled rate by ``PooledRateTest`` (each payload weighed by its exposure); diagnostic rates by
+/// the exact Poisson test. The p-values of every rule are adjusted together by Benjamini–Hochberg. A
+/// rule regresses when its q-value is below α and the change is past every threshold in the bad
+/// direction: its point estimate, or with ``Decision/confident`` its whole confidence interval.
 public struct RegressionEvaluator: Sendable {
   /// The rules.
   public var ruleSet: RuleSet
   /// The estimator of histogram means (must match how per-payload means were aggregated).
   public var estimator: MeanEstimator
+  /// How a significant change becomes a verdict.
+  public var decision: Decision
 
   /// Creates an evaluator.
-  public init(ruleSet: RuleSet = .builtIn, estimator: MeanEstimator = .midpoint) {
+  public init(ruleSet: RuleSet = .builtIn, estimator: MeanEstimator = .midpoint, decision: Decision = .significant) {
     self.ruleSet = ruleSet
     self.estimator = estimator
+    self.decision = decision
   }
 
   /// The per-payload percentiles the rules need recorded while aggregating.
@@ -104,14 +109,25 @@ public struct RegressionEvaluator: Sendable {
         if c.count >= rule.minPayloads, rule.budget != nil, let value = pc?.value {
           result.budgetExceeded = rule.breaksBudget(value)
         }
-        if b.count >= rule.minPayloads, c.count >= rule.minPayloads, pb != nil, pc != nil,
-          let test = try? MannWhitneyTest(baseline: b, candidate: c, candidateLarger: rule.polarity == .lowerIsBetter),
-          let opposite = try? MannWhitneyTest(
-            baseline: b, candidate: c, candidateLarger: rule.polarity != .lowerIsBetter)
-        {
-          result.test = test
-          result.pValue = test.pValue
-          tested.append((n, results[n].count, test.pValue, opposite.pValue))
+        if b.count >= rule.minPayloads, c.count >= rule.minPayloads, let pb, pc != nil {
+          let lowerIsBetter = rule.polarity == .lowerIsBetter
+          if MetricCatalog.kind(of: rule.metric) == .rate {
+            if let test = try? PooledRateTest(
+              baseline: Self.rates(rule, baseline), candidate: Self.rates(rule, candidate))
+            {
+              result.rateTest = test
+              result.pValue = lowerIsBetter ? test.pHigher : test.pLower
+              result.changeInterval = test.changeInterval
+              tested.append((n, results[n].count, result.pValue!, lowerIsBetter ? test.pLower : test.pHigher))
+            }
+          } else if let test = try? MannWhitneyTest(baseline: b, candidate: c, candidateLarger: lowerIsBetter),
+            let opposite = try? MannWhitneyTest(baseline: b, candidate: c, candidateLarger: !lowerIsBetter)
+          {
+            result.test = test
+            result.pValue = test.pValue
+            result.changeInterval = Self.changeInterval(rule, b, c, reference: pb.value)
+            tested.append((n, results[n].count, test.pValue, opposite.pValue))
+          }
         }
         results[n].append(result)
       }
@@ -122,10 +138,10 @@ public struct RegressionEvaluator: Sendable {
       var result = results[n][index]
       result.qValue = q[k]
       result.improvementQValue = qBetter[k]
-      if let b = result.baseline, let c = result.candidate {
-        if q[k] < ruleSet.alpha && result.rule.worsened(from: b, to: c) {
+      if result.baseline != nil, result.candidate != nil {
+        if q[k] < ruleSet.alpha && pastThresholds(result, worse: true) {
           result.verdict = .regression
-        } else if qBetter[k] < ruleSet.alpha && result.rule.improved(from: b, to: c) {
+        } else if qBetter[k] < ruleSet.alpha && pastThresholds(result, worse: false) {
           result.verdict = .improvement
         } else {
           result.verdict = .unchanged
@@ -134,6 +150,30 @@ public struct RegressionEvaluator: Sendable {
       results[n][index] = result
     }
     return results
+  }
+
+  /// The 95% interval of the relative change of a per-payload rule: of the ratio of means for a
+  /// `mean` (the mean as a pooled rate of exposure 1), Hodges–Lehmann's for a percentile.
+  static func changeInterval(_ rule: RegressionRule, _ b: ScalarSample, _ c: ScalarSample, reference: Double)
+    -> ClosedRange<Double>?
+  {
+    if case .percentile = rule.statistic {
+      return (try? HodgesLehmannInterval(baseline: b, candidate: c))?.relativeChange(reference: reference)
+    }
+    return (try? PooledRateTest(baselineValues: b, candidateValues: c))?.changeInterval
+  }
+
+  /// Whether a result's change is past its rule's thresholds in the bad (`worse`) or good direction:
+  /// the point estimate, and with ``Decision/confident`` the end of the interval nearest no change too.
+  func pastThresholds(_ r: RuleResult, worse: Bool) -> Bool {
+    guard let b = r.baseline, let c = r.candidate else { return false }
+    let rule = r.rule
+    let point = worse ? rule.worsened(from: b, to: c) : rule.improved(from: b, to: c)
+    guard point, decision == .confident, let interval = r.changeInterval else { return point }
+    let increaseIsWorse = rule.polarity == .lowerIsBetter
+    let end = increaseIsWorse == worse ? interval.lowerBound : interval.upperBound
+    let bound = b + end * abs(b)
+    return worse ? rule.worsened(from: b, to: bound) : rule.improved(from: b, to: bound)
   }
 
   /// A diagnostic rule: a rate per 1,000 payloads (tested by the conditional Poisson-rate test and
@@ -180,6 +220,7 @@ public struct RegressionEvaluator: Sendable {
       let worse = rule.polarity == .lowerIsBetter ? test.pHigher : test.pLower
       let better = rule.polarity == .lowerIsBetter ? test.pLower : test.pHigher
       result.pValue = worse
+      result.changeInterval = test.changeInterval
       return (result, (worse, better))
     }
   }
@@ -197,11 +238,15 @@ public struct RegressionEvaluator: Sendable {
     case .scalar:
       return aggregate.scalars[rule.metric] ?? ScalarSample()
     case .rate:
-      let rates = rule.metric == MetricCatalog.hangRate ? aggregate.hangRate : aggregate.scrollHitchRate
-      return rates.perPayloadRates
+      return rates(rule, aggregate).perPayloadRates
     case .diagnostic, nil:
       return ScalarSample()
     }
+  }
+
+  /// A rate rule's per-payload numerators and denominators.
+  static func rates(_ rule: RegressionRule, _ aggregate: VersionAggregate) -> RateSample {
+    rule.metric == MetricCatalog.hangRate ? aggregate.hangRate : aggregate.scrollHitchRate
   }
 
   /// The pooled statistic of one side, with a bracket for histogram percentiles.
@@ -224,8 +269,7 @@ public struct RegressionEvaluator: Sendable {
       }
       return (try? sample.mean()).map { ($0, nil) }
     case .rate:
-      let rates = rule.metric == MetricCatalog.hangRate ? aggregate.hangRate : aggregate.scrollHitchRate
-      return rates.pooledRate.map { ($0, nil) }
+      return Self.rates(rule, aggregate).pooledRate.map { ($0, nil) }
     case .diagnostic, nil:
       return nil
     }

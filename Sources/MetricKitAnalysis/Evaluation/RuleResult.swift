@@ -19,8 +19,14 @@ public struct RuleResult: Sendable {
   /// The one-sided Mann–Whitney test that the candidate is worse (nil when not run, or for
   /// diagnostic rules).
   public var test: MannWhitneyTest?
+  /// The test of a rate rule's pooled rate (nil for other rules).
+  public var rateTest: PooledRateTest?
   /// The one-sided p-value that the candidate is worse, whichever test gave it.
   public var pValue: Double?
+  /// The 95% confidence interval of the relative change ``change``: Hodges–Lehmann on the per-payload
+  /// values for histogram and scalar rules, the pooled-rate interval for rate rules, the exact Poisson
+  /// interval for diagnostic rates; nil where none applies.
+  public var changeInterval: ClosedRange<Double>?
   /// `newSignature` rules: the candidate's new signatures, most frequent first.
   public var newSignatures: [(signature: DiagnosticSignature, count: Int)] = []
   /// Its Benjamini–Hochberg q-value over every test of the run.
@@ -67,6 +73,13 @@ public struct RuleResult: Sendable {
   public var changeAbsolute: Double? {
     guard let baseline, let candidate else { return nil }
     return candidate - baseline
+  }
+
+  /// The test that gave ``pValue``: `mann-whitney`, `pooled-rate` or `poisson-exact`; nil when none ran.
+  public var testName: String? {
+    guard pValue != nil else { return nil }
+    if MetricCatalog.diagnosticKind(of: rule.metric) != nil { return "poisson-exact" }
+    return rateTest != nil ? "pooled-rate" : "mann-whitney"
   }
 
   /// Whether this result fails the gate: an error-severity regression or broken budget.

@@ -87,7 +87,8 @@ public enum OpenMetricsWriter {
 
   /// The gate as gauges, for a dashboard that goes red when the gate does:
   /// `metrickit_gate_failed` (1 or 0, with `gate` pass/fail/not-evaluated), and per rule with data
-  /// `metrickit_gate_rule_change_ratio` (the relative change, candidate against baseline) and
+  /// `metrickit_gate_rule_change_ratio` (the relative change, candidate against baseline), its 95%
+  /// interval `metrickit_gate_rule_change_interval_ratio` (`bound` lower and upper) and
   /// `metrickit_gate_rule_q_value`, labelled with the rule, its verdict and severity.
   public static func write(_ report: ComparisonReport) -> String {
     let versions = [("baseline_version", report.baseline), ("candidate_version", report.candidate)]
@@ -111,6 +112,15 @@ public enum OpenMetricsWriter {
     for r in report.results {
       guard let change = r.change else { continue }
       out += "metrickit_gate_rule_change_ratio\(labelSet(rule(r))) \(number(change))\n"
+    }
+    header(
+      "metrickit_gate_rule_change_interval_ratio", type: "gauge", unit: "ratio",
+      help: "95% confidence interval of the relative change (bound lower and upper)", into: &out)
+    for r in report.results {
+      guard r.change != nil, let interval = r.changeInterval else { continue }
+      for (bound, value) in [("lower", interval.lowerBound), ("upper", interval.upperBound)] {
+        out += "metrickit_gate_rule_change_interval_ratio\(labelSet(rule(r) + [("bound", bound)])) \(number(value))\n"
+      }
     }
     header(
       "metrickit_gate_rule_q_value", type: "gauge", unit: nil,

@@ -43,11 +43,16 @@ public enum ComparisonRenderer {
     return unit == "count" ? NumberFormatting.text(v) : "\(NumberFormatting.text(v)) \(unit)"
   }
 
+  /// The change with its 95% interval: `↑ +8.6% [+4.1, +13.0]`.
   static func changeText(_ r: RuleResult) -> String {
     guard let absolute = r.changeAbsolute else { return "–" }
     let arrow = absolute > 0 ? "↑" : absolute < 0 ? "↓" : "→"
     guard let change = r.change else { return arrow }
-    return String(format: "%@ %+.1f%%", arrow, change * 100)
+    var text = String(format: "%@ %+.1f%%", arrow, change * 100)
+    if let interval = r.changeInterval {
+      text += String(format: " [%+.1f, %+.1f]", interval.lowerBound * 100, interval.upperBound * 100)
+    }
+    return text
   }
 
   /// The q-value that decided the verdict: the improvement test's for improvements.
@@ -135,8 +140,9 @@ public enum ComparisonRenderer {
   /// How the verdicts were reached, in one line.
   static func methods(_ report: ComparisonReport) -> String {
     String(
-      format: "One-sided Mann–Whitney U per payload, Benjamini–Hochberg over %d tests, alpha %.3g",
-      report.results.filter { $0.test != nil }.count, report.alpha)
+      format:
+        "One-sided Mann–Whitney U per payload (pooled rates: Welch's t on log ratios), Benjamini–Hochberg over %d tests, alpha %.3g; changes with 95%% intervals; decision: %@",
+      report.results.filter { $0.pValue != nil }.count, report.alpha, report.decision.rawValue)
   }
 
   // MARK: - JSON
@@ -156,6 +162,7 @@ public enum ComparisonRenderer {
         ))
     }
     top.append(("alpha", .number(report.alpha)))
+    top.append(("decision", .string(report.decision.rawValue)))
     top.append(("results", .array(report.results.map(result))))
     top.append(("gate", .string(report.gate)))
     top.append(("evaluatedErrorRules", .integer(Int128(report.evaluatedErrorRules))))
@@ -176,7 +183,9 @@ public enum ComparisonRenderer {
       ("baseline", optional(r.baseline)),
       ("candidate", optional(r.candidate)),
       ("change", optional(r.change)),
+      ("changeInterval", r.changeInterval.map { .array([.number($0.lowerBound), .number($0.upperBound)]) } ?? .null),
       ("changeAbsolute", optional(r.changeAbsolute)),
+      ("test", r.testName.map { .string($0) } ?? .null),
       ("pValue", optional(r.pValue)),
       ("qValue", optional(r.qValue)),
       ("qValueImprovement", optional(r.improvementQValue)),
@@ -252,8 +261,12 @@ public enum ComparisonRenderer {
       ]
       out += "| " + cells.joined(separator: " | ") + " |\n"
     }
-    out += "\n<sub>One-sided Mann–Whitney U over payloads, Benjamini–Hochberg adjusted (α = \(report.alpha)); "
-    out += "a regression also needs the pooled statistic past the rule's threshold. metrics-report</sub>\n"
+    out += "\n<sub>One-sided Mann–Whitney U over payloads (pooled rates: Welch's t on log ratios), "
+    out += "Benjamini–Hochberg adjusted (α = \(report.alpha)); change [95% interval]; a regression also needs "
+    out +=
+      report.decision == .confident
+      ? "the whole interval past the rule's threshold. metrics-report</sub>\n"
+      : "the pooled statistic past the rule's threshold. metrics-report</sub>\n"
     return out
   }
 

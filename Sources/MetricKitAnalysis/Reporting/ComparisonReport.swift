@@ -16,6 +16,8 @@ public struct ComparisonReport: Sendable {
   public var baselineSnapshot: (path: String, inputs: InputAccounting)?
   /// The false-discovery rate used.
   public var alpha: Double
+  /// How significant changes became verdicts.
+  public var decision: Decision
   /// One result per rule, in rule order.
   public var results: [RuleResult]
 
@@ -32,6 +34,7 @@ public struct ComparisonReport: Sendable {
     self.inputs = inputs
     self.baselineSnapshot = baselineSnapshot
     alpha = evaluator.ruleSet.alpha
+    decision = evaluator.decision
     results = evaluator.evaluate(
       baseline: baseline, candidate: candidate, baselineDiagnostics: baselineDiagnostics,
       candidateDiagnostics: candidateDiagnostics)
@@ -54,6 +57,7 @@ public struct ComparisonReport: Sendable {
     candidatePayloads = c.payloadCount
     inputs = aggregate.inputs
     alpha = evaluator.ruleSet.alpha
+    decision = evaluator.decision
     let key = aggregate.grouping?.description ?? ""
     // Groups ranked by their payloads in both versions, then by value.
     var sizes: [String: Int] = [:]

@@ -230,9 +230,10 @@ public enum RuleFileParser {
   public static func yaml(_ ruleSet: RuleSet) -> String {
     var out = """
       # metrics-report rules. Each rule compares one statistic of one metric between the baseline and
-      # the candidate version. A rule regresses when the one-sided Mann–Whitney test over payloads
-      # (Benjamini–Hochberg q-value) is below alpha AND the pooled statistic moved past every threshold
-      # in the bad direction. `budget` caps the candidate alone. Statistics: mean, pNN, rate, value.
+      # the candidate version. A rule regresses when its one-sided test (Mann–Whitney over payloads;
+      # for rates, the pooled rate's test; Benjamini–Hochberg q-value) is below alpha AND the change
+      # moved past every threshold in the bad direction (with compare --decision confident, its whole
+      # 95% interval). `budget` caps the candidate alone. Statistics: mean, pNN, rate, value.
 
       defaults:
         alpha: \(ruleSet.alpha)

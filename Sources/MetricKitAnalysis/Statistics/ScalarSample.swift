@@ -106,6 +106,15 @@ public struct ScalarSample: Sendable, Hashable {
     }
   }
 
+  /// Σ value²: summed in ascending order while exact; past the limit, from the sketch's buckets (each
+  /// value taken at its representative, so within 2% of the exact sum).
+  public var sumOfSquares: Double {
+    switch storage {
+    case .exact(let values): values.map { $0 * $0 }.sorted().reduce(0, +)
+    case .sketch(let sketch): sketch.bins.reduce(0) { $0 + Double($1.count) * $1.value * $1.value }
+    }
+  }
+
   /// The largest value (exact in both forms); nil when empty.
   public var maximum: Double? {
     switch storage {
