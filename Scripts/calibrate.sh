@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The gate's calibration sweeps behind the README's tables (issue 15): the two --decision modes on
 # launch shifts of 0–12%, and the hang-rate test before (per-payload Mann–Whitney) and after (pooled
-# rate), with fixed seeds. Prints Markdown tables.
+# rate), and the interpolation error table, with fixed seeds. Prints Markdown tables.
 #   Scripts/calibrate.sh [RUNS]      (default 100 runs per row; a few minutes on 2 cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export METRICS_REPORT_CALIBRATE=1 METRICS_REPORT_CALIBRATE_RUNS=${1:-100}
-swift test --filter CalibrationSweep 2>&1 | grep -E '^(\||Decisions|Hang rate|Interpolation|$)' | cat -s
+swift test --filter "CalibrationSweep|InterpolationTests" 2>&1 | grep -E '^(\||Decisions|Hang rate|Interpolation|$)' | cat -s

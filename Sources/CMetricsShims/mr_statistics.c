@@ -4,6 +4,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_histogram.h>
+#include <gsl/gsl_interp.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
@@ -108,8 +109,8 @@ static int mr_build_pdf(
 
 static const double mr_boundary_tolerance = 1e-12;
 
-static double mr_lower_quantile(const gsl_histogram_pdf *pdf, double p) {
-  // Smallest bin i whose cumulative end reaches p (within tolerance).
+// The smallest bin whose cumulative end reaches p (within tolerance); *at_end when p is that end.
+static size_t mr_quantile_bin(const gsl_histogram_pdf *pdf, double p, int *at_end) {
   size_t lo = 0, hi = pdf->n - 1;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -119,15 +120,85 @@ static double mr_lower_quantile(const gsl_histogram_pdf *pdf, double p) {
       lo = mid + 1;
     }
   }
-  if (fabs(pdf->sum[lo + 1] - p) <= mr_boundary_tolerance || p >= pdf->sum[pdf->n]) {
-    return pdf->range[lo + 1];
-  }
+  *at_end = fabs(pdf->sum[lo + 1] - p) <= mr_boundary_tolerance || p >= pdf->sum[pdf->n];
+  return lo;
+}
+
+static double mr_lower_quantile(const gsl_histogram_pdf *pdf, double p) {
+  int at_end;
+  size_t i = mr_quantile_bin(pdf, p, &at_end);
+  if (at_end) return pdf->range[i + 1];
   return gsl_histogram_pdf_sample(pdf, p);
 }
 
-int mr_histogram_quantiles(
+// Steffen splines through the CDF against log x over each run of two or more positive-width bins
+// with positive edges: run[i] is the spline of bin i's run (NULL for point masses, runs of one bin and
+// a first bin starting at 0 or below, which stay linear), first[i] the run's first edge, and logx the
+// logarithms of the edges (log x, because MetricKit's buckets widen geometrically and durations are
+// roughly log-normal: on that axis the CDF is smooth and the buckets comparable in width).
+typedef struct {
+  size_t bins;
+  gsl_interp **run;
+  size_t *first;
+  double *logx;
+} mr_splines;
+
+static void mr_splines_free(mr_splines *s) {
+  if (s->run != NULL) {
+    for (size_t i = 0; i < s->bins; i++) {
+      // A run's spline is shared by its bins: free it at its first bin.
+      if (s->run[i] != NULL && (i == 0 || s->run[i - 1] != s->run[i])) gsl_interp_free(s->run[i]);
+    }
+  }
+  free(s->run);
+  free(s->first);
+  free(s->logx);
+}
+
+static int mr_splines_build(const gsl_histogram_pdf *pdf, mr_splines *s) {
+  size_t n = pdf->n;
+  s->bins = n;
+  s->run = calloc(n, sizeof(gsl_interp *));
+  s->first = calloc(n, sizeof(size_t));
+  s->logx = calloc(n + 1, sizeof(double));
+  if (s->run == NULL || s->first == NULL || s->logx == NULL) return MR_NOMEM;
+  for (size_t k = 0; k <= n; k++) s->logx[k] = pdf->range[k] > 0 ? log(pdf->range[k]) : -INFINITY;
+  size_t i = 0;
+  while (i < n) {
+    if (!(pdf->range[i + 1] > pdf->range[i]) || !(pdf->range[i] > 0)) {
+      i++;
+      continue;
+    }
+    size_t j = i;
+    while (j < n && pdf->range[j + 1] > pdf->range[j]) j++;
+    // Bins i..<j have positive width and positive edges: edges i...j.
+    if (j - i >= 2) {
+      gsl_interp *spline = gsl_interp_alloc(gsl_interp_steffen, j - i + 1);
+      if (spline == NULL) return MR_NOMEM;
+      int status = gsl_interp_init(spline, s->logx + i, pdf->sum + i, j - i + 1);
+      for (size_t k = i; k < j; k++) {
+        s->run[k] = spline;
+        s->first[k] = i;
+      }
+      if (status != GSL_SUCCESS) return status;
+    }
+    i = j;
+  }
+  return MR_OK;
+}
+
+// F(x) on bin i's run.
+static double mr_spline_cdf(const gsl_histogram_pdf *pdf, const mr_splines *s, size_t i, double x) {
+  size_t a = s->first[i];
+  double lx = log(x);
+  // Guard the ends against log rounding outside the knots.
+  if (lx < s->logx[a]) lx = s->logx[a];
+  return gsl_interp_eval(s->run[i], s->logx + a, pdf->sum + a, lx, NULL);
+}
+
+static int mr_histogram_quantiles_with(
   const double *edges, const double *masses, size_t bins, const double *probabilities, size_t count,
-  double *quantiles) {
+  double *quantiles, int monotone) {
   for (size_t j = 0; j < count; j++) {
     if (!(probabilities[j] > 0) || !(probabilities[j] <= 1)) return MR_INVALID;
   }
@@ -135,28 +206,94 @@ int mr_histogram_quantiles(
   gsl_histogram_pdf *pdf;
   int status = mr_build_pdf(edges, masses, bins, &h, &pdf);
   if (status != MR_OK) return status;
-  mr_last_error = 0;
-  for (size_t j = 0; j < count; j++) {
-    quantiles[j] = mr_lower_quantile(pdf, probabilities[j]);
-    if (mr_last_error != 0 || !isfinite(quantiles[j])) {
-      status = mr_last_error != 0 ? mr_last_error : MR_INVALID;
-      break;
+  mr_splines splines = {0, NULL, NULL, NULL};
+  if (monotone) status = mr_splines_build(pdf, &splines);
+  for (size_t j = 0; j < count && status == MR_OK; j++) {
+    double p = probabilities[j];
+    int at_end;
+    size_t i = mr_quantile_bin(pdf, p, &at_end);
+    if (at_end || !monotone || splines.run[i] == NULL) {
+      quantiles[j] = mr_lower_quantile(pdf, p);
+    } else {
+      // F is monotone on the bin, F(left) < p < F(right): bisect for the smallest x with F(x) ≥ p.
+      double lo = pdf->range[i], hi = pdf->range[i + 1];
+      for (int k = 0; k < 200; k++) {
+        double mid = lo + (hi - lo) / 2;
+        if (!(mid > lo && mid < hi)) break;
+        if (mr_spline_cdf(pdf, &splines, i, mid) >= p) {
+          hi = mid;
+        } else {
+          lo = mid;
+        }
+      }
+      quantiles[j] = hi;
     }
+    if (mr_last_error != 0 || !isfinite(quantiles[j])) status = mr_last_error != 0 ? mr_last_error : MR_INVALID;
   }
+  mr_splines_free(&splines);
   gsl_histogram_pdf_free(pdf);
   gsl_histogram_free(h);
   return status;
 }
 
-int mr_histogram_cdf(
-  const double *edges, const double *masses, size_t bins, const double *points, size_t count,
-  double *cdf) {
+int mr_histogram_quantiles(
+  const double *edges, const double *masses, size_t bins, const double *probabilities, size_t count,
+  double *quantiles) {
+  return mr_histogram_quantiles_with(edges, masses, bins, probabilities, count, quantiles, 0);
+}
+
+int mr_histogram_quantiles_monotone(
+  const double *edges, const double *masses, size_t bins, const double *probabilities, size_t count,
+  double *quantiles) {
+  return mr_histogram_quantiles_with(edges, masses, bins, probabilities, count, quantiles, 1);
+}
+
+int mr_histogram_mean_monotone(const double *edges, const double *masses, size_t bins, double *mean) {
   gsl_histogram *h;
   gsl_histogram_pdf *pdf;
   int status = mr_build_pdf(edges, masses, bins, &h, &pdf);
   if (status != MR_OK) return status;
+  mr_splines splines = {0, NULL, NULL, NULL};
+  status = mr_splines_build(pdf, &splines);
+  double total = 0;
+  for (size_t i = 0; i < bins && status == MR_OK; i++) {
+    double a = pdf->range[i], b = pdf->range[i + 1], mass = pdf->sum[i + 1] - pdf->sum[i];
+    if (splines.run[i] == NULL) {
+      total += mass * (a + (b - a) / 2);  // a point mass, or a run of one bin: uniform
+    } else {
+      // ∫ x dF over the bin = b·F(b) − a·F(a) − ∫ F, the last by Simpson's rule on 64 panels (F is a
+      // smooth cubic of log x inside the bin).
+      const int panels = 64;
+      double step = (b - a) / panels, integral = pdf->sum[i] + pdf->sum[i + 1];
+      for (int k = 1; k < panels; k++) {
+        double x = k == panels ? b : a + k * step;
+        integral += (k % 2 == 1 ? 4 : 2) * mr_spline_cdf(pdf, &splines, i, x);
+      }
+      integral *= step / 3;
+      total += b * pdf->sum[i + 1] - a * pdf->sum[i] - integral;
+    }
+  }
+  if (status == MR_OK) {
+    *mean = total;
+    if (mr_last_error != 0 || !isfinite(total)) status = mr_last_error != 0 ? mr_last_error : MR_INVALID;
+  }
+  mr_splines_free(&splines);
+  gsl_histogram_pdf_free(pdf);
+  gsl_histogram_free(h);
+  return status;
+}
+
+static int mr_histogram_cdf_with(
+  const double *edges, const double *masses, size_t bins, const double *points, size_t count,
+  double *cdf, int monotone) {
+  gsl_histogram *h;
+  gsl_histogram_pdf *pdf;
+  int status = mr_build_pdf(edges, masses, bins, &h, &pdf);
+  if (status != MR_OK) return status;
+  mr_splines splines = {0, NULL, NULL, NULL};
+  if (monotone) status = mr_splines_build(pdf, &splines);
   double lowest = gsl_histogram_min(h), highest = gsl_histogram_max(h);
-  for (size_t j = 0; j < count; j++) {
+  for (size_t j = 0; j < count && status == MR_OK; j++) {
     double x = points[j];
     if (isnan(x)) {
       status = MR_INVALID;
@@ -177,13 +314,30 @@ int mr_histogram_cdf(
     }
     // gsl_histogram_find never lands in a zero-width bin, so a point mass at x is already in sum[i]:
     // F(x) = P(X ≤ x) counts it, as it should.
+    if (monotone && splines.run[i] != NULL) {
+      cdf[j] = mr_spline_cdf(pdf, &splines, i, x);
+      continue;
+    }
     double width = pdf->range[i + 1] - pdf->range[i];
     double fraction = width > 0 ? (x - pdf->range[i]) / width : 1;
     cdf[j] = pdf->sum[i] + fraction * (pdf->sum[i + 1] - pdf->sum[i]);
   }
+  mr_splines_free(&splines);
   gsl_histogram_pdf_free(pdf);
   gsl_histogram_free(h);
   return status;
+}
+
+int mr_histogram_cdf(
+  const double *edges, const double *masses, size_t bins, const double *points, size_t count,
+  double *cdf) {
+  return mr_histogram_cdf_with(edges, masses, bins, points, count, cdf, 0);
+}
+
+int mr_histogram_cdf_monotone(
+  const double *edges, const double *masses, size_t bins, const double *points, size_t count,
+  double *cdf) {
+  return mr_histogram_cdf_with(edges, masses, bins, points, count, cdf, 1);
 }
 
 int mr_sorted_quantile(const double *sorted, size_t count, double probability, double *quantile) {

@@ -39,6 +39,12 @@ struct Compare: ParsableCommand {
 
   @Option(
     help:
+      "Inside buckets: monotone (a Steffen spline of the CDF against log x, the default) or uniform (linear), for percentiles and midpoint means."
+  )
+  var interpolation: Interpolation = .monotone
+
+  @Option(
+    help:
       "significant: a regression is significant (q < alpha) with its change past the threshold; confident: also its whole 95% interval past it (fewer flags near the threshold, less power)."
   )
   var decision: Decision = .significant
@@ -90,7 +96,8 @@ struct Compare: ParsableCommand {
         return r
       }
     }
-    let evaluator = RegressionEvaluator(ruleSet: ruleSet, estimator: estimator, decision: decision)
+    let evaluator = RegressionEvaluator(
+      ruleSet: ruleSet, estimator: estimator, decision: decision, interpolation: interpolation)
     let baselineSnapshot = try baselineFile.map { try load($0, version: baseline, for: evaluator) }
     let candidateSnapshot = try candidateFile.map { try load($0, version: candidate, for: evaluator) }
 

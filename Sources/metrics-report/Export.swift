@@ -30,6 +30,12 @@ struct Export: ParsableCommand {
   @Option(help: "Histogram sums: the mean estimator (midpoint, bucket-end or bucket-start) times the count.")
   var estimator: MeanEstimator = .midpoint
 
+  @Option(
+    help:
+      "Inside buckets: monotone (a Steffen spline of the CDF against log x, the default) or uniform (linear), for percentiles and midpoint means."
+  )
+  var interpolation: Interpolation = .monotone
+
   @Option(help: "OTLP service.name (the payloads' most frequent bundle identifier otherwise).")
   var serviceName: String?
 
@@ -79,7 +85,9 @@ struct Export: ParsableCommand {
       aggregate = try Trend.load(snapshots, interval: trendInterval, grouping: breakdown.key)
     }
     let export = MetricExport(
-      aggregate: aggregate, interval: trendInterval, selection: selection, estimator: estimator, top: breakdown.top)
+      aggregate: aggregate, interval: trendInterval, selection: selection, estimator: estimator,
+      interpolation: interpolation,
+      top: breakdown.top)
     try ReportOutput.write(to.render(export, serviceName: serviceName), to: output, inputs: aggregate.discovery)
     try ReportOutput.finish(
       inputs: aggregate.inputs, strict: input.strict, requestedVersions: input.appVersions,

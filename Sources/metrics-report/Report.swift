@@ -55,6 +55,12 @@ struct Report: ParsableCommand {
   @Option(help: "Histogram mean estimator: midpoint, bucket-end or bucket-start.")
   var estimator: MeanEstimator = .midpoint
 
+  @Option(
+    help:
+      "Inside buckets: monotone (a Steffen spline of the CDF against log x, the default) or uniform (linear), for percentiles and midpoint means."
+  )
+  var interpolation: Interpolation = .monotone
+
   @Option(help: "The app's own binary name: picks the culprit frame of each diagnostic signature.")
   var appBinary: String?
 
@@ -91,11 +97,13 @@ struct Report: ParsableCommand {
     options.lastDays = try Trend.days(last)
     options.minPayloads = minPayloads
     options.estimator = estimator
+    options.interpolation = interpolation
     options.top = breakdown.top
 
     let evaluator = try baseline.map { _ in
       RegressionEvaluator(
-        ruleSet: try ReportOutput.ruleSet(path: rules, alpha: alpha), estimator: estimator, decision: decision)
+        ruleSet: try ReportOutput.ruleSet(path: rules, alpha: alpha), estimator: estimator, decision: decision,
+        interpolation: interpolation)
     }
     var aggregation = evaluator?.aggregationOptions ?? AggregationOptions(estimator: estimator)
     aggregation.selection = options.selection(adding: evaluator?.ruleSet.rules.map(\.metric) ?? [])

@@ -4,6 +4,7 @@ import MetricKitAnalysis
 
 extension MeanEstimator: ExpressibleByArgument {}
 extension Pooling: ExpressibleByArgument {}
+extension Interpolation: ExpressibleByArgument {}
 extension OutputFormat: ExpressibleByArgument {}
 
 /// `metrics-report summary PATH…`: per version, every metric's numbers.
@@ -18,6 +19,12 @@ struct Summary: ParsableCommand {
 
   @Option(help: "Histogram mean estimator: midpoint, bucket-end or bucket-start.")
   var estimator: MeanEstimator = .midpoint
+
+  @Option(
+    help:
+      "Inside buckets: monotone (a Steffen spline of the CDF against log x, the default) or uniform (linear), for percentiles and midpoint means."
+  )
+  var interpolation: Interpolation = .monotone
 
   @Option(help: "Histogram mean pooling: pooled (count-weighted) or per-payload (mean of payload means).")
   var pooling: Pooling = .pooled
@@ -60,6 +67,7 @@ struct Summary: ParsableCommand {
     var options = SummaryOptions()
     options.percentiles = try parsedPercentiles()
     options.estimator = estimator
+    options.interpolation = interpolation
     options.pooling = pooling
     options.top = breakdown.top
     var aggregation = AggregationOptions(

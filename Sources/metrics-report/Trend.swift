@@ -32,6 +32,12 @@ struct Trend: ParsableCommand {
   @Option(help: "Histogram mean estimator: midpoint, bucket-end or bucket-start.")
   var estimator: MeanEstimator = .midpoint
 
+  @Option(
+    help:
+      "Inside buckets: monotone (a Steffen spline of the CDF against log x, the default) or uniform (linear), for percentiles and midpoint means."
+  )
+  var interpolation: Interpolation = .monotone
+
   @Option(help: "Output format: text, json, markdown or csv.")
   var format: OutputFormat = .text
 
@@ -53,6 +59,7 @@ struct Trend: ParsableCommand {
     }
     options.statistics = parsed
     options.estimator = estimator
+    options.interpolation = interpolation
     options.minPayloads = minPayloads
     options.top = breakdown.top
     options.lastDays = try Self.days(last)

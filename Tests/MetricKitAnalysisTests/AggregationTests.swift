@@ -38,12 +38,15 @@ struct AggregationTests {
     let expectedRecipe: Double = 1900.0 / 8.0
     #expect(recipe?.value == expectedRecipe)
     #expect(recipe?.unit == UnitDuration.milliseconds)
-    let midpoint = try #require(payloads.average(for: \.applicationLaunchMetrics, applicationVersion: "3.9.0"))
+    // By hand under uniform buckets (the reports' default, monotone, is tested in InterpolationTests).
+    let midpoint = try #require(
+      payloads.average(for: \.applicationLaunchMetrics, applicationVersion: "3.9.0", interpolation: .uniform))
     let expectedMidpoint: Double = (150.0 + 750.0 + 600.0) / 8.0
     #expect(midpoint.value == expectedMidpoint)
     #expect(midpoint.unit == .milliseconds)
     #expect(payloads.average(for: \.applicationResponsivenessMetrics, applicationVersion: "3.9.0") == nil)
-    let p = payloads.percentiles(for: \.applicationLaunchMetrics, applicationVersion: "3.9.0", [Percentile(50)!])
+    let p = payloads.percentiles(
+      for: \.applicationLaunchMetrics, applicationVersion: "3.9.0", [Percentile(50)!], interpolation: .uniform)
     // Merged: 5 in [100, 200), 3 in [200, 300); the 4th of 8 is 4/5 into the first bucket.
     #expect(p.first?.value == Measurement(value: 180, unit: UnitDuration.milliseconds))
     #expect(p.first?.lowerBound.value == 100 && p.first?.upperBound.value == 200)

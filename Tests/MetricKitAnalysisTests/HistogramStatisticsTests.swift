@@ -17,14 +17,15 @@ struct HistogramStatisticsTests {
   @Test func meanEstimatorsByHand() throws {
     // NSHipster's time to first draw: 50 × [1000,1010), 60 × [2000,2010), 30 × [3000,3010).
     let h = merged([(1000, 1010, 50), (2000, 2010, 60), (3000, 3010, 30)])
-    #expect(abs(try h.mean(estimator: .midpoint) - 260_700.0 / 140) < 1e-9)
+    #expect(abs(try h.mean(estimator: .midpoint, interpolation: .uniform) - 260_700.0 / 140) < 1e-9)
     #expect(abs(try h.mean(estimator: .bucketEnd) - 261_400.0 / 140) < 1e-9)
     #expect(abs(try h.mean(estimator: .bucketStart) - 260_000.0 / 140) < 1e-9)
   }
 
   @Test func percentilesAndBracketsByHand() throws {
+    // The uniform model (a piecewise-linear CDF), by hand.
     let h = merged([(0, 100, 50), (100, 400, 60), (400, 700, 30)])
-    let p = try h.percentiles([Percentile(50)!, Percentile(90)!, Percentile(100)!])
+    let p = try h.percentiles([Percentile(50)!, Percentile(90)!, Percentile(100)!], interpolation: .uniform)
     // p50: 70 of 140 → 20 into the 60 of [100,400) → 100 + 300 × 20/60 = 200.
     #expect(abs(p[0].value - 200) < 1e-9)
     #expect(p[0].lowerBound == 100 && p[0].upperBound == 400)
@@ -41,10 +42,10 @@ struct HistogramStatisticsTests {
     #expect(h.buckets.count == 2)
     #expect(h.buckets[0].count == 15)
     h = merged([(0, 10, 10), (0, 20, 10)])
-    let p50 = try #require(try h.percentiles([Percentile(50)!]).first)
+    let p50 = try #require(try h.percentiles([Percentile(50)!], interpolation: .uniform).first)
     #expect(abs(p50.value - 10.0 / 1.5) < 1e-9)
     #expect(p50.lowerBound == 0 && p50.upperBound == 10)
-    #expect(abs(try h.cdf(at: 10) - 0.75) < 1e-12)
+    #expect(abs(try h.cdf(at: 10, interpolation: .uniform) - 0.75) < 1e-12)
   }
 
   @Test func varianceOfTheMixture() throws {
@@ -148,7 +149,8 @@ extension HistogramStatisticsTests {
     for buckets in cases {
       var merged = MergedHistogram<Dimension>(unit: UnitDuration.milliseconds)
       merged.add(buckets: buckets)
-      let expected = try merged.percentiles(ps).map(\.value)
+      // Per-payload statistics are uniform, as the merged path's uniform model.
+      let expected = try merged.percentiles(ps, interpolation: .uniform).map(\.value)
       let fast = try buckets.percentileValues(ps)
       for (a, b) in zip(fast, expected) { #expect(abs(a - b) < 1e-9, "\(buckets)") }
     }

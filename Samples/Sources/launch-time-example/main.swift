@@ -26,7 +26,8 @@ for version in versions {
   }
 }
 
-print("\nBetter: the mixture's mean (midpoints, pooled) and percentiles with guaranteed brackets")
+print(
+  "\nBetter: the merged histogram's mean (monotone inside buckets, pooled) and percentiles with guaranteed brackets")
 let percentiles = [50.0, 90, 99].compactMap(Percentile.init)
 for version in versions {
   guard let mean = payloads.average(for: \.applicationLaunchMetrics, applicationVersion: version) else { continue }

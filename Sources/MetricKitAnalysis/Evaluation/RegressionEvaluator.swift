@@ -13,12 +13,19 @@ public struct RegressionEvaluator: Sendable {
   public var estimator: MeanEstimator
   /// How a significant change becomes a verdict.
   public var decision: Decision
+  /// How mass is spread inside buckets for the pooled percentiles and midpoint means reported (the
+  /// per-payload statistics the tests compare are uniform, as snapshots record them).
+  public var interpolation: Interpolation
 
   /// Creates an evaluator.
-  public init(ruleSet: RuleSet = .builtIn, estimator: MeanEstimator = .midpoint, decision: Decision = .significant) {
+  public init(
+    ruleSet: RuleSet = .builtIn, estimator: MeanEstimator = .midpoint, decision: Decision = .significant,
+    interpolation: Interpolation = .monotone
+  ) {
     self.ruleSet = ruleSet
     self.estimator = estimator
     self.decision = decision
+    self.interpolation = interpolation
   }
 
   /// The per-payload percentiles the rules need recorded while aggregating.
@@ -256,10 +263,10 @@ public struct RegressionEvaluator: Sendable {
       guard let merged = aggregate.histogram(rule.metric), merged.sampleCount > 0 else { return nil }
       switch rule.statistic {
       case .percentile(let p):
-        guard let e = try? merged.percentiles([p]).first else { return nil }
+        guard let e = try? merged.percentiles([p], interpolation: interpolation).first else { return nil }
         return (e.value, e.lowerBound...e.upperBound)
       default:
-        guard let mean = try? merged.mean(estimator: estimator) else { return nil }
+        guard let mean = try? merged.mean(estimator: estimator, interpolation: interpolation) else { return nil }
         return (mean, nil)
       }
     case .scalar:

@@ -55,6 +55,8 @@ public struct MetricExport: Sendable {
   public var percentiles = [50, 90, 95, 99].compactMap { Percentile(Double($0)) }
   /// How histogram sums are estimated.
   public var estimator: MeanEstimator = .midpoint
+  /// How mass is spread inside buckets for quantiles and midpoint sums.
+  public var interpolation: Interpolation = .monotone
   /// The end of the data's latest day (seconds since 1970): the timestamp of points without one where
   /// a format needs it (Datadog, OTLP).
   public var latestTimestamp: Int?
@@ -65,10 +67,11 @@ public struct MetricExport: Sendable {
   /// `(other)`: a dump cannot create more label values than that.
   public init(
     aggregate: DumpAggregate, interval: TrendInterval?, selection: MetricSelection = MetricSelection(),
-    estimator: MeanEstimator = .midpoint, top: Int = 10
+    estimator: MeanEstimator = .midpoint, interpolation: Interpolation = .monotone, top: Int = 10
   ) {
     self.interval = interval
     self.estimator = estimator
+    self.interpolation = interpolation
     grouping = aggregate.grouping
     bundleIdentifier = aggregate.bundleIdentifiers.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
     latestTimestamp = aggregate.latestDay.map { ($0.daysSinceEpoch + 1) * 86_400 - 1 }
@@ -169,7 +172,8 @@ public struct MetricExport: Sendable {
   public func quantiles(_ metric: String, in a: VersionAggregate) -> Quantiles? {
     guard let exported = ExportedMetric.of(metric) else { return nil }
     if let merged = a.histogram(metric), merged.sampleCount > 0 {
-      guard let estimates = try? merged.percentiles(percentiles), let mean = try? merged.mean(estimator: estimator)
+      guard let estimates = try? merged.percentiles(percentiles, interpolation: interpolation),
+        let mean = try? merged.mean(estimator: estimator, interpolation: interpolation)
       else { return nil }
       return Quantiles(
         values: estimates.map { ($0.percentile, exported.scaled($0.value)) }, count: merged.sampleCount,
@@ -187,7 +191,7 @@ public struct MetricExport: Sendable {
   /// The cumulative buckets of a histogram metric in the base unit; nil without data.
   public func buckets(_ metric: String, in a: VersionAggregate) -> Buckets? {
     guard let exported = ExportedMetric.of(metric), let merged = a.histogram(metric), merged.sampleCount > 0,
-      let mean = try? merged.mean(estimator: estimator)
+      let mean = try? merged.mean(estimator: estimator, interpolation: interpolation)
     else { return nil }
     var atEnd: [Double: Int128] = [:]
     for bucket in merged.buckets { atEnd[bucket.range.end, default: 0] += bucket.count }

@@ -20,12 +20,15 @@ public protocol HistogrammedMetric: Sendable {
 }
 
 extension HistogrammedMetric {
-  /// The mean by bucket midpoints (the mixture's mean); nil without observations.
+  /// The mean by bucket midpoints (the mixture of uniforms' mean); nil without observations.
   public var average: Measurement<UnitType>? { average(estimator: .midpoint) }
 
-  /// The mean under the given estimator; nil without observations.
+  /// The mean under the given estimator; nil without observations. One payload's histogram is read
+  /// with uniform buckets, as the per-payload statistics of the regression tests are.
   public func average(estimator: MeanEstimator) -> Measurement<UnitType>? {
-    guard let histogram, let mean = try? MergedHistogram(histogram).mean(estimator: estimator) else { return nil }
+    guard let histogram,
+      let mean = try? MergedHistogram(histogram).mean(estimator: estimator, interpolation: .uniform)
+    else { return nil }
     return Measurement(value: mean, unit: histogram.unit)
   }
 
@@ -35,7 +38,7 @@ extension HistogrammedMetric {
   /// The `p`-th percentile with its guaranteed bracket, as measurements.
   public func measuredPercentile(_ p: Double) -> MeasuredPercentile<UnitType>? {
     guard let histogram, let percentile = Percentile(p),
-      let estimate = try? MergedHistogram(histogram).percentiles([percentile]).first
+      let estimate = try? MergedHistogram(histogram).percentiles([percentile], interpolation: .uniform).first
     else { return nil }
     return MeasuredPercentile(estimate, unit: histogram.unit)
   }

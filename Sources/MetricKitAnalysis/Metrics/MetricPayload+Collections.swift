@@ -24,12 +24,12 @@ extension Sequence where Element == MetricPayload {
   ///   histogram has no observation are skipped, where the recipe would divide 0 by 0).
   public func average<T: HistogrammedMetric>(
     for keyPath: KeyPath<MetricPayload, T?>, applicationVersion: String, estimator: MeanEstimator = .midpoint,
-    pooling: Pooling = .pooled
+    pooling: Pooling = .pooled, interpolation: Interpolation = .monotone
   ) -> Measurement<T.UnitType>? {
     switch pooling {
     case .pooled:
       guard let merged = mergedHistogram(for: keyPath, applicationVersion: applicationVersion),
-        let mean = try? merged.mean(estimator: estimator)
+        let mean = try? merged.mean(estimator: estimator, interpolation: interpolation)
       else { return nil }
       return Measurement(value: mean, unit: merged.unit)
     case .perPayload:
@@ -70,19 +70,22 @@ extension Sequence where Element == MetricPayload {
   /// One percentile (0 < p ≤ 100) of one histogrammed metric of one version, in the metric's unit, with
   /// its guaranteed bracket; nil without observations or for a p out of range.
   public func percentile<T: HistogrammedMetric>(
-    _ p: Double, for keyPath: KeyPath<MetricPayload, T?>, applicationVersion: String
+    _ p: Double, for keyPath: KeyPath<MetricPayload, T?>, applicationVersion: String,
+    interpolation: Interpolation = .monotone
   ) -> MeasuredPercentile<T.UnitType>? {
     guard let percentile = Percentile(p) else { return nil }
-    return percentiles(for: keyPath, applicationVersion: applicationVersion, [percentile]).first
+    return percentiles(
+      for: keyPath, applicationVersion: applicationVersion, [percentile], interpolation: interpolation
+    ).first
   }
 
   /// Percentiles with their guaranteed brackets for one histogrammed metric of one version.
   public func percentiles<T: HistogrammedMetric>(
     for keyPath: KeyPath<MetricPayload, T?>, applicationVersion: String,
-    _ percentiles: [Percentile] = Percentile.defaults
+    _ percentiles: [Percentile] = Percentile.defaults, interpolation: Interpolation = .monotone
   ) -> [MeasuredPercentile<T.UnitType>] {
     guard let merged = mergedHistogram(for: keyPath, applicationVersion: applicationVersion),
-      let estimates = try? merged.percentiles(percentiles)
+      let estimates = try? merged.percentiles(percentiles, interpolation: interpolation)
     else { return [] }
     return estimates.map { MeasuredPercentile($0, unit: merged.unit) }
   }

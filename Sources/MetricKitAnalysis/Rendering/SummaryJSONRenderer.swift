@@ -12,6 +12,7 @@ public enum SummaryJSONRenderer {
           .object([
             ("estimator", .string(report.options.estimator.rawValue)),
             ("pooling", .string(report.options.pooling.rawValue)),
+            ("interpolation", .string(report.options.interpolation.rawValue)),
             ("percentiles", .array(report.options.percentiles.map { .number($0.value) })),
           ])
         ),

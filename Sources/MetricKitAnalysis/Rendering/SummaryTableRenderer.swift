@@ -131,7 +131,8 @@ public enum SummaryTableRenderer {
     }
     out +=
       "Histogram means: \(report.options.estimator.rawValue) estimator, \(report.options.pooling.rawValue) pooling; "
-      + "percentiles invert the merged histogram's CDF; scalar percentiles are type 7 across payloads\n"
+      + "percentiles invert the merged histogram's CDF (\(report.options.interpolation.rawValue) inside buckets); "
+      + "scalar percentiles are type 7 across payloads\n"
     for omission in report.omissions { out += "Not computed: \(omission)\n" }
     return out
   }

@@ -12,6 +12,8 @@ public struct ReportOptions: Sendable {
   public var minPayloads = 5
   /// How histogram means are estimated.
   public var estimator: MeanEstimator = .midpoint
+  /// How mass is spread inside buckets for percentiles and midpoint means.
+  public var interpolation: Interpolation = .monotone
   /// With grouping, the groups drawn per version (most payloads first); the rest merge into `(other)`.
   public var top = 10
   /// The versions whose distributions are overlaid (the gate's baseline and candidate); empty: the

@@ -93,6 +93,7 @@ public struct ReportPage: Sendable {
     self.comparison = comparison
     var trendOptions = TrendOptions()
     trendOptions.estimator = options.estimator
+    trendOptions.interpolation = options.interpolation
     trendOptions.minPayloads = options.minPayloads
     trendOptions.lastDays = options.lastDays
     trendOptions.top = options.top
@@ -138,7 +139,8 @@ public struct ReportPage: Sendable {
     let chosen =
       options.distributionVersions.isEmpty
       ? Array(ordered.filter { aggregate.versions[$0] != nil }.suffix(2)) : options.distributionVersions
-    distributions = Self.distributions(aggregate, versions: chosen, signposts: options.signpostDistributions)
+    distributions = Self.distributions(
+      aggregate, versions: chosen, signposts: options.signpostDistributions, interpolation: options.interpolation)
     diagnostics = aggregate.diagnostics.values.sorted { VersionOrder.precedes($0.version, $1.version) }
   }
 
@@ -160,16 +162,28 @@ public struct ReportPage: Sendable {
     }
   }
 
-  private static func distributions(_ aggregate: DumpAggregate, versions: [String], signposts: Int) -> [Distribution] {
+  private static func distributions(
+    _ aggregate: DumpAggregate, versions: [String], signposts: Int, interpolation: Interpolation
+  ) -> [Distribution] {
     let sides = versions.compactMap { aggregate.versions[$0] }
     let percentiles = [50, 90, 99].compactMap { Percentile(Double($0)) }
     func distribution(_ metric: String) -> Distribution? {
       let parts = sides.compactMap { side -> Distribution.Side? in
         guard let merged = side.histogram(metric), merged.sampleCount > 0,
-          let estimates = try? merged.percentiles(percentiles)
+          let estimates = try? merged.percentiles(percentiles, interpolation: interpolation)
         else { return nil }
         let edges = Set(merged.buckets.flatMap { [$0.range.start, $0.range.end] }).sorted()
-        let cdf = edges.compactMap { x in (try? merged.cdf(at: x)).map { (x: x, share: $0) } }
+        // The curve through the edges and the marked percentiles; a monotone CDF is curved inside a
+        // bucket, so buckets wider than 2% of the range get four points more.
+        var points = Set(edges + estimates.map(\.value))
+        if interpolation == .monotone, let low = edges.first, let high = edges.last {
+          for (a, b) in zip(edges, edges.dropFirst()) where b - a > (high - low) / 50 {
+            for k in 1...4 { points.insert(a + (b - a) * Double(k) / 5) }
+          }
+        }
+        let xs = points.sorted()
+        guard let shares = try? merged.cdf(at: xs, interpolation: interpolation) else { return nil }
+        let cdf = zip(xs, shares).map { (x: $0, share: $1) }
         return Distribution.Side(
           version: side.version, cdf: cdf, sampleCount: merged.sampleCount, percentiles: estimates)
       }

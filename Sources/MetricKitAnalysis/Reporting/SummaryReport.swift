@@ -6,6 +6,8 @@ public struct SummaryOptions: Sendable, Hashable {
   public var percentiles: [Percentile] = Percentile.defaults
   /// How histogram means are estimated.
   public var estimator: MeanEstimator = .midpoint
+  /// How mass is spread inside buckets for percentiles and midpoint means.
+  public var interpolation: Interpolation = .monotone
   /// How histogram means are pooled across payloads.
   public var pooling: Pooling = .pooled
   /// With grouping (`--by`), the groups kept per version, most payloads first; the others are merged
@@ -99,7 +101,7 @@ public struct VersionSummary: Sendable {
       do {
         let mean: Double
         switch options.pooling {
-        case .pooled: mean = try merged.mean(estimator: options.estimator)
+        case .pooled: mean = try merged.mean(estimator: options.estimator, interpolation: options.interpolation)
         case .perPayload: mean = try (aggregate.payloadStatistics[id]?["mean"] ?? ScalarSample()).mean()
         }
         metrics.append(
@@ -108,7 +110,7 @@ public struct VersionSummary: Sendable {
               metric: id, unit: aggregate.histogramUnit(id), count: merged.sampleCount,
               payloads: merged.histogramCount, mean: mean,
               standardDeviation: merged.sampleCount > 1 ? (try? merged.variance()).map { $0.squareRoot() } : nil,
-              percentiles: try merged.percentiles(options.percentiles))))
+              percentiles: try merged.percentiles(options.percentiles, interpolation: options.interpolation))))
       } catch {
         omissions.append("\(aggregate.version) \(id): \(error)")
       }

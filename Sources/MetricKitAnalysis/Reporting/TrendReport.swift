@@ -30,6 +30,8 @@ public struct TrendOptions: Sendable, Hashable {
   public var statistics: [TrendStatistic] = [.percentile(Percentile(50)!), .percentile(Percentile(90)!), .mean]
   /// How histogram means are estimated.
   public var estimator: MeanEstimator = .midpoint
+  /// How mass is spread inside buckets for percentiles and midpoint means.
+  public var interpolation: Interpolation = .monotone
   /// Points with fewer payloads are kept but flagged sparse.
   public var minPayloads = 5
   /// Keep only the intervals reaching into the last this many days of the data (counted back from
@@ -182,10 +184,11 @@ public struct TrendReport: Sendable {
       for statistic in options.statistics {
         switch statistic {
         case .mean:
-          guard let mean = try? merged.mean(estimator: options.estimator) else { continue }
+          guard let mean = try? merged.mean(estimator: options.estimator, interpolation: options.interpolation)
+          else { continue }
           point.values.append(("mean", mean))
         case .percentile(let p):
-          guard let e = try? merged.percentiles([p]).first else { continue }
+          guard let e = try? merged.percentiles([p], interpolation: options.interpolation).first else { continue }
           point.values.append((p.label, e.value))
           point.bounds.append((p.label, e.lowerBound, e.upperBound))
         }

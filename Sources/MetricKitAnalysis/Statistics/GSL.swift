@@ -32,21 +32,37 @@ enum GSL {
   /// Lower quantiles inf{x : F(x) ≥ p} of the piecewise-linear distribution with bins
   /// `[edges[i], edges[i+1]]` of mass `masses[i]` (zero-width bins are point masses).
   static func histogramQuantiles(
-    edges: [Double], masses: [Double], probabilities: [Double]
+    edges: [Double], masses: [Double], probabilities: [Double], interpolation: Interpolation = .uniform
   ) throws(StatisticsError) -> [Double] {
     precondition(edges.count == masses.count + 1, "internal: edges and masses")
     var out = [Double](repeating: 0, count: probabilities.count)
-    try check(
-      mr_histogram_quantiles(edges, masses, masses.count, probabilities, probabilities.count, &out),
-      "histogram edges, masses or probabilities")
+    let status =
+      interpolation == .uniform
+      ? mr_histogram_quantiles(edges, masses, masses.count, probabilities, probabilities.count, &out)
+      : mr_histogram_quantiles_monotone(edges, masses, masses.count, probabilities, probabilities.count, &out)
+    try check(status, "histogram edges, masses or probabilities")
     return out
   }
 
+  /// The mean of a histogram under the monotone (Steffen) CDF.
+  static func histogramMonotoneMean(edges: [Double], masses: [Double]) throws(StatisticsError) -> Double {
+    precondition(edges.count == masses.count + 1, "internal: edges and masses")
+    var mean = 0.0
+    try check(mr_histogram_mean_monotone(edges, masses, masses.count, &mean), "histogram edges or masses")
+    return mean
+  }
+
   /// The CDF of the same distribution at `points`.
-  static func histogramCDF(edges: [Double], masses: [Double], points: [Double]) throws(StatisticsError) -> [Double] {
+  static func histogramCDF(
+    edges: [Double], masses: [Double], points: [Double], interpolation: Interpolation = .uniform
+  ) throws(StatisticsError) -> [Double] {
     precondition(edges.count == masses.count + 1, "internal: edges and masses")
     var out = [Double](repeating: 0, count: points.count)
-    try check(mr_histogram_cdf(edges, masses, masses.count, points, points.count, &out), "histogram or points")
+    let status =
+      interpolation == .uniform
+      ? mr_histogram_cdf(edges, masses, masses.count, points, points.count, &out)
+      : mr_histogram_cdf_monotone(edges, masses, masses.count, points, points.count, &out)
+    try check(status, "histogram or points")
     return out
   }
 

@@ -23,7 +23,7 @@ extension Array where Element == HistogramBucket {
         // Out of order or overlapping: let the merge sort it out.
         var merged = MergedHistogram<Dimension>(unit: CanonicalUnit.durationDimension)
         merged.add(buckets: self)
-        return try merged.percentiles(percentiles).map(\.value)
+        return try merged.percentiles(percentiles, interpolation: .uniform).map(\.value)
       }
       if bucket.start > last {
         edges.append(bucket.start)  // a gap: an empty bin

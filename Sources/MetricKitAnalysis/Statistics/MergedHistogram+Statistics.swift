@@ -1,10 +1,18 @@
 import Foundation
 
 extension MergedHistogram {
-  /// The mean, with each bucket standing at the estimator's representative value, through GSL.
-  public func mean(estimator: MeanEstimator = .midpoint) throws(StatisticsError) -> Double {
+  /// The mean, with each bucket standing at the estimator's representative value, through GSL. With
+  /// ``Interpolation/monotone`` the midpoint estimator (mass spread inside each bucket) becomes the
+  /// mean of the monotone CDF; `bucket-end` and `bucket-start` are not spreads and stay as they are.
+  public func mean(estimator: MeanEstimator = .midpoint, interpolation: Interpolation = .monotone)
+    throws(StatisticsError) -> Double
+  {
     let buckets = self.buckets
     guard !buckets.isEmpty else { throw .empty }
+    if interpolation == .monotone && estimator == .midpoint {
+      let partition = ElementaryPartition(buckets: buckets, selfConsistent: true)
+      return try GSL.histogramMonotoneMean(edges: partition.edges, masses: partition.masses)
+    }
     return try GSL.weightedMean(
       values: buckets.map { estimator.representative(start: $0.range.start, end: $0.range.end) },
       weights: buckets.map { Double($0.count) })
@@ -26,17 +34,21 @@ extension MergedHistogram {
     return between + within / (total - 1)
   }
 
-  /// Percentiles: the inverse of the mixture's piecewise-linear CDF (through GSL), each with the
-  /// bracket that contains the true sample quantile whatever the values inside the buckets.
-  public func percentiles(_ percentiles: [Percentile]) throws(StatisticsError) -> [PercentileEstimate] {
+  /// Percentiles: the inverse of the mixture's piecewise-linear CDF (through GSL), or of the monotone
+  /// CDF, each with the bracket that contains the true sample quantile whatever the values inside the
+  /// buckets.
+  public func percentiles(_ percentiles: [Percentile], interpolation: Interpolation = .monotone)
+    throws(StatisticsError) -> [PercentileEstimate]
+  {
     guard sampleCount > 0, !percentiles.isEmpty else {
       if percentiles.isEmpty { return [] }
       throw .empty
     }
     let buckets = self.buckets
-    let partition = ElementaryPartition(buckets: buckets)
+    let partition = ElementaryPartition(buckets: buckets, selfConsistent: interpolation == .monotone)
     let values = try GSL.histogramQuantiles(
-      edges: partition.edges, masses: partition.masses, probabilities: percentiles.map(\.probability))
+      edges: partition.edges, masses: partition.masses, probabilities: percentiles.map(\.probability),
+      interpolation: interpolation)
     let byEnd = buckets.sorted { ($0.range.end, $0.range.start) < ($1.range.end, $1.range.start) }
     return zip(percentiles, values).map { percentile, value in
       let rank = percentile.rank(among: sampleCount)
@@ -47,11 +59,18 @@ extension MergedHistogram {
     }
   }
 
-  /// The fraction of observations at or below `x`, through GSL.
-  public func cdf(at x: Double) throws(StatisticsError) -> Double {
-    let partition = ElementaryPartition(buckets: buckets)
+  /// The fraction of observations at or below `x`, through GSL, under the same model as
+  /// ``percentiles(_:interpolation:)``.
+  public func cdf(at x: Double, interpolation: Interpolation = .monotone) throws(StatisticsError) -> Double {
+    try cdf(at: [x], interpolation: interpolation)[0]
+  }
+
+  /// The CDF at several points in one pass.
+  public func cdf(at points: [Double], interpolation: Interpolation = .monotone) throws(StatisticsError) -> [Double] {
+    let partition = ElementaryPartition(buckets: buckets, selfConsistent: interpolation == .monotone)
     guard !partition.masses.isEmpty else { throw .empty }
-    return try GSL.histogramCDF(edges: partition.edges, masses: partition.masses, points: [x])[0]
+    return try GSL.histogramCDF(
+      edges: partition.edges, masses: partition.masses, points: points, interpolation: interpolation)
   }
 
   /// The `rank`-th smallest edge when each bucket contributes its count of copies of `edge`;
@@ -70,14 +89,20 @@ extension MergedHistogram {
 /// bins for `gsl_histogram`: every distinct edge is a breakpoint; a bucket spreads its count over the
 /// elementary intervals it covers in proportion to their widths; a zero-width bucket becomes a
 /// zero-width bin (a point mass). Gaps become empty bins.
+///
+/// `selfConsistent` (the monotone interpolation) spreads a wide bucket's count in proportion to the
+/// mass the other buckets put on each interval instead: Turnbull's self-consistency (EM) iteration for
+/// interval-censored counts, started from the width spread. Where payloads of two layouts meet (100 ms
+/// hang buckets beside [1 s, 2 s)), the fine layout then shapes the coarse one's mass.
 struct ElementaryPartition {
   var edges: [Double] = []
   var masses: [Double] = []
 
-  init<U>(buckets: [MergedHistogram<U>.Bucket]) {
+  init<U>(buckets: [MergedHistogram<U>.Bucket], selfConsistent: Bool = false) {
     let points = Array(Set(buckets.flatMap { [$0.range.start, $0.range.end] })).sorted()
     guard let first = points.first else { return }
     var continuous = [Double](repeating: 0, count: max(points.count - 1, 0))
+    var wide: [(Range<Int>, Double)] = []
     var pointMass = [Double](repeating: 0, count: points.count)
     for bucket in buckets {
       let count = Double(bucket.count)
@@ -94,6 +119,23 @@ struct ElementaryPartition {
         for j in lower..<upper {
           continuous[j] += count * (points[j + 1] - points[j]) / width
         }
+        wide.append((lower..<upper, count))
+      }
+    }
+    if selfConsistent && !wide.isEmpty {
+      // The narrow buckets' mass stays where it is; each wide bucket's is spread again, each round, in
+      // proportion to the current mass of the intervals it covers.
+      let fixed = continuous.indices.map { j in continuous[j] - wide.reduce(0) { $0 + Self.share($1, j, points) } }
+      for _ in 0..<50 {
+        var next = fixed
+        for (range, count) in wide {
+          let current = range.reduce(0) { $0 + continuous[$1] }
+          guard current > 0 else { continue }
+          for j in range { next[j] += count * continuous[j] / current }
+        }
+        let moved = zip(next, continuous).reduce(0) { max($0, abs($1.0 - $1.1)) }
+        continuous = next
+        if moved <= 1e-9 * max(1, continuous.reduce(0, +)) { break }
       }
     }
     edges = [first]
@@ -107,6 +149,13 @@ struct ElementaryPartition {
         masses.append(continuous[j])
       }
     }
+  }
+
+  /// The width share of interval `j` in a wide bucket's count (0 outside it).
+  private static func share(_ bucket: (Range<Int>, Double), _ j: Int, _ points: [Double]) -> Double {
+    guard bucket.0.contains(j) else { return 0 }
+    let width = points[bucket.0.upperBound] - points[bucket.0.lowerBound]
+    return bucket.1 * (points[j + 1] - points[j]) / width
   }
 
   private static func index(of value: Double, in sorted: [Double]) -> Int {
