@@ -76,6 +76,7 @@ struct GateCalibrationTests {
     var rng = SplitMix64(seed: 23)
     let runs = 50
     var caught = 0
+    var covered = 0
     for _ in 0..<runs {
       let a = Self.aggregate(baselinePool, size: 200, version: "A", evaluator: evaluator, rng: &rng)
       let b = Self.aggregate(candidatePool, size: 200, version: "B", evaluator: evaluator, rng: &rng)
@@ -85,9 +86,14 @@ struct GateCalibrationTests {
           && $0.rule.statistic == .percentile(Percentile(50)!)
       }
       if median?.verdict == .regression && results.contains(where: \.failsGate) { caught += 1 }
+      if median?.changeInterval?.contains(0.10) == true { covered += 1 }
     }
-    print("Power: a 10% slower median launch was flagged in \(caught) of \(runs) runs")
+    print(
+      "Power: a 10% slower median launch was flagged in \(caught) of \(runs) runs; its interval covered +10% in "
+        + "\(covered)")
     #expect(Double(caught) / Double(runs) >= 0.9)
+    // The interval placed around the merged histograms' p50 change covers the true shift.
+    #expect(Double(covered) / Double(runs) >= 0.9)
   }
 
   /// The hang-rate rule alone, `runs` times on `size` payloads a side drawn from two pools.

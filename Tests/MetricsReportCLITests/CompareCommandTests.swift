@@ -141,6 +141,12 @@ struct CompareCommandTests {
     let interval = try #require(p50["changeInterval"] as? [Double])
     let change = try #require(p50["change"] as? Double)
     #expect(interval.count == 2 && interval[0] <= change && change <= interval[1])
+    // Every reported change lies inside its interval (placed around it for per-payload intervals).
+    for r in results {
+      guard let c = r["change"] as? Double, let i = r["changeInterval"] as? [Double] else { continue }
+      #expect(i[0] <= c && c <= i[1], "\(r["metric"] ?? "") \(r["statistic"] ?? "")")
+    }
+    #expect(results.filter { $0["changeInterval"] is [Double] }.count >= 9)
     #expect(p50["test"] as? String == "mann-whitney")
     #expect(results.first { $0["metric"] as? String == "hangRate" }?["test"] as? String == "pooled-rate")
     let cell = String(format: "↑ %+.1f%% [%+.1f, %+.1f]", change * 100, interval[0] * 100, interval[1] * 100)
@@ -150,16 +156,24 @@ struct CompareCommandTests {
     #expect(try run("github").contains(cell.replacingOccurrences(of: "%", with: "%25")))  // escaped as GitHub asks
     let om = try run("openmetrics")
     #expect(om.contains("metrickit_gate_rule_change_interval_ratio{") && om.contains(",bound=\"lower\"} "))
-    // --decision confident: p50's interval starts below its 5% threshold, p90's above.
-    #expect(interval[0] < 0.05)
+    // --decision confident: a launch rule regresses only if its whole interval is past +5%.
     let confident = try CLIRunner.run([
       "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--format", "json", "--decision",
       "confident",
     ]).json()
-    let verdicts = (confident["results"] as? [[String: Any]] ?? []).filter {
-      $0["metric"] as? String == "applicationLaunchMetrics.histogrammedTimeToFirstDraw"
-    }.map { "\($0["statistic"] ?? "") \($0["verdict"] ?? "")" }
-    #expect(verdicts == ["p50 unchanged", "p90 regression"])
+    func launch(_ json: [String: Any]) -> [[String: Any]] {
+      (json["results"] as? [[String: Any]] ?? []).filter {
+        $0["metric"] as? String == "applicationLaunchMetrics.histogrammedTimeToFirstDraw"
+      }
+    }
+    let significant = launch(json).map { $0["verdict"] as? String }
+    #expect(significant == ["regression", "regression"])
+    let expected = launch(json).map { r -> String? in
+      guard let lower = (r["changeInterval"] as? [Double])?.first else { return nil }
+      return lower > 0.05 ? "regression" : "unchanged"
+    }
+    #expect(launch(confident).map { $0["verdict"] as? String } == expected)
+    #expect(expected.contains("unchanged"))  // the sample's intervals reach below +5%
     #expect(confident["decision"] as? String == "confident")
   }
 

@@ -132,7 +132,7 @@ public struct RegressionEvaluator: Sendable {
           {
             result.test = test
             result.pValue = test.pValue
-            result.changeInterval = Self.changeInterval(rule, b, c, reference: pb.value)
+            result.changeInterval = Self.changeInterval(rule, b, c, reference: pb.value, change: result.change)
             tested.append((n, results[n].count, test.pValue, opposite.pValue))
           }
         }
@@ -159,15 +159,35 @@ public struct RegressionEvaluator: Sendable {
     return results
   }
 
-  /// The 95% interval of the relative change of a per-payload rule: of the ratio of means for a
-  /// `mean` (the mean as a pooled rate of exposure 1), Hodges–Lehmann's for a percentile.
-  static func changeInterval(_ rule: RegressionRule, _ b: ScalarSample, _ c: ScalarSample, reference: Double)
-    -> ClosedRange<Double>?
-  {
+  /// The 95% interval of the relative change of a per-payload rule, from the per-payload values: the
+  /// ratio of means for a `mean` (the mean as a pooled rate of exposure 1), Hodges–Lehmann's for a
+  /// percentile. The rule reports the change of the pooled statistic (the merged histogram's), which
+  /// need not equal the interval's own estimate (the mean of per-payload means, the median pairwise
+  /// shift): the interval keeps its margins around its estimate and is placed around `change`, as a
+  /// ratio when it is one, so the reported change always lies inside it.
+  static func changeInterval(
+    _ rule: RegressionRule, _ b: ScalarSample, _ c: ScalarSample, reference: Double, change: Double?
+  ) -> ClosedRange<Double>? {
+    var interval: ClosedRange<Double>?
+    var estimate: Double?
+    var multiplicative = true
     if case .percentile = rule.statistic {
-      return (try? HodgesLehmannInterval(baseline: b, candidate: c))?.relativeChange(reference: reference)
+      let hl = try? HodgesLehmannInterval(baseline: b, candidate: c)
+      interval = hl?.relativeChange(reference: reference)
+      estimate = hl?.relativeEstimate(reference: reference)
+      multiplicative = hl?.logarithmic ?? false
+    } else {
+      let test = try? PooledRateTest(baselineValues: b, candidateValues: c)
+      interval = test?.changeInterval
+      estimate = test?.ratio.map { $0 - 1 }
     }
-    return (try? PooledRateTest(baselineValues: b, candidateValues: c))?.changeInterval
+    guard let interval, let estimate, let change else { return interval }
+    if multiplicative {
+      guard estimate > -1, change > -1 else { return interval }
+      let factor = (1 + change) / (1 + estimate)
+      return ((1 + interval.lowerBound) * factor - 1)...((1 + interval.upperBound) * factor - 1)
+    }
+    return (interval.lowerBound + change - estimate)...(interval.upperBound + change - estimate)
   }
 
   /// Whether a result's change is past its rule's thresholds in the bad (`worse`) or good direction:

@@ -15,6 +15,8 @@ public struct HodgesLehmannInterval: Sendable, Hashable {
   public var logarithmic: Bool
   /// The interval of the shift: of log(c) − log(b), or of c − b.
   public var shift: ClosedRange<Double>
+  /// The Hodges–Lehmann estimate of the shift: the median of the pairwise differences.
+  public var estimate: Double
 
   /// The interval as a relative change: exp(shift) − 1 on the log scale, shift ÷ |reference|
   /// otherwise (nil when the reference is 0).
@@ -22,6 +24,13 @@ public struct HodgesLehmannInterval: Sendable, Hashable {
     if logarithmic { return (exp(shift.lowerBound) - 1)...(exp(shift.upperBound) - 1) }
     guard reference != 0, reference.isFinite else { return nil }
     return (shift.lowerBound / abs(reference))...(shift.upperBound / abs(reference))
+  }
+
+  /// The estimate as a relative change, as ``relativeChange(reference:)`` turns the interval.
+  public func relativeEstimate(reference: Double) -> Double? {
+    if logarithmic { return exp(estimate) - 1 }
+    guard reference != 0, reference.isFinite else { return nil }
+    return estimate / abs(reference)
   }
 
   /// The interval at `confidence` (two-sided) for the shift from `baseline` to `candidate`.
@@ -56,6 +65,8 @@ public struct HodgesLehmannInterval: Sendable, Hashable {
     let lower = Self.orderedDifference(k, b, c)
     let upper = Self.orderedDifference(pairs - k + 1, b, c)
     shift = min(lower, upper)...max(lower, upper)
+    let middle = ((pairs + 1) / 2).rounded(.down)
+    estimate = (Self.orderedDifference(middle, b, c) + Self.orderedDifference(pairs - middle + 1, b, c)) / 2
   }
 
   /// The k-th smallest (1-based) difference c − b over all pairs, counted with weights.

@@ -124,18 +124,28 @@ struct ElementaryPartition {
     }
     if selfConsistent && !wide.isEmpty {
       // The narrow buckets' mass stays where it is; each wide bucket's is spread again, each round, in
-      // proportion to the current mass of the intervals it covers.
-      let fixed = continuous.indices.map { j in continuous[j] - wide.reduce(0) { $0 + Self.share($1, j, points) } }
-      for _ in 0..<50 {
-        var next = fixed
+      // proportion to the current mass of the intervals it covers, until no interval moves by more
+      // than a millionth of an observation (at most 100 rounds).
+      var fixed = continuous
+      for (range, count) in wide {
+        let width = points[range.upperBound] - points[range.lowerBound]
+        for j in range { fixed[j] -= count * (points[j + 1] - points[j]) / width }
+      }
+      // What subtracting the width shares leaves of nothing is rounding: none.
+      fixed = fixed.map { max(0, $0) }
+      var next = fixed
+      for _ in 0..<100 {
+        for j in next.indices { next[j] = fixed[j] }
         for (range, count) in wide {
-          let current = range.reduce(0) { $0 + continuous[$1] }
+          var current = 0.0
+          for j in range { current += continuous[j] }
           guard current > 0 else { continue }
           for j in range { next[j] += count * continuous[j] / current }
         }
-        let moved = zip(next, continuous).reduce(0) { max($0, abs($1.0 - $1.1)) }
-        continuous = next
-        if moved <= 1e-9 * max(1, continuous.reduce(0, +)) { break }
+        var moved = 0.0
+        for j in next.indices { moved = max(moved, abs(next[j] - continuous[j])) }
+        swap(&continuous, &next)
+        if moved <= 1e-6 { break }
       }
     }
     edges = [first]
@@ -149,13 +159,6 @@ struct ElementaryPartition {
         masses.append(continuous[j])
       }
     }
-  }
-
-  /// The width share of interval `j` in a wide bucket's count (0 outside it).
-  private static func share(_ bucket: (Range<Int>, Double), _ j: Int, _ points: [Double]) -> Double {
-    guard bucket.0.contains(j) else { return 0 }
-    let width = points[bucket.0.upperBound] - points[bucket.0.lowerBound]
-    return bucket.1 * (points[j + 1] - points[j]) / width
   }
 
   private static func index(of value: Double, in sorted: [Double]) -> Int {
