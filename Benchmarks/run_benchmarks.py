@@ -49,10 +49,16 @@ def main():
     ap.add_argument("--payloads", type=int, required=True)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--python", type=int, default=1)
+    ap.add_argument("--floor", help="the floor program (Benchmarks/Floor/floor.cpp), built by Scripts/bench.sh")
     a = ap.parse_args()
     cores = os.cpu_count() or 1
     files, ndjson, gz = (os.path.join(a.corpus, x) for x in ("files", "all.ndjson", "gz"))
     configs = []
+    if a.floor:
+        # The floor: reading the files, and reading + parsing each with simdjson's DOM parser.
+        configs.append(("floor: read only, files", 1, [a.floor, files], files))
+        configs.append(("floor: read + simdjson DOM, files", 1, [a.floor, "--parse", files], files))
+        configs.append(("floor: read only, gzip files", 1, [a.floor, gz], gz))
     for label, path in (("files", files), ("NDJSON", ndjson), ("gzip files", gz)):
         for threads in sorted({1, cores}):
             configs.append((f"summary, {label}", threads, [a.bin, "summary", path, "--format", "json", "-o", "/dev/null", "--threads", str(threads)], path))
@@ -71,16 +77,20 @@ def main():
         for i, (_, _, cmd, _) in enumerate(configs):
             times[i].append(run(cmd))
     print(f"Corpus: {a.payloads} payloads ({size_of([files]) / a.payloads / 1024:.1f} KB each pretty-printed), {a.runs} runs each, {cores} cores\n")
-    print("| run | threads | median s (min–max) | payloads/s | MB/s | peak RSS MB |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| run | threads | median s (min–max) | payloads/s | MB/s | peak RSS MB | × parse floor |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     results = {}
+    floor = None
+    if a.floor:
+        floor = statistics.median(times[1])  # configs[1]: read + simdjson DOM
     for i, (label, threads, cmd, path) in enumerate(configs):
         t = times[i]
         med = statistics.median(t)
         mb = size_of([path]) / 1e6
         rss = peak_rss(cmd)
         results[(label, threads)] = med
-        print(f"| {label} | {threads} | {med:.2f} ({min(t):.2f}–{max(t):.2f}) | {a.payloads / med:,.0f} | {mb / med:,.0f} | {rss:.0f} |")
+        ratio = f"{med / floor:.2f}" if floor else "–"
+        print(f"| {label} | {threads} | {med:.2f} ({min(t):.2f}–{max(t):.2f}) | {a.payloads / med:,.0f} | {mb / med:,.0f} | {rss:.0f} | {ratio} |")
     one = results.get(("summary, files", 1))
     many = results.get(("summary, files", cores))
     print()
@@ -92,6 +102,11 @@ def main():
         summary, trend = results.get(("summary, files", threads)), results.get(("trend, files", threads))
         if summary and trend:
             print(f"- trend (5 metrics, per day and device type) vs summary on files ({threads} threads): {trend / summary:.2f}× the time")
+    if floor and one:
+        print(f"- summary on files, 1 thread, vs the read + parse floor: {one / floor:.2f}× (target ≤ 1.3×)")
+        gz_one = results.get(("summary, gzip files", 1))
+        if gz_one:
+            print(f"- gzip files vs plain files, summary on 1 thread: {one / gz_one:.2f}× the speed (target ≥ 0.8×)")
     if a.python and one:
         py = results[("Python + orjson, files", 1)]
         print(f"- Python + orjson vs metrics-report, both on 1 thread: {py / one:.1f}× slower")

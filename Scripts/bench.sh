@@ -3,8 +3,9 @@
 #   Scripts/bench.sh [--payloads N] [--runs R] [--corpus DIR] [--skip-python]
 # Builds in release mode, writes the corpus once (deterministic: seed 7), then times `summary` on the
 # pretty-printed files, one NDJSON file and .json.gz files, on 1 thread and on every core, and
-# `compare` on the files; reports medians with min–max, payloads/s, MB/s and peak RSS. With Python's
-# orjson installed it times the same aggregation in Python on the same files, for the ratio.
+# `compare` on the files; reports medians with min–max, payloads/s, MB/s and peak RSS, and every row as
+# a ratio to the parse floor (Benchmarks/Floor: read the files, parse each with simdjson's DOM). With
+# Python's orjson installed it times the same aggregation in Python on the same files, for the ratio.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 payloads=20000
@@ -23,6 +24,11 @@ done
 swift build -c release --product metrics-report >&2
 swift build -c release --product generate-corpus >&2
 bin=$(swift build -c release --show-bin-path)
+# The parse floor (Benchmarks/Floor/floor.cpp): read only, and read + simdjson's DOM parse.
+floor=$bin/metrics-report-floor
+if [[ ! -x "$floor" || Benchmarks/Floor/floor.cpp -nt "$floor" ]]; then
+  c++ -O2 -std=c++17 Benchmarks/Floor/floor.cpp -lsimdjson -o "$floor"
+fi
 if [[ ! -f "$corpus/.complete-$payloads" ]]; then
   "$bin/generate-corpus" "$corpus" "$payloads" >&2
   touch "$corpus/.complete-$payloads"
@@ -32,4 +38,4 @@ if (( python )) && ! python3 -c "import orjson, numpy" 2>/dev/null; then
   python=0
 fi
 exec python3 Benchmarks/run_benchmarks.py --bin "$bin/metrics-report" --corpus "$corpus" --payloads "$payloads" \
-  --runs "$runs" --python "$python"
+  --runs "$runs" --python "$python" --floor "$floor"

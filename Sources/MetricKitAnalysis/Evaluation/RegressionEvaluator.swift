@@ -122,10 +122,11 @@ public struct RegressionEvaluator: Sendable {
             if let test = try? PooledRateTest(
               baseline: Self.rates(rule, baseline), candidate: Self.rates(rule, candidate))
             {
+              let (worse, better) = lowerIsBetter ? (test.pHigher, test.pLower) : (test.pLower, test.pHigher)
               result.rateTest = test
-              result.pValue = lowerIsBetter ? test.pHigher : test.pLower
+              result.pValue = worse
               result.changeInterval = test.changeInterval
-              tested.append((n, results[n].count, result.pValue!, lowerIsBetter ? test.pLower : test.pHigher))
+              tested.append((n, results[n].count, worse, better))
             }
           } else if let test = try? MannWhitneyTest(baseline: b, candidate: c, candidateLarger: lowerIsBetter),
             let opposite = try? MannWhitneyTest(baseline: b, candidate: c, candidateLarger: !lowerIsBetter)
