@@ -66,7 +66,7 @@ struct InterpolationTests {
     var rng = SplitMix64(seed: seed)
     var merged = MergedHistogram<Dimension>(unit: UnitDuration.milliseconds)
     var raw: [Double] = []
-    for (k, edges) in scenario.layouts.enumerated() {
+    for edges in scenario.layouts {
       let top = edges[edges.count - 1]
       var counts = [Int](repeating: 0, count: edges.count - 1)
       for _ in 0..<(5000 / scenario.layouts.count) {
@@ -80,7 +80,6 @@ struct InterpolationTests {
       for (i, n) in counts.enumerated() where n > 0 {
         merged.add(range: .init(start: edges[i], end: edges[i + 1]), count: Int128(n))
       }
-      _ = k
     }
     raw.sort()
     let truth = percentiles.map { raw[Int((Double(raw.count) * $0.probability).rounded(.up)) - 1] }
