@@ -34,14 +34,7 @@ struct Compare: ParsableCommand {
   @Option(help: "Override every rule's minimum number of payloads per side.")
   var minPayloads: Int?
 
-  @Option(help: "Histogram mean estimator: midpoint, bucket-end or bucket-start.")
-  var estimator: MeanEstimator = .midpoint
-
-  @Option(
-    help:
-      "Inside buckets: monotone (a Steffen spline of the CDF against log x, the default) or uniform (linear), for percentiles and midpoint means."
-  )
-  var interpolation: Interpolation = .monotone
+  @OptionGroup var histogram: HistogramOptions
 
   @Option(
     help:
@@ -97,7 +90,7 @@ struct Compare: ParsableCommand {
       }
     }
     let evaluator = RegressionEvaluator(
-      ruleSet: ruleSet, estimator: estimator, decision: decision, interpolation: interpolation)
+      ruleSet: ruleSet, estimator: histogram.estimator, decision: decision, interpolation: histogram.interpolation)
     let baselineSnapshot = try baselineFile.map { try load($0, version: baseline, for: evaluator) }
     let candidateSnapshot = try candidateFile.map { try load($0, version: candidate, for: evaluator) }
 
@@ -157,10 +150,10 @@ struct Compare: ParsableCommand {
       throw ExitStatus.cannotEvaluate
     }
     let missing = evaluator.payloadPercentiles.filter { !snapshot.payloadPercentiles.contains($0) }
-    guard snapshot.estimator == estimator, missing.isEmpty else {
+    guard snapshot.estimator == histogram.estimator, missing.isEmpty else {
       ReportOutput.printError(
         "metrics-report: \(path) was taken with the \(snapshot.estimator.rawValue) estimator and per-payload "
-          + "\(snapshot.payloadPercentiles.map(\.label).joined(separator: ", ")); the rules need the \(estimator.rawValue) "
+          + "\(snapshot.payloadPercentiles.map(\.label).joined(separator: ", ")); the rules need the \(histogram.estimator.rawValue) "
           + "estimator and \(evaluator.payloadPercentiles.map(\.label).joined(separator: ", "))")
       throw ExitStatus.cannotEvaluate
     }

@@ -27,14 +27,7 @@ struct Export: ParsableCommand {
 
   @OptionGroup var breakdown: BreakdownOptions
 
-  @Option(help: "Histogram sums: the mean estimator (midpoint, bucket-end or bucket-start) times the count.")
-  var estimator: MeanEstimator = .midpoint
-
-  @Option(
-    help:
-      "Inside buckets: monotone (a Steffen spline of the CDF against log x, the default) or uniform (linear), for percentiles and midpoint means."
-  )
-  var interpolation: Interpolation = .monotone
+  @OptionGroup var histogram: HistogramOptions
 
   @Option(help: "OTLP service.name (the payloads' most frequent bundle identifier otherwise).")
   var serviceName: String?
@@ -74,7 +67,7 @@ struct Export: ParsableCommand {
     let selection = MetricSelection(metrics)
     let aggregate: DumpAggregate
     if snapshots.isEmpty {
-      var options = AggregationOptions(estimator: estimator, selection: selection)
+      var options = AggregationOptions(estimator: histogram.estimator, selection: selection)
       options.grouping = breakdown.key
       options.interval = trendInterval
       options.dayUTCOffset = try input.timestampParser().assumedUTCOffset
@@ -85,8 +78,8 @@ struct Export: ParsableCommand {
       aggregate = try Trend.load(snapshots, interval: trendInterval, grouping: breakdown.key)
     }
     let export = MetricExport(
-      aggregate: aggregate, interval: trendInterval, selection: selection, estimator: estimator,
-      interpolation: interpolation,
+      aggregate: aggregate, interval: trendInterval, selection: selection, estimator: histogram.estimator,
+      interpolation: histogram.interpolation,
       top: breakdown.top)
     try ReportOutput.write(to.render(export, serviceName: serviceName), to: output, inputs: aggregate.discovery)
     try ReportOutput.finish(

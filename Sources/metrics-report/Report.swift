@@ -52,14 +52,7 @@ struct Report: ParsableCommand {
   @Option(help: "Points with fewer payloads are marked sparse; a version's release marker is its first such interval.")
   var minPayloads: Int = ReportOptions().minPayloads
 
-  @Option(help: "Histogram mean estimator: midpoint, bucket-end or bucket-start.")
-  var estimator: MeanEstimator = .midpoint
-
-  @Option(
-    help:
-      "Inside buckets: monotone (a Steffen spline of the CDF against log x, the default) or uniform (linear), for percentiles and midpoint means."
-  )
-  var interpolation: Interpolation = .monotone
+  @OptionGroup var histogram: HistogramOptions
 
   @Option(help: "The app's own binary name: picks the culprit frame of each diagnostic signature.")
   var appBinary: String?
@@ -96,16 +89,17 @@ struct Report: ParsableCommand {
     options.interval = fixedInterval
     options.lastDays = try Trend.days(last)
     options.minPayloads = minPayloads
-    options.estimator = estimator
-    options.interpolation = interpolation
+    options.estimator = histogram.estimator
+    options.interpolation = histogram.interpolation
     options.top = breakdown.top
 
     let evaluator = try baseline.map { _ in
       RegressionEvaluator(
-        ruleSet: try ReportOutput.ruleSet(path: rules, alpha: alpha), estimator: estimator, decision: decision,
-        interpolation: interpolation)
+        ruleSet: try ReportOutput.ruleSet(path: rules, alpha: alpha), estimator: histogram.estimator,
+        decision: decision,
+        interpolation: histogram.interpolation)
     }
-    var aggregation = evaluator?.aggregationOptions ?? AggregationOptions(estimator: estimator)
+    var aggregation = evaluator?.aggregationOptions ?? AggregationOptions(estimator: histogram.estimator)
     aggregation.selection = options.selection(adding: evaluator?.ruleSet.rules.map(\.metric) ?? [])
     aggregation.interval = fixedInterval ?? .day
     aggregation.grouping = breakdown.key

@@ -17,14 +17,7 @@ struct Summary: ParsableCommand {
   @Option(help: "Percentiles to report, comma-separated, each in (0, 100].")
   var percentiles: String = "50,90,95,99"
 
-  @Option(help: "Histogram mean estimator: midpoint, bucket-end or bucket-start.")
-  var estimator: MeanEstimator = .midpoint
-
-  @Option(
-    help:
-      "Inside buckets: monotone (a Steffen spline of the CDF against log x, the default) or uniform (linear), for percentiles and midpoint means."
-  )
-  var interpolation: Interpolation = .monotone
+  @OptionGroup var histogram: HistogramOptions
 
   @Option(help: "Histogram mean pooling: pooled (count-weighted) or per-payload (mean of payload means).")
   var pooling: Pooling = .pooled
@@ -66,12 +59,12 @@ struct Summary: ParsableCommand {
   func run() throws {
     var options = SummaryOptions()
     options.percentiles = try parsedPercentiles()
-    options.estimator = estimator
-    options.interpolation = interpolation
+    options.estimator = histogram.estimator
+    options.interpolation = histogram.interpolation
     options.pooling = pooling
     options.top = breakdown.top
     var aggregation = AggregationOptions(
-      estimator: estimator, selection: MetricSelection(metrics),
+      estimator: histogram.estimator, selection: MetricSelection(metrics),
       payloadStatistics: pooling == .perPayload ? MetricSelection() : nil)
     aggregation.grouping = breakdown.key
     let aggregate = DumpAggregate(

@@ -29,14 +29,7 @@ struct Trend: ParsableCommand {
   @Option(help: "Points with fewer payloads are kept but marked sparse.")
   var minPayloads: Int = TrendOptions().minPayloads
 
-  @Option(help: "Histogram mean estimator: midpoint, bucket-end or bucket-start.")
-  var estimator: MeanEstimator = .midpoint
-
-  @Option(
-    help:
-      "Inside buckets: monotone (a Steffen spline of the CDF against log x, the default) or uniform (linear), for percentiles and midpoint means."
-  )
-  var interpolation: Interpolation = .monotone
+  @OptionGroup var histogram: HistogramOptions
 
   @Option(help: "Output format: text, json, markdown or csv.")
   var format: OutputFormat = .text
@@ -58,8 +51,8 @@ struct Trend: ParsableCommand {
       throw ValidationError("--statistic takes mean and pNN, comma-separated, not '\(statistic)'.")
     }
     options.statistics = parsed
-    options.estimator = estimator
-    options.interpolation = interpolation
+    options.estimator = histogram.estimator
+    options.interpolation = histogram.interpolation
     options.minPayloads = minPayloads
     options.top = breakdown.top
     options.lastDays = try Self.days(last)
@@ -124,7 +117,7 @@ struct Trend: ParsableCommand {
     // Only the metrics asked are aggregated (adoption needs payload counts alone).
     let asked = metrics.filter { !TrendReport.isAdoption($0) }
     var aggregation = AggregationOptions(
-      estimator: estimator, selection: asked.isEmpty ? MetricSelection.none : MetricSelection(asked))
+      estimator: histogram.estimator, selection: asked.isEmpty ? MetricSelection.none : MetricSelection(asked))
     aggregation.grouping = breakdown.key
     aggregation.interval = interval
     aggregation.seriesOnly = true
