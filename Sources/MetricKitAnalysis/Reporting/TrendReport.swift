@@ -32,6 +32,11 @@ public struct TrendOptions: Sendable, Hashable {
   public var estimator: MeanEstimator = .midpoint
   /// How mass is spread inside buckets for percentiles and midpoint means.
   public var interpolation: Interpolation = .monotone
+
+  /// The percentiles among ``statistics``, in their order.
+  var percentiles: [Percentile] {
+    statistics.compactMap { if case .percentile(let p) = $0 { p } else { nil } }
+  }
   /// Points with fewer payloads are kept but flagged sparse.
   public var minPayloads = 5
   /// Keep only the intervals reaching into the last this many days of the data (counted back from
@@ -181,6 +186,8 @@ public struct TrendReport: Sendable {
     case .histogram:
       guard let merged = part.histogram(metric), merged.sampleCount > 0 else { return nil }
       point.count = Int(clamping: merged.sampleCount)
+      // Every percentile from one model of the histogram (one partition, one spline).
+      let estimates = (try? merged.percentiles(options.percentiles, interpolation: options.interpolation)) ?? []
       for statistic in options.statistics {
         switch statistic {
         case .mean:
@@ -188,7 +195,7 @@ public struct TrendReport: Sendable {
           else { continue }
           point.values.append(("mean", mean))
         case .percentile(let p):
-          guard let e = try? merged.percentiles([p], interpolation: options.interpolation).first else { continue }
+          guard let e = estimates.first(where: { $0.percentile == p }) else { continue }
           point.values.append((p.label, e.value))
           point.bounds.append((p.label, e.lowerBound, e.upperBound))
         }
@@ -196,12 +203,14 @@ public struct TrendReport: Sendable {
     case .scalar:
       guard let sample = part.scalars[metric], sample.count > 0 else { return nil }
       point.count = sample.count
+      guard let summary = try? sample.summary(options.percentiles) else { break }  // one sort
       for statistic in options.statistics {
         switch statistic {
         case .mean:
-          if let mean = try? sample.mean() { point.values.append(("mean", mean)) }
+          point.values.append(("mean", summary.mean))
         case .percentile(let p):
-          if let v = try? sample.percentiles([p]).first { point.values.append((p.label, v)) }
+          guard let i = options.percentiles.firstIndex(of: p) else { continue }
+          point.values.append((p.label, summary.percentiles[i]))
         }
       }
     case .rate:

@@ -73,10 +73,10 @@ public struct HodgesLehmannInterval: Sendable, Hashable {
   static func orderedDifference(
     _ k: Double, _ b: [(value: Double, count: Int)], _ c: [(value: Double, count: Int)]
   ) -> Double {
+    let total = b.reduce(0) { $0 + Double($1.count) }
     /// The number of pairs with c − b ≤ d.
     func atMost(_ d: Double) -> Double {
       // For c ascending, the b values ≥ c − d: the threshold rises with c, so one pointer suffices.
-      let total = b.reduce(0) { $0 + Double($1.count) }
       var below = 0.0  // weight of b < c − d
       var i = 0
       var pairs = 0.0

@@ -131,10 +131,21 @@ public struct LogBucketSketch: Sendable, Hashable {
   /// representatives of order statistics ⌊h⌋ and ⌊h⌋ + 1, h = (n − 1)p; nil when empty.
   public func quantile(_ p: Double) -> Double? {
     guard count > 0, p >= 0, p <= 1 else { return nil }
+    return quantile(p, bins: bins)
+  }
+
+  /// Type-7 percentiles at several probabilities in [0, 1], from one list of buckets; those out of
+  /// range are left out, all when empty.
+  public func quantiles(_ probabilities: [Double]) -> [Double] {
+    guard count > 0 else { return [] }
+    let bins = self.bins
+    return probabilities.compactMap { p in p >= 0 && p <= 1 ? quantile(p, bins: bins) : nil }
+  }
+
+  private func quantile(_ p: Double, bins: [(value: Double, count: Int)]) -> Double {
     let h = Double(count - 1) * p
     let lower = Int(h.rounded(.down))
     let fraction = h - Double(lower)
-    let bins = self.bins
     func orderStatistic(_ k: Int) -> Double {
       if k <= 0 { return minimum }
       if k >= count - 1 { return maximum }

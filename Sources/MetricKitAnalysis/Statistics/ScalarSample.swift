@@ -138,7 +138,7 @@ public struct ScalarSample: Sendable, Hashable {
       return (mean, result)
     case .sketch(let sketch):
       guard let mean = sketch.mean, mean.isFinite else { throw .invalidInput("non-finite mean") }
-      return (mean, percentiles.compactMap { sketch.quantile($0.probability) })
+      return (mean, sketch.quantiles(percentiles.map(\.probability)))
     }
   }
 
