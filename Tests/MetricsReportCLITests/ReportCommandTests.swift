@@ -85,6 +85,14 @@ struct ReportCommandTests {
     #expect(result.stdout.contains("Launch time (first draw) p99"))
   }
 
+  @Test func theFooterNamesTheInterpolationThePageUsed() throws {
+    let monotone = try CLIRunner.run(["report", "Samples/dump"])
+    let uniform = try CLIRunner.run(["report", "Samples/dump", "--interpolation", "uniform"])
+    #expect(monotone.status == 0 && uniform.status == 0)
+    #expect(monotone.stdout.contains("CDF (monotone within buckets") && !monotone.stdout.contains("uniform within"))
+    #expect(uniform.stdout.contains("CDF (uniform within buckets)") && !uniform.stdout.contains("monotone within"))
+  }
+
   @Test func diagnosticsSectionCountsKindsAndSignatures() throws {
     let dir = try DiagnosticsCommandTests.mixedDump()
     defer { try? FileManager.default.removeItem(at: dir) }

@@ -58,6 +58,8 @@ public struct ReportPage: Sendable {
   public var grouping: GroupingKey?
   /// Points with fewer payloads are sparse.
   public var minPayloads: Int
+  /// How mass is spread inside buckets for the page's percentiles and distributions.
+  public var interpolation: Interpolation
   /// The versions, in version order.
   public var versions: [VersionRow] = []
   /// Each version's (and group's) payloads and share per interval.
@@ -90,6 +92,7 @@ public struct ReportPage: Sendable {
     inputs = aggregate.inputs
     grouping = aggregate.grouping
     minPayloads = options.minPayloads
+    interpolation = options.interpolation
     self.comparison = comparison
     var trendOptions = TrendOptions()
     trendOptions.estimator = options.estimator

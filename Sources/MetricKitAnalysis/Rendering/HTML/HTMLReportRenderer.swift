@@ -112,7 +112,11 @@ public enum HTMLReportRenderer {
       if let comparison = page.comparison { out += gate(comparison) }
       if !page.diagnostics.isEmpty { out += diagnostics() }
       out += "</main>\n<footer><p>Made by metrics-report from \(page.inputs.files) files. Percentiles invert the "
-      out += "merged histogram&apos;s CDF (uniform within buckets); the faint band around a percentile is its "
+      out +=
+        page.interpolation == .monotone
+        ? "merged histogram&apos;s CDF (monotone within buckets: a spline of the CDF against log x); "
+        : "merged histogram&apos;s CDF (uniform within buckets); "
+      out += "the faint band around a percentile is its "
       out += "guaranteed bracket, where the true value lies whatever the samples inside the buckets. Hang rate: "
       out += "seconds of hang per hour of foreground time, pooled. Dots mark points with fewer than "
       out += "\(page.minPayloads) payloads.</p></footer>\n"
