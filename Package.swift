@@ -23,6 +23,9 @@ let package = Package(
     .systemLibrary(
       name: "CZlib", pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+    .systemLibrary(
+      name: "CDeflate", pkgConfig: "libdeflate",
+      providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
 
     // Small prefixed (`mr_`) shims with no Swift API of their own.
     .target(name: "CMetricsShims", dependencies: ["CGSL"]),
@@ -37,7 +40,7 @@ let package = Package(
     // The library: read → decode → filter → aggregate → statistics → evaluate rules → render.
     .target(
       name: "MetricKitAnalysis",
-      dependencies: ["CMetricsShims", "CMetricsJSON", "CZlib", .product(name: "Yams", package: "Yams")],
+      dependencies: ["CMetricsShims", "CMetricsJSON", "CZlib", "CDeflate", .product(name: "Yams", package: "Yams")],
       // The report page's style and script, compiled into the library so the CLI stays one file.
       resources: [.embedInCode("Rendering/HTML/report.css"), .embedInCode("Rendering/HTML/report.js")]),
 

@@ -165,7 +165,7 @@ struct PayloadDecoderTests {
 }
 
 extension PayloadDecoderTests {
-  /// Whole gzip files go through the streaming inflate loop: concatenated members are one stream,
+  /// Whole gzip files and gzip NDJSON streams: concatenated members are one stream,
   /// truncation and the decompressed-size limit are reasons.
   @Test func gzipMembersTruncationAndBombs() throws {
     let dir = try Support.temporaryDirectory()
@@ -185,5 +185,39 @@ extension PayloadDecoderTests {
     #expect(reasons["cut.json.gz"]?.contains("truncated gzip stream") == true, "\(reasons)")
     #expect(reasons["bomb.json.gz"]?.contains("decompressed-size limit") == true, "\(reasons)")
     #expect(rejected.count == 2)
+  }
+}
+
+extension PayloadDecoderTests {
+  /// A whole gzip file inflates through libdeflate member by member, growing past the trailer's size
+  /// hint (which states the last member only), to exactly the bytes compressed; at the limit it
+  /// passes, one byte under it is refused; data libdeflate refuses gets zlib's wording.
+  @Test func wholeGzipFilesInflateExactly() throws {
+    let small = Data((0..<1_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+    let large = Data((0..<300_000).map { UInt8(ascii: "a") + UInt8(truncatingIfNeeded: ($0 / 13) % 26) })
+    let twoMembers = try SampleDump.gzip(large) + SampleDump.gzip(small) + SampleDump.gzip(large)
+    let expected = large + small + large
+    func inflate(_ data: Data, limit: Int) throws(InputFailure) -> Data {
+      let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 1)
+      defer { raw.deallocate() }
+      data.copyBytes(to: raw.bindMemory(to: UInt8.self))
+      return Data(try GzipDecompressor.decompress(UnsafeRawBufferPointer(raw), limit: limit).bytes)
+    }
+    #expect(try inflate(twoMembers, limit: 1 << 30) == expected)
+    #expect(try inflate(twoMembers, limit: expected.count) == expected)
+    #expect(throws: InputFailure.self) { try inflate(twoMembers, limit: expected.count - 1) }
+    do throws(InputFailure) {
+      _ = try inflate(twoMembers, limit: expected.count - 1)
+    } catch {
+      #expect(error.reason.contains("decompressed-size limit"), "\(error.reason)")
+    }
+    // A valid member, then bytes that are not one.
+    let damaged = try SampleDump.gzip(small) + Data([0x1f, 0x8b, 8, 0, 1, 2, 3])
+    do throws(InputFailure) {
+      _ = try inflate(damaged, limit: 1 << 20)
+      Issue.record("a damaged second member was accepted")
+    } catch {
+      #expect(error.reason.contains("gzip stream"), "\(error.reason)")
+    }
   }
 }

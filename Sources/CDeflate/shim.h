@@ -1,0 +1,3 @@
+// libdeflate (Debian's libdeflate-dev): whole-buffer DEFLATE/gzip decompression, about twice as fast as
+// zlib's inflate on the small .json.gz files payload dumps are made of. Streams stay on zlib.
+#include <libdeflate.h>
