@@ -201,7 +201,8 @@ extension PayloadDecoderTests {
       let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 1)
       defer { raw.deallocate() }
       data.copyBytes(to: raw.bindMemory(to: UInt8.self))
-      return Data(try GzipDecompressor.decompress(UnsafeRawBufferPointer(raw), limit: limit).bytes)
+      let buffer = try GzipDecompressor.decompress(UnsafeRawBufferPointer(raw), limit: limit)
+      return withExtendedLifetime(buffer) { Data(buffer.bytes) }
     }
     #expect(try inflate(twoMembers, limit: 1 << 30) == expected)
     #expect(try inflate(twoMembers, limit: expected.count) == expected)

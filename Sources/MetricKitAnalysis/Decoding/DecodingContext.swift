@@ -5,6 +5,8 @@ import Foundation
 struct DecodingContext {
   let timestamps: TimestampParser
   let limits: InputLimits
+  /// This thread's parsed measurement strings; nil parses every string.
+  var measurements: MeasurementCache? = nil
   /// Set when a zone-less timestamp was read.
   var zoneAssumed = false
 
@@ -73,7 +75,12 @@ struct DecodingContext {
     guard let bytes = value.stringBytes else {
       throw failure("expected a measurement string such as \"420 ms\", found \(value.kindName)")
     }
-    let parsed = try MeasurementParser.parse(bytes)
+    let parsed: MeasurementParser.Parsed
+    if let measurements {
+      parsed = try measurements.parse(documentString: bytes)
+    } else {
+      parsed = try MeasurementParser.parse(bytes)
+    }
     guard parsed.kind == kind else {
       throw failure(
         "expected \(kind.noun), found \(parsed.kind.noun) in \"\(String(decoding: bytes, as: UTF8.self))\"")
@@ -100,34 +107,66 @@ struct DecodingContext {
     return stamp.date
   }
 
-  /// Reads one member of a `metaData` (or `diagnosticMetaData`) object into `m`; false when the key
-  /// is not one of the shared metadata fields.
-  func metaDataField(_ member: JSONValue, into m: inout MetaData) throws(PayloadDecodingError) -> Bool {
-    try within(member.key) { () throws(PayloadDecodingError) in
-      if member.keyEquals("appBuildVersion") {
-        m.applicationBuildVersion = try string(member)
-      } else if member.keyEquals("osVersion") {
-        m.osVersion = try string(member)
-      } else if member.keyEquals("regionFormat") {
-        m.regionFormat = try string(member)
-      } else if member.keyEquals("deviceType") {
-        m.deviceType = try string(member)
-      } else if member.keyEquals("platformArchitecture") {
-        m.platformArchitecture = try string(member)
-      } else if member.keyEquals("bundleIdentifier") {
-        m.bundleIdentifier = try string(member)
-      } else if member.keyEquals("lowPowerModeEnabled") {
-        m.lowPowerModeEnabled = try flag(member)
-      } else if member.keyEquals("isTestFlightApp") {
-        m.isTestFlightApp = try flag(member)
-      } else if member.keyEquals("pid") {
-        m.pid = try count(member)
-      } else {
-        return false
-      }
-      return true
+  /// Decodes an object's members with a table of rows: the one loop every section goes through.
+  /// Each member's name is prefixed to the key path of any error its row throws.
+  mutating func decode<Root>(_ value: JSONValue, with table: FieldTable<Root>) throws(PayloadDecodingError) -> Root {
+    var root = table.empty
+    try decode(value, with: table, into: &root)
+    return root
+  }
+
+  /// The same, into an existing value (the root of a payload, filled by several tables).
+  mutating func decode<Root>(
+    _ value: JSONValue, with table: FieldTable<Root>, into root: inout Root
+  ) throws(PayloadDecodingError) {
+    guard value.kind == .object else { throw failure("expected an object, found \(value.kindName)") }
+    for member in value.children where member.kind != .null {
+      guard let read = table.row(for: member) else { continue }
+      do { try read(member, &self, &root) } catch { throw error.nested(under: member.key) }
     }
   }
+
+  /// Reads one member of a `metaData` (or `diagnosticMetaData`) object into `m`; false when the key
+  /// is not one of the shared metadata fields.
+  mutating func metaDataField(_ member: JSONValue, into m: inout MetaData) throws(PayloadDecodingError) -> Bool {
+    guard member.kind != .null, let read = MetaData.fields.row(for: member) else { return false }
+    do { try read(member, &self, &m) } catch { throw error.nested(under: member.key) }
+    return true
+  }
+
+  /// The keys of an average (`averageSuspendedMemory`, `averagePixelLuminance`).
+  private static let averageKeys = KeySet(["averageValue", "standardDeviation", "sampleCount"])
+
+  /// An average with its standard deviation and sample count, its value and deviation divided by
+  /// `divisor` (bytes to megabytes).
+  func average<U: Dimension>(
+    _ value: JSONValue, kind: MeasurementUnit.Kind, unit: U, divisor: Double
+  ) throws(PayloadDecodingError) -> AverageMeasurement<U> {
+    var mean: Double? = nil
+    var deviation: Double? = nil
+    var samples = 0
+    for m in try object(value).children where m.kind != .null {
+      do throws(PayloadDecodingError) {
+        switch Self.averageKeys.index(of: m) {
+        case 0: mean = try measurement(m, kind, divisor: divisor)
+        case 1:
+          guard let d = m.double, d.isFinite else { throw failure("expected a number, found \(m.kindName)") }
+          deviation = d < 0 ? nil : d / divisor
+        case 2: samples = try count(m)
+        default: break
+        }
+      } catch {
+        throw error.nested(under: m.key)
+      }
+    }
+    guard let mean else { throw failure("average has no averageValue") }
+    return AverageMeasurement(
+      averageMeasurement: Measurement(value: mean, unit: unit), standardDeviation: deviation, sampleCount: samples)
+  }
+
+  /// The keys of a histogram object, and of one of its buckets.
+  private static let histogramKeys = KeySet(["histogramNumBuckets", "histogramValue"])
+  private static let bucketKeys = KeySet(["bucketStart", "bucketEnd", "bucketCount"])
 
   /// A histogram whose edges are measurements of `kind`, stored divided by `divisor`.
   func histogram<U: Dimension>(
@@ -135,42 +174,82 @@ struct DecodingContext {
   ) throws(PayloadDecodingError) -> Histogram<U> {
     let object = try object(value)
     var declared: Int? = nil
-    var entries: [(index: Int, bucket: HistogramBucket)] = []
+    var buckets: [HistogramBucket] = []
     for member in object.children {
-      if member.keyEquals("histogramNumBuckets") {
+      switch Self.histogramKeys.index(of: member) {
+      case 0:
         declared = try within("histogramNumBuckets") { () throws(PayloadDecodingError) in try count(member) }
-      } else if member.keyEquals("histogramValue") {
+      case 1:
         try within("histogramValue") { () throws(PayloadDecodingError) in
-          guard member.kind == .object || member.kind == .array else {
-            throw failure("expected an object of buckets, found \(member.kindName)")
-          }
-          guard member.count <= limits.maximumBucketsPerHistogram else {
-            throw failure(
-              "\(member.count) buckets, over the limit of \(limits.maximumBucketsPerHistogram) per histogram")
-          }
-          entries.reserveCapacity(member.count)
-          for (position, entry) in member.children.enumerated() {
-            let isObject = member.kind == .object
-            try within(isObject ? entry.key : String(position)) { () throws(PayloadDecodingError) in
-              guard let index = isObject ? entry.keyIndexValue : position else {
-                throw failure("bucket key \"\(entry.key)\" is not an index")
-              }
-              if let bucket = try self.bucket(entry, kind: kind, divisor: divisor) {
-                entries.append((index, bucket))
-              }
-            }
-          }
+          buckets = try self.buckets(member, kind: kind, divisor: divisor)
         }
+      default: break
       }
     }
-    // Keys come in any order ("10" before "2"): sort numerically.
-    if !entries.isEmpty && !zip(entries, entries.dropFirst()).allSatisfy({ $0.index < $1.index }) {
-      entries.sort { $0.index < $1.index }
-    }
-    guard let histogram = Histogram(unit: unit, buckets: entries.map(\.bucket), declaredBucketCount: declared) else {
+    guard let histogram = Histogram(unit: unit, buckets: buckets, declaredBucketCount: declared) else {
       throw failure("invalid bucket edges")
     }
     return histogram
+  }
+
+  /// The buckets of `histogramValue`, an object keyed by index or an array, in index order.
+  private func buckets(
+    _ value: JSONValue, kind: MeasurementUnit.Kind, divisor: Double
+  ) throws(PayloadDecodingError) -> [HistogramBucket] {
+    let isObject = value.kind == .object
+    guard isObject || value.kind == .array else {
+      throw failure("expected an object of buckets, found \(value.kindName)")
+    }
+    let count = value.count
+    guard count <= limits.maximumBucketsPerHistogram else {
+      throw failure("\(count) buckets, over the limit of \(limits.maximumBucketsPerHistogram) per histogram")
+    }
+    var buckets: [HistogramBucket] = []
+    buckets.reserveCapacity(count)
+    // MetricKit writes bucket keys in any order ("10" before "2"): each bucket's index is kept beside
+    // it (on the stack) to order them at the end.
+    return try withUnsafeTemporaryAllocation(of: Int.self, capacity: count) {
+      (indices) throws(PayloadDecodingError) -> [HistogramBucket] in
+      var ascending = true
+      for (position, entry) in value.children.enumerated() {
+        do throws(PayloadDecodingError) {
+          guard let index = isObject ? entry.keyIndexValue : position else {
+            throw failure("bucket key \"\(entry.key)\" is not an index")
+          }
+          guard let bucket = try bucket(entry, kind: kind, divisor: divisor) else { continue }
+          if let last = buckets.indices.last, index < indices[last] { ascending = false }
+          indices[buckets.count] = index
+          buckets.append(bucket)
+        } catch {
+          throw error.nested(under: isObject ? entry.key : String(position))
+        }
+      }
+      if !ascending { Self.sort(&buckets, by: UnsafeMutableBufferPointer(rebasing: indices[..<buckets.count])) }
+      return buckets
+    }
+  }
+
+  /// Orders `buckets` by `indices` (one per bucket), stably. MetricKit's indices are distinct and
+  /// dense (0..<n in any order), so each bucket is placed in the slot of its index in one pass;
+  /// repeated or sparse indices go through a stable sort.
+  private static func sort(_ buckets: inout [HistogramBucket], by indices: UnsafeMutableBufferPointer<Int>) {
+    let highest = indices.max() ?? 0
+    if highest < 4 * buckets.count + 64 {
+      let placed = withUnsafeTemporaryAllocation(of: Int.self, capacity: highest + 1) { slots -> Bool in
+        slots.initialize(repeating: -1)
+        for (position, index) in indices.enumerated() {
+          guard slots[index] < 0 else { return false }  // a repeated index
+          slots[index] = position
+        }
+        var ordered: [HistogramBucket] = []
+        ordered.reserveCapacity(buckets.count)
+        for position in slots where position >= 0 { ordered.append(buckets[position]) }
+        buckets = ordered
+        return true
+      }
+      if placed { return }
+    }
+    buckets = zip(indices, buckets).sorted { $0.0 < $1.0 }.map(\.1)
   }
 
   /// One bucket; nil for the empty `{}` entries MetricKit sometimes writes.
@@ -183,16 +262,18 @@ struct DecodingContext {
     var end: Double? = nil
     var bucketCount: Int? = nil
     for member in object.children {
-      if member.keyEquals("bucketStart") {
+      switch Self.bucketKeys.index(of: member) {
+      case 0:
         start = try within("bucketStart") { () throws(PayloadDecodingError) in
           try measurement(member, kind, divisor: divisor)
         }
-      } else if member.keyEquals("bucketEnd") {
+      case 1:
         end = try within("bucketEnd") { () throws(PayloadDecodingError) in
           try measurement(member, kind, divisor: divisor)
         }
-      } else if member.keyEquals("bucketCount") {
+      case 2:
         bucketCount = try within("bucketCount") { () throws(PayloadDecodingError) in try count(member) }
+      default: break
       }
     }
     guard let start else { throw failure("bucket has no bucketStart") }

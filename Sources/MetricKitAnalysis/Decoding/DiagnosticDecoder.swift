@@ -74,7 +74,7 @@ struct DiagnosticDecoder {
   }
 
   private func metaData(_ value: JSONValue, into d: inout Diagnostic) throws(PayloadDecodingError) {
-    let c = context
+    var c = context
     for m in try c.object(value).children where m.kind != .null {
       if try c.metaDataField(m, into: &d.metaData.common) { continue }
       try c.within(m.key) { () throws(PayloadDecodingError) in

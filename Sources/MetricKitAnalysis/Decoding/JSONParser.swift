@@ -9,6 +9,8 @@ struct JSONSyntaxError: Error {
 /// owns buffers reused from document to document.
 final class JSONParser {
   private let handle: OpaquePointer
+  /// The measurement strings parsed on this parser's thread, for the documents it parses.
+  let measurements = MeasurementCache()
 
   /// Creates a parser accepting up to `maximumDepth` levels of nesting.
   init?(maximumDepth: Int) {

@@ -1,362 +1,240 @@
 import Foundation
 
 /// Decodes the `jsonRepresentation()` of an `MXMetricPayload` into a `MetricPayload`, mapping the
-/// JSON quirks onto the API's names. Unknown keys are ignored; `null` sections count as absent.
+/// JSON quirks onto the API's names. The whole mapping is the tables below: one row per MetricKit key
+/// (with the other spellings MetricKit versions used), its kind of value and unit, and the model
+/// field it sets; ``DecodingContext/decode(_:with:into:)`` walks them. Unknown keys are ignored;
+/// `null` sections count as absent.
 struct MetricPayloadDecoder {
   var context: DecodingContext
 
   mutating func decode(_ root: JSONValue) throws(PayloadDecodingError) -> MetricPayload {
-    var payload = MetricPayload(latestApplicationVersion: "")
-    for member in root.children where member.kind != .null {
-      let c = context
-      if member.keyEquals("appVersion") {
-        payload.latestApplicationVersion = try c.within("appVersion") { () throws(PayloadDecodingError) in
-          try c.string(member)
-        }
-      } else if member.keyEquals("multipleAppVersions") || member.keyEquals("includesMultipleApplicationVersions") {
-        payload.includesMultipleApplicationVersions = try c.within(member.key) { () throws(PayloadDecodingError) in
-          try c.flag(member)
-        }
-      } else if member.keyEquals("timeStampBegin") {
-        payload.timeStampBegin = try context.withinMutating("timeStampBegin") { (c) throws(PayloadDecodingError) in
-          try c.timestamp(member)
-        }
-      } else if member.keyEquals("timeStampEnd") {
-        payload.timeStampEnd = try context.withinMutating("timeStampEnd") { (c) throws(PayloadDecodingError) in
-          try c.timestamp(member)
-        }
-      } else if member.keyEquals("metaData") {
-        payload.metaData = try c.within("metaData") { () throws(PayloadDecodingError) in try metaData(member) }
-      } else if member.keyEquals("applicationLaunchMetrics") {
-        payload.applicationLaunchMetrics = try c.within("applicationLaunchMetrics") {
-          () throws(PayloadDecodingError) in try launch(member)
-        }
-      } else if member.keyEquals("applicationResponsivenessMetrics") {
-        payload.applicationResponsivenessMetrics = try c.within("applicationResponsivenessMetrics") {
-          () throws(PayloadDecodingError) in
-          var section = AppResponsivenessMetric()
-          for m in try c.object(member).children where m.keyEquals("histogrammedAppHangTime") && m.kind != .null {
-            section.histogrammedApplicationHangTime = try c.within("histogrammedAppHangTime") {
-              () throws(PayloadDecodingError) in
-              try c.histogram(m, kind: .duration, unit: CanonicalUnit.milliseconds)
-            }
-          }
-          return section
-        }
-      } else if member.keyEquals("applicationTimeMetrics") {
-        payload.applicationTimeMetrics = try c.within("applicationTimeMetrics") {
-          () throws(PayloadDecodingError) in try runTime(member)
-        }
-      } else if member.keyEquals("applicationExitMetrics") {
-        payload.applicationExitMetrics = try c.within("applicationExitMetrics") {
-          () throws(PayloadDecodingError) in try exits(member)
-        }
-      } else if member.keyEquals("animationMetrics") {
-        payload.animationMetrics = try c.within("animationMetrics") { () throws(PayloadDecodingError) in
-          var section = AnimationMetric()
-          for m in try c.object(member).children where m.kind != .null {
-            if m.keyEquals("scrollHitchTimeRatio") {
-              section.scrollHitchTimeRatio = try c.within("scrollHitchTimeRatio") { () throws(PayloadDecodingError) in
-                try hitchRatio(m)
-              }
-            } else if m.keyEquals("hitchTimeRatio") {
-              section.hitchTimeRatio = try c.within("hitchTimeRatio") { () throws(PayloadDecodingError) in
-                try hitchRatio(m)
-              }
-            }
-          }
-          return section
-        }
-      } else if member.keyEquals("cellularConditionMetrics") {
-        payload.cellularConditionMetrics = try c.within("cellularConditionMetrics") {
-          () throws(PayloadDecodingError) in
-          var section = CellularConditionMetric()
-          for m in try c.object(member).children where m.keyEquals("cellConditionTime") && m.kind != .null {
-            section.histogrammedCellularConditionTime = try c.within("cellConditionTime") {
-              () throws(PayloadDecodingError) in
-              try c.histogram(m, kind: .signalBars, unit: UnitSignalBars.bars)
-            }
-          }
-          return section
-        }
-      } else if member.keyEquals("cpuMetrics") {
-        payload.cpuMetrics = try c.within("cpuMetrics") { () throws(PayloadDecodingError) in
-          var section = CPUMetric()
-          for m in try c.object(member).children where m.kind != .null {
-            if m.keyEquals("cumulativeCPUTime") {
-              section.cumulativeCPUTime = try c.within("cumulativeCPUTime") { () throws(PayloadDecodingError) in
-                try c.seconds(m)
-              }
-            } else if m.keyEquals("cumulativeCPUInstructions") {
-              section.cumulativeCPUInstructions = try c.within("cumulativeCPUInstructions") {
-                () throws(PayloadDecodingError) in
-                Measurement(value: try c.measurement(m, .instructions), unit: UnitInstructionCount.instructions)
-              }
-            }
-          }
-          return section
-        }
-      } else if member.keyEquals("gpuMetrics") {
-        payload.gpuMetrics = try c.within("gpuMetrics") { () throws(PayloadDecodingError) in
-          var section = GPUMetric()
-          for m in try c.object(member).children where m.keyEquals("cumulativeGPUTime") && m.kind != .null {
-            section.cumulativeGPUTime = try c.within("cumulativeGPUTime") { () throws(PayloadDecodingError) in
-              try c.seconds(m)
-            }
-          }
-          return section
-        }
-      } else if member.keyEquals("diskIOMetrics") {
-        payload.diskIOMetrics = try c.within("diskIOMetrics") { () throws(PayloadDecodingError) in
-          var section = DiskIOMetric()
-          for m in try c.object(member).children where m.keyEquals("cumulativeLogicalWrites") && m.kind != .null {
-            section.cumulativeLogicalWrites = try c.within("cumulativeLogicalWrites") {
-              () throws(PayloadDecodingError) in try c.megabytes(m)
-            }
-          }
-          return section
-        }
-      } else if member.keyEquals("memoryMetrics") {
-        payload.memoryMetrics = try c.within("memoryMetrics") { () throws(PayloadDecodingError) in
-          var section = MemoryMetric()
-          for m in try c.object(member).children where m.kind != .null {
-            if m.keyEquals("peakMemoryUsage") {
-              section.peakMemoryUsage = try c.within("peakMemoryUsage") { () throws(PayloadDecodingError) in
-                try c.megabytes(m)
-              }
-            } else if m.keyEquals("averageSuspendedMemory") {
-              section.averageSuspendedMemory = try c.within("averageSuspendedMemory") {
-                () throws(PayloadDecodingError) in
-                try average(m, kind: .storage, unit: CanonicalUnit.megabytes, divisor: 1_000_000)
-              }
-            }
-          }
-          return section
-        }
-      } else if member.keyEquals("displayMetrics") {
-        payload.displayMetrics = try c.within("displayMetrics") { () throws(PayloadDecodingError) in
-          var section = DisplayMetric()
-          for m in try c.object(member).children where m.keyEquals("averagePixelLuminance") && m.kind != .null {
-            section.averagePixelLuminance = try c.within("averagePixelLuminance") {
-              () throws(PayloadDecodingError) in
-              try average(m, kind: .pixelLuminance, unit: UnitAveragePixelLuminance.apl, divisor: 1)
-            }
-          }
-          return section
-        }
-      } else if member.keyEquals("locationActivityMetrics") {
-        payload.locationActivityMetrics = try c.within("locationActivityMetrics") {
-          () throws(PayloadDecodingError) in try location(member)
-        }
-      } else if member.keyEquals("networkTransferMetrics") {
-        payload.networkTransferMetrics = try c.within("networkTransferMetrics") {
-          () throws(PayloadDecodingError) in try network(member)
-        }
-      } else if member.keyEquals("signpostMetrics") {
-        payload.signpostMetrics = try c.within("signpostMetrics") { () throws(PayloadDecodingError) in
-          guard member.kind == .array else { throw c.failure("expected an array, found \(member.kindName)") }
-          var signposts: [SignpostMetric] = []
-          signposts.reserveCapacity(member.count)
-          for (i, element) in member.children.enumerated() {
-            signposts.append(
-              try c.within(String(i)) { () throws(PayloadDecodingError) in try signpost(element) })
-          }
-          return signposts
-        }
-      }
-    }
+    var payload = Self.payload.empty
+    try context.decode(root, with: Self.payload, into: &payload)
     payload.timeZoneAssumed = context.zoneAssumed
     return payload
   }
 
-  private func metaData(_ value: JSONValue) throws(PayloadDecodingError) -> MetaData {
-    var m = MetaData()
-    for member in try context.object(value).children where member.kind != .null {
-      _ = try context.metaDataField(member, into: &m)
+  typealias Row<Root> = FieldTable<Root>.Field
+
+  /// The payload's own keys and its sections.
+  static let payload = FieldTable(
+    empty: MetricPayload(latestApplicationVersion: ""),
+    [
+      .string("appVersion") { $0.latestApplicationVersion = $1 },
+      .flag("multipleAppVersions", "includesMultipleApplicationVersions") {
+        $0.includesMultipleApplicationVersions = $1
+      },
+      .timestamp("timeStampBegin") { $0.timeStampBegin = $1 },
+      .timestamp("timeStampEnd") { $0.timeStampEnd = $1 },
+      .section("metaData", with: MetaData.fields) { $0.metaData = $1 },
+      .section("applicationLaunchMetrics", with: launch) { $0.applicationLaunchMetrics = $1 },
+      .section("applicationResponsivenessMetrics", with: responsiveness) { $0.applicationResponsivenessMetrics = $1 },
+      .section("applicationTimeMetrics", with: runTime) { $0.applicationTimeMetrics = $1 },
+      .section("applicationExitMetrics", with: exits) { $0.applicationExitMetrics = $1 },
+      .section("animationMetrics", with: animation) { $0.animationMetrics = $1 },
+      .section("cellularConditionMetrics", with: cellular) { $0.cellularConditionMetrics = $1 },
+      .section("cpuMetrics", with: cpu) { $0.cpuMetrics = $1 },
+      .section("gpuMetrics", with: gpu) { $0.gpuMetrics = $1 },
+      .section("diskIOMetrics", with: diskIO) { $0.diskIOMetrics = $1 },
+      .section("memoryMetrics", with: memory) { $0.memoryMetrics = $1 },
+      .section("displayMetrics", with: display) { $0.displayMetrics = $1 },
+      .section("locationActivityMetrics", with: location) { $0.locationActivityMetrics = $1 },
+      .section("networkTransferMetrics", with: network) { $0.networkTransferMetrics = $1 },
+      .array("signpostMetrics", of: signpost, finish: SignpostDraft.metric) { $0.signpostMetrics = $1 },
+    ])
+
+  static let launch = FieldTable(
+    empty: AppLaunchMetric(),
+    [
+      .histogram("histogrammedTimeToFirstDrawKey", "histogrammedTimeToFirstDraw", kind: .duration, unit: ms) {
+        $0.histogrammedTimeToFirstDraw = $1
+      },
+      .histogram("histogrammedResumeTime", "histogrammedApplicationResumeTime", kind: .duration, unit: ms) {
+        $0.histogrammedApplicationResumeTime = $1
+      },
+      .histogram(
+        "histogrammedOptimizedTimeToFirstDrawKey", "histogrammedOptimizedTimeToFirstDraw", kind: .duration, unit: ms
+      ) { $0.histogrammedOptimizedTimeToFirstDraw = $1 },
+      .histogram("histogrammedExtendedLaunch", kind: .duration, unit: ms) { $0.histogrammedExtendedLaunch = $1 },
+    ])
+
+  static let responsiveness = FieldTable(
+    empty: AppResponsivenessMetric(),
+    [
+      .histogram("histogrammedAppHangTime", kind: .duration, unit: ms) { $0.histogrammedApplicationHangTime = $1 }
+    ])
+
+  static let runTime = FieldTable(
+    empty: AppRunTimeMetric(),
+    [
+      .seconds("cumulativeForegroundTime") { $0.cumulativeForegroundTime = $1 },
+      .seconds("cumulativeBackgroundTime") { $0.cumulativeBackgroundTime = $1 },
+      .seconds("cumulativeBackgroundAudioTime") { $0.cumulativeBackgroundAudioTime = $1 },
+      .seconds("cumulativeBackgroundLocationTime") { $0.cumulativeBackgroundLocationTime = $1 },
+    ])
+
+  static let exits = FieldTable(
+    empty: AppExitMetric(),
+    [
+      .custom("foregroundExitData") { (value, context, root) throws(PayloadDecodingError) in
+        root.foregroundExitData = try context.exitCounts(value)
+      },
+      .custom("backgroundExitData") { (value, context, root) throws(PayloadDecodingError) in
+        root.backgroundExitData = try context.exitCounts(value)
+      },
+    ])
+
+  static let animation = FieldTable(
+    empty: AnimationMetric(),
+    [
+      .measurement("scrollHitchTimeRatio", kind: .hitchRatio, unit: UnitHitchTimeRatio.millisecondsPerSecond) {
+        $0.scrollHitchTimeRatio = $1
+      },
+      .measurement("hitchTimeRatio", kind: .hitchRatio, unit: UnitHitchTimeRatio.millisecondsPerSecond) {
+        $0.hitchTimeRatio = $1
+      },
+    ])
+
+  static let cellular = FieldTable(
+    empty: CellularConditionMetric(),
+    [
+      .histogram("cellConditionTime", kind: .signalBars, unit: UnitSignalBars.bars) {
+        $0.histogrammedCellularConditionTime = $1
+      }
+    ])
+
+  static let cpu = FieldTable(
+    empty: CPUMetric(),
+    [
+      .seconds("cumulativeCPUTime") { $0.cumulativeCPUTime = $1 },
+      .measurement("cumulativeCPUInstructions", kind: .instructions, unit: UnitInstructionCount.instructions) {
+        $0.cumulativeCPUInstructions = $1
+      },
+    ])
+
+  static let gpu = FieldTable(empty: GPUMetric(), [.seconds("cumulativeGPUTime") { $0.cumulativeGPUTime = $1 }])
+
+  static let diskIO = FieldTable(
+    empty: DiskIOMetric(), [.megabytes("cumulativeLogicalWrites") { $0.cumulativeLogicalWrites = $1 }])
+
+  static let memory = FieldTable(
+    empty: MemoryMetric(),
+    [
+      .megabytes("peakMemoryUsage") { $0.peakMemoryUsage = $1 },
+      .average("averageSuspendedMemory", kind: .storage, unit: CanonicalUnit.megabytes, divisor: 1_000_000) {
+        $0.averageSuspendedMemory = $1
+      },
+    ])
+
+  static let display = FieldTable(
+    empty: DisplayMetric(),
+    [
+      .average("averagePixelLuminance", kind: .pixelLuminance, unit: UnitAveragePixelLuminance.apl, divisor: 1) {
+        $0.averagePixelLuminance = $1
+      }
+    ])
+
+  static let location = FieldTable(
+    empty: LocationActivityMetric(),
+    [
+      .seconds("cumulativeBestAccuracyForNavigationTime") { $0.cumulativeBestAccuracyForNavigationTime = $1 },
+      .seconds("cumulativeBestAccuracyTime") { $0.cumulativeBestAccuracyTime = $1 },
+      .seconds("cumulativeNearestTenMetersAccuracyTime") { $0.cumulativeNearestTenMetersAccuracyTime = $1 },
+      .seconds("cumulativeHundredMetersAccuracyTime") { $0.cumulativeHundredMetersAccuracyTime = $1 },
+      .seconds("cumulativeKilometerAccuracyTime") { $0.cumulativeKilometerAccuracyTime = $1 },
+      .seconds("cumulativeThreeKilometersAccuracyTime") { $0.cumulativeThreeKilometersAccuracyTime = $1 },
+    ])
+
+  static let network = FieldTable(
+    empty: NetworkTransferMetric(),
+    [
+      .megabytes("cumulativeWifiUpload") { $0.cumulativeWifiUpload = $1 },
+      .megabytes("cumulativeWifiDownload") { $0.cumulativeWifiDownload = $1 },
+      .megabytes("cumulativeCellularUpload") { $0.cumulativeCellularUpload = $1 },
+      .megabytes("cumulativeCellularDownload") { $0.cumulativeCellularDownload = $1 },
+    ])
+
+  /// One element of `signpostMetrics`, before its name is known to be there.
+  struct SignpostDraft {
+    var name: String?
+    var category: String?
+    var totalCount: Int?
+    var intervalData: SignpostIntervalData?
+
+    static func metric(_ draft: SignpostDraft) throws(PayloadDecodingError) -> SignpostMetric {
+      guard let name = draft.name else {
+        throw PayloadDecodingError(keyPath: [], reason: "signpost has no signpostName")
+      }
+      var signpost = SignpostMetric(signpostName: name, signpostCategory: draft.category ?? "")
+      signpost.totalCount = draft.totalCount
+      signpost.signpostIntervalData = draft.intervalData
+      return signpost
     }
-    return m
   }
 
-  private func launch(_ value: JSONValue) throws(PayloadDecodingError) -> AppLaunchMetric {
-    let c = context
-    var section = AppLaunchMetric()
-    for m in try c.object(value).children where m.kind != .null {
-      func histogram() throws(PayloadDecodingError) -> Histogram<UnitDuration> {
-        try c.within(m.key) { () throws(PayloadDecodingError) in
-          try c.histogram(m, kind: .duration, unit: CanonicalUnit.milliseconds)
-        }
-      }
-      if m.keyEquals("histogrammedTimeToFirstDrawKey") || m.keyEquals("histogrammedTimeToFirstDraw") {
-        section.histogrammedTimeToFirstDraw = try histogram()
-      } else if m.keyEquals("histogrammedResumeTime") || m.keyEquals("histogrammedApplicationResumeTime") {
-        section.histogrammedApplicationResumeTime = try histogram()
-      } else if m.keyEquals("histogrammedOptimizedTimeToFirstDrawKey")
-        || m.keyEquals("histogrammedOptimizedTimeToFirstDraw")
-      {
-        section.histogrammedOptimizedTimeToFirstDraw = try histogram()
-      } else if m.keyEquals("histogrammedExtendedLaunch") {
-        section.histogrammedExtendedLaunch = try histogram()
+  static let signpost = FieldTable(
+    empty: SignpostDraft(),
+    [
+      .string("signpostName") { $0.name = $1 },
+      .string("signpostCategory") { $0.category = $1 },
+      .count("totalSignpostCount", "totalCount") { $0.totalCount = $1 },
+      .section("signpostIntervalData", with: interval) { $0.intervalData = $1 },
+    ])
+
+  static let interval = FieldTable(
+    empty: SignpostIntervalData(),
+    [
+      .histogram("histogrammedSignpostDurations", "histogrammedSignpostDuration", kind: .duration, unit: ms) {
+        $0.histogrammedSignpostDuration = $1
+      },
+      .seconds("signpostCumulativeCPUTime") { $0.cumulativeCPUTime = $1 },
+      .megabytes("signpostAverageMemory") { $0.averageMemory = $1 },
+      .megabytes("signpostCumulativeLogicalWrites") { $0.cumulativeLogicalWrites = $1 },
+      .measurement(
+        "signpostCumulativeHitchTimeRatio", kind: .hitchRatio, unit: UnitHitchTimeRatio.millisecondsPerSecond
+      ) { $0.cumulativeHitchTimeRatio = $1 },
+    ])
+
+  /// Durations in histograms are stored in milliseconds.
+  private static var ms: UnitDuration { CanonicalUnit.milliseconds }
+}
+
+extension MetaData {
+  /// The fields `metaData` and `diagnosticMetaData` share.
+  static let fields = FieldTable(
+    empty: MetaData(),
+    [
+      .string("appBuildVersion") { $0.applicationBuildVersion = $1 },
+      .string("osVersion") { $0.osVersion = $1 },
+      .string("regionFormat") { $0.regionFormat = $1 },
+      .string("deviceType") { $0.deviceType = $1 },
+      .string("platformArchitecture") { $0.platformArchitecture = $1 },
+      .string("bundleIdentifier") { $0.bundleIdentifier = $1 },
+      .flag("lowPowerModeEnabled") { $0.lowPowerModeEnabled = $1 },
+      .flag("isTestFlightApp") { $0.isTestFlightApp = $1 },
+      .count("pid") { $0.pid = $1 },
+    ])
+}
+
+extension DecodingContext {
+  /// The counters of `foregroundExitData` or `backgroundExitData`: the known ones by position, any
+  /// other kept by name.
+  func exitCounts(_ value: JSONValue) throws(PayloadDecodingError) -> ExitCounts {
+    var counts = ExitCounts()
+    for counter in try object(value).children where counter.kind != .null {
+      let n = try within(counter.key) { () throws(PayloadDecodingError) in try count(counter) }
+      if let i = ExitCounts.knownKeySet.index(of: counter) {
+        counts.set(n, at: i)
+      } else {
+        counts.set(n, forUnknownKey: counter.key)
       }
     }
-    return section
+    return counts
   }
+}
 
-  private func runTime(_ value: JSONValue) throws(PayloadDecodingError) -> AppRunTimeMetric {
-    let c = context
-    var section = AppRunTimeMetric()
-    for m in try c.object(value).children where m.kind != .null {
-      try c.within(m.key) { () throws(PayloadDecodingError) in
-        if m.keyEquals("cumulativeForegroundTime") {
-          section.cumulativeForegroundTime = try c.seconds(m)
-        } else if m.keyEquals("cumulativeBackgroundTime") {
-          section.cumulativeBackgroundTime = try c.seconds(m)
-        } else if m.keyEquals("cumulativeBackgroundAudioTime") {
-          section.cumulativeBackgroundAudioTime = try c.seconds(m)
-        } else if m.keyEquals("cumulativeBackgroundLocationTime") {
-          section.cumulativeBackgroundLocationTime = try c.seconds(m)
-        }
-      }
-    }
-    return section
-  }
-
-  private func exits(_ value: JSONValue) throws(PayloadDecodingError) -> AppExitMetric {
-    let c = context
-    var section = AppExitMetric()
-    for m in try c.object(value).children where m.kind != .null {
-      let foreground = m.keyEquals("foregroundExitData")
-      guard foreground || m.keyEquals("backgroundExitData") else { continue }
-      let counts = try c.within(m.key) { () throws(PayloadDecodingError) in
-        var counts = ExitCounts()
-        for counter in try c.object(m).children where counter.kind != .null {
-          let value = try c.within(counter.key) { () throws(PayloadDecodingError) in try c.count(counter) }
-          if let i = ExitCounts.knownStaticKeys.firstIndex(where: { counter.keyEquals($0) }) {
-            counts.set(value, at: i)
-          } else {
-            counts.set(value, forUnknownKey: counter.key)
-          }
-        }
-        return counts
-      }
-      if foreground { section.foregroundExitData = counts } else { section.backgroundExitData = counts }
-    }
-    return section
-  }
-
-  private func location(_ value: JSONValue) throws(PayloadDecodingError) -> LocationActivityMetric {
-    let c = context
-    var section = LocationActivityMetric()
-    for m in try c.object(value).children where m.kind != .null {
-      try c.within(m.key) { () throws(PayloadDecodingError) in
-        if m.keyEquals("cumulativeBestAccuracyForNavigationTime") {
-          section.cumulativeBestAccuracyForNavigationTime = try c.seconds(m)
-        } else if m.keyEquals("cumulativeBestAccuracyTime") {
-          section.cumulativeBestAccuracyTime = try c.seconds(m)
-        } else if m.keyEquals("cumulativeNearestTenMetersAccuracyTime") {
-          section.cumulativeNearestTenMetersAccuracyTime = try c.seconds(m)
-        } else if m.keyEquals("cumulativeHundredMetersAccuracyTime") {
-          section.cumulativeHundredMetersAccuracyTime = try c.seconds(m)
-        } else if m.keyEquals("cumulativeKilometerAccuracyTime") {
-          section.cumulativeKilometerAccuracyTime = try c.seconds(m)
-        } else if m.keyEquals("cumulativeThreeKilometersAccuracyTime") {
-          section.cumulativeThreeKilometersAccuracyTime = try c.seconds(m)
-        }
-      }
-    }
-    return section
-  }
-
-  private func network(_ value: JSONValue) throws(PayloadDecodingError) -> NetworkTransferMetric {
-    let c = context
-    var section = NetworkTransferMetric()
-    for m in try c.object(value).children where m.kind != .null {
-      try c.within(m.key) { () throws(PayloadDecodingError) in
-        if m.keyEquals("cumulativeWifiUpload") {
-          section.cumulativeWifiUpload = try c.megabytes(m)
-        } else if m.keyEquals("cumulativeWifiDownload") {
-          section.cumulativeWifiDownload = try c.megabytes(m)
-        } else if m.keyEquals("cumulativeCellularUpload") {
-          section.cumulativeCellularUpload = try c.megabytes(m)
-        } else if m.keyEquals("cumulativeCellularDownload") {
-          section.cumulativeCellularDownload = try c.megabytes(m)
-        }
-      }
-    }
-    return section
-  }
-
-  private func hitchRatio(_ value: JSONValue) throws(PayloadDecodingError) -> Measurement<UnitHitchTimeRatio> {
-    Measurement(value: try context.measurement(value, .hitchRatio), unit: UnitHitchTimeRatio.millisecondsPerSecond)
-  }
-
-  private func average<U: Dimension>(
-    _ value: JSONValue, kind: MeasurementUnit.Kind, unit: U, divisor: Double
-  ) throws(PayloadDecodingError) -> AverageMeasurement<U> {
-    let c = context
-    var mean: Double? = nil
-    var deviation: Double? = nil
-    var samples = 0
-    for m in try c.object(value).children where m.kind != .null {
-      try c.within(m.key) { () throws(PayloadDecodingError) in
-        if m.keyEquals("averageValue") {
-          mean = try c.measurement(m, kind, divisor: divisor)
-        } else if m.keyEquals("standardDeviation") {
-          guard let d = m.double, d.isFinite else { throw c.failure("expected a number, found \(m.kindName)") }
-          deviation = d < 0 ? nil : d / divisor
-        } else if m.keyEquals("sampleCount") {
-          samples = try c.count(m)
-        }
-      }
-    }
-    guard let mean else { throw c.failure("average has no averageValue") }
-    return AverageMeasurement(
-      averageMeasurement: Measurement(value: mean, unit: unit), standardDeviation: deviation, sampleCount: samples)
-  }
-
-  private func signpost(_ value: JSONValue) throws(PayloadDecodingError) -> SignpostMetric {
-    let c = context
-    var name: String? = nil
-    var category: String? = nil
-    var total: Int? = nil
-    var interval: SignpostIntervalData? = nil
-    for m in try c.object(value).children where m.kind != .null {
-      try c.within(m.key) { () throws(PayloadDecodingError) in
-        if m.keyEquals("signpostName") {
-          name = try c.string(m)
-        } else if m.keyEquals("signpostCategory") {
-          category = try c.string(m)
-        } else if m.keyEquals("totalSignpostCount") || m.keyEquals("totalCount") {
-          total = try c.count(m)
-        } else if m.keyEquals("signpostIntervalData") {
-          interval = try intervalData(m)
-        }
-      }
-    }
-    guard let name else { throw c.failure("signpost has no signpostName") }
-    var signpost = SignpostMetric(signpostName: name, signpostCategory: category ?? "")
-    signpost.totalCount = total
-    signpost.signpostIntervalData = interval
-    return signpost
-  }
-
-  private func intervalData(_ value: JSONValue) throws(PayloadDecodingError) -> SignpostIntervalData {
-    let c = context
-    var data = SignpostIntervalData()
-    for m in try c.object(value).children where m.kind != .null {
-      try c.within(m.key) { () throws(PayloadDecodingError) in
-        if m.keyEquals("histogrammedSignpostDurations") || m.keyEquals("histogrammedSignpostDuration") {
-          data.histogrammedSignpostDuration = try c.histogram(m, kind: .duration, unit: CanonicalUnit.milliseconds)
-        } else if m.keyEquals("signpostCumulativeCPUTime") {
-          data.cumulativeCPUTime = try c.seconds(m)
-        } else if m.keyEquals("signpostAverageMemory") {
-          data.averageMemory = try c.megabytes(m)
-        } else if m.keyEquals("signpostCumulativeLogicalWrites") {
-          data.cumulativeLogicalWrites = try c.megabytes(m)
-        } else if m.keyEquals("signpostCumulativeHitchTimeRatio") {
-          data.cumulativeHitchTimeRatio = try hitchRatio(m)
-        }
-      }
-    }
-    return data
-  }
+extension ExitCounts {
+  /// The known counters' keys, matched in their order.
+  static let knownKeySet = KeySet(knownStaticKeys)
 }

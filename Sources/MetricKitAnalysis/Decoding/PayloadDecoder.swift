@@ -83,7 +83,7 @@ public struct PayloadDecoder: Sendable {
     if !Self.isLineDelimited(path) {
       do {
         return try parser.parse(bytes) { (root) throws(PayloadDecodingError) in
-          decodeRoot(root, path: path, visit: visit)
+          decodeRoot(root, path: path, measurements: parser.measurements, visit: visit)
         }
       } catch {
         // Not one document: NDJSON when its first line alone is one.
@@ -102,7 +102,8 @@ public struct PayloadDecoder: Sendable {
   }
 
   private func decodeRoot(
-    _ root: JSONValue, path: String, visit: (PayloadLocation, Result<DecodedDocument, PayloadDecodingError>) -> Void
+    _ root: JSONValue, path: String, measurements: MeasurementCache?,
+    visit: (PayloadLocation, Result<DecodedDocument, PayloadDecodingError>) -> Void
   ) -> Int {
     if root.kind == .array {
       guard root.count <= limits.maximumPayloadsPerFile else {
@@ -115,16 +116,18 @@ public struct PayloadDecoder: Sendable {
         return 1
       }
       for (i, element) in root.children.enumerated() {
-        visit(PayloadLocation(path: path, index: i), decodeDocument(element))
+        visit(PayloadLocation(path: path, index: i), decodeDocument(element, measurements: measurements))
       }
       return root.count
     }
-    visit(PayloadLocation(path: path), decodeDocument(root))
+    visit(PayloadLocation(path: path), decodeDocument(root, measurements: measurements))
     return 1
   }
 
-  /// Decodes one payload object.
-  func decodeDocument(_ root: JSONValue) -> Result<DecodedDocument, PayloadDecodingError> {
+  /// Decodes one payload object, with the measurement strings already parsed on this thread.
+  func decodeDocument(
+    _ root: JSONValue, measurements: MeasurementCache? = nil
+  ) -> Result<DecodedDocument, PayloadDecodingError> {
     guard root.kind == .object else {
       return .failure(.init(keyPath: [], reason: "expected a payload object, found \(root.kindName)"))
     }
@@ -136,7 +139,7 @@ public struct PayloadDecoder: Sendable {
           reason: "not a MetricKit payload: none of its keys is a metric or diagnostic section"
             + (keys.isEmpty ? " (the object is empty)" : " (keys: \(keys))")))
     }
-    let context = DecodingContext(timestamps: timestamps, limits: limits)
+    let context = DecodingContext(timestamps: timestamps, limits: limits, measurements: measurements)
     do {
       switch kind {
       case .metricPayload:
@@ -189,7 +192,9 @@ public struct PayloadDecoder: Sendable {
       return false
     }
     do {
-      let result = try parser.parse(slice) { (root) throws(PayloadDecodingError) in decodeDocument(root) }
+      let result = try parser.parse(slice) { (root) throws(PayloadDecodingError) in
+        decodeDocument(root, measurements: parser.measurements)
+      }
       visit(location, result)
     } catch {
       visit(location, .failure(error))
