@@ -18,14 +18,6 @@ struct DecodingContext {
     do { return try body() } catch { throw error.nested(under: key()) }
   }
 
-  /// The same for mutating bodies.
-  @inline(__always)
-  mutating func withinMutating<T>(
-    _ key: @autoclosure () -> String, _ body: (inout DecodingContext) throws(PayloadDecodingError) -> T
-  ) throws(PayloadDecodingError) -> T {
-    do { return try body(&self) } catch { throw error.nested(under: key()) }
-  }
-
   /// An error at the current value.
   func failure(_ reason: String) -> PayloadDecodingError { PayloadDecodingError(keyPath: [], reason: reason) }
 
@@ -52,6 +44,21 @@ struct DecodingContext {
     }
     guard n >= 0 else { throw failure("negative count \(n)") }
     return Int(n)
+  }
+
+  /// A whole number written as a JSON number (exception codes can be large and unsigned).
+  func wholeNumber(_ value: JSONValue) throws(PayloadDecodingError) -> Int {
+    if let n = value.int64 { return Int(n) }
+    if let u = value.uint64 { return Int(truncatingIfNeeded: u) }  // a 64-bit code, kept as its bit pattern
+    if let s = value.string, let n = Int(s) { return n }
+    throw failure("expected a whole number, found \(value.kindName)")
+  }
+
+  /// A string, or a number written where a string is usual (`version`).
+  func text(_ value: JSONValue) throws(PayloadDecodingError) -> String {
+    if let s = value.string { return s }
+    if let d = value.double { return JSONWriter.number(d) }
+    throw failure("expected a string, found \(value.kindName)")
   }
 
   /// A boolean, also accepting the strings and numbers collectors write ("1", 0, "true").
@@ -124,14 +131,6 @@ struct DecodingContext {
       guard let read = table.row(for: member) else { continue }
       do { try read(member, &self, &root) } catch { throw error.nested(under: member.key) }
     }
-  }
-
-  /// Reads one member of a `metaData` (or `diagnosticMetaData`) object into `m`; false when the key
-  /// is not one of the shared metadata fields.
-  mutating func metaDataField(_ member: JSONValue, into m: inout MetaData) throws(PayloadDecodingError) -> Bool {
-    guard member.kind != .null, let read = MetaData.fields.row(for: member) else { return false }
-    do { try read(member, &self, &m) } catch { throw error.nested(under: member.key) }
-    return true
   }
 
   /// The keys of an average (`averageSuspendedMemory`, `averagePixelLuminance`).

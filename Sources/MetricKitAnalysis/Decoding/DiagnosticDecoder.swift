@@ -1,38 +1,18 @@
 import Foundation
 
 /// Decodes `MXDiagnosticPayload` and single-diagnostic documents (`MXCrashDiagnostic` etc.): every
-/// field of SPEC §1, call stack trees walked with an explicit stack (no recursion limit).
+/// field of SPEC §1 through the tables below (as ``MetricPayloadDecoder`` does), call stack trees
+/// walked with an explicit stack (no recursion limit).
 struct DiagnosticDecoder {
   var context: DecodingContext
 
   /// A diagnostic payload: the five arrays and the period.
   mutating func decodePayload(_ root: JSONValue) throws(PayloadDecodingError) -> DiagnosticPayload {
-    var payload = DiagnosticPayload()
-    for member in root.children where member.kind != .null {
-      if member.keyEquals("timeStampBegin") {
-        payload.timeStampBegin = try context.withinMutating("timeStampBegin") { (c) throws(PayloadDecodingError) in
-          try c.timestamp(member)
-        }
-      } else if member.keyEquals("timeStampEnd") {
-        payload.timeStampEnd = try context.withinMutating("timeStampEnd") { (c) throws(PayloadDecodingError) in
-          try c.timestamp(member)
-        }
-      } else if let kind = DiagnosticKind.allCases.first(where: { member.keyEquals($0.payloadKey) }) {
-        let c = context
-        try c.within(member.key) { () throws(PayloadDecodingError) in
-          guard member.kind == .array else { throw c.failure("expected an array, found \(member.kindName)") }
-          for (i, element) in member.children.enumerated() {
-            payload.diagnostics.append(
-              try c.within(String(i)) { () throws(PayloadDecodingError) in try diagnostic(element, kind: kind) })
-          }
-        }
-      }
-    }
-    return payload
+    try context.decode(root, with: Self.payload)
   }
 
   /// A single diagnostic written on its own; its kind is read from its fields.
-  func decodeSingle(_ root: JSONValue) throws(PayloadDecodingError) -> Diagnostic {
+  mutating func decodeSingle(_ root: JSONValue) throws(PayloadDecodingError) -> Diagnostic {
     let meta = root.member("diagnosticMetaData")
     let kind: DiagnosticKind
     if root.member("hangType") != nil || meta?.member("hangDuration") != nil {
@@ -46,126 +26,88 @@ struct DiagnosticDecoder {
     } else {
       kind = .crash
     }
-    return try diagnostic(root, kind: kind)
+    return try context.decode(root, with: Self.diagnostic(kind))
   }
 
-  private func diagnostic(_ value: JSONValue, kind: DiagnosticKind) throws(PayloadDecodingError) -> Diagnostic {
-    let c = context
-    var d = Diagnostic(kind: kind)
-    for member in try c.object(value).children where member.kind != .null {
-      if member.keyEquals("version") {
-        d.version = try c.within("version") { () throws(PayloadDecodingError) in try text(member) }
-      } else if member.keyEquals("hangType") {
-        d.hangType = try c.within("hangType") { () throws(PayloadDecodingError) in try c.string(member) }
-      } else if member.keyEquals("callStackTree") {
-        d.callStackTree = try c.within("callStackTree") { () throws(PayloadDecodingError) in try callStackTree(member) }
-      } else if member.keyEquals("diagnosticMetaData") {
-        try c.within("diagnosticMetaData") { () throws(PayloadDecodingError) in try metaData(member, into: &d) }
-      }
-    }
-    return d
+  /// The payload's period and its five arrays of diagnostics, one per kind.
+  static let payload = FieldTable(
+    empty: DiagnosticPayload(),
+    [
+      .timestamp("timeStampBegin") { $0.timeStampBegin = $1 },
+      .timestamp("timeStampEnd") { $0.timeStampEnd = $1 },
+    ]
+      + DiagnosticKind.allCases.map { kind in
+        .array(kind.payloadKey, of: diagnostic(kind), finish: { $0 }) { $0.diagnostics += $1 }
+      })
+
+  /// The table of a diagnostic of `kind`.
+  static func diagnostic(_ kind: DiagnosticKind) -> FieldTable<Diagnostic> {
+    diagnostics[DiagnosticKind.allCases.firstIndex(of: kind) ?? 0]
   }
 
-  /// A string, or a number written where a string is usual (`version`).
-  private func text(_ value: JSONValue) throws(PayloadDecodingError) -> String {
-    if let s = value.string { return s }
-    if let d = value.double { return JSONWriter.number(d) }
-    throw context.failure("expected a string, found \(value.kindName)")
+  /// One diagnostic of each kind, in `allCases` order (the kind is its array's).
+  private static let diagnostics = DiagnosticKind.allCases.map { kind in
+    FieldTable(
+      empty: Diagnostic(kind: kind),
+      [
+        .custom("version") { (value, context, root) throws(PayloadDecodingError) in
+          root.version = try context.text(value)
+        },
+        .string("hangType") { $0.hangType = $1 },
+        .custom("callStackTree") { (value, context, root) throws(PayloadDecodingError) in
+          root.callStackTree = try DiagnosticDecoder(context: context).callStackTree(value)
+        },
+        .inline("diagnosticMetaData", with: metaData),
+      ])
   }
 
-  private func metaData(_ value: JSONValue, into d: inout Diagnostic) throws(PayloadDecodingError) {
-    var c = context
-    for m in try c.object(value).children where m.kind != .null {
-      if try c.metaDataField(m, into: &d.metaData.common) { continue }
-      try c.within(m.key) { () throws(PayloadDecodingError) in
-        if m.keyEquals("appVersion") {
-          d.metaData.applicationVersion = try text(m)
-        } else if m.keyEquals("exceptionType") {
-          d.exceptionType = try integer(m)
-        } else if m.keyEquals("exceptionCode") {
-          d.exceptionCode = try integer(m)
-        } else if m.keyEquals("signal") {
-          d.signal = try integer(m)
-        } else if m.keyEquals("terminationReason") {
-          d.terminationReason = try c.string(m)
-        } else if m.keyEquals("virtualMemoryRegionInfo") {
-          d.virtualMemoryRegionInfo = try c.string(m)
-        } else if m.keyEquals("objectiveCexceptionReason") {
-          d.objectiveCExceptionReason = try objectiveCReason(m)
-        } else if m.keyEquals("hangDuration") {
-          d.hangDuration = try c.seconds(m)
-        } else if m.keyEquals("totalCPUTime") {
-          d.totalCPUTime = try c.seconds(m)
-        } else if m.keyEquals("totalSampledTime") {
-          d.totalSampledTime = try c.seconds(m)
-        } else if m.keyEquals("writesCaused") {
-          d.writesCaused = try c.megabytes(m)
-        } else if m.keyEquals("launchDuration") {
-          d.launchDuration = try c.seconds(m)
-        } else if m.keyEquals("signpostData") {
-          guard m.kind == .array else { throw c.failure("expected an array, found \(m.kindName)") }
-          for (i, record) in m.children.enumerated() {
-            d.metaData.signpostData.append(
-              try c.within(String(i)) { () throws(PayloadDecodingError) in try signpostRecord(record) })
-          }
-        } else if m.keyEquals("hangType") {
-          d.hangType = try c.string(m)
-        }
-      }
-    }
-  }
+  /// `diagnosticMetaData`: the fields it shares with a metric payload's `metaData`, and its own, read
+  /// into the diagnostic itself (its empty value is not used).
+  static let metaData = FieldTable(
+    empty: Diagnostic(kind: .crash),
+    FieldTable<Diagnostic>.Field.lifting(MetaData.rows, at: \.metaData.common) + [
+      .custom("appVersion") { (value, context, root) throws(PayloadDecodingError) in
+        root.metaData.applicationVersion = try context.text(value)
+      },
+      .wholeNumber("exceptionType") { $0.exceptionType = $1 },
+      .wholeNumber("exceptionCode") { $0.exceptionCode = $1 },
+      .wholeNumber("signal") { $0.signal = $1 },
+      .string("terminationReason") { $0.terminationReason = $1 },
+      .string("virtualMemoryRegionInfo") { $0.virtualMemoryRegionInfo = $1 },
+      .section("objectiveCexceptionReason", with: objectiveCReason) { $0.objectiveCExceptionReason = $1 },
+      .seconds("hangDuration") { $0.hangDuration = $1 },
+      .seconds("totalCPUTime") { $0.totalCPUTime = $1 },
+      .seconds("totalSampledTime") { $0.totalSampledTime = $1 },
+      .megabytes("writesCaused") { $0.writesCaused = $1 },
+      .seconds("launchDuration") { $0.launchDuration = $1 },
+      .array("signpostData", of: signpostRecord, finish: { $0 }) { $0.metaData.signpostData += $1 },
+      .string("hangType") { $0.hangType = $1 },
+    ])
 
-  /// A whole number written as a JSON number (exception codes can be large and unsigned).
-  private func integer(_ value: JSONValue) throws(PayloadDecodingError) -> Int {
-    if let n = value.int64 { return Int(n) }
-    if let u = value.uint64 { return Int(truncatingIfNeeded: u) }  // a 64-bit code, kept as its bit pattern
-    if let s = value.string, let n = Int(s) { return n }
-    throw context.failure("expected a whole number, found \(value.kindName)")
-  }
+  static let objectiveCReason = FieldTable(
+    empty: ObjectiveCExceptionReason(),
+    [
+      .string("composedMessage") { $0.composedMessage = $1 },
+      .string("formatString") { $0.formatString = $1 },
+      .custom("arguments") { (value, _, root) throws(PayloadDecodingError) in
+        root.arguments = value.children.map { $0.string ?? "" }
+      },
+      .string("exceptionType", "type") { $0.exceptionType = $1 },
+      .string("className") { $0.className = $1 },
+      .string("exceptionName", "name") { $0.exceptionName = $1 },
+    ])
 
-  private func objectiveCReason(_ value: JSONValue) throws(PayloadDecodingError) -> ObjectiveCExceptionReason {
-    let c = context
-    var r = ObjectiveCExceptionReason()
-    for m in try c.object(value).children where m.kind != .null {
-      try c.within(m.key) { () throws(PayloadDecodingError) in
-        if m.keyEquals("composedMessage") {
-          r.composedMessage = try c.string(m)
-        } else if m.keyEquals("formatString") {
-          r.formatString = try c.string(m)
-        } else if m.keyEquals("arguments") {
-          r.arguments = m.children.map { $0.string ?? "" }
-        } else if m.keyEquals("exceptionType") || m.keyEquals("type") {
-          r.exceptionType = try c.string(m)
-        } else if m.keyEquals("className") {
-          r.className = try c.string(m)
-        } else if m.keyEquals("exceptionName") || m.keyEquals("name") {
-          r.exceptionName = try c.string(m)
-        }
-      }
-    }
-    return r
-  }
-
-  private func signpostRecord(_ value: JSONValue) throws(PayloadDecodingError) -> SignpostRecord {
-    let c = context
-    var r = SignpostRecord()
-    for m in try c.object(value).children where m.kind != .null {
-      if m.keyEquals("name") {
-        r.name = m.string
-      } else if m.keyEquals("category") {
-        r.category = m.string
-      } else if m.keyEquals("subsystem") {
-        r.subsystem = m.string
-      } else if m.keyEquals("isInterval") {
-        r.isInterval = m.bool
-      } else if m.keyEquals("beginTimeStamp") {
-        r.beginTimeStamp = m.string
-      } else if m.keyEquals("endTimeStamp") {
-        r.endTimeStamp = m.string
-      }
-    }
-    return r
-  }
+  /// A signpost record of `signpostData`: kept as found, a value of another type read as absent.
+  static let signpostRecord = FieldTable(
+    empty: SignpostRecord(),
+    [
+      .lenient("name") { $0.name = $1.string },
+      .lenient("category") { $0.category = $1.string },
+      .lenient("subsystem") { $0.subsystem = $1.string },
+      .lenient("isInterval") { $0.isInterval = $1.bool },
+      .lenient("beginTimeStamp") { $0.beginTimeStamp = $1.string },
+      .lenient("endTimeStamp") { $0.endTimeStamp = $1.string },
+    ])
 
   /// A call stack tree, frames collected with an explicit stack.
   func callStackTree(_ value: JSONValue) throws(PayloadDecodingError) -> CallStackTree {

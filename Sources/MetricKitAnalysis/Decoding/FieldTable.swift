@@ -11,8 +11,9 @@ struct FieldTable<Root>: @unchecked Sendable {
   /// Reads a member's value into the root value (the row's setter is captured inside).
   typealias Read = (JSONValue, inout DecodingContext, inout Root) throws(PayloadDecodingError) -> Void
 
-  /// One row: the keys it answers to and how it reads.
-  struct Field {
+  /// One row: the keys it answers to and how it reads. Rows are built once, in static tables, and
+  /// never change; their readers capture only units and other tables.
+  struct Field: @unchecked Sendable {
     let keys: [StaticString]
     let read: Read
   }
@@ -52,6 +53,18 @@ extension FieldTable.Field {
   /// A non-negative integer.
   static func count(_ keys: StaticString..., set: @escaping (inout Root, Int) -> Void) -> Self {
     Self(keys: keys) { (value, context, root) throws(PayloadDecodingError) in set(&root, try context.count(value)) }
+  }
+
+  /// A whole number written as a JSON number (exception codes can be large and unsigned).
+  static func wholeNumber(_ keys: StaticString..., set: @escaping (inout Root, Int) -> Void) -> Self {
+    Self(keys: keys) { (value, context, root) throws(PayloadDecodingError) in
+      set(&root, try context.wholeNumber(value))
+    }
+  }
+
+  /// Any value, read without failing (`signpostData` records are kept as found).
+  static func lenient(_ keys: StaticString..., set: @escaping (inout Root, JSONValue) -> Void) -> Self {
+    Self(keys: keys) { (value, _, root) throws(PayloadDecodingError) in set(&root, value) }
   }
 
   /// A timestamp.
@@ -109,6 +122,23 @@ extension FieldTable.Field {
   ) -> Self {
     Self(keys: keys) { (value, context, root) throws(PayloadDecodingError) in
       set(&root, try context.decode(value, with: table))
+    }
+  }
+
+  /// A nested object whose members are fields of the root itself (`diagnosticMetaData`).
+  static func inline(_ keys: StaticString..., with table: FieldTable<Root>) -> Self {
+    Self(keys: keys) { (value, context, root) throws(PayloadDecodingError) in
+      try context.decode(value, with: table, into: &root)
+    }
+  }
+
+  /// The rows of another table, reading into the part of the root at `path` (the metadata fields a
+  /// diagnostic shares with a metric payload).
+  static func lifting<Part>(_ rows: [FieldTable<Part>.Field], at path: WritableKeyPath<Root, Part>) -> [Self] {
+    rows.map { row in
+      Self(keys: row.keys) { (value, context, root) throws(PayloadDecodingError) in
+        try row.read(value, &context, &root[keyPath: path])
+      }
     }
   }
 

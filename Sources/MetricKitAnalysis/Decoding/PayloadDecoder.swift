@@ -152,7 +152,8 @@ public struct PayloadDecoder: Sendable {
         var metricDecoder = MetricPayloadDecoder(context: context)
         return .success(.metricPayload(try metricDecoder.decode(root), diagnostics: diagnostics))
       case .diagnostic:
-        let diagnostic = try DiagnosticDecoder(context: context).decodeSingle(root)
+        var decoder = DiagnosticDecoder(context: context)
+        let diagnostic = try decoder.decodeSingle(root)
         return .success(.diagnosticPayload(DiagnosticPayload(diagnostics: [diagnostic]), kind))
       case .callStackTree:
         _ = try DiagnosticDecoder(context: context).callStackTree(root)  // validated, then passed over

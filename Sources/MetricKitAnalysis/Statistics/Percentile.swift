@@ -8,6 +8,11 @@ public struct Percentile: Sendable, Hashable, Comparable, CustomStringConvertibl
   /// value ÷ 100 = numerator ÷ denominator exactly.
   let numerator: Int128
   let denominator: Int128
+  /// The probability p ÷ 100 (numerator and denominator are below 2⁵³, so it is their exact ratio
+  /// rounded once). Kept, not recomputed: per-payload statistics ask for it for every histogram.
+  public let probability: Double
+  /// The JSON key, e.g. `p90`, `p99.9`; kept for the same reason.
+  public let label: String
 
   /// The percentiles reported by default: p50, p90, p95, p99.
   public static let defaults: [Percentile] = [50, 90, 95, 99].compactMap { Percentile($0) }
@@ -27,6 +32,8 @@ public struct Percentile: Sendable, Hashable, Comparable, CustomStringConvertibl
     self.value = value
     numerator = Int128(scaled.rounded())
     denominator = 100 * scale
+    probability = Double(Int64(numerator)) / Double(Int64(denominator))
+    label = value == value.rounded() ? "p\(Int(value))" : "p\(value)"
   }
 
   /// Parses `"90"`, `"p90"` or `"99.9"`.
@@ -40,14 +47,6 @@ public struct Percentile: Sendable, Hashable, Comparable, CustomStringConvertibl
     }
     guard let v = Double(t), v.isFinite else { return nil }
     self.init(v)
-  }
-
-  /// The probability p ÷ 100.
-  public var probability: Double { Double(numerator) / Double(denominator) }
-
-  /// The JSON key, e.g. `p90`, `p99.9`.
-  public var label: String {
-    value == value.rounded() ? "p\(Int(value))" : "p\(value)"
   }
 
   public var description: String { label }
