@@ -1,0 +1,12 @@
+import Foundation
+
+extension AppResponsivenessMetric {
+  /// How the members of its MetricKit object reach its fields (see ``FieldTable``).
+  static let fields = FieldTable(
+    empty: AppResponsivenessMetric(),
+    [
+      .histogram("histogrammedAppHangTime", kind: .duration, unit: CanonicalUnit.milliseconds) {
+        $0.histogrammedApplicationHangTime = $1
+      }
+    ])
+}

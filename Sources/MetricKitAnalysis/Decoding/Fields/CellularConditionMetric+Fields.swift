@@ -1,0 +1,12 @@
+import Foundation
+
+extension CellularConditionMetric {
+  /// How the members of its MetricKit object reach its fields (see ``FieldTable``).
+  static let fields = FieldTable(
+    empty: CellularConditionMetric(),
+    [
+      .histogram("cellConditionTime", kind: .signalBars, unit: UnitSignalBars.bars) {
+        $0.histogrammedCellularConditionTime = $1
+      }
+    ])
+}

@@ -1,0 +1,7 @@
+import Foundation
+
+extension DiskIOMetric {
+  /// How the members of its MetricKit object reach its fields (see ``FieldTable``).
+  static let fields = FieldTable(
+    empty: DiskIOMetric(), [.megabytes("cumulativeLogicalWrites") { $0.cumulativeLogicalWrites = $1 }])
+}

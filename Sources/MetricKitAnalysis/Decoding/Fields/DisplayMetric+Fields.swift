@@ -1,0 +1,12 @@
+import Foundation
+
+extension DisplayMetric {
+  /// How the members of its MetricKit object reach its fields (see ``FieldTable``).
+  static let fields = FieldTable(
+    empty: DisplayMetric(),
+    [
+      .average("averagePixelLuminance", kind: .pixelLuminance, unit: UnitAveragePixelLuminance.apl, divisor: 1) {
+        $0.averagePixelLuminance = $1
+      }
+    ])
+}

@@ -1,0 +1,6 @@
+import Foundation
+
+extension GPUMetric {
+  /// How the members of its MetricKit object reach its fields (see ``FieldTable``).
+  static let fields = FieldTable(empty: GPUMetric(), [.seconds("cumulativeGPUTime") { $0.cumulativeGPUTime = $1 }])
+}

@@ -1,0 +1,13 @@
+import Foundation
+
+extension MemoryMetric {
+  /// How the members of its MetricKit object reach its fields (see ``FieldTable``).
+  static let fields = FieldTable(
+    empty: MemoryMetric(),
+    [
+      .megabytes("peakMemoryUsage") { $0.peakMemoryUsage = $1 },
+      .average("averageSuspendedMemory", kind: .storage, unit: CanonicalUnit.megabytes, divisor: 1_000_000) {
+        $0.averageSuspendedMemory = $1
+      },
+    ])
+}
