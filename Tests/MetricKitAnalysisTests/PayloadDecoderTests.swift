@@ -222,3 +222,39 @@ extension PayloadDecoderTests {
     }
   }
 }
+
+extension PayloadDecoderTests {
+  /// Bucket keys in any order come out in index order: a permutation (placed by index), sparse keys,
+  /// a repeated key (kept in document order, stably) and empty `{}` entries (dropped); the same
+  /// strings again hit the measurement cache and decode to the same values.
+  @Test func bucketKeysInAnyOrderComeOutInIndexOrder() throws {
+    func bucket(_ key: String, _ start: Int, _ count: Int) -> String {
+      "\"\(key)\": {\"bucketStart\": \"\(start) ms\", \"bucketEnd\": \"\(start + 10) ms\", \"bucketCount\": \(count)}"
+    }
+    func payload(_ entries: [String]) -> String {
+      #"{"appVersion": "1.0", "applicationLaunchMetrics": {"histogrammedTimeToFirstDrawKey": "#
+        + #"{"histogramNumBuckets": 9, "histogramValue": {"# + entries.joined(separator: ", ") + "}}}}"
+    }
+    let cases: [(entries: [String], starts: [Int])] = [
+      ([bucket("2", 20, 1), bucket("0", 0, 2), bucket("3", 30, 3), bucket("1", 10, 4)], [0, 10, 20, 30]),
+      ([bucket("100", 90, 1), bucket("5", 50, 2), bucket("0", 0, 3)], [0, 50, 90]),
+      ([bucket("1", 10, 1), bucket("0", 0, 2), bucket("1", 11, 3)], [0, 10, 11]),
+      ([bucket("1", 10, 1), "\"2\": {}", bucket("0", 0, 2)], [0, 10]),
+    ]
+    // One NDJSON input, every case twice: one parser, so the second time every edge is a cache hit.
+    let text = (cases + cases).map { payload($0.entries) }.joined(separator: "\n")
+    let results = text.utf8CString.withUnsafeBytes { raw in
+      PayloadDecoder().decode(UnsafeRawBufferPointer(rebasing: raw.dropLast()), path: "cases.ndjson")
+    }
+    #expect(results.count == 2 * cases.count)
+    for (result, (entries, starts)) in zip(results, cases + cases) {
+      guard case .success(.metricPayload(let p, _)) = result.result else {
+        Issue.record("\(entries): \(result.result)")
+        continue
+      }
+      let buckets = try #require(p.applicationLaunchMetrics?.histogrammedTimeToFirstDraw?.buckets)
+      #expect(buckets.map(\.start) == starts.map(Double.init), "\(entries)")
+      #expect(buckets.map(\.end) == starts.map { Double($0 + 10) }, "\(entries)")
+    }
+  }
+}
