@@ -266,8 +266,7 @@ int mr_histogram_mean_monotone(const double *edges, const double *masses, size_t
       const int panels = 64;
       double step = (b - a) / panels, integral = pdf->sum[i] + pdf->sum[i + 1];
       for (int k = 1; k < panels; k++) {
-        double x = k == panels ? b : a + k * step;
-        integral += (k % 2 == 1 ? 4 : 2) * mr_spline_cdf(pdf, &splines, i, x);
+        integral += (k % 2 == 1 ? 4 : 2) * mr_spline_cdf(pdf, &splines, i, a + k * step);
       }
       integral *= step / 3;
       total += b * pdf->sum[i + 1] - a * pdf->sum[i] - integral;

@@ -11,7 +11,7 @@
 struct KeySet: Sendable {
   /// A key as matched.
   private struct Pattern: Sendable {
-    var shape: JSONValue.KeyShape
+    var shape: JSONValue.StringShape
     var bytes: [UInt8]
   }
 
@@ -21,12 +21,9 @@ struct KeySet: Sendable {
   init(_ keys: [StaticString]) {
     patterns = keys.map { key in
       let bytes = Array(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-      return Pattern(shape: JSONValue.KeyShape(bytes), bytes: bytes)
+      return Pattern(shape: JSONValue.StringShape(bytes), bytes: bytes)
     }
   }
-
-  /// The number of keys.
-  var count: Int { patterns.count }
 
   /// The position of the member's name among the keys, nil when it is none of them (or `value` is
   /// not an object member).
@@ -47,9 +44,10 @@ struct KeySet: Sendable {
 }
 
 extension JSONValue {
-  /// A member name's length and its first and last eight bytes (little-endian, zero-extended when
-  /// shorter): for names of up to 16 bytes, the whole name.
-  struct KeyShape: Equatable, Sendable {
+  /// A string's length and its first and last eight bytes (little-endian, zero-extended when
+  /// shorter): for strings of up to 16 bytes, the whole string, compared as three integers. Member
+  /// names are matched by it (``KeySet``), measurement strings cached by it (``MeasurementCache``).
+  struct StringShape: Equatable, Sendable {
     var length: Int
     var head: UInt64
     var tail: UInt64
@@ -71,23 +69,31 @@ extension JSONValue {
       self.head = head
       self.tail = tail
     }
+
+    /// The shape of a string of a parsed document, read as unaligned words straight from its bytes
+    /// (copying them out first stalls on store forwarding). Reads eight bytes from the start even of
+    /// a shorter string: every string of simdjson's string buffer is followed by readable bytes (its
+    /// terminator, the next string, or the buffer's `SIMDJSON_PADDING` beyond the most its strings
+    /// can take).
+    @inline(__always)
+    init(documentString bytes: UnsafeBufferPointer<UInt8>) {
+      let n = bytes.count
+      let raw = UnsafeRawPointer(bytes.baseAddress!)
+      let first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+      length = n
+      if n >= 8 {
+        head = first
+        tail = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
+      } else {
+        head = first & ((1 &<< UInt64(8 * n)) &- 1)
+        tail = head
+      }
+    }
   }
 
-  /// The shape of this member's name, nil when the parent is not an object. Reads eight bytes from
-  /// the name's start even when it is shorter: every string of simdjson's string buffer is followed
-  /// by readable bytes (its terminator, the next string, or the buffer's `SIMDJSON_PADDING`).
+  /// The shape of this member's name, nil when the parent is not an object.
   @inline(__always)
-  var keyShape: KeyShape? {
-    guard keyIndex >= 0 else { return nil }
-    let bytes = keyBytes
-    let n = bytes.count
-    let raw = UnsafeRawPointer(bytes.baseAddress!)
-    let first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
-    if n >= 8 {
-      let last = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
-      return KeyShape(length: n, head: first, tail: last)
-    }
-    let head = first & ((1 &<< UInt64(8 * n)) &- 1)
-    return KeyShape(length: n, head: head, tail: head)
+  var keyShape: StringShape? {
+    keyIndex >= 0 ? StringShape(documentString: keyBytes) : nil
   }
 }

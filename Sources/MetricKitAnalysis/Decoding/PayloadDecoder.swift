@@ -102,7 +102,7 @@ public struct PayloadDecoder: Sendable {
   }
 
   private func decodeRoot(
-    _ root: JSONValue, path: String, measurements: MeasurementCache?,
+    _ root: JSONValue, path: String, measurements: MeasurementCache,
     visit: (PayloadLocation, Result<DecodedDocument, PayloadDecodingError>) -> Void
   ) -> Int {
     if root.kind == .array {
@@ -126,7 +126,7 @@ public struct PayloadDecoder: Sendable {
 
   /// Decodes one payload object, with the measurement strings already parsed on this thread.
   func decodeDocument(
-    _ root: JSONValue, measurements: MeasurementCache? = nil
+    _ root: JSONValue, measurements: MeasurementCache
   ) -> Result<DecodedDocument, PayloadDecodingError> {
     guard root.kind == .object else {
       return .failure(.init(keyPath: [], reason: "expected a payload object, found \(root.kindName)"))

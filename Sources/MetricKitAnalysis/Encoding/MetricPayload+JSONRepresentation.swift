@@ -67,7 +67,7 @@ extension DecodedDocument {
     }
     let decoder = PayloadDecoder(limits: limits, timestamps: timestamps)
     return try parser.parse(buffer.bytes) { (root) throws(PayloadDecodingError) in
-      try decoder.decodeDocument(root).get()
+      try decoder.decodeDocument(root, measurements: parser.measurements).get()
     }
   }
 }
