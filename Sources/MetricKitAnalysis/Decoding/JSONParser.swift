@@ -10,15 +10,19 @@ struct JSONSyntaxError: Error {
 final class JSONParser {
   private let handle: OpaquePointer
   /// The measurement strings parsed on this parser's thread, for the documents it parses.
-  let measurements = MeasurementCache()
+  let measurements: MeasurementCache
 
   /// Creates a parser accepting up to `maximumDepth` levels of nesting.
   init?(maximumDepth: Int) {
     guard let handle = mr_json_parser_create(maximumDepth) else { return nil }
     self.handle = handle
+    measurements = .allocate()  // after the last way to fail: deinit frees it
   }
 
-  deinit { mr_json_parser_destroy(handle) }
+  deinit {
+    mr_json_parser_destroy(handle)
+    measurements.deallocate()
+  }
 
   /// Parses `bytes`, which must be followed by `PaddedBuffer.padding` readable bytes, and hands the
   /// root value to `body`. The value must not escape the closure.

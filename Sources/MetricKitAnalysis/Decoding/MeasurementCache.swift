@@ -5,11 +5,14 @@
 ///
 /// Direct-mapped (a new string replaces the one in its slot), strings of up to 16 bytes, successful
 /// parses only (a string that fails is parsed again to word its error). Not thread-safe: one per
-/// ``JSONParser``, which is one per thread.
+/// ``JSONParser``, which is one per thread, owns its storage and frees it.
+///
+/// A view of that storage, not a class: the decoders copy it freely (each histogram bucket reads it
+/// twice), and a class reference would cost an atomic retain and release every time.
 ///
 /// A string is keyed by its ``JSONValue/StringShape``, which holds the whole of a string of up to
 /// 16 bytes; the strings must be strings of a parsed document (see there).
-final class MeasurementCache {
+struct MeasurementCache {
   private struct Entry {
     var shape: JSONValue.StringShape
     var parsed: MeasurementParser.Parsed
@@ -18,16 +21,19 @@ final class MeasurementCache {
   private static let slotBits = 9
   private let entries: UnsafeMutablePointer<Entry>
 
-  init() {
-    let count = 1 << Self.slotBits
-    entries = .allocate(capacity: count)
+  /// Allocates an empty cache; its owner calls `deallocate()` once no copy is in use.
+  static func allocate() -> MeasurementCache {
+    let count = 1 << slotBits
+    let entries = UnsafeMutablePointer<Entry>.allocate(capacity: count)
     entries.initialize(
       repeating: Entry(
         shape: .init(length: -1, head: 0, tail: 0), parsed: .init(value: 0, kind: .duration, number: 0, scale: 1)),
       count: count)
+    return MeasurementCache(entries: entries)
   }
 
-  deinit { entries.deallocate() }
+  /// Frees the storage (every copy of this cache with it).
+  func deallocate() { entries.deallocate() }
 
   /// The parse of `bytes`, a string of a parsed document, from the cache when it holds them. The
   /// empty slots' length (-1) matches no string.
