@@ -25,22 +25,12 @@ struct Compare: ParsableCommand {
   @Option(help: "A candidate snapshot file (e.g. merged from shards; of several versions: with --candidate).")
   var candidateFile: String?
 
-  @Option(help: "Rule file (YAML or JSON); the built-in rules otherwise ('metrics-report rules --print-defaults').")
-  var rules: String?
-
-  @Option(help: "Override the false-discovery rate of the rules (0 < alpha < 1).")
-  var alpha: Double?
+  @OptionGroup var gate: GateOptions
 
   @Option(help: "Override every rule's minimum number of payloads per side.")
   var minPayloads: Int?
 
   @OptionGroup var histogram: HistogramOptions
-
-  @Option(
-    help:
-      "significant: a regression is significant (q < alpha) with its change past the threshold; confident: also its whole 95% interval past it (fewer flags near the threshold, less power)."
-  )
-  var decision: Decision = .significant
 
   @Option(help: "Output format: text, json, markdown, junit, github or openmetrics (gauges for a dashboard).")
   var format: ComparisonRenderer.Format = .text
@@ -58,7 +48,7 @@ struct Compare: ParsableCommand {
   private var candidateFromDump: String? { candidateFile == nil ? candidate : nil }
 
   mutating func validate() throws {
-    try input.validate(output: output, alsoReading: [rules, baselineFile, candidateFile].compactMap { $0 })
+    try input.validate(output: output, alsoReading: [gate.rules, baselineFile, candidateFile].compactMap { $0 })
     if baseline == nil && baselineFile == nil {
       throw ValidationError(
         "Give --baseline VERSION, --baseline-file SNAPSHOT, or both (a version of a multi-version file).")
@@ -73,7 +63,6 @@ struct Compare: ParsableCommand {
     if !input.appVersions.isEmpty {
       throw ValidationError("--app-version does not apply to compare: use --baseline and --candidate.")
     }
-    if let alpha, !(alpha > 0 && alpha < 1) { throw ValidationError("--alpha must be between 0 and 1.") }
     if breakdown.by != nil && (baselineFile != nil || candidateFile != nil) {
       throw ValidationError("--by needs both versions from the dump (snapshots hold no groups).")
     }
@@ -81,7 +70,7 @@ struct Compare: ParsableCommand {
   }
 
   func run() throws {
-    var ruleSet = try ReportOutput.ruleSet(path: rules, alpha: alpha)
+    var ruleSet = try gate.ruleSet()
     if let minPayloads {
       ruleSet.rules = ruleSet.rules.map {
         var r = $0
@@ -90,7 +79,7 @@ struct Compare: ParsableCommand {
       }
     }
     let evaluator = RegressionEvaluator(
-      ruleSet: ruleSet, estimator: histogram.estimator, decision: decision, interpolation: histogram.interpolation)
+      ruleSet: ruleSet, estimator: histogram.estimator, decision: gate.decision, interpolation: histogram.interpolation)
     let baselineSnapshot = try baselineFile.map { try load($0, version: baseline, for: evaluator) }
     let candidateSnapshot = try candidateFile.map { try load($0, version: candidate, for: evaluator) }
 

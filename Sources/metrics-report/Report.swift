@@ -26,14 +26,8 @@ struct Report: ParsableCommand {
   @Option(help: "The candidate version of the gate section (with --baseline).")
   var candidate: String?
 
-  @Option(help: "Rule file (YAML or JSON) of the gate section; the built-in rules otherwise.")
-  var rules: String?
-
-  @Option(help: "Override the false-discovery rate of the rules (0 < alpha < 1).")
-  var alpha: Double?
-
-  @Option(help: "How the gate section decides, as compare --decision: significant or confident.")
-  var decision: Decision = .significant
+  /// The gate section's rules and decision, as compare's.
+  @OptionGroup var gate: GateOptions
 
   @Option(
     help: ArgumentHelp(
@@ -61,15 +55,14 @@ struct Report: ParsableCommand {
   var output: String?
 
   mutating func validate() throws {
-    try input.validate(output: output, alsoReading: [rules].compactMap { $0 })
+    try input.validate(output: output, alsoReading: [gate.rules].compactMap { $0 })
     if input.paths.isEmpty && !input.stdin {
       throw ValidationError("Name at least one payload file or directory, or pass --stdin.")
     }
     if (baseline == nil) != (candidate == nil) {
       throw ValidationError("Give both --baseline and --candidate for the gate section, or neither.")
     }
-    if rules != nil && baseline == nil { throw ValidationError("--rules needs --baseline and --candidate.") }
-    if let alpha, !(alpha > 0 && alpha < 1) { throw ValidationError("--alpha must be between 0 and 1.") }
+    if gate.rules != nil && baseline == nil { throw ValidationError("--rules needs --baseline and --candidate.") }
     if minPayloads < 1 { throw ValidationError("--min-payloads must be at least 1.") }
     let bad = metrics.filter { ReportChartSpec(parsing: $0) == nil }
     if !bad.isEmpty {
@@ -95,8 +88,7 @@ struct Report: ParsableCommand {
 
     let evaluator = try baseline.map { _ in
       RegressionEvaluator(
-        ruleSet: try ReportOutput.ruleSet(path: rules, alpha: alpha), estimator: histogram.estimator,
-        decision: decision,
+        ruleSet: try gate.ruleSet(), estimator: histogram.estimator, decision: gate.decision,
         interpolation: histogram.interpolation)
     }
     var aggregation = evaluator?.aggregationOptions ?? AggregationOptions(estimator: histogram.estimator)

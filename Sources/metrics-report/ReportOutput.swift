@@ -25,20 +25,6 @@ enum ReportOutput {
     }
   }
 
-  /// The rules of `path` (the built-in rules without one), with `alpha` when given; a file that
-  /// cannot be read or is invalid exits 2.
-  static func ruleSet(path: String?, alpha: Double?) throws -> RuleSet {
-    var ruleSet: RuleSet
-    do {
-      ruleSet = try path.map { path throws(RuleFileError) in try RuleFileParser.load(path: path) } ?? .builtIn
-    } catch {
-      printError("metrics-report: \(error)")
-      throw ExitStatus.cannotEvaluate
-    }
-    if let alpha { ruleSet.alpha = alpha }
-    return ruleSet
-  }
-
   /// Writes a whole report to `path` (standard output without one), through a temporary file.
   static func write(_ text: String, to path: String?, inputs: InputDiscovery.Result? = nil) throws {
     try write(to: path, inputs: inputs) { (destination) throws(ReportDestination.Failure) in
