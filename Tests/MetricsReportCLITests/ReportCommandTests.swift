@@ -68,6 +68,17 @@ struct ReportCommandTests {
     #expect(interval.status == 64)
     #expect(interval.stderr.contains("auto, day, week or month"))
 
+    // The gate's options are compare's (GateOptions): the same checks.
+    let alpha = try CLIRunner.run([
+      "report", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--alpha", "0",
+    ])
+    #expect(alpha.status == 64)
+    #expect(alpha.stderr.contains("--alpha must be between 0 and 1."))
+
+    let rulesAlone = try CLIRunner.run(["report", "Samples/dump", "--rules", "Samples/rules.yml"])
+    #expect(rulesAlone.status == 64)
+    #expect(rulesAlone.stderr.contains("--rules needs --baseline and --candidate."))
+
     let missing = try CLIRunner.run(["report", "Samples/dump", "--baseline", "9.9", "--candidate", "3.9.0"])
     #expect(missing.status == 2)
     #expect(missing.stderr.contains("no payloads for version 9.9"))
