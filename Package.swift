@@ -26,6 +26,9 @@ let package = Package(
     .systemLibrary(
       name: "CDeflate", pkgConfig: "libdeflate",
       providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
+    .systemLibrary(
+      name: "CIsal", pkgConfig: "libisal",
+      providers: [.apt(["libisal-dev"]), .brew(["isa-l"])]),
 
     // Small prefixed (`mr_`) shims with no Swift API of their own.
     .target(name: "CMetricsShims", dependencies: ["CGSL"]),
@@ -40,7 +43,9 @@ let package = Package(
     // The library: read → decode → filter → aggregate → statistics → evaluate rules → render.
     .target(
       name: "MetricKitAnalysis",
-      dependencies: ["CMetricsShims", "CMetricsJSON", "CZlib", "CDeflate", .product(name: "Yams", package: "Yams")],
+      dependencies: [
+        "CMetricsShims", "CMetricsJSON", "CZlib", "CDeflate", "CIsal", .product(name: "Yams", package: "Yams"),
+      ],
       // The report page's style and script, compiled into the library so the CLI stays one file.
       resources: [.embedInCode("Rendering/HTML/report.css"), .embedInCode("Rendering/HTML/report.js")]),
 

@@ -52,14 +52,14 @@ def main():
     ap.add_argument("--floor", help="the floor program (Benchmarks/Floor/floor.cpp), built by Scripts/bench.sh")
     a = ap.parse_args()
     cores = os.cpu_count() or 1
-    files, ndjson, gz = (os.path.join(a.corpus, x) for x in ("files", "all.ndjson", "gz"))
+    files, ndjson, gz, ndjson_gz = (os.path.join(a.corpus, x) for x in ("files", "all.ndjson", "gz", "all.ndjson.gz"))
     configs = []
     if a.floor:
         # The floor: reading the files, and reading + parsing each with simdjson's DOM parser.
         configs.append(("floor: read only, files", 1, [a.floor, files], files))
         configs.append(("floor: read + simdjson DOM, files", 1, [a.floor, "--parse", files], files))
         configs.append(("floor: read only, gzip files", 1, [a.floor, gz], gz))
-    for label, path in (("files", files), ("NDJSON", ndjson), ("gzip files", gz)):
+    for label, path in (("files", files), ("NDJSON", ndjson), ("gzip NDJSON", ndjson_gz), ("gzip files", gz)):
         for threads in sorted({1, cores}):
             configs.append((f"summary, {label}", threads, [a.bin, "summary", path, "--format", "json", "-o", "/dev/null", "--threads", str(threads)], path))
     configs.append(("compare, files", cores, [a.bin, "compare", files, "--baseline", "3.8.0", "--candidate", "3.9.0", "--format", "json", "-o", "/dev/null", "--threads", str(cores)], files))
@@ -107,6 +107,9 @@ def main():
         gz_one = results.get(("summary, gzip files", 1))
         if gz_one:
             print(f"- gzip files vs plain files, summary on 1 thread: {one / gz_one:.2f}× the speed (target ≥ 0.8×)")
+    plain_stream, gz_stream = results.get(("summary, NDJSON", 1)), results.get(("summary, gzip NDJSON", 1))
+    if plain_stream and gz_stream:
+        print(f"- gzip NDJSON vs plain NDJSON, summary on 1 thread: {plain_stream / gz_stream:.2f}× the speed")
     if a.python and one:
         py = results[("Python + orjson, files", 1)]
         print(f"- Python + orjson vs metrics-report, both on 1 thread: {py / one:.1f}× slower")

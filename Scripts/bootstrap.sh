@@ -2,8 +2,8 @@
 # Installs what metrics-report needs beyond the Swift toolchain, on Debian or Ubuntu (or macOS with
 # Homebrew). Safe to run again; installs only what is missing (with sudo when not root).
 #
-#   Scripts/bootstrap.sh               GNU GSL, simdjson, zlib and libdeflate development files: enough to
-#                                      build and run
+#   Scripts/bootstrap.sh               GNU GSL, simdjson, zlib, libdeflate and ISA-L development files:
+#                                      enough to build and run
 #   Scripts/bootstrap.sh --browser     also headless Chromium, for the report page's browser tests
 #   Scripts/bootstrap.sh --prometheus  also prometheus (promtool) and prometheus-pushgateway, for the exports
 #   Scripts/bootstrap.sh --otlp        also a Python virtual environment (.build/venv) with
@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libgsl-dev libsimdjson-dev zlib1g-dev libdeflate-dev pkg-config)
+packages=(libgsl-dev libsimdjson-dev zlib1g-dev libdeflate-dev libisal-dev pkg-config)
 venv=0
 spark=0
 for flag in "$@"; do
@@ -29,7 +29,7 @@ for flag in "$@"; do
 done
 
 if [[ "$(uname)" == "Darwin" ]]; then
-  brew install gsl simdjson libdeflate pkg-config
+  brew install gsl simdjson libdeflate isa-l pkg-config
   # The browser tests find Google Chrome or Chromium on the PATH, or $CHROMIUM; the export tests
   # promtool, prometheus and pushgateway on the PATH (brew install prometheus pushgateway).
 else

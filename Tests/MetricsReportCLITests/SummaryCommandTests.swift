@@ -114,3 +114,30 @@ struct SummaryCommandTests {
     #expect((inputs["rejected"] as? [Any])?.count == dump.malformedFiles.count)
   }
 }
+
+extension SummaryCommandTests {
+  /// `aws s3 cp s3://…/dump.ndjson.gz - | metrics-report summary --stdin`: gzip on standard input is
+  /// recognized by its first bytes and inflated as it comes (ISA-L), to the very numbers of the
+  /// plain NDJSON; a cut gzip stream is a rejection that says so.
+  @Test func gzipOnStandardInputReadsAsThePlainNDJSON() throws {
+    let directory = CLIRunner.packageRoot.appendingPathComponent("Samples/dump/v3.9.0")
+    let shards = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".ndjson") }
+      .sorted()
+    let plain = try shards.reduce(Data()) { $0 + (try Data(contentsOf: directory.appendingPathComponent($1))) }
+    #expect(plain.count > 10_000)
+    // Two members, as `cat a.gz b.gz` makes.
+    let half = plain.count / 2
+    let cut = plain[..<half].lastIndex(of: UInt8(ascii: "\n"))! + 1
+    let gzipped = try SampleDump.gzip(plain[..<cut]) + SampleDump.gzip(plain[cut...])
+    let fromPlain = try CLIRunner.run(["summary", "--stdin", "--format", "json"], input: plain)
+    let fromGzip = try CLIRunner.run(["summary", "--stdin", "--format", "json"], input: gzipped)
+    #expect(fromPlain.status == 0, "\(fromPlain.stderr)")
+    #expect(fromGzip.status == 0, "\(fromGzip.stderr)")
+    #expect(try fromGzip.json()["versions"] as? [[String: Any]] != nil)
+    #expect(fromGzip.stdout == fromPlain.stdout)
+
+    let truncated = try CLIRunner.run(
+      ["summary", "--stdin", "--format", "json"], input: gzipped.prefix(gzipped.count - 100))
+    #expect(truncated.stderr.contains("<stdin>: truncated gzip stream"), "\(truncated.stderr)")
+  }
+}

@@ -1,5 +1,3 @@
-import CZlib
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -50,6 +48,39 @@ struct StreamSource: ChunkSource {
   }
 }
 
+/// A stream whose first bytes were read ahead (to recognize gzip on standard input), handed out
+/// again before the rest.
+struct PeekedSource<Base: ChunkSource>: ChunkSource {
+  private var base: Base
+  private var peeked: [UInt8]
+  private var handedOut = 0
+
+  /// Reads up to `count` bytes of `base` ahead (fewer only at its end).
+  init(_ base: Base, peeking count: Int) throws(InputFailure) {
+    self.base = base
+    let ahead = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 1)
+    defer { ahead.deallocate() }
+    var filled = 0
+    while filled < count {
+      let n = try self.base.read(into: UnsafeMutableRawBufferPointer(rebasing: ahead[filled...]))
+      if n == 0 { break }
+      filled += n
+    }
+    peeked = Array(ahead[..<filled])
+  }
+
+  /// Whether the bytes read ahead are the gzip magic number.
+  var isGzip: Bool { peeked.withUnsafeBytes { GzipDecompressor.isGzip($0) } }
+
+  mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputFailure) -> Int {
+    guard handedOut < peeked.count else { return try base.read(into: buffer) }
+    let n = min(buffer.count, peeked.count - handedOut)
+    buffer.copyBytes(from: peeked[handedOut..<(handedOut + n)])
+    handedOut += n
+    return n
+  }
+}
+
 /// Bytes already in memory (a file read whole), handed out a window at a time.
 struct MemorySource: ChunkSource {
   let bytes: UnsafeRawBufferPointer
@@ -64,69 +95,77 @@ struct MemorySource: ChunkSource {
   }
 }
 
-/// A gzip stream (a file, or bytes in memory) inflated a window at a time, concatenated members
-/// included, with a limit on the total inflated size. The one inflate loop of the project.
-final class GzipStreamSource<Input: ChunkSource>: ChunkSource {
+/// A gzip stream (a file, or bytes in memory) inflated a window at a time by `Inflater`,
+/// concatenated members included, with a limit on the total inflated size. The one inflate loop of
+/// the project, whichever library inflates.
+final class GzipStreamSource<Input: ChunkSource, Inflater: GzipInflater>: ChunkSource {
   private var file: Input
-  private var stream = z_stream()
+  private let inflater: Inflater
+  /// The compressed bytes: the last `lookBehind` bytes of the stream already read, then a chunk.
   private var compressed: UnsafeMutableRawBufferPointer
+  /// ISA-L gives back the bytes it read ahead (up to 8) by stepping its input pointer back, which
+  /// must find them there even when they came with the chunk before.
+  private static var lookBehind: Int { 16 }
+  /// How many of the bytes in front of the chunk are the stream's (fewer at its start).
+  private var behind = 0
+  /// The size of the chunk last read.
+  private var chunkCount = 0
   private var finished = false
   private var produced = 0
   private let limit: Int
 
-  init(input: Input, limit: Int) throws(InputFailure) {
+  init(input: Input, limit: Int, inflater: Inflater.Type) throws(InputFailure) {
     file = input
     self.limit = limit
-    compressed = .allocate(byteCount: 256 * 1024, alignment: 16)
-    guard inflateInit2_(&stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-      compressed.deallocate()
-      throw InputFailure(reason: "zlib could not be initialised")
-    }
+    self.inflater = try inflater.init()
+    compressed = .allocate(byteCount: Self.lookBehind + 256 * 1024, alignment: 16)
   }
 
-  deinit {
-    inflateEnd(&stream)
-    compressed.deallocate()
+  deinit { compressed.deallocate() }
+
+  /// Hands the next compressed bytes to the inflater, the stream's bytes before them kept in
+  /// front; false at the end of the input.
+  private func refill() throws(InputFailure) -> Bool {
+    let chunk = UnsafeMutableRawBufferPointer(rebasing: compressed[Self.lookBehind...])
+    let kept = min(Self.lookBehind, behind + chunkCount)
+    (compressed.baseAddress! + Self.lookBehind - kept).copyMemory(
+      from: chunk.baseAddress! + chunkCount - kept, byteCount: kept)  // regions may overlap: a memmove
+    behind = kept
+    chunkCount = try file.read(into: chunk)
+    guard chunkCount > 0 else { return false }
+    inflater.supply(UnsafeRawBufferPointer(rebasing: chunk[..<chunkCount]))
+    return true
   }
 
   func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputFailure) -> Int {
-    guard !finished, let out = buffer.baseAddress, buffer.count > 0 else { return 0 }
-    stream.next_out = out.assumingMemoryBound(to: Bytef.self)
-    stream.avail_out = uInt(clamping: buffer.count)
-    while stream.avail_out > 0 {
-      if stream.avail_in == 0 {
-        let n = try file.read(into: compressed)
-        if n == 0 {
-          // The compressed bytes ended: fine after a complete member, a truncation otherwise.
-          if stream.total_in > 0 && stream.avail_out < uInt(clamping: buffer.count) { break }
+    guard !finished, buffer.count > 0 else { return 0 }
+    var filled = 0
+    while filled < buffer.count {
+      let pending = inflater.pendingInput
+      let (written, memberEnded) = try inflater.inflate(
+        into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+      filled += written
+      if memberEnded {
+        // Another gzip member may follow (concatenated .gz files are valid).
+        if inflater.pendingInput == 0, try !refill() {
+          finished = true
+          break
+        }
+        try inflater.startNextMember()
+      } else if written == 0 && inflater.pendingInput == pending {
+        // No progress with room to write: the inflater has used every byte it was given.
+        guard pending == 0 else { throw InputFailure(reason: "corrupt gzip stream: no progress") }
+        if try !refill() {
+          // The compressed bytes ended inside a member: hand out what was inflated, then say so.
+          if filled > 0 { break }
           throw InputFailure(reason: "truncated gzip stream (ends before its last block)")
         }
-        stream.next_in = compressed.baseAddress?.assumingMemoryBound(to: Bytef.self)
-        stream.avail_in = uInt(n)
-      }
-      let status = inflate(&stream, Z_NO_FLUSH)
-      if status == Z_STREAM_END {
-        // Another gzip member may follow (concatenated .gz files are valid).
-        if stream.avail_in == 0 {
-          let n = try file.read(into: compressed)
-          if n == 0 {
-            finished = true
-            break
-          }
-          stream.next_in = compressed.baseAddress?.assumingMemoryBound(to: Bytef.self)
-          stream.avail_in = uInt(n)
-        }
-        guard inflateReset(&stream) == Z_OK else { throw InputFailure(reason: "corrupt gzip stream") }
-      } else if status != Z_OK && status != Z_BUF_ERROR {
-        let message = stream.msg.map { String(cString: $0) } ?? "error \(status)"
-        throw InputFailure(reason: "corrupt gzip stream: \(message)")
       }
     }
-    let n = buffer.count - Int(stream.avail_out)
-    produced += n
+    produced += filled
     if produced > limit {
       throw InputFailure(reason: "decompresses to more than \(limit) bytes (the decompressed-size limit)")
     }
-    return n
+    return filled
   }
 }

@@ -4,8 +4,9 @@ import CDeflate
 ///
 /// A whole file is inflated by libdeflate, which decodes a buffer it has whole about twice as fast
 /// as zlib's streaming inflate (the files of a payload dump are small and many). Anything libdeflate
-/// refuses goes through zlib's inflate loop, the one streamed gzip NDJSON uses, which also words the
-/// errors ("truncated gzip stream…", "corrupt gzip stream: …").
+/// refuses goes through zlib, in the inflate loop streamed gzip NDJSON uses (``GzipStreamSource``,
+/// where ISA-L inflates), which also words the errors ("truncated gzip stream…", "corrupt gzip
+/// stream: …").
 enum GzipDecompressor {
   /// Whether `bytes` start with the gzip magic number.
   static func isGzip(_ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -57,12 +58,13 @@ enum GzipDecompressor {
     return true
   }
 
-  /// zlib's inflate loop (``GzipStreamSource``), for what libdeflate refused: its errors are the
-  /// ones reported.
+  /// zlib's inflate, in the stream loop (``GzipStreamSource``), for what libdeflate refused: its
+  /// errors are the ones reported.
   private static func inflateStreaming(
     _ input: UnsafeRawBufferPointer, into buffer: PaddedBuffer, limit: Int
   ) throws(InputFailure) -> PaddedBuffer {
-    let source = try GzipStreamSource(input: MemorySource(bytes: input), limit: limit)
+    let source = try GzipStreamSource(
+      input: MemorySource(bytes: input), limit: limit, inflater: ZlibInflater.self)
     var filled = 0
     while true {
       if filled == buffer.capacity { try buffer.grow(to: min(buffer.capacity * 2, limit + 1)) }

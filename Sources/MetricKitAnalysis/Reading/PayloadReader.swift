@@ -192,7 +192,7 @@ public struct PayloadReader: Sendable {
       // like standard input, waiting for its writer.
       var stream = StreamSource(descriptor: fd)
       if gzip {
-        var source = try GzipStreamSource(input: stream, limit: .max)
+        var source = try GzipStreamSource(input: stream, limit: .max, inflater: IsalInflater.self)
         try LineReader.forEachLine(
           in: &source, window: lineWindow, maximumLineLength: limits.maximumLineLength, tracker: tracker, body)
       } else {
@@ -203,7 +203,8 @@ public struct PayloadReader: Sendable {
     }
     let size = Int(info.st_size)
     if gzip {
-      var source = try GzipStreamSource(input: FileRangeSource(descriptor: fd, offset: 0, end: size), limit: .max)
+      var source = try GzipStreamSource(
+        input: FileRangeSource(descriptor: fd, offset: 0, end: size), limit: .max, inflater: IsalInflater.self)
       try LineReader.forEachLine(
         in: &source, window: lineWindow, maximumLineLength: limits.maximumLineLength, tracker: tracker, body)
     } else {
@@ -249,10 +250,11 @@ public struct PayloadReader: Sendable {
   /// The path standard input is reported under.
   public static let standardInputPath = "<stdin>"
 
-  /// Reads NDJSON from standard input, a window at a time, calling `visit` for each event. This is
-  /// how a dump is sharded across machines: any engine that pipes a partition through a command
-  /// (Spark `RDD.pipe`, Hadoop Streaming, `xargs -P`) runs `metrics-report snapshot --stdin` per
-  /// partition, and `metrics-report merge` adds the snapshots.
+  /// Reads NDJSON from standard input, a window at a time, calling `visit` for each event; gzip
+  /// (`aws s3 cp s3://…/dump.ndjson.gz - | metrics-report summary --stdin`) is recognized by its
+  /// first bytes and inflated as it comes. This is how a dump is sharded across machines: any engine
+  /// that pipes a partition through a command (Spark `RDD.pipe`, Hadoop Streaming, `xargs -P`) runs
+  /// `metrics-report snapshot --stdin` per partition, and `metrics-report merge` adds the snapshots.
   public func readStandardInput(visit: (ReadEvent) -> Void) {
     let path = Self.standardInputPath
     guard let parser = JSONParser(maximumDepth: limits.maximumDepth) else {
@@ -260,9 +262,8 @@ public struct PayloadReader: Sendable {
       return
     }
     let decoder = PayloadDecoder(limits: limits, timestamps: timestamps)
-    var source = StreamSource(descriptor: 0)
     var documents = 0
-    do {
+    func lines<Source: ChunkSource>(of source: inout Source) throws(InputFailure) {
       try LineReader.forEachLine(
         in: &source, window: lineWindow, maximumLineLength: limits.maximumLineLength, tracker: tracker
       ) { line, number in
@@ -271,6 +272,15 @@ public struct PayloadReader: Sendable {
         ) {
           Self.events($0, $1, visit)
         }
+      }
+    }
+    do {
+      var source = try PeekedSource(StreamSource(descriptor: 0), peeking: 2)
+      if source.isGzip {
+        var inflated = try GzipStreamSource(input: source, limit: .max, inflater: IsalInflater.self)
+        try lines(of: &inflated)
+      } else {
+        try lines(of: &source)
       }
     } catch {
       visit(.rejected(Rejection(location: PayloadLocation(path: path), reason: error.reason)))
