@@ -122,7 +122,7 @@ struct DecodingContext {
     return root
   }
 
-  /// The same, into an existing value (the root of a payload, filled by several tables).
+  /// The same, into an existing value (`diagnosticMetaData`, whose members are the diagnostic's own).
   mutating func decode<Root>(
     _ value: JSONValue, with table: FieldTable<Root>, into root: inout Root
   ) throws(PayloadDecodingError) {

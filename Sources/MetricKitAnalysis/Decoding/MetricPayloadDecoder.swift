@@ -4,14 +4,13 @@ import Foundation
 /// JSON quirks onto the API's names. The whole mapping is tables: the payload's below, each section's
 /// in `Fields/` (`CPUMetric.fields`…), one row per MetricKit key (with the other spellings MetricKit
 /// versions used), its kind of value and unit, and the model field it sets;
-/// ``DecodingContext/decode(_:with:into:)`` walks them. Unknown keys are ignored;
+/// ``DecodingContext/decode(_:with:)`` walks them. Unknown keys are ignored;
 /// `null` sections count as absent.
 struct MetricPayloadDecoder {
   var context: DecodingContext
 
   mutating func decode(_ root: JSONValue) throws(PayloadDecodingError) -> MetricPayload {
-    var payload = Self.payload.empty
-    try context.decode(root, with: Self.payload, into: &payload)
+    var payload = try context.decode(root, with: Self.payload)
     payload.timeZoneAssumed = context.zoneAssumed
     return payload
   }
