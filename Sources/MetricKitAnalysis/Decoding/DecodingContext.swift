@@ -5,7 +5,8 @@ import Foundation
 struct DecodingContext {
   let timestamps: TimestampParser
   let limits: InputLimits
-  /// This thread's parsed measurement strings; nil parses every string.
+  /// This thread's parsed measurement strings; nil parses every string, and reads every histogram
+  /// with the general reader below, not ``BucketTapeReader`` (which the tests compare it with).
   var measurements: MeasurementCache? = nil
   /// Set when a zone-less timestamp was read.
   var zoneAssumed = false
@@ -203,6 +204,12 @@ struct DecodingContext {
     guard count <= limits.maximumBucketsPerHistogram else {
       throw failure("\(count) buckets, over the limit of \(limits.maximumBucketsPerHistogram) per histogram")
     }
+    // MetricKit's usual layout, read in one flat pass; anything else, or anything wrong, below.
+    if isObject, let measurements,
+      let usual = BucketTapeReader(measurements: measurements, kind: kind, divisor: divisor).read(value)
+    {
+      return usual
+    }
     var buckets: [HistogramBucket] = []
     buckets.reserveCapacity(count)
     // MetricKit writes bucket keys in any order ("10" before "2"): each bucket's index is kept beside
@@ -231,7 +238,7 @@ struct DecodingContext {
   /// Orders `buckets` by `indices` (one per bucket), stably. MetricKit's indices are distinct and
   /// dense (0..<n in any order), so each bucket is placed in the slot of its index in one pass;
   /// repeated or sparse indices go through a stable sort.
-  private static func sort(_ buckets: inout [HistogramBucket], by indices: UnsafeMutableBufferPointer<Int>) {
+  static func sort(_ buckets: inout [HistogramBucket], by indices: UnsafeMutableBufferPointer<Int>) {
     let highest = indices.max() ?? 0
     if highest < 4 * buckets.count + 64 {
       let placed = withUnsafeTemporaryAllocation(of: Int.self, capacity: highest + 1) { slots -> Bool in
