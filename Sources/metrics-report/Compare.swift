@@ -109,14 +109,14 @@ struct Compare: ParsableCommand {
       report = ComparisonReport(
         grouped: aggregate, baseline: baseline, candidate: candidate, top: breakdown.top,
         baselineDiagnostics: aggregate.diagnostics[baseline], candidateDiagnostics: aggregate.diagnostics[candidate],
-        evaluator: evaluator)
+        evaluator: evaluator, threads: input.threads)
     } else {
       report = ComparisonReport(
         baseline: baselineAggregate, candidate: candidateAggregate, inputs: inputs,
         baselineSnapshot: baselineSnapshot.map { (baselineFile ?? "", $0.inputs) },
         baselineDiagnostics: baselineSnapshot?.diagnostics ?? baseline.flatMap { aggregate.diagnostics[$0] },
         candidateDiagnostics: candidateSnapshot?.diagnostics ?? candidate.flatMap { aggregate.diagnostics[$0] },
-        evaluator: evaluator)
+        evaluator: evaluator, threads: input.threads)
     }
     try ReportOutput.write(ComparisonRenderer.render(report, as: format), to: output, inputs: aggregate.discovery)
     if report.gateFails { throw ExitStatus.gateFailed }

@@ -110,7 +110,7 @@ struct Report: ParsableCommand {
       }
       comparison = ComparisonReport(
         baseline: b, candidate: c, inputs: aggregate.inputs, baselineDiagnostics: aggregate.diagnostics[baseline],
-        candidateDiagnostics: aggregate.diagnostics[candidate], evaluator: evaluator)
+        candidateDiagnostics: aggregate.diagnostics[candidate], evaluator: evaluator, threads: input.threads)
       options.distributionVersions = [baseline, candidate]
     }
     let page = ReportPage(aggregate: aggregate, options: options, comparison: comparison)

@@ -77,6 +77,19 @@ struct CompareCommandTests {
         "applicationLaunchMetrics.histogrammedTimeToFirstDraw",
         "applicationResponsivenessMetrics.histogrammedApplicationHangTime", "hangRate",
       ]))
+
+    // The rules are evaluated in parallel: the report is the same, byte for byte, on any number of
+    // threads, with and without groups.
+    for by in [[], ["--by", "deviceType"]] {
+      let outputs = try ["1", "3"].map { threads in
+        try CLIRunner.run(
+          ["compare", worse.path, "--baseline", "1.0", "--candidate", "1.1", "--format", "json", "--threads", threads]
+            + by
+        ).stdout
+      }
+      #expect(outputs[0] == outputs[1], "\(by)")
+      #expect(outputs[0].contains("\"regression\""), "\(by)")
+    }
   }
 
   @Test func absentVersionOrBadRulesExitTwo() throws {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Compares a candidate version against a baseline under a rule set (SPEC §4).
 ///
 /// The unit of evidence is one payload (one device-day): each histogram or scalar rule's statistic is
@@ -47,18 +49,18 @@ public struct RegressionEvaluator: Sendable {
       estimator: estimator, payloadStatistics: payloadStatistics, payloadPercentiles: payloadPercentiles)
   }
 
-  /// Evaluates every rule. Diagnostic rules need the versions' diagnostics; without them they report
-  /// `insufficient-data`.
+  /// Evaluates every rule, on up to `threads` threads. Diagnostic rules need the versions'
+  /// diagnostics; without them they report `insufficient-data`.
   public func evaluate(
     baseline: VersionAggregate, candidate: VersionAggregate, baselineDiagnostics: DiagnosticAggregate? = nil,
-    candidateDiagnostics: DiagnosticAggregate? = nil
+    candidateDiagnostics: DiagnosticAggregate? = nil, threads: Int = 1
   ) -> [RuleResult] {
     evaluate(
       pairs: [
         Pair(
           baseline: baseline, candidate: candidate, baselineDiagnostics: baselineDiagnostics,
           candidateDiagnostics: candidateDiagnostics)
-      ])[0]
+      ], threads: threads)[0]
   }
 
   /// Two sides to compare under some of the rules: a version against another, or one group of each
@@ -88,57 +90,70 @@ public struct RegressionEvaluator: Sendable {
     }
   }
 
+  /// One rule on one pair, before the adjustment: its result, and the p-values of its test (worse,
+  /// better) when it ran one.
+  private func evaluate(_ rule: RegressionRule, _ pair: Pair) -> (RuleResult, (worse: Double, better: Double)?) {
+    let (baseline, candidate) = (pair.baseline, pair.candidate)
+    var tested: (worse: Double, better: Double)?
+    if let kind = MetricCatalog.diagnosticKind(of: rule.metric) {
+      return evaluateDiagnostics(
+        rule, kind: kind, baseline: (baseline, pair.baselineDiagnostics),
+        candidate: (candidate, pair.candidateDiagnostics))
+    }
+    let b = Self.sample(rule, baseline)
+    let c = Self.sample(rule, candidate)
+    let pb = pooled(rule, baseline)
+    let pc = pooled(rule, candidate)
+    var result = RuleResult(
+      rule: rule, baseline: pb?.value, candidate: pc?.value, baselineBounds: pb?.bounds,
+      candidateBounds: pc?.bounds, baselinePayloads: b.count, candidatePayloads: c.count, test: nil, qValue: nil,
+      improvementQValue: nil, verdict: .insufficientData, budgetExceeded: nil)
+    if c.count >= rule.minPayloads, rule.budget != nil, let value = pc?.value {
+      result.budgetExceeded = rule.breaksBudget(value)
+    }
+    if b.count >= rule.minPayloads, c.count >= rule.minPayloads, let pb, pc != nil {
+      let lowerIsBetter = rule.polarity == .lowerIsBetter
+      if MetricCatalog.kind(of: rule.metric) == .rate {
+        if let test = try? PooledRateTest(
+          baseline: Self.rates(rule, baseline), candidate: Self.rates(rule, candidate))
+        {
+          let (worse, better) = lowerIsBetter ? (test.pHigher, test.pLower) : (test.pLower, test.pHigher)
+          result.rateTest = test
+          result.pValue = worse
+          result.changeInterval = test.changeInterval
+          tested = (worse, better)
+        }
+      } else if let test = try? MannWhitneyTest(baseline: b, candidate: c, candidateLarger: lowerIsBetter),
+        let opposite = try? MannWhitneyTest(baseline: b, candidate: c, candidateLarger: !lowerIsBetter)
+      {
+        result.test = test
+        result.pValue = test.pValue
+        result.changeInterval = Self.changeInterval(rule, b, c, reference: pb.value, change: result.change)
+        tested = (test.pValue, opposite.pValue)
+      }
+    }
+    return (result, tested)
+  }
+
   /// Evaluates several pairs, with the p-values of every pair's tests adjusted together by
   /// Benjamini–Hochberg: more groups make more tests, not more false alarms. One result list per pair.
-  public func evaluate(pairs: [Pair]) -> [[RuleResult]] {
+  /// The rules are evaluated on up to `threads` threads (each into its own slot, read back in order:
+  /// the result does not depend on scheduling); the adjustment follows, on this one.
+  public func evaluate(pairs: [Pair], threads: Int = 1) -> [[RuleResult]] {
+    let jobs = pairs.indices.flatMap { n in (pairs[n].rules ?? ruleSet.rules).map { (pair: n, rule: $0) } }
+    let slots = ParallelSlots<(RuleResult, (worse: Double, better: Double)?)>(count: jobs.count)
+    let workers = max(1, min(threads, jobs.count))
+    DispatchQueue.concurrentPerform(iterations: workers) { worker in
+      for i in stride(from: worker, to: jobs.count, by: workers) {
+        slots.store(evaluate(jobs[i].rule, pairs[jobs[i].pair]), at: i)
+      }
+    }
     var results: [[RuleResult]] = pairs.map { _ in [] }
     // The tests adjusted together: (pair, result index, p worse, p better).
     var tested: [(Int, Int, Double, Double)] = []
-    for (n, pair) in pairs.enumerated() {
-      let (baseline, candidate) = (pair.baseline, pair.candidate)
-      for rule in pair.rules ?? ruleSet.rules {
-        if let kind = MetricCatalog.diagnosticKind(of: rule.metric) {
-          let (result, p) = evaluateDiagnostics(
-            rule, kind: kind, baseline: (baseline, pair.baselineDiagnostics),
-            candidate: (candidate, pair.candidateDiagnostics))
-          if let p { tested.append((n, results[n].count, p.worse, p.better)) }
-          results[n].append(result)
-          continue
-        }
-        let b = Self.sample(rule, baseline)
-        let c = Self.sample(rule, candidate)
-        let pb = pooled(rule, baseline)
-        let pc = pooled(rule, candidate)
-        var result = RuleResult(
-          rule: rule, baseline: pb?.value, candidate: pc?.value, baselineBounds: pb?.bounds,
-          candidateBounds: pc?.bounds, baselinePayloads: b.count, candidatePayloads: c.count, test: nil, qValue: nil,
-          improvementQValue: nil, verdict: .insufficientData, budgetExceeded: nil)
-        if c.count >= rule.minPayloads, rule.budget != nil, let value = pc?.value {
-          result.budgetExceeded = rule.breaksBudget(value)
-        }
-        if b.count >= rule.minPayloads, c.count >= rule.minPayloads, let pb, pc != nil {
-          let lowerIsBetter = rule.polarity == .lowerIsBetter
-          if MetricCatalog.kind(of: rule.metric) == .rate {
-            if let test = try? PooledRateTest(
-              baseline: Self.rates(rule, baseline), candidate: Self.rates(rule, candidate))
-            {
-              let (worse, better) = lowerIsBetter ? (test.pHigher, test.pLower) : (test.pLower, test.pHigher)
-              result.rateTest = test
-              result.pValue = worse
-              result.changeInterval = test.changeInterval
-              tested.append((n, results[n].count, worse, better))
-            }
-          } else if let test = try? MannWhitneyTest(baseline: b, candidate: c, candidateLarger: lowerIsBetter),
-            let opposite = try? MannWhitneyTest(baseline: b, candidate: c, candidateLarger: !lowerIsBetter)
-          {
-            result.test = test
-            result.pValue = test.pValue
-            result.changeInterval = Self.changeInterval(rule, b, c, reference: pb.value, change: result.change)
-            tested.append((n, results[n].count, test.pValue, opposite.pValue))
-          }
-        }
-        results[n].append(result)
-      }
+    for (job, (result, p)) in zip(jobs, slots.values) {
+      if let p { tested.append((job.pair, results[job.pair].count, p.worse, p.better)) }
+      results[job.pair].append(result)
     }
     let q = BenjaminiHochberg.adjust(tested.map(\.2))
     let qBetter = BenjaminiHochberg.adjust(tested.map(\.3))

@@ -21,11 +21,11 @@ public struct ComparisonReport: Sendable {
   /// One result per rule, in rule order.
   public var results: [RuleResult]
 
-  /// Creates a report.
+  /// Creates a report, its rules evaluated on up to `threads` threads.
   public init(
     baseline: VersionAggregate, candidate: VersionAggregate, inputs: InputAccounting,
     baselineSnapshot: (path: String, inputs: InputAccounting)? = nil, baselineDiagnostics: DiagnosticAggregate? = nil,
-    candidateDiagnostics: DiagnosticAggregate? = nil, evaluator: RegressionEvaluator
+    candidateDiagnostics: DiagnosticAggregate? = nil, evaluator: RegressionEvaluator, threads: Int = 1
   ) {
     self.baseline = baseline.version
     self.candidate = candidate.version
@@ -37,7 +37,7 @@ public struct ComparisonReport: Sendable {
     decision = evaluator.decision
     results = evaluator.evaluate(
       baseline: baseline, candidate: candidate, baselineDiagnostics: baselineDiagnostics,
-      candidateDiagnostics: candidateDiagnostics)
+      candidateDiagnostics: candidateDiagnostics, threads: threads)
   }
 
   /// Compares each group of the two versions on its own (`compare --by`): the metric rules per group,
@@ -47,7 +47,7 @@ public struct ComparisonReport: Sendable {
   public init(
     grouped aggregate: DumpAggregate, baseline: String, candidate: String, top: Int,
     baselineDiagnostics: DiagnosticAggregate? = nil, candidateDiagnostics: DiagnosticAggregate? = nil,
-    evaluator: RegressionEvaluator
+    evaluator: RegressionEvaluator, threads: Int = 1
   ) {
     let b = aggregate.versions[baseline] ?? VersionAggregate(version: baseline)
     let c = aggregate.versions[candidate] ?? VersionAggregate(version: candidate)
@@ -94,7 +94,7 @@ public struct ComparisonReport: Sendable {
           candidateDiagnostics: candidateDiagnostics,
           rules: diagnosticRules))
     }
-    let evaluated = evaluator.evaluate(pairs: pairs)
+    let evaluated = evaluator.evaluate(pairs: pairs, threads: threads)
     results =
       zip(labels, evaluated).flatMap { label, results in
         results.map { r in
