@@ -17,23 +17,23 @@ struct BucketTapeReaderTests {
   /// Histograms the flat reader takes: MetricKit's layout, indices in any order, members in any order.
   static let usual: [String] = [
     "{\"0\": \(bucket("\"0 ms\"", "\"10 ms\"", "3")), \"1\": \(bucket("\"10 ms\"", "\"20 ms\"", "5"))}",
-    // Indices out of order, as MetricKit writes them ("10" before "2"), and an empty bucket.
-    "{\"10\": \(bucket("\"100 ms\"", "\"110 ms\"", "1")), \"2\": \(bucket("\"20 ms\"", "\"30 ms\"", "0")),"
-      + " \"3\": {}, \"0\": \(bucket("\"0 ms\"", "\"10 ms\"", "7"))}",
+    // Indices out of order, as MetricKit writes them ("3" before "1"), and an empty bucket.
+    "{\"3\": \(bucket("\"100 ms\"", "\"110 ms\"", "1")), \"1\": \(bucket("\"20 ms\"", "\"30 ms\"", "0")),"
+      + " \"2\": {}, \"0\": \(bucket("\"0 ms\"", "\"10 ms\"", "7"))}",
     // Members in another order, other units (seconds, a localized unit), a count of zero.
     "{\"0\": {\"bucketStart\": \"1 sec\", \"bucketEnd\": \"2 sec\", \"bucketCount\": 0},"
       + " \"1\": {\"bucketEnd\": \"2100 мс\", \"bucketCount\": 9, \"bucketStart\": \"2000 мс\"}}",
-    // An edge longer than the cache's 16 bytes, and a repeated index.
-    "{\"0\": \(bucket("\"1,000,000,000.5 ms\"", "\"1,000,000,010.5 ms\"", "2")),"
+    // An edge longer than the cache's 16 bytes, and no buckets at all.
+    "{\"1\": \(bucket("\"1,000,000,000.5 ms\"", "\"1,000,000,010.5 ms\"", "2")),"
       + " \"0\": \(bucket("\"0 ms\"", "\"1 ms\"", "1"))}",
-    // Sparse indices, and no buckets at all.
-    "{\"7\": \(bucket("\"70 ms\"", "\"80 ms\"", "1")), \"400\": \(bucket("\"4 sec\"", "\"5 sec\"", "1"))}",
     "{}",
   ]
 
   /// Histograms it declines, for the general reader to accept or word.
   static let unusual: [String] = [
-    // Spellings the general reader accepts.
+    // Spellings the general reader accepts: indices past the member count, a repeated index, an array.
+    "{\"7\": \(bucket("\"70 ms\"", "\"80 ms\"", "1")), \"400\": \(bucket("\"4 sec\"", "\"5 sec\"", "1"))}",
+    "{\"0\": \(bucket("\"1 ms\"", "\"2 ms\"", "2")), \"0\": \(bucket("\"0 ms\"", "\"1 ms\"", "1"))}",
     "[\(bucket("\"0 ms\"", "\"10 ms\"", "3"))]",
     "{\"0\": \(bucket("\"0 ms\"", "\"10 ms\"", "\"3\""))}",
     "{\"0\": \(bucket("\"0 ms\"", "\"10 ms\"", "3.0"))}",

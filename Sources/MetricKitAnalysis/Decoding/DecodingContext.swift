@@ -238,7 +238,7 @@ struct DecodingContext {
   /// Orders `buckets` by `indices` (one per bucket), stably. MetricKit's indices are distinct and
   /// dense (0..<n in any order), so each bucket is placed in the slot of its index in one pass;
   /// repeated or sparse indices go through a stable sort.
-  static func sort(_ buckets: inout [HistogramBucket], by indices: UnsafeMutableBufferPointer<Int>) {
+  private static func sort(_ buckets: inout [HistogramBucket], by indices: UnsafeMutableBufferPointer<Int>) {
     let highest = indices.max() ?? 0
     if highest < 4 * buckets.count + 64 {
       let placed = withUnsafeTemporaryAllocation(of: Int.self, capacity: highest + 1) { slots -> Bool in
