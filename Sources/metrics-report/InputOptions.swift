@@ -45,7 +45,10 @@ struct InputOptions: ParsableArguments {
   @Flag(help: "Exit 2 when any input is rejected.")
   var strict = false
 
-  @Option(help: "Threads reading and aggregating (default: all cores). The output is the same for any number.")
+  @Option(
+    help:
+      "Threads reading, aggregating and computing statistics (default: all cores). The output is the same for any number."
+  )
   var threads: Int = ProcessInfo.processInfo.activeProcessorCount
 
   @Option(help: "Reject files larger than this many bytes.")
