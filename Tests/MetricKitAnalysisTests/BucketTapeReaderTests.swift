@@ -91,6 +91,71 @@ struct BucketTapeReaderTests {
     #expect(withCache.result == general.result)
   }
 
+  /// Every histogram of real and generated payloads, through both readers: where the flat one reads
+  /// a histogram, the general one reads the same buckets. On `Samples/dump` (MetricKit's layout, as the
+  /// generator writes it) the flat one must read every histogram; the public fixtures may hold other
+  /// layouts, which it declines.
+  @Test func realPayloadsReadTheSameThroughBothReaders() throws {
+    var files: [(path: String, flatOnly: Bool)] = []
+    let samples = Support.packageRoot.appendingPathComponent("Samples/dump")
+    for version in ["v3.8.0", "v3.9.0", "v3.10.0"] {
+      let dir = samples.appendingPathComponent(version)
+      for name in try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() where name.hasSuffix(".json") {
+        files.append((dir.appendingPathComponent(name).path, true))
+      }
+    }
+    if let fixtures = Support.publicFixtures() {
+      for name in try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted()
+      where name.hasSuffix(".json") {
+        files.append((fixtures.appendingPathComponent(name).path, false))
+      }
+    }
+    var histograms = 0
+    var flat = 0
+    let parser = try #require(JSONParser(maximumDepth: 1024))
+    for file in files {
+      let buffer = try Data(contentsOf: URL(fileURLWithPath: file.path)).withUnsafeBytes {
+        try PaddedBuffer(copying: $0)
+      }
+      let (found, read) = try parser.parse(buffer.bytes) { (root) throws(PayloadDecodingError) in
+        Self.compareReaders(in: root, measurements: parser.measurements, path: file.path)
+      }
+      histograms += found
+      flat += read
+      if file.flatOnly { #expect(read == found, "\(file.path): \(found - read) histograms declined") }
+    }
+    #expect(histograms >= 500, "the samples hold histograms: \(histograms)")
+  }
+
+  /// Walks `value`, comparing the two readers on each histogram object (one with `histogramValue`) in
+  /// it: the histograms found, and those the flat reader read (for a duration or a signal-bar kind).
+  static func compareReaders(
+    in value: JSONValue, measurements: MeasurementCache, path: String
+  ) -> (found: Int, flat: Int) {
+    var found = 0
+    var flat = 0
+    if let buckets = value.member("histogramValue") {
+      found += 1
+      for kind in [MeasurementUnit.Kind.duration, .signalBars] {
+        guard let read = BucketTapeReader(measurements: measurements, kind: kind, divisor: 1).read(buckets) else {
+          continue
+        }
+        flat += 1
+        let general = Result { () throws(PayloadDecodingError) in
+          try DecodingContext(timestamps: TimestampParser(), limits: InputLimits())
+            .histogram(value, kind: kind, unit: CanonicalUnit.milliseconds).buckets
+        }
+        #expect((try? general.get()) == read, "\(path): \(value.key)")
+      }
+    }
+    for child in value.children {
+      let (f, r) = compareReaders(in: child, measurements: measurements, path: path)
+      found += f
+      flat += r
+    }
+    return (found, flat)
+  }
+
   /// Hand-checked: out-of-order indices come back in index order, the empty bucket dropped, the
   /// localized and second-based edges in milliseconds.
   @Test func ordersBucketsByIndexAndConvertsUnits() throws {
