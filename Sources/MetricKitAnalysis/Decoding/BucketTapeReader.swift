@@ -37,15 +37,10 @@ struct BucketTapeReader {
     guard members < 0xFF_FFFF else { return nil }  // saturated: not a MetricKit histogram
     let (startShape, endShape, countShape) = (Self.start, Self.end, Self.count)
 
-    @inline(__always) func string(at i: Int) -> UnsafeBufferPointer<UInt8> {
-      let offset = Int(tape[i] & 0x00FF_FFFF_FFFF_FFFF)
-      let length = UnsafeRawPointer(strings + offset).loadUnaligned(as: UInt32.self)
-      return UnsafeBufferPointer(start: strings + offset + 4, count: Int(UInt32(littleEndian: length)))
-    }
     /// A measurement string's value in the histogram's unit; nil for anything else.
     @inline(__always) func edge(at i: Int) -> Double? {
       guard Int(tape[i] >> 56) == MR_TAPE_STRING,
-        let parsed = try? measurements.parse(documentString: string(at: i)), parsed.kind == kind
+        let parsed = try? measurements.parse(documentString: histogramValue.stringBytes(at: i)), parsed.kind == kind
       else { return nil }
       return parsed.scale == divisor ? parsed.number : parsed.value / divisor
     }
@@ -60,14 +55,9 @@ struct BucketTapeReader {
         var position = histogramValue.index + 1
         while position < close {
           // The member name: a decimal index.
-          let name = string(at: position)
-          guard !name.isEmpty, name.count <= 18 else { return nil }
-          var index = 0
-          for byte in name {
-            let digit = byte &- 0x30
-            guard digit < 10 else { return nil }
-            index = index &* 10 &+ Int(digit)
-          }
+          guard
+            let index = JSONValue(tape: tape, strings: strings, index: position + 1, keyIndex: position).keyIndexValue
+          else { return nil }
           // The bucket: an object of three members, or empty (skipped, as the general reader does).
           let bucket = tape[position + 1]
           guard Int(bucket >> 56) == MR_TAPE_START_OBJECT else { return nil }
@@ -85,7 +75,7 @@ struct BucketTapeReader {
           var seen = 0
           var member = position + 2
           for _ in 0..<3 {
-            let key = JSONValue.StringShape(documentString: string(at: member))
+            let key = JSONValue.StringShape(documentString: histogramValue.stringBytes(at: member))
             if key == countShape {
               guard Int(tape[member + 1] >> 56) == MR_TAPE_INT64 else { return nil }
               let n = Int64(bitPattern: tape[member + 2])

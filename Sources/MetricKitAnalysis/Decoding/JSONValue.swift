@@ -50,9 +50,9 @@ struct JSONValue {
     }
   }
 
-  /// The bytes of the string whose tape word is at `i`.
+  /// The bytes of the string whose tape word is at `i` (any string of this value's document).
   @inline(__always)
-  private func stringBytes(at i: Int) -> UnsafeBufferPointer<UInt8> {
+  func stringBytes(at i: Int) -> UnsafeBufferPointer<UInt8> {
     let offset = Int(tape[i] & 0x00FF_FFFF_FFFF_FFFF)
     let length = UnsafeRawPointer(strings + offset).loadUnaligned(as: UInt32.self)
     return UnsafeBufferPointer(start: strings + offset + 4, count: Int(UInt32(littleEndian: length)))
