@@ -1,3 +1,5 @@
+import Dispatch
+
 /// One result slot per unit of parallel work: each worker writes only its own slots, and the slots
 /// are read after every worker has finished (`DispatchQueue.concurrentPerform` returns only then), so
 /// no lock is needed and the results come back in index order whatever the scheduling.
@@ -10,4 +12,15 @@ final class ParallelSlots<Value>: @unchecked Sendable {
 
   /// The stored values, in index order.
   var values: [Value] { slots.compactMap { $0 } }
+
+  /// `body` of each index of `0..<count`, computed on up to `threads` threads (worker w takes the
+  /// indices w, w + workers…), returned in index order whatever the scheduling.
+  static func map(count: Int, threads: Int, _ body: @Sendable (Int) -> Value) -> [Value] {
+    let slots = ParallelSlots(count: count)
+    let workers = max(1, min(threads, count))
+    DispatchQueue.concurrentPerform(iterations: workers) { worker in
+      for i in stride(from: worker, to: count, by: workers) { slots.store(body(i), at: i) }
+    }
+    return slots.values
+  }
 }

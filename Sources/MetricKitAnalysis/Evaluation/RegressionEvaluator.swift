@@ -1,5 +1,3 @@
-import Foundation
-
 /// Compares a candidate version against a baseline under a rule set (SPEC §4).
 ///
 /// The unit of evidence is one payload (one device-day): each histogram or scalar rule's statistic is
@@ -141,17 +139,13 @@ public struct RegressionEvaluator: Sendable {
   /// the result does not depend on scheduling); the adjustment follows, on this one.
   public func evaluate(pairs: [Pair], threads: Int = 1) -> [[RuleResult]] {
     let jobs = pairs.indices.flatMap { n in (pairs[n].rules ?? ruleSet.rules).map { (pair: n, rule: $0) } }
-    let slots = ParallelSlots<(RuleResult, (worse: Double, better: Double)?)>(count: jobs.count)
-    let workers = max(1, min(threads, jobs.count))
-    DispatchQueue.concurrentPerform(iterations: workers) { worker in
-      for i in stride(from: worker, to: jobs.count, by: workers) {
-        slots.store(evaluate(jobs[i].rule, pairs[jobs[i].pair]), at: i)
-      }
-    }
+    let evaluated = ParallelSlots<(RuleResult, (worse: Double, better: Double)?)>.map(
+      count: jobs.count, threads: threads
+    ) { i in evaluate(jobs[i].rule, pairs[jobs[i].pair]) }
     var results: [[RuleResult]] = pairs.map { _ in [] }
     // The tests adjusted together: (pair, result index, p worse, p better).
     var tested: [(Int, Int, Double, Double)] = []
-    for (job, (result, p)) in zip(jobs, slots.values) {
+    for (job, (result, p)) in zip(jobs, evaluated) {
       if let p { tested.append((job.pair, results[job.pair].count, p.worse, p.better)) }
       results[job.pair].append(result)
     }

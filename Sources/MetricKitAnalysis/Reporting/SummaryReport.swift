@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Options of a summary: which statistics, how computed.
 public struct SummaryOptions: Sendable, Hashable {
   /// Percentiles to report.
@@ -39,18 +37,14 @@ public struct SummaryReport: Sendable {
     // Versions are independent: their statistics are computed in parallel, each into its own slot,
     // and read back in version order, so the result does not depend on scheduling.
     let ordered = Self.entries(aggregate, top: options.top)
-    let slots = ParallelSlots<(VersionSummary, [String])>(count: ordered.count)
-    let workers = max(1, min(threads, ordered.count))
-    DispatchQueue.concurrentPerform(iterations: workers) { worker in
-      for i in stride(from: worker, to: ordered.count, by: workers) {
-        var omitted: [String] = []
-        var summary = VersionSummary(aggregate: ordered[i].aggregate, options: options, omissions: &omitted)
-        summary.by = ordered[i].by
-        slots.store((summary, omitted), at: i)
-      }
+    let computed = ParallelSlots<(VersionSummary, [String])>.map(count: ordered.count, threads: threads) { i in
+      var omitted: [String] = []
+      var summary = VersionSummary(aggregate: ordered[i].aggregate, options: options, omissions: &omitted)
+      summary.by = ordered[i].by
+      return (summary, omitted)
     }
-    versions = slots.values.map(\.0)
-    omissions = slots.values.flatMap(\.1)
+    versions = computed.map(\.0)
+    omissions = computed.flatMap(\.1)
   }
 }
 
