@@ -114,6 +114,37 @@ struct AggregationTests {
     #expect(h.count == 10)
   }
 
+  /// Per-payload statistics: means only when asked for (the built-in rules test percentiles), the
+  /// percentiles the same either way.
+  @Test func perPayloadMeansAreRecordedOnlyWhenARuleReadsThem() throws {
+    let payloads = [
+      try payload("3.9.0", launch: [(100, 200, 1), (200, 300, 3)]),
+      try payload("3.9.0", launch: [(100, 200, 4)]),
+      try payload("3.9.0", launch: [(100, 200, 0)]),  // no observations: records nothing
+    ]
+    let ttfd = "applicationLaunchMetrics.histogrammedTimeToFirstDraw"
+    var options = AggregationOptions(payloadStatistics: MetricSelection([ttfd]), payloadPercentiles: [Percentile(50)!])
+    var withMeans = VersionAggregate(version: "3.9.0")
+    for p in payloads { withMeans.add(p, options: options) }
+    options.payloadMeans = false
+    var withoutMeans = VersionAggregate(version: "3.9.0")
+    for p in payloads { withoutMeans.add(p, options: options) }
+    // Means by hand (midpoints): (150 + 3 × 250) ÷ 4 and 150; medians: the 2nd of 4 is 1/3 into
+    // [200, 300), the 2nd of 4 is half-way through [100, 200).
+    let means = try #require(withMeans.payloadStatistics[ttfd]?["mean"]?.exactValues)
+    #expect(means == [225, 150])
+    let medians = try #require(withMeans.payloadStatistics[ttfd]?["p50"]?.exactValues)
+    #expect(medians.count == 2 && abs(medians[0] - (200 + 100.0 / 3)) < 1e-9 && medians[1] == 150)
+    #expect(withoutMeans.payloadStatistics[ttfd]?["mean"] == nil)
+    #expect(withoutMeans.payloadStatistics[ttfd]?["p50"]?.exactValues == medians)
+
+    // The built-in rules test percentiles of histograms (and a mean of a scalar): no means recorded.
+    #expect(!RegressionEvaluator().payloadMeans)
+    #expect(!RegressionEvaluator().aggregationOptions.payloadMeans)
+    let meanRule = try RegressionRule(metric: ttfd, statistic: .mean, maxIncrease: 0.05)
+    #expect(RegressionEvaluator(ruleSet: try RuleSet(rules: [meanRule])).aggregationOptions.payloadMeans)
+  }
+
   /// A dump the code has never seen: every count exact, every percentile bracketed around the truth,
   /// every mean within half the widest bucket, multi-version payloads excluded and counted, every
   /// malformed file rejected with nothing else lost.

@@ -9,6 +9,10 @@ public struct AggregationOptions: Sendable, Hashable {
   public var payloadStatistics: MetricSelection?
   /// The per-payload percentiles recorded besides the mean.
   public var payloadPercentiles: [Percentile]
+  /// Whether the per-payload means are recorded with `payloadStatistics` (rules on means, per-payload
+  /// pooling, snapshots). A ``RegressionEvaluator`` whose rules read none turns it off: each mean is
+  /// a pass over the buckets and a sample to keep.
+  public var payloadMeans = true
   /// How diagnostics are aggregated.
   public var diagnostics = DiagnosticOptions()
   /// When set, each version is also aggregated per group of this key (`--by`).

@@ -228,19 +228,23 @@ public struct VersionAggregate: Sendable {
   }
 
   /// Records one payload's mean and percentiles of a histogram metric, when the options ask for them.
+  /// A histogram without observations records nothing.
   private mutating func recordPayloadStatistics(
     _ identifier: String, buckets: [HistogramBucket], options: AggregationOptions
   ) {
-    guard let recorded = options.payloadStatistics, recorded.includes(identifier),
-      let mean = try? buckets.mean(estimator: options.estimator)  // nil: no observations
-    else { return }
-    let emptySample = ScalarSample(exactLimit: exactValueLimit)
-    payloadStatistics[identifier, default: [:]]["mean", default: emptySample].append(mean)
-    guard !options.payloadPercentiles.isEmpty else { return }
-    guard let values = try? buckets.percentileValues(options.payloadPercentiles) else { return }
-    for (percentile, value) in zip(options.payloadPercentiles, values) {
-      payloadStatistics[identifier, default: [:]][percentile.label, default: emptySample].append(value)
+    guard let recorded = options.payloadStatistics, recorded.includes(identifier) else { return }
+    var mean: Double? = nil
+    if options.payloadMeans {
+      guard let value = try? buckets.mean(estimator: options.estimator) else { return }  // no observations
+      mean = value
     }
+    let percentiles = options.payloadPercentiles
+    // nil: no observations (or no percentiles asked for).
+    let values = percentiles.isEmpty ? nil : try? buckets.percentileValues(percentiles)
+    guard mean != nil || values != nil else { return }
+    // One lookup of the metric, then its statistics.
+    payloadStatistics[identifier, default: [:]].record(
+      mean: mean, percentiles: percentiles, values: values, exactLimit: exactValueLimit)
   }
 
   /// Adds another aggregate of the same version.
@@ -277,5 +281,15 @@ public struct VersionAggregate: Sendable {
     }
     hangRate.merge(other.hangRate)
     scrollHitchRate.merge(other.scrollHitchRate)
+  }
+}
+
+extension [String: ScalarSample] {
+  /// Appends one payload's mean and percentile values to the samples of a metric's statistics.
+  fileprivate mutating func record(mean: Double?, percentiles: [Percentile], values: [Double]?, exactLimit: Int) {
+    let empty = ScalarSample(exactLimit: exactLimit)
+    if let mean { self["mean", default: empty].append(mean) }
+    guard let values else { return }
+    for (percentile, value) in zip(percentiles, values) { self[percentile.label, default: empty].append(value) }
   }
 }

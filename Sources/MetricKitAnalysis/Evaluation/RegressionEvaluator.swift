@@ -41,10 +41,21 @@ public struct RegressionEvaluator: Sendable {
     return metrics.isEmpty ? nil : MetricSelection(metrics)
   }
 
+  /// Whether a rule tests the per-payload means of a histogram metric.
+  public var payloadMeans: Bool {
+    ruleSet.rules.contains { rule in
+      guard MetricCatalog.kind(of: rule.metric) == .histogram else { return false }
+      if case .percentile = rule.statistic { return false }
+      return true
+    }
+  }
+
   /// Aggregation options that record what the rules need.
   public var aggregationOptions: AggregationOptions {
-    AggregationOptions(
+    var options = AggregationOptions(
       estimator: estimator, payloadStatistics: payloadStatistics, payloadPercentiles: payloadPercentiles)
+    options.payloadMeans = payloadMeans
+    return options
   }
 
   /// Evaluates every rule, on up to `threads` threads. Diagnostic rules need the versions'
