@@ -45,11 +45,16 @@ struct InputOptions: ParsableArguments {
   @Flag(help: "Exit 2 when any input is rejected.")
   var strict = false
 
+  // Optional, so that the help says "all cores" rather than this machine's count.
   @Option(
-    help:
-      "Threads reading, aggregating and computing statistics (default: all cores). The output is the same for any number."
-  )
-  var threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    name: .customLong("threads"),
+    help: ArgumentHelp(
+      "Threads reading, aggregating and computing statistics (default: all cores). The output is the same for any number.",
+      valueName: "n"))
+  var threadCount: Int?
+
+  /// The threads to use: `--threads`, or every core.
+  var threads: Int { threadCount ?? ProcessInfo.processInfo.activeProcessorCount }
 
   @Option(help: "Reject files larger than this many bytes.")
   var maxFileBytes: Int = InputLimits().maximumFileSize
@@ -76,7 +81,9 @@ struct InputOptions: ParsableArguments {
   var maxRejectionsPerFile: Int = InputLimits().maximumRejectionsListedPerFile
 
   mutating func validate() throws {
-    if threads < 1 || threads > 256 { throw ValidationError("--threads takes a number from 1 to 256.") }
+    if let threadCount, threadCount < 1 || threadCount > 256 {
+      throw ValidationError("--threads takes a number from 1 to 256.")
+    }
     for (name, value) in [
       ("--max-file-bytes", maxFileBytes), ("--max-decompressed-bytes", maxDecompressedBytes), ("--max-depth", maxDepth),
       ("--max-buckets", maxBuckets), ("--max-payloads-per-file", maxPayloadsPerFile),

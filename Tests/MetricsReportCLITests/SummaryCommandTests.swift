@@ -43,6 +43,17 @@ struct SummaryCommandTests {
     #expect(!result.stdout.contains("NaN") && !result.stdout.contains("nan"))
   }
 
+  @Test func threadsHelpSaysAllCoresNotThisMachinesCount() throws {
+    let help = try CLIRunner.run(["summary", "--help"])
+    #expect(help.status == 0)
+    let line = help.stdout.split(separator: "\n").first { $0.contains("--threads") }.map(String.init) ?? ""
+    #expect(line.contains("--threads <n>"), "\(help.stdout)")
+    #expect(help.stdout.components(separatedBy: "(default: all cores)").count == 2, "\(help.stdout)")
+    #expect(!help.stdout.contains("(default: \(ProcessInfo.processInfo.activeProcessorCount))"), "\(help.stdout)")
+    let zero = try CLIRunner.run(["summary", "Samples/dump", "--threads", "0"])
+    #expect(zero.status == 64 && zero.stderr.contains("--threads takes a number from 1 to 256."), "\(zero.stderr)")
+  }
+
   @Test func jsonMatchesTheGoldenFile() throws {
     let result = try CLIRunner.run(["summary", "Samples/dump", "--format", "json"])
     try CLIRunner.expectGolden(result.stdout, "samples-summary.json")
