@@ -42,13 +42,7 @@ public struct RegressionEvaluator: Sendable {
   }
 
   /// Whether a rule tests the per-payload means of a histogram metric.
-  public var payloadMeans: Bool {
-    ruleSet.rules.contains { rule in
-      guard MetricCatalog.kind(of: rule.metric) == .histogram else { return false }
-      if case .percentile = rule.statistic { return false }
-      return true
-    }
-  }
+  public var payloadMeans: Bool { ruleSet.rules.contains { Self.payloadStatistic(of: $0) == "mean" } }
 
   /// Aggregation options that record what the rules need.
   public var aggregationOptions: AggregationOptions {
@@ -273,15 +267,19 @@ public struct RegressionEvaluator: Sendable {
     }
   }
 
+  /// The per-payload statistic a rule on a histogram metric tests, as `VersionAggregate` records it:
+  /// its percentile's label, or `mean` for any other statistic; nil for a rule on another kind of metric.
+  static func payloadStatistic(of rule: RegressionRule) -> String? {
+    guard MetricCatalog.kind(of: rule.metric) == .histogram else { return nil }
+    if case .percentile(let p) = rule.statistic { return p.label }
+    return "mean"
+  }
+
   /// The per-payload values a rule tests.
   static func sample(_ rule: RegressionRule, _ aggregate: VersionAggregate) -> ScalarSample {
     switch MetricCatalog.kind(of: rule.metric) {
     case .histogram:
-      let statistic: String
-      switch rule.statistic {
-      case .percentile(let p): statistic = p.label
-      default: statistic = "mean"
-      }
+      guard let statistic = payloadStatistic(of: rule) else { return ScalarSample() }
       return aggregate.payloadStatistics[rule.metric]?[statistic] ?? ScalarSample()
     case .scalar:
       return aggregate.scalars[rule.metric] ?? ScalarSample()
