@@ -142,9 +142,12 @@ struct ExportCommandTests {
   /// A Pushgateway with its own persistence file (Debian's build persists to /var/lib/prometheus by
   /// default, which would carry pushes from one test run to the next).
   static func pushgateway(_ executable: String) async throws -> LocalServer {
-    let state = FileManager.default.temporaryDirectory.appendingPathComponent("mr-pushgateway-\(UUID().uuidString)")
-    return try await LocalServer(executable: executable, readyPath: "-/ready") {
-      ["--web.listen-address=127.0.0.1:\($0)", "--persistence.file=\(state.path)", "--persistence.interval=1h"]
+    try await LocalServer(executable: executable, readyPath: "-/ready") { port, scratch in
+      [
+        "--web.listen-address=127.0.0.1:\(port)",
+        "--persistence.file=\(scratch.appendingPathComponent("pushgateway.state").path)",
+        "--persistence.interval=1h",
+      ]
     }
   }
 
@@ -164,6 +167,9 @@ struct ExportCommandTests {
     let back = Dictionary(scraped.map { (key($0), $0.value) }, uniquingKeysWith: { a, _ in a })
     #expect(back.count == pushed.count)
     for sample in pushed { #expect(back[key(sample)] == sample.value, "\(key(sample))") }
+    // Stopped, the Pushgateway persists what it holds: into the server's scratch directory, removed.
+    server.stop()
+    #expect(!FileManager.default.fileExists(atPath: server.scratch.path))
   }
 
   @Test func backfilledDaysReadBackFromPrometheusAsTrendPrintsThem() async throws {
@@ -181,11 +187,11 @@ struct ExportCommandTests {
       promtool, ["tsdb", "create-blocks-from", "openmetrics", file.path, dir.appendingPathComponent("tsdb").path])
     #expect(blocks.status == 0, "\(blocks.stderr)")
     try Data("global:\n  scrape_interval: 1h\n".utf8).write(to: dir.appendingPathComponent("prometheus.yml"))
-    let server = try await LocalServer(executable: prometheus, readyPath: "-/ready") {
+    let server = try await LocalServer(executable: prometheus, readyPath: "-/ready") { port, _ in
       [
         "--config.file=\(dir.appendingPathComponent("prometheus.yml").path)",
         "--storage.tsdb.path=\(dir.appendingPathComponent("tsdb").path)", "--storage.tsdb.retention.time=100y",
-        "--web.listen-address=127.0.0.1:\($0)",
+        "--web.listen-address=127.0.0.1:\(port)",
       ]
     }
     defer { server.stop() }

@@ -5,11 +5,14 @@ import Foundation
 #endif
 
 /// A real server the tests start (Prometheus, the Pushgateway) on 127.0.0.1 and a free port, and stop
-/// in every case (`stop()` in a `defer`).
+/// in every case (`stop()` in a `defer`). It owns a scratch directory for its log and any state it
+/// writes, removed when it stops.
 final class LocalServer {
   let process = Process()
   let port: Int
   let base: URL
+  /// The server's own directory: its log, and whatever state `arguments` points into it.
+  let scratch: URL
   private let log: URL
 
   /// An executable on the PATH, or nil.
@@ -36,14 +39,16 @@ final class LocalServer {
     return Int(UInt16(bigEndian: address.sin_port))
   }
 
-  /// Starts `executable` with `arguments(port)` and waits until `readyPath` answers 200.
-  init(executable: String, readyPath: String, arguments: (Int) -> [String]) async throws {
+  /// Starts `executable` with `arguments(port, scratch)` and waits until `readyPath` answers 200.
+  init(executable: String, readyPath: String, arguments: (Int, URL) -> [String]) async throws {
     port = try Self.freePort()
     base = URL(string: "http://127.0.0.1:\(port)")!
-    log = FileManager.default.temporaryDirectory.appendingPathComponent("mr-server-\(UUID().uuidString).log")
+    scratch = FileManager.default.temporaryDirectory.appendingPathComponent("mr-server-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    log = scratch.appendingPathComponent("server.log")
     FileManager.default.createFile(atPath: log.path, contents: nil)
     process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments(port)
+    process.arguments = arguments(port, scratch)
     let handle = try FileHandle(forWritingTo: log)
     process.standardOutput = handle
     process.standardError = handle
@@ -63,13 +68,14 @@ final class LocalServer {
     throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "\(executable) did not start: \(output)"])
   }
 
-  /// Stops the server and waits for it.
+  /// Stops the server, waits for it, and removes its scratch directory (what it wrote on the way out
+  /// included: the Pushgateway persists its metrics when terminated).
   func stop() {
     if process.isRunning {
       process.terminate()
       process.waitUntilExit()
     }
-    try? FileManager.default.removeItem(at: log)
+    try? FileManager.default.removeItem(at: scratch)
   }
 
   /// GET `path` with `query`, as text.
