@@ -157,8 +157,10 @@ public struct VersionAggregate: Sendable {
       signposts[slot].merged.add(buckets: buckets)
       recordPayloadStatistics(signposts[slot].identifier, buckets: buckets, options: options)
     }
-    for (i, definition) in MetricCatalog.scalars.enumerated() {
-      if let value = definition.value(payload), value.isFinite, selection.includes(definition.identifier) {
+    // By index, not by element: copying a definition out retained its strings and closure context.
+    let scalars = MetricCatalog.scalars
+    for i in scalars.indices {
+      if let value = scalars[i].value(payload), value.isFinite, selection.includes(scalars[i].identifier) {
         scalarSamples[i].append(value)
       }
     }
