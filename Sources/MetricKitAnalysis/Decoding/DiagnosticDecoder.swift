@@ -37,7 +37,7 @@ struct DiagnosticDecoder {
       .timestamp("timeStampEnd") { $0.timeStampEnd = $1 },
     ]
       + DiagnosticKind.allCases.map { kind in
-        .array(kind.payloadKey, of: diagnostic(kind), finish: { $0 }) { $0.diagnostics += $1 }
+        .array(kind.payloadKey, of: diagnostic(kind)) { $0.diagnostics += $1 }
       })
 
   /// The table of a diagnostic of `kind`.
@@ -80,7 +80,7 @@ struct DiagnosticDecoder {
       .seconds("totalSampledTime") { $0.totalSampledTime = $1 },
       .megabytes("writesCaused") { $0.writesCaused = $1 },
       .seconds("launchDuration") { $0.launchDuration = $1 },
-      .array("signpostData", of: signpostRecord, finish: { $0 }) { $0.metaData.signpostData += $1 },
+      .array("signpostData", of: signpostRecord) { $0.metaData.signpostData += $1 },
       .string("hangType") { $0.hangType = $1 },
     ])
 

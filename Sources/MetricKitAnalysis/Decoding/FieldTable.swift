@@ -163,6 +163,13 @@ extension FieldTable.Field {
     }
   }
 
+  /// An array of objects, each decoded with `table` and kept as decoded.
+  static func array<Element>(
+    _ keys: StaticString..., of table: FieldTable<Element>, set: @escaping (inout Root, [Element]) -> Void
+  ) -> Self {
+    Self(keys: keys, read: array(of: table, finish: { $0 }, set: set).read)
+  }
+
   /// Anything else: a reader written out.
   static func custom(_ keys: StaticString..., read: @escaping FieldTable.Read) -> Self {
     Self(keys: keys, read: read)
