@@ -120,6 +120,11 @@ struct SketchTests {
       for shard in shards { merged.merge(shard) }
       #expect(merged.sketch == whole.sketch)
       #expect(VersionSnapshot.json(merged).rendered == VersionSnapshot.json(whole).rendered)
+      // Appended one value at a time: exact up to the limit, then into the sketch it folded into.
+      var appended = ScalarSample(exactLimit: 5000)
+      for value in shuffled { appended.append(value) }
+      #expect(appended.count == values.count)
+      #expect(appended.sketch == whole.sketch)
     }
   }
 

@@ -43,12 +43,12 @@ public struct ScalarSample: Sendable, Hashable {
 
   /// Adds one value.
   public mutating func append(_ value: Double) {
-    if folded != nil {
-      folded!.add(value)
-    } else {
-      exact.append(value)
-      if exact.count > exactLimit { fold() }
+    guard folded == nil else {
+      folded?.add(value)  // in place
+      return
     }
+    exact.append(value)
+    if exact.count > exactLimit { fold() }
   }
 
   /// Adds another sample's values. The result keeps the smaller of the two limits.
