@@ -37,7 +37,7 @@ public struct RegressionEvaluator: Sendable {
 
   /// The histogram metrics whose per-payload statistics the rules need recorded.
   public var payloadStatistics: MetricSelection? {
-    let metrics = ruleSet.rules.filter { MetricCatalog.kind(of: $0.metric) == .histogram }.map(\.metric)
+    let metrics = ruleSet.rules.filter { Self.payloadStatistic(of: $0) != nil }.map(\.metric)
     return metrics.isEmpty ? nil : MetricSelection(metrics)
   }
 
@@ -97,12 +97,12 @@ public struct RegressionEvaluator: Sendable {
   /// better) when it ran one.
   private func evaluate(_ rule: RegressionRule, _ pair: Pair) -> (RuleResult, (worse: Double, better: Double)?) {
     let (baseline, candidate) = (pair.baseline, pair.candidate)
-    var tested: (worse: Double, better: Double)?
     if let kind = MetricCatalog.diagnosticKind(of: rule.metric) {
       return evaluateDiagnostics(
         rule, kind: kind, baseline: (baseline, pair.baselineDiagnostics),
         candidate: (candidate, pair.candidateDiagnostics))
     }
+    var tested: (worse: Double, better: Double)?
     let b = Self.sample(rule, baseline)
     let c = Self.sample(rule, candidate)
     let pb = pooled(rule, baseline)

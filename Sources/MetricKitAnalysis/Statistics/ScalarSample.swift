@@ -56,10 +56,8 @@ public struct ScalarSample: Sendable, Hashable {
     let limit = min(exactLimit, other.exactLimit)
     switch (folded, other.folded) {
     case (nil, nil):
-      var values = exact
-      exact = []  // keeps `values` uniquely referenced
-      values.append(contentsOf: other.exact)
-      self = ScalarSample(values, exactLimit: limit)
+      exact.append(contentsOf: other.exact)
+      self = ScalarSample(exact, exactLimit: limit)
     case (var sketch?, _):
       folded = nil
       sketch.merge(other.binned)
