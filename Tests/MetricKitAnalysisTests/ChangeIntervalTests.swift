@@ -41,6 +41,48 @@ struct ChangeIntervalTests {
     #expect(absolute.relativeChange(reference: 0) == nil)
   }
 
+  /// The k-th smallest weighted difference, against brute force over every pair (each weighted pair
+  /// repeated by its count): every k on small samples with ties (listed at once), and on samples
+  /// large enough that bisection narrows first, the ranks the interval reads plus a spread of others,
+  /// with runs of equal differences among them.
+  @Test func orderedDifferenceIsTheRankedWeightedDifference() {
+    func bruteForce(_ b: [(value: Double, count: Int)], _ c: [(value: Double, count: Int)]) -> [Double] {
+      var all: [Double] = []
+      for y in c {
+        for x in b { all += repeatElement(y.value - x.value, count: y.count * x.count) }
+      }
+      return all.sorted()
+    }
+    var rng = SplitMix64(seed: 16)
+    let small: [(value: Double, count: Int)] = [(1, 3), (2, 1), (4, 2), (7, 5)]
+    let other: [(value: Double, count: Int)] = [(0, 2), (2, 4), (3, 1), (9, 1)]
+    let smallDifferences = bruteForce(small, other)
+    for k in 1...smallDifferences.count {
+      #expect(HodgesLehmannInterval.orderedDifference(Double(k), small, other) == smallDifferences[k - 1], "k = \(k)")
+    }
+    // Values on a grid of 1/8 (many equal differences) and continuous ones, 300 and 260 entries.
+    func sample(_ n: Int, grid: Bool) -> [(value: Double, count: Int)] {
+      let values = (0..<n).map { _ in
+        let x = rng.logNormal(median: 400, sigma: 0.4)
+        return grid ? (x * 8).rounded() / 8 : x
+      }
+      return Set(values).sorted().map { ($0, 1 + Int(rng.unit() * 3)) }
+    }
+    for grid in [true, false] {
+      let b = sample(300, grid: grid)
+      let c = sample(260, grid: grid)
+      let differences = bruteForce(b, c)
+      let n = differences.count
+      let ranks =
+        [1, 2, n / 40, n / 2, n / 2 + 1, n - n / 40, n - 1, n]
+        + (0..<40).map { _ in 1 + Int(rng.unit() * Double(n - 1)) }
+      for k in ranks {
+        #expect(
+          HodgesLehmannInterval.orderedDifference(Double(k), b, c) == differences[k - 1], "grid \(grid), k = \(k)")
+      }
+    }
+  }
+
   /// How often, in 400 seeded runs, the interval of a 5% multiplicative shift of log-normal
   /// per-payload values (`n` a side) covers +5%.
   static func coverageOfAFivePercentShift(

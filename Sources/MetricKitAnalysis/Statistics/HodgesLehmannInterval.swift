@@ -35,9 +35,18 @@ public struct HodgesLehmannInterval: Sendable, Hashable {
 
   /// The interval at `confidence` (two-sided) for the shift from `baseline` to `candidate`.
   public init(baseline: ScalarSample, candidate: ScalarSample, confidence: Double = 0.95) throws(StatisticsError) {
+    /// Distinct values ascending, with their counts.
     func weighted(_ s: ScalarSample) -> [(value: Double, count: Int)] {
-      if let values = s.exactValues { return values.sorted().map { ($0, 1) } }
-      return s.binned.bins
+      guard let values = s.exactValues else { return s.binned.bins }
+      var runs: [(value: Double, count: Int)] = []
+      for value in values.sorted() {
+        if let last = runs.last, last.value == value {
+          runs[runs.count - 1].count += 1
+        } else {
+          runs.append((value, 1))
+        }
+      }
+      return runs
     }
     var b = weighted(baseline)
     var c = weighted(candidate)
@@ -69,34 +78,67 @@ public struct HodgesLehmannInterval: Sendable, Hashable {
     estimate = (Self.orderedDifference(middle, b, c) + Self.orderedDifference(pairs - middle + 1, b, c)) / 2
   }
 
-  /// The k-th smallest (1-based) difference c − b over all pairs, counted with weights.
+  /// The k-th smallest (1-based) difference c − b over all pairs, counted with weights; `b` and `c`
+  /// sorted ascending.
+  ///
+  /// Bisection on d narrows (lo, hi] around it, each step counting the pairs with c − b ≤ d in one pass;
+  /// once the interval holds no more entries than the two samples have, those pairs are listed and
+  /// the k-th is selected among them. Halving to the last bit would take some 60 passes; the entries
+  /// fall below that bound after about log₂ of their count (Monahan's Hodges–Lehmann algorithm
+  /// selects the same way, on a random pivot instead of the midpoint).
   static func orderedDifference(
     _ k: Double, _ b: [(value: Double, count: Int)], _ c: [(value: Double, count: Int)]
   ) -> Double {
     let total = b.reduce(0) { $0 + Double($1.count) }
-    /// The number of pairs with c − b ≤ d.
-    func atMost(_ d: Double) -> Double {
+    /// The pairs with c − b ≤ d: their weight (the product of the counts) and how many entries.
+    func atMost(_ d: Double) -> (pairs: Double, entries: Int) {
       // For c ascending, the b values ≥ c − d: the threshold rises with c, so one pointer suffices.
       var below = 0.0  // weight of b < c − d
       var i = 0
       var pairs = 0.0
+      var entries = 0
       for (value, count) in c {
         while i < b.count && b[i].value < value - d {
           below += Double(b[i].count)
           i += 1
         }
         pairs += Double(count) * (total - below)
+        entries += b.count - i
       }
-      return pairs
+      return (pairs, entries)
     }
     var lo = c[0].value - b[b.count - 1].value  // count(≤ lo) ≥ 1
     var hi = c[c.count - 1].value - b[0].value  // count(≤ hi) = every pair
-    if atMost(lo) >= k { return lo }
+    var atLo = atMost(lo)
+    if atLo.pairs >= k { return lo }
+    var atHi = atMost(hi)
     // Invariant: atMost(lo) < k ≤ atMost(hi).
+    let few = b.count + c.count
     for _ in 0..<200 {
+      guard atHi.entries - atLo.entries > few else { break }
       let mid = lo + (hi - lo) / 2
-      guard mid > lo, mid < hi else { break }
-      if atMost(mid) >= k { hi = mid } else { lo = mid }
+      guard mid > lo, mid < hi else { return hi }  // converged on many pairs one difference apart
+      let atMid = atMost(mid)
+      if atMid.pairs >= k { (hi, atHi) = (mid, atMid) } else { (lo, atLo) = (mid, atMid) }
+    }
+    guard atHi.entries - atLo.entries <= few else { return hi }
+    // The pairs in (lo, hi]: counted at hi, not at lo; for c ascending both bounds on b rise.
+    var between: [(difference: Double, count: Double)] = []
+    between.reserveCapacity(atHi.entries - atLo.entries)
+    var first = 0  // the first b ≥ c − hi
+    var end = 0  // one past the last b < c − lo
+    for (value, count) in c {
+      while first < b.count && b[first].value < value - hi { first += 1 }
+      while end < b.count && b[end].value < value - lo { end += 1 }
+      for i in first..<max(first, end) {
+        between.append((value - b[i].value, Double(count) * Double(b[i].count)))
+      }
+    }
+    between.sort { $0.difference < $1.difference }
+    var cumulative = atLo.pairs
+    for pair in between {
+      cumulative += pair.count
+      if cumulative >= k { return pair.difference }
     }
     return hi
   }
