@@ -59,6 +59,10 @@ def main():
         configs.append(("floor: read only, files", 1, [a.floor, files], files))
         configs.append(("floor: read + simdjson DOM, files", 1, [a.floor, "--parse", files], files))
         configs.append(("floor: read only, gzip files", 1, [a.floor, gz], gz))
+        # What reading every value costs on top (summary reads nearly all of them): after a DOM parse,
+        # and through On-Demand, which builds no tape.
+        configs.append(("floor: read + DOM, every value visited, files", 1, [a.floor, "--walk", files], files))
+        configs.append(("floor: read + On-Demand, every value visited, files", 1, [a.floor, "--on-demand", files], files))
     for label, path in (("files", files), ("NDJSON", ndjson), ("gzip NDJSON", ndjson_gz), ("gzip files", gz)):
         for threads in sorted({1, cores}):
             configs.append((f"summary, {label}", threads, [a.bin, "summary", path, "--format", "json", "-o", "/dev/null", "--threads", str(threads)], path))
@@ -80,9 +84,10 @@ def main():
     print("| run | threads | median s (min–max) | payloads/s | MB/s | peak RSS MB | × parse floor |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     results = {}
-    floor = None
-    if a.floor:
-        floor = statistics.median(times[1])  # configs[1]: read + simdjson DOM
+    def median_of(label):
+        return statistics.median(next(times[i] for i, config in enumerate(configs) if config[0] == label))
+
+    floor = median_of("floor: read + simdjson DOM, files") if a.floor else None
     for i, (label, threads, cmd, path) in enumerate(configs):
         t = times[i]
         med = statistics.median(t)
@@ -104,6 +109,10 @@ def main():
             print(f"- trend (5 metrics, per day and device type) vs summary on files ({threads} threads): {trend / summary:.2f}× the time")
     if floor and one:
         print(f"- summary on files, 1 thread, vs the read + parse floor: {one / floor:.2f}× (target ≤ 1.3×)")
+        walk = median_of("floor: read + DOM, every value visited, files")
+        on_demand = median_of("floor: read + On-Demand, every value visited, files")
+        print(f"- visiting every value, vs the read + parse floor: after the DOM parse {walk / floor:.2f}×, through On-Demand {on_demand / floor:.2f}×")
+        print(f"- summary on files, 1 thread, vs the read + DOM + every value floor: {one / walk:.2f}×")
         gz_one = results.get(("summary, gzip files", 1))
         if gz_one:
             print(f"- gzip files vs plain files, summary on 1 thread: {one / gz_one:.2f}× the speed (target ≥ 0.8×)")

@@ -4,7 +4,8 @@
 # Builds in release mode, writes the corpus once (deterministic: seed 7), then times `summary` on the
 # pretty-printed files, one NDJSON file (plain and gzipped) and .json.gz files, on 1 thread and on every core, and
 # `compare` on the files; reports medians with min–max, payloads/s, MB/s and peak RSS, and every row as
-# a ratio to the parse floor (Benchmarks/Floor: read the files, parse each with simdjson's DOM). With
+# a ratio to the parse floor (Benchmarks/Floor: read the files, parse each with simdjson's DOM), beside
+# two floors that also visit every value (DOM, and simdjson's On-Demand). With
 # Python's orjson installed it times the same aggregation in Python on the same files, for the ratio.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,10 +25,12 @@ done
 swift build -c release --product metrics-report >&2
 swift build -c release --product generate-corpus >&2
 bin=$(swift build -c release --show-bin-path)
-# The parse floor (Benchmarks/Floor/floor.cpp): read only, and read + simdjson's DOM parse.
+# The parse floor (Benchmarks/Floor/floor.cpp): read only, read + simdjson's DOM parse, and every value
+# visited after a DOM parse or through On-Demand. -march=native: On-Demand is compiled for one
+# instruction set (without it, simdjson's scalar fallback); the DOM parser chooses its own at run time.
 floor=$bin/metrics-report-floor
-if [[ ! -x "$floor" || Benchmarks/Floor/floor.cpp -nt "$floor" ]]; then
-  c++ -O2 -std=c++17 Benchmarks/Floor/floor.cpp -lsimdjson -o "$floor"
+if [[ ! -x "$floor" || Benchmarks/Floor/floor.cpp -nt "$floor" || Scripts/bench.sh -nt "$floor" ]]; then
+  c++ -O2 -march=native -std=c++17 Benchmarks/Floor/floor.cpp -lsimdjson -o "$floor"
 fi
 if [[ ! -f "$corpus/.complete-$payloads" ]]; then
   "$bin/generate-corpus" "$corpus" "$payloads" >&2
