@@ -50,6 +50,7 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--python", type=int, default=1)
     ap.add_argument("--floor", help="the floor program (Benchmarks/Floor/floor.cpp), built by Scripts/bench.sh")
+    ap.add_argument("--cpp-peer", help="the C++ peer (Benchmarks/Peer/summary_peer.cpp), built by Scripts/bench.sh")
     a = ap.parse_args()
     cores = os.cpu_count() or 1
     files, ndjson, gz, ndjson_gz = (os.path.join(a.corpus, x) for x in ("files", "all.ndjson", "gz", "all.ndjson.gz"))
@@ -74,6 +75,8 @@ def main():
         trend_metrics += ["--metric", m]
     for threads in sorted({1, cores}):
         configs.append(("trend, files", threads, [a.bin, "trend", files, *trend_metrics, "--interval", "day", "--by", "deviceType", "--format", "json", "-o", "/dev/null", "--threads", str(threads)], files))
+    if a.cpp_peer:
+        configs.append(("C++ peer: the Python peer's work over simdjson DOM, files", 1, [a.cpp_peer, files], files))
     if a.python:
         configs.append(("Python + orjson, files", 1, ["python3", os.path.join(os.path.dirname(__file__), "orjson_summary.py"), files], files))
     times = {i: [] for i in range(len(configs))}
@@ -119,6 +122,11 @@ def main():
     plain_stream, gz_stream = results.get(("summary, NDJSON", 1)), results.get(("summary, gzip NDJSON", 1))
     if plain_stream and gz_stream:
         print(f"- gzip NDJSON vs plain NDJSON, summary on 1 thread: {plain_stream / gz_stream:.2f}× the speed")
+    if a.cpp_peer and one:
+        cpp = median_of("C++ peer: the Python peer's work over simdjson DOM, files")
+        print(f"- metrics-report vs the C++ peer, both on 1 thread: {one / cpp:.2f}× the time")
+        if floor:
+            print(f"- the C++ peer vs the read + parse floor: {cpp / floor:.2f}×")
     if a.python and one:
         py = results[("Python + orjson, files", 1)]
         print(f"- Python + orjson vs metrics-report, both on 1 thread: {py / one:.1f}× slower")

@@ -5,7 +5,8 @@
 # pretty-printed files, one NDJSON file (plain and gzipped) and .json.gz files, on 1 thread and on every core, and
 # `compare` on the files; reports medians with min–max, payloads/s, MB/s and peak RSS, and every row as
 # a ratio to the parse floor (Benchmarks/Floor: read the files, parse each with simdjson's DOM), beside
-# two floors that also visit every value (DOM, and simdjson's On-Demand). With
+# two floors that also visit every value (DOM, and simdjson's On-Demand), and beside a C++ peer doing
+# the Python peer's work over simdjson's DOM (Benchmarks/Peer). With
 # Python's orjson installed it times the same aggregation in Python on the same files, for the ratio.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,10 +29,15 @@ bin=$(swift build -c release --show-bin-path)
 # The parse floor (Benchmarks/Floor/floor.cpp): read only, read + simdjson's DOM parse, and every value
 # visited after a DOM parse or through On-Demand. -march=native: On-Demand is compiled for one
 # instruction set (without it, simdjson's scalar fallback); the DOM parser chooses its own at run time.
+# The C++ peer (Benchmarks/Peer/summary_peer.cpp): the Python peer's work over simdjson's DOM.
 floor=$bin/metrics-report-floor
-if [[ ! -x "$floor" || Benchmarks/Floor/floor.cpp -nt "$floor" || Scripts/bench.sh -nt "$floor" ]]; then
-  c++ -O2 -march=native -std=c++17 Benchmarks/Floor/floor.cpp -lsimdjson -o "$floor"
-fi
+peer=$bin/metrics-report-cpp-peer
+for pair in "Benchmarks/Floor/floor.cpp:$floor" "Benchmarks/Peer/summary_peer.cpp:$peer"; do
+  source=${pair%%:*} program=${pair#*:}
+  if [[ ! -x "$program" || "$source" -nt "$program" || Scripts/bench.sh -nt "$program" ]]; then
+    c++ -O2 -march=native -std=c++17 "$source" -lsimdjson -o "$program"
+  fi
+done
 if [[ ! -f "$corpus/.complete-$payloads" ]]; then
   "$bin/generate-corpus" "$corpus" "$payloads" >&2
   touch "$corpus/.complete-$payloads"
@@ -45,4 +51,4 @@ if (( python )) && ! python3 -c "import orjson, numpy" 2>/dev/null; then
   python=0
 fi
 exec python3 Benchmarks/run_benchmarks.py --bin "$bin/metrics-report" --corpus "$corpus" --payloads "$payloads" \
-  --runs "$runs" --python "$python" --floor "$floor"
+  --runs "$runs" --python "$python" --floor "$floor" --cpp-peer "$peer"
