@@ -34,7 +34,7 @@ floor=$bin/metrics-report-floor
 peer=$bin/metrics-report-cpp-peer
 for pair in "Benchmarks/Floor/floor.cpp:$floor" "Benchmarks/Peer/summary_peer.cpp:$peer"; do
   source=${pair%%:*} program=${pair#*:}
-  if [[ ! -x "$program" || "$source" -nt "$program" || Scripts/bench.sh -nt "$program" ]]; then
+  if [[ ! -x "$program" || "$source" -nt "$program" || Benchmarks/Common/input.h -nt "$program" || Scripts/bench.sh -nt "$program" ]]; then
     c++ -O2 -march=native -std=c++17 "$source" -lsimdjson -o "$program"
   fi
 done

@@ -11,39 +11,12 @@
 // is compiled for one instruction set (the DOM parser picks its own at run time): build with
 // -march=native, as Scripts/bench.sh does, or it falls back to simdjson's scalar implementation.
 //   floor [--parse | --walk | --on-demand] PATH…
-#include <simdjson.h>
+#include "../Common/input.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <fcntl.h>
-#include <filesystem>
 #include <string>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <vector>
-
-namespace fs = std::filesystem;
-
-// Directory entries carry their type (d_type), so the walk stats nothing; each file then costs one
-// open, one fstat and one read, the least any reader can do.
-static void collect(const fs::path &path, std::vector<std::string> &out) {
-  std::error_code error;
-  if (!fs::is_directory(path, error)) {
-    out.push_back(path.string());
-    return;
-  }
-  std::vector<fs::directory_entry> children;
-  for (const auto &entry : fs::directory_iterator(path)) children.push_back(entry);
-  std::sort(children.begin(), children.end());
-  for (const auto &child : children) {
-    if (child.is_directory(error)) {
-      collect(child.path(), out);
-    } else if (child.is_regular_file(error)) {
-      out.push_back(child.path().string());
-    }
-  }
-}
 
 // What the walks read: the sum of every number and the total length of every key and string.
 struct Visited {
@@ -136,7 +109,7 @@ int main(int argc, char **argv) {
     } else if (std::strcmp(argv[i], "--on-demand") == 0) {
       mode = Mode::onDemand;
     } else {
-      collect(argv[i], files);
+      collectFiles(argv[i], files);
     }
   }
   simdjson::dom::parser parser;
@@ -145,17 +118,7 @@ int main(int argc, char **argv) {
   std::vector<char> buffer(1 << 20);
   size_t bytes = 0, elements = 0;
   for (const auto &name : files) {
-    int fd = open(name.c_str(), O_RDONLY);
-    if (fd < 0) continue;
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-      close(fd);
-      continue;
-    }
-    size_t size = static_cast<size_t>(st.st_size);
-    if (buffer.size() < size + simdjson::SIMDJSON_PADDING) buffer.resize(size + simdjson::SIMDJSON_PADDING);
-    ssize_t got = read(fd, buffer.data(), size);
-    close(fd);
+    ssize_t got = readFile(name, buffer);
     if (got < 0) continue;
     bytes += static_cast<size_t>(got);
     // Gzip files are not JSON: the floor counts them as read, parsing only what is JSON.

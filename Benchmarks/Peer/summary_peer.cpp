@@ -4,48 +4,25 @@
 // read each file, parse it, skip payloads spanning several versions, parse the measurement strings
 // (POSIX and localized, as the Python peer does), merge the six histograms and every signpost's
 // histogram per version, collect twelve scalar metrics, sum the hang rate's parts, and at the end
-// compute means and percentiles. Files only (no NDJSON or gzip): the bench runs it on the files.
+// compute means and percentiles. JSON files only (no NDJSON or gzip; what does not parse is skipped):
+// the bench runs it on the files.
 // Prints the payload, version, merged-count and scalar counts, so nothing is optimized away and the
 // work can be checked against the Python peer's.
 //   summary-peer PATH…
-#include <simdjson.h>
+#include "../Common/input.h"
 
-#include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <cstring>
-#include <fcntl.h>
-#include <filesystem>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <string_view>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
-namespace fs = std::filesystem;
 using simdjson::dom::element;
 using simdjson::dom::object;
-
-static void collect(const fs::path &path, std::vector<std::string> &out) {
-  std::error_code error;
-  if (!fs::is_directory(path, error)) {
-    out.push_back(path.string());
-    return;
-  }
-  std::vector<fs::directory_entry> children;
-  for (const auto &entry : fs::directory_iterator(path)) children.push_back(entry);
-  std::sort(children.begin(), children.end());
-  for (const auto &child : children) {
-    if (child.is_directory(error)) {
-      collect(child.path(), out);
-    } else if (child.is_regular_file(error) && child.path().extension() == ".json") {
-      out.push_back(child.path().string());
-    }
-  }
-}
 
 // The Python peer's unit table: unit text → scale to the metric's base unit.
 static const std::unordered_map<std::string_view, double> units = {
@@ -166,29 +143,22 @@ static void add(element payload, std::map<std::string, Version> &versions) {
 
 int main(int argc, char **argv) {
   std::vector<std::string> files;
-  for (int i = 1; i < argc; i++) collect(argv[i], files);
+  for (int i = 1; i < argc; i++) collectFiles(argv[i], files);
   simdjson::dom::parser parser;
   std::vector<char> buffer(1 << 20);
   std::map<std::string, Version> versions;
   size_t payloads = 0;
   try {
     for (const auto &name : files) {
-      int fd = open(name.c_str(), O_RDONLY);
-      if (fd < 0) continue;
-      struct stat st;
-      if (fstat(fd, &st) != 0) {
-        close(fd);
-        continue;
-      }
-      size_t size = static_cast<size_t>(st.st_size);
-      if (buffer.size() < size + simdjson::SIMDJSON_PADDING) buffer.resize(size + simdjson::SIMDJSON_PADDING);
-      ssize_t got = read(fd, buffer.data(), size);
-      close(fd);
+      ssize_t got = readFile(name, buffer);
       element root;
       if (got < 0 || parser.parse(buffer.data(), static_cast<size_t>(got), false).get(root)) continue;
       simdjson::dom::array list;
       if (!root.get(list)) {
-        for (element payload : list) payloads++, add(payload, versions);
+        for (element payload : list) {
+          payloads++;
+          add(payload, versions);
+        }
       } else {
         payloads++;
         add(root, versions);
