@@ -130,11 +130,18 @@ int main(int argc, char **argv) {
         if (mode == Mode::walk) walk(root, visited);
       }
     } else if (mode == Mode::onDemand) {
+      // On-Demand finds errors as it reads: a document counts, with its values, once it was read to
+      // the end without one (as the DOM parser rejects more than one document in a file, so does this).
       simdjson::ondemand::document document;
       simdjson::ondemand::value root;
+      Visited values;
+      const char *location;
       if (!onDemand.iterate(buffer.data(), length, buffer.size()).get(document) && !document.get_value().get(root) &&
-          walk(root, visited))
+          walk(root, values) && document.current_location().get(location) == simdjson::OUT_OF_BOUNDS) {
         elements++;
+        visited.sum += values.sum;
+        visited.text += values.text;
+      }
     }
   }
   std::printf("%zu files, %zu bytes, %zu documents parsed", files.size(), bytes, elements);
