@@ -29,22 +29,9 @@ struct Report: ParsableCommand {
   /// The gate section's rules and decision, as compare's.
   @OptionGroup var gate: GateOptions
 
-  @Option(
-    help: ArgumentHelp(
-      "The width of a point: day, week (ISO, from Monday), month, or auto: the narrowest whose typical point "
-        + "has --min-payloads payloads.", valueName: "interval"))
-  var interval: String = "auto"
-
-  /// The interval asked for; nil for auto.
-  private var fixedInterval: TrendInterval? { TrendInterval(rawValue: interval) }
-
-  @Option(help: "Only the last days or weeks of the data, counted back from its latest day: 7d, 30d, 90d, 12w.")
-  var last: String?
+  @OptionGroup var axis: TimeAxisOptions
 
   @OptionGroup var breakdown: BreakdownOptions
-
-  @Option(help: "Points with fewer payloads are marked sparse; a version's release marker is its first such interval.")
-  var minPayloads: Int = ReportOptions().minPayloads
 
   @OptionGroup var histogram: HistogramOptions
 
@@ -63,25 +50,20 @@ struct Report: ParsableCommand {
       throw ValidationError("Give both --baseline and --candidate for the gate section, or neither.")
     }
     if gate.rules != nil && baseline == nil { throw ValidationError("--rules needs --baseline and --candidate.") }
-    if minPayloads < 1 { throw ValidationError("--min-payloads must be at least 1.") }
     let bad = metrics.filter { ReportChartSpec(parsing: $0) == nil }
     if !bad.isEmpty {
       throw ValidationError(
         "Unknown metric or statistic \(bad.map { "'\($0)'" }.joined(separator: ", ")): give a metric identifier "
           + "('metrics-report summary --help') and optionally @p50, @p90, @mean.")
     }
-    _ = try Trend.days(last)
-    if interval != "auto" && fixedInterval == nil {
-      throw ValidationError("--interval takes auto, day, week or month, not '\(interval)'.")
-    }
   }
 
   func run() throws {
     var options = ReportOptions()
     if !metrics.isEmpty { options.charts = metrics.compactMap(ReportChartSpec.init(parsing:)) }
-    options.interval = fixedInterval
-    options.lastDays = try Trend.days(last)
-    options.minPayloads = minPayloads
+    options.interval = axis.fixedInterval
+    options.lastDays = try axis.lastDays
+    options.minPayloads = axis.minPayloads
     options.estimator = histogram.estimator
     options.interpolation = histogram.interpolation
     options.top = breakdown.top
@@ -93,7 +75,7 @@ struct Report: ParsableCommand {
     }
     var aggregation = evaluator?.aggregationOptions ?? AggregationOptions(estimator: histogram.estimator)
     aggregation.selection = options.selection(adding: evaluator?.ruleSet.rules.map(\.metric) ?? [])
-    aggregation.interval = fixedInterval ?? .day
+    aggregation.interval = axis.fixedInterval ?? .day
     aggregation.grouping = breakdown.key
     aggregation.dayUTCOffset = try input.timestampParser().assumedUTCOffset
     aggregation.diagnostics = DiagnosticOptions(appBinary: appBinary)
@@ -101,19 +83,16 @@ struct Report: ParsableCommand {
       paths: input.inputPaths, reader: try input.reader(), filter: try input.filter(), options: aggregation,
       threads: input.threads, standardInput: input.stdin)
 
-    var comparison: ComparisonReport?
+    var pageGate: ReportPage.Gate?
     if let evaluator, let baseline, let candidate {
-      guard let b = aggregate.versions[baseline], let c = aggregate.versions[candidate] else {
+      guard aggregate.versions[baseline] != nil, aggregate.versions[candidate] != nil else {
         try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
         throw ReportOutput.noPayloads(
           for: [baseline, candidate].filter { aggregate.versions[$0] == nil }, counted: aggregate.versions.keys)
       }
-      comparison = ComparisonReport(
-        baseline: b, candidate: c, inputs: aggregate.inputs, baselineDiagnostics: aggregate.diagnostics[baseline],
-        candidateDiagnostics: aggregate.diagnostics[candidate], evaluator: evaluator, threads: input.threads)
-      options.distributionVersions = [baseline, candidate]
+      pageGate = ReportPage.Gate(evaluator: evaluator, baseline: baseline, candidate: candidate, threads: input.threads)
     }
-    let page = ReportPage(aggregate: aggregate, options: options, comparison: comparison)
+    let page = ReportPage(aggregate: aggregate, options: options, gate: pageGate)
     try ReportOutput.write(HTMLReportRenderer.render(page), to: output, inputs: aggregate.discovery)
     try ReportOutput.finish(
       inputs: aggregate.inputs, strict: input.strict, requestedVersions: input.appVersions,

@@ -51,7 +51,7 @@ struct Summary: ParsableCommand {
     let unknown = MetricSelection(metrics).unknownPatterns
     if !unknown.isEmpty {
       throw ValidationError(
-        "Unknown metric \(unknown.map { "'\($0)'" }.joined(separator: ", ")). Known: \(MetricCatalog.identifiers.joined(separator: ", ")), signpost:<category>/<name>."
+        "Unknown metric \(unknown.map { "'\($0)'" }.joined(separator: ", ")). Known: \(MetricCatalog.fixed.map(\.id.rawValue).joined(separator: ", ")), signpost:<category>/<name>."
       )
     }
   }

@@ -18,16 +18,9 @@ struct Trend: ParsableCommand {
   @Option(help: "Statistics of histogram and scalar metrics, comma-separated: mean, pNN.")
   var statistic: String = "p50,p90,mean"
 
-  @Option(help: "The width of a point: day, week (ISO, from Monday) or month.")
-  var interval: TrendInterval = .day
-
-  @Option(help: "Only the last days or weeks of the data, counted back from its latest day: 7d, 30d, 90d, 12w.")
-  var last: String?
+  @OptionGroup var axis: TimeAxisOptions
 
   @OptionGroup var breakdown: BreakdownOptions
-
-  @Option(help: "Points with fewer payloads are kept but marked sparse.")
-  var minPayloads: Int = TrendOptions().minPayloads
 
   @OptionGroup var histogram: HistogramOptions
 
@@ -46,27 +39,21 @@ struct Trend: ParsableCommand {
   func options() throws -> TrendOptions {
     var options = TrendOptions()
     let parts = statistic.split(separator: ",").map(String.init)
-    let parsed = parts.compactMap(TrendStatistic.init(parsing:))
+    let parsed = parts.compactMap(Statistic.init(parsing:)).filter { $0.isPlottable(for: .histogram) }
     guard !parts.isEmpty, parsed.count == parts.count else {
       throw ValidationError("--statistic takes mean and pNN, comma-separated, not '\(statistic)'.")
     }
     options.statistics = parsed
     options.estimator = histogram.estimator
     options.interpolation = histogram.interpolation
-    options.minPayloads = minPayloads
+    options.minPayloads = axis.minPayloads
     options.top = breakdown.top
-    options.lastDays = try Self.days(last)
+    options.lastDays = try axis.lastDays
     return options
   }
 
-  /// Parses `--last`: `7d`, `30d`, `12w` as a number of days.
-  static func days(_ last: String?) throws -> Int? {
-    guard let last else { return nil }
-    guard let n = Int(last.dropLast()), n > 0, let unit = last.last, unit == "d" || unit == "w" else {
-      throw ValidationError("--last takes a number of days or weeks, e.g. 7d, 30d, 12w, not '\(last)'.")
-    }
-    return unit == "w" ? n * 7 : n
-  }
+  /// The width of a point: day unless asked.
+  var interval: TrendInterval { axis.fixedInterval ?? .day }
 
   /// Snapshots as one aggregate, checked to be taken with `interval` (any, when nil) and `grouping`.
   static func load(_ paths: [String], interval: TrendInterval?, grouping: GroupingKey?) throws -> DumpAggregate {
@@ -102,20 +89,20 @@ struct Trend: ParsableCommand {
     if !snapshots.isEmpty && (!input.paths.isEmpty || input.stdin) {
       throw ValidationError("Give payloads or --snapshot files, not both.")
     }
+    if axis.interval == "auto" { throw ValidationError("--interval takes day, week or month, not 'auto'.") }
     if metrics.isEmpty { throw ValidationError("Name at least one --metric (or --metric payloads for adoption).") }
-    let unknown = MetricSelection(metrics.filter { !TrendReport.isAdoption($0) }).unknownPatterns
+    let unknown = MetricSelection(metrics.filter { !TrendSubject.isAdoption($0) }).unknownPatterns
     if !unknown.isEmpty {
       throw ValidationError(
         "Unknown metric \(unknown.map { "'\($0)'" }.joined(separator: ", ")); see 'metrics-report summary --help'.")
     }
-    if minPayloads < 1 { throw ValidationError("--min-payloads must be at least 1.") }
     _ = try options()
   }
 
   func run() throws {
     let options = try options()
     // Only the metrics asked are aggregated (adoption needs payload counts alone).
-    let asked = metrics.filter { !TrendReport.isAdoption($0) }
+    let asked = metrics.filter { !TrendSubject.isAdoption($0) }
     var aggregation = AggregationOptions(
       estimator: histogram.estimator, selection: asked.isEmpty ? MetricSelection.none : MetricSelection(asked))
     aggregation.grouping = breakdown.key
@@ -130,7 +117,8 @@ struct Trend: ParsableCommand {
       : try Self.load(snapshots, interval: interval, grouping: aggregation.grouping)
     let report = TrendReport(aggregate: aggregate, metrics: metrics, interval: interval, options: options)
     try ReportOutput.write(
-      TrendRenderer.render(report, as: format, minPayloads: minPayloads), to: output, inputs: aggregate.discovery)
+      TrendRenderer.render(report, as: format, minPayloads: axis.minPayloads), to: output,
+      inputs: aggregate.discovery)
     try ReportOutput.finish(
       inputs: aggregate.inputs, strict: input.strict, requestedVersions: input.appVersions,
       countedVersions: Array(Set(aggregate.series.keys.map(\.version))))

@@ -122,8 +122,10 @@ struct AggregationTests {
       try payload("3.9.0", launch: [(100, 200, 4)]),
       try payload("3.9.0", launch: [(100, 200, 0)]),  // no observations: records nothing
     ]
-    let ttfd = "applicationLaunchMetrics.histogrammedTimeToFirstDraw"
-    var options = AggregationOptions(payloadStatistics: MetricSelection([ttfd]), payloadPercentiles: [Percentile(50)!])
+    let ttfd = MetricID.histogrammedTimeToFirstDraw
+    let p50 = Statistic.percentile(Percentile(50)!)
+    var options = AggregationOptions(
+      payloadStatistics: MetricSelection(metrics: [ttfd]), payloadPercentiles: [Percentile(50)!])
     var withMeans = VersionAggregate(version: "3.9.0")
     for p in payloads { withMeans.add(p, options: options) }
     options.payloadMeans = false
@@ -131,12 +133,12 @@ struct AggregationTests {
     for p in payloads { withoutMeans.add(p, options: options) }
     // Means by hand (midpoints): (150 + 3 × 250) ÷ 4 and 150; medians: the 2nd of 4 is 1/3 into
     // [200, 300), the 2nd of 4 is half-way through [100, 200).
-    let means = try #require(withMeans.payloadStatistics[ttfd]?["mean"]?.exactValues)
+    let means = try #require(withMeans.payloadStatistics[ttfd]?[.mean]?.exactValues)
     #expect(means == [225, 150])
-    let medians = try #require(withMeans.payloadStatistics[ttfd]?["p50"]?.exactValues)
+    let medians = try #require(withMeans.payloadStatistics[ttfd]?[p50]?.exactValues)
     #expect(medians.count == 2 && abs(medians[0] - (200 + 100.0 / 3)) < 1e-9 && medians[1] == 150)
-    #expect(withoutMeans.payloadStatistics[ttfd]?["mean"] == nil)
-    #expect(withoutMeans.payloadStatistics[ttfd]?["p50"]?.exactValues == medians)
+    #expect(withoutMeans.payloadStatistics[ttfd]?[.mean] == nil)
+    #expect(withoutMeans.payloadStatistics[ttfd]?[p50]?.exactValues == medians)
 
     // The built-in rules test percentiles of histograms (and a mean of a scalar): no means recorded.
     #expect(!RegressionEvaluator().payloadMeans)
@@ -168,11 +170,9 @@ struct AggregationTests {
     for version in report.versions {
       let truth = good.filter { $0.version == version.version && !$0.multipleVersions }
       #expect(version.payloads == truth.count)
-      let checks: [(String, [Double], (SyntheticPayload) -> BucketLayout)] = [
-        ("applicationLaunchMetrics.histogrammedTimeToFirstDraw", truth.flatMap(\.launchSamples), \.launchLayout),
-        (
-          "applicationResponsivenessMetrics.histogrammedApplicationHangTime", truth.flatMap(\.hangSamples), \.hangLayout
-        ),
+      let checks: [(MetricID, [Double], (SyntheticPayload) -> BucketLayout)] = [
+        (.histogrammedTimeToFirstDraw, truth.flatMap(\.launchSamples), \.launchLayout),
+        (.histogrammedApplicationHangTime, truth.flatMap(\.hangSamples), \.hangLayout),
       ]
       for (id, samples, layoutOf) in checks {
         let metric = version.metrics.first { $0.metric == id }
@@ -203,7 +203,7 @@ struct AggregationTests {
       }
       // Scalars: type-7 across payloads.
       let peak = truth.map(\.peakMemoryMB).sorted()
-      guard case .scalar(let s) = version.metrics.first(where: { $0.metric == "memoryMetrics.peakMemoryUsage" }) else {
+      guard case .scalar(let s) = version.metrics.first(where: { $0.metric == .peakMemoryUsage }) else {
         Issue.record("no peak memory")
         continue
       }

@@ -52,7 +52,7 @@ struct BreakdownTests {
       #expect(entries.reduce(0) { $0 + $1.payloads } == aggregate.versions[version]?.payloadCount)
       // (other) is the exact merge of the other groups: its observations add up.
       let all = try #require(
-        aggregate.versions[version]?.histogram("applicationLaunchMetrics.histogrammedTimeToFirstDraw"))
+        aggregate.versions[version]?.histogram(.histogrammedTimeToFirstDraw))
       let counts = entries.compactMap { e -> Int128? in
         guard case .histogram(let h) = e.metrics.first else { return nil }
         return Int128(h.count)

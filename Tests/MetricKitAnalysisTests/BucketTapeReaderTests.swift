@@ -66,7 +66,7 @@ struct BucketTapeReaderTests {
           BucketTapeReader(measurements: parser.measurements, kind: .duration, divisor: 1).read($0)
         } != nil
       do throws(PayloadDecodingError) {
-        let histogram = try context.histogram(root, kind: .duration, unit: CanonicalUnit.milliseconds)
+        let histogram = try context.histogram(root, kind: .duration, unit: MetricUnit.millisecondsUnit)
         return ("\(histogram.buckets.map { [$0.start, $0.end, Double($0.count)] })", flat)
       } catch {
         return (error.description, flat)
@@ -143,7 +143,7 @@ struct BucketTapeReaderTests {
         flat += 1
         let general = Result { () throws(PayloadDecodingError) in
           try DecodingContext(timestamps: TimestampParser(), limits: InputLimits())
-            .histogram(value, kind: kind, unit: CanonicalUnit.milliseconds).buckets
+            .histogram(value, kind: kind, unit: MetricUnit.millisecondsUnit).buckets
         }
         #expect((try? general.get()) == read, "\(path): \(value.key)")
       }

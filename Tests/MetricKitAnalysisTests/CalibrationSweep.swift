@@ -37,7 +37,7 @@ struct CalibrationSweep {
         for (i, evaluator) in evaluators.enumerated() {
           let results = evaluator.evaluate(baseline: a, candidate: b)
           let p50 = results.first {
-            $0.rule.metric == "applicationLaunchMetrics.histogrammedTimeToFirstDraw"
+            $0.rule.metric == .histogrammedTimeToFirstDraw
               && $0.rule.statistic == .percentile(Percentile(50)!)
           }
           if p50?.verdict == .regression { flagged[i] += 1 }
@@ -80,7 +80,7 @@ struct CalibrationSweep {
           mw += 1
         }
         if try PooledRateTest(baseline: a.hangRate, candidate: b.hangRate).pHigher < 0.05 { pooled += 1 }
-        let result = evaluator.evaluate(baseline: a, candidate: b).first { $0.rule.metric == MetricCatalog.hangRate }
+        let result = evaluator.evaluate(baseline: a, candidate: b).first { $0.rule.metric == .hangRate }
         if result?.verdict == .regression { flagged += 1 }
         if let change = result?.change { changes.append(change) }
       }

@@ -31,24 +31,26 @@ struct ExportTests {
   }
 
   @Test func namesFollowPrometheusConventionsAndScaleToBaseUnits() throws {
-    let launch = try #require(ExportedMetric.of("applicationLaunchMetrics.histogrammedTimeToFirstDraw"))
+    let launch = try #require(ExportedMetric.of(MetricID.histogrammedTimeToFirstDraw))
     #expect(launch.prometheusName == "metrickit_app_launch_time_to_first_draw_seconds")
     #expect(launch.dottedName == "metrickit.app_launch.time_to_first_draw")
     #expect(launch.scaled(10) == 0.01 && launch.ucum == "s")
-    #expect(ExportedMetric.of("cpuMetrics.cumulativeCPUTime")?.prometheusName == "metrickit_cpu_time_seconds")
+    #expect(ExportedMetric.of(MetricID.cumulativeCPUTime)?.prometheusName == "metrickit_cpu_time_seconds")
     #expect(
-      ExportedMetric.of("memoryMetrics.peakMemoryUsage")?.prometheusName == "metrickit_memory_peak_memory_usage_bytes")
-    #expect(ExportedMetric.of("memoryMetrics.peakMemoryUsage")?.scaled(1.5) == 1_500_000)
-    #expect(ExportedMetric.of("hangRate")?.prometheusName == "metrickit_app_responsiveness_hang_rate_ratio")
-    #expect(ExportedMetric.of("hangRate")?.scaled(36) == 0.01)
+      ExportedMetric.of(MetricID.peakMemoryUsage)?.prometheusName == "metrickit_memory_peak_memory_usage_bytes")
+    #expect(ExportedMetric.of(MetricID.peakMemoryUsage)?.scaled(1.5) == 1_500_000)
+    #expect(ExportedMetric.of(MetricID.hangRate)?.prometheusName == "metrickit_app_responsiveness_hang_rate_ratio")
+    #expect(ExportedMetric.of(MetricID.hangRate)?.scaled(36) == 0.01)
     #expect(
-      ExportedMetric.of("applicationExitMetrics.backgroundExitData.cumulativeMemoryPressureExitCount")?.prometheusName
+      ExportedMetric.of(MetricID.backgroundMemoryPressureExitCount)?.prometheusName
         == "metrickit_app_exit_background_memory_pressure_exit_count")
-    #expect(ExportedMetric.of("signpost:Net/fetch \"x\"")?.prometheusName == "metrickit_signpost_duration_seconds")
-    #expect(ExportedMetric.of("diagnostics.crash") == nil)
+    #expect(
+      ExportedMetric.of(MetricID.signpost(category: "Net", name: "fetch \"x\""))?.prometheusName
+        == "metrickit_signpost_duration_seconds")
+    #expect(ExportedMetric.of(MetricID.diagnostics(.crash)) == nil)
     // Every catalog metric has a distinct, valid Prometheus name.
-    let names = MetricCatalog.identifiers.compactMap { ExportedMetric.of($0)?.prometheusName }
-    #expect(names.count == MetricCatalog.identifiers.count && Set(names).count == names.count)
+    let names = MetricCatalog.fixed.compactMap { ExportedMetric.of($0.id)?.prometheusName }
+    #expect(names.count == MetricCatalog.fixed.count && Set(names).count == names.count)
     #expect(names.allSatisfy { $0.range(of: "^[a-z_][a-z0-9_]*$", options: .regularExpression) != nil })
   }
 
@@ -65,7 +67,7 @@ struct ExportTests {
     let export = try Self.export(interval: nil)
     #expect(export.bundleIdentifier == "com.example.app")
     let point = try #require(export.points.first)
-    let launch = "applicationLaunchMetrics.histogrammedTimeToFirstDraw"
+    let launch = MetricID.histogrammedTimeToFirstDraw
     let buckets = try #require(export.buckets(launch, in: point.aggregate))
     // 0–10: 3; 10–20: 5 + 2; 20–30: 2 → cumulative 3, 10, 12 at 0.01, 0.02, 0.03 s.
     #expect(buckets.cumulative.map(\.upperBound) == [0.01, 0.02, 0.03])
@@ -77,7 +79,7 @@ struct ExportTests {
     #expect(q.values[0].percentile.label == "p50")
     #expect(abs(q.values[0].value - (10 + 3.0 / 7 * 10) / 1000) < 1e-15)
     // Peak memory across payloads: count 2, sum 400 MB in bytes, p50 (type 7) 200 MB.
-    let memory = try #require(export.quantiles("memoryMetrics.peakMemoryUsage", in: point.aggregate))
+    let memory = try #require(export.quantiles(MetricID.peakMemoryUsage, in: point.aggregate))
     #expect(memory.count == 2 && memory.sum == 400_000_000 && memory.values[0].value == 200_000_000)
 
     let text = OpenMetricsWriter.write(export)

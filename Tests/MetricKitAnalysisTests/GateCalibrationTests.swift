@@ -56,7 +56,7 @@ struct GateCalibrationTests {
       let b = Self.aggregate(pool, size: 50, version: "B", evaluator: evaluator, rng: &rng)
       let results = evaluator.evaluate(baseline: a, candidate: b)
       #expect(
-        results.filter { MetricCatalog.diagnosticKind(of: $0.rule.metric) == nil }.allSatisfy {
+        results.filter { $0.rule.metric.kind != .diagnostic }.allSatisfy {
           $0.verdict != .insufficientData
         })
       if results.contains(where: \.failsGate) { failures += 1 }
@@ -82,7 +82,7 @@ struct GateCalibrationTests {
       let b = Self.aggregate(candidatePool, size: 200, version: "B", evaluator: evaluator, rng: &rng)
       let results = evaluator.evaluate(baseline: a, candidate: b)
       let median = results.first {
-        $0.rule.metric == "applicationLaunchMetrics.histogrammedTimeToFirstDraw"
+        $0.rule.metric == MetricID.histogrammedTimeToFirstDraw
           && $0.rule.statistic == .percentile(Percentile(50)!)
       }
       if median?.verdict == .regression && results.contains(where: \.failsGate) { caught += 1 }
@@ -109,7 +109,7 @@ struct GateCalibrationTests {
       let a = aggregate(baseline, size: size, version: "A", evaluator: evaluator, rng: &rng)
       let b = aggregate(candidate, size: size, version: "B", evaluator: evaluator, rng: &rng)
       guard
-        let r = evaluator.evaluate(baseline: a, candidate: b).first(where: { $0.rule.metric == MetricCatalog.hangRate })
+        let r = evaluator.evaluate(baseline: a, candidate: b).first(where: { $0.rule.metric == .hangRate })
       else { continue }
       if r.verdict == .regression { flagged += 1 }
       if let q = r.qValue, q < 0.05 { significant += 1 }

@@ -38,7 +38,7 @@ struct GroupedGateTests {
     }
     let report = ComparisonReport(
       grouped: Self.dump(payloads, evaluator: evaluator), baseline: "A", candidate: "B", top: 10, evaluator: evaluator)
-    let launch = report.results.filter { $0.rule.metric == "applicationLaunchMetrics.histogrammedTimeToFirstDraw" }
+    let launch = report.results.filter { $0.rule.metric == MetricID.histogrammedTimeToFirstDraw }
     #expect(launch.count == 6)  // p50 and p90 in each of 3 groups
     for r in launch {
       #expect((r.verdict == .regression) == (r.by?.value == "iPhone15,3"), "\(r.by?.value ?? "") \(r.rule.statistic)")

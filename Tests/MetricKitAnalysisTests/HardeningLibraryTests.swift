@@ -59,7 +59,7 @@ struct HardeningLibraryTests {
     print("50,000 distinct signposts aggregated in \(elapsed)")
     // Quadratic, this took minutes (8,000 signposts: 38 s); a generous bound for debug and ASan builds.
     #expect(elapsed < .seconds(20))
-    #expect(whole.signpostIdentifiers == names.prefix(10_000).map { "signpost:C/\($0)" })
+    #expect(whole.signpostIDs == names.prefix(10_000).map { MetricID.signpost(category: "C", name: $0) })
     #expect(whole.signpostHistogramsNotKept == 40_000)
     // Split over payloads and merged in any order: the same signposts kept, with their whole data.
     let halves = [
@@ -71,9 +71,9 @@ struct HardeningLibraryTests {
     b.add(halves[1], options: AggregationOptions())
     b.add(halves[0], options: AggregationOptions())
     a.merge(b)
-    #expect(a.signpostIdentifiers == whole.signpostIdentifiers)
-    #expect(a.histogram("signpost:C/S00000")?.histogramCount == 1)
-    #expect(a.histogram("signpost:C/S09999")?.histogramCount == 1)
+    #expect(a.signpostIDs == whole.signpostIDs)
+    #expect(a.histogram(MetricID.signpost(category: "C", name: "S00000"))?.histogramCount == 1)
+    #expect(a.histogram(MetricID.signpost(category: "C", name: "S09999"))?.histogramCount == 1)
     #expect(a.signpostHistogramsNotKept == 40_000 + 25_000)
   }
 

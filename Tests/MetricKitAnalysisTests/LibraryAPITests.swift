@@ -68,11 +68,11 @@ struct LibraryAPITests {
   // MARK: - Rules
 
   @Test func rulesAreCheckedWhereverTheyAreMade() throws {
-    let p90 = RuleStatistic.percentile(Percentile(90)!)
+    let p90 = Statistic.percentile(Percentile(90)!)
     let cases: [(() throws(RuleValidationError) -> RegressionRule, String)] = [
       (
         { () throws(RuleValidationError) in
-          try RegressionRule(metric: "applicationLaunchMetrics.timeToFirstDraw", statistic: p90)
+          try RegressionRule(metric: try MetricID("applicationLaunchMetrics.timeToFirstDraw"), statistic: p90)
         }, "metric"
       ),
       ({ () throws(RuleValidationError) in try RegressionRule(metric: .hangRate, statistic: p90) }, "statistic"),
@@ -118,7 +118,7 @@ struct LibraryAPITests {
       .budget(Measurement(value: 0.8, unit: UnitDuration.seconds))
     #expect(launch.statistic == p90 && launch.budget == 800)
     #expect(launch.budgetMeasurement?.value == 800 && launch.budgetMeasurement?.unit.symbol == "ms")
-    #expect(try RegressionRule(metric: "hangRate").statistic == .rate)
+    #expect(try RegressionRule(metric: MetricID.hangRate).statistic == .rate)
     // The typed identifiers are the catalog's.
     for id in [
       MetricID.histogrammedTimeToFirstDraw, .peakMemoryUsage, .foregroundNormalAppExitCount,
@@ -126,7 +126,9 @@ struct LibraryAPITests {
     ] {
       #expect(try MetricID(id.rawValue) == id)
     }
-    #expect(try RegressionRule(metric: .signpost(category: "Feed", name: "Load")).metric == "signpost:Feed/Load")
+    #expect(
+      try RegressionRule(metric: .signpost(category: "Feed", name: "Load")).metric
+        == MetricID.signpost(category: "Feed", name: "Load"))
     #expect(try RegressionRule(metric: .diagnostics(.crash), statistic: .newSignature).statistic == .newSignature)
     #expect(throws: RuleValidationError.self) { try RuleSet(alpha: 1.5, rules: [launch]) }
     // A rule file is checked by the same function: the file's message names file, line and key.
@@ -214,10 +216,10 @@ struct LibraryAPITests {
     let aggregate = DumpAggregate(paths: [Self.samples])
     let report = SummaryReport(aggregate: aggregate, options: SummaryOptions(), threads: 1)
     let v = try #require(report.versions.first { $0.version == "3.9.0" })
-    func reported(_ id: String) -> MetricSummary? { v.metrics.first { $0.metric == id } }
+    func reported(_ id: MetricID) -> MetricSummary? { v.metrics.first { $0.metric == id } }
 
     let p90 = try #require(payloads.percentile(90, for: \.applicationLaunchMetrics, applicationVersion: "3.9.0"))
-    guard case .histogram(let launch) = reported("applicationLaunchMetrics.histogrammedTimeToFirstDraw") else {
+    guard case .histogram(let launch) = reported(.histogrammedTimeToFirstDraw) else {
       throw TestFailure("no launch summary")
     }
     let reportedP90 = try #require(launch.percentiles.first { $0.percentile == Percentile(90)! })
@@ -225,12 +227,12 @@ struct LibraryAPITests {
     #expect(abs(p90.value.converted(to: .seconds).value - reportedP90.value / 1000) < 1e-12)
     #expect(p90.lowerBound.value == reportedP90.lowerBound && p90.upperBound.value == reportedP90.upperBound)
 
-    guard case .rate(let hang) = reported("hangRate") else { throw TestFailure("no hang rate") }
+    guard case .rate(let hang) = reported(.hangRate) else { throw TestFailure("no hang rate") }
     let rate = try #require(payloads.hangRate(applicationVersion: "3.9.0"))
     #expect(rate == Measurement(value: hang.value, unit: UnitTimeRatio.secondsPerHour))
     #expect(abs(rate.converted(to: .secondsPerSecond).value - hang.value / 3600) < 1e-15)
 
-    guard case .scalar(let memory) = reported("memoryMetrics.peakMemoryUsage") else { throw TestFailure("no memory") }
+    guard case .scalar(let memory) = reported(.peakMemoryUsage) else { throw TestFailure("no memory") }
     let memoryP90 = try #require(
       payloads.percentile(90, of: \.memoryMetrics?.peakMemoryUsage, applicationVersion: "3.9.0"))
     #expect(memoryP90.converted(to: .megabytes).value == memory.percentiles.first { $0.0 == Percentile(90)! }?.1)

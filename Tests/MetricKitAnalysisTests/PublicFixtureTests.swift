@@ -61,7 +61,7 @@ struct PublicFixtureTests {
     #expect(p.displayMetrics?.averagePixelLuminance?.averageMeasurement.value == 50)
     #expect(p.signpostMetrics.count == 2)
     let signpost = p.signpostMetrics[1]
-    #expect(signpost.identifier == "signpost:TestSignpostCategory2/TestSignpostName2")
+    #expect(signpost.identifier == MetricID.signpost(category: "TestSignpostCategory2", name: "TestSignpostName2"))
     #expect(signpost.totalCount == 40)
     #expect(
       signpost.signpostIntervalData?.histogrammedSignpostDuration?.buckets[1]

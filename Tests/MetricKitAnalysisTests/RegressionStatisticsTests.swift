@@ -37,7 +37,7 @@ struct RegressionStatisticsTests {
   }
 
   @Test func thresholdsNeedEveryConditionInTheBadDirection() throws {
-    var rule = try RegressionRule(metric: "memoryMetrics.peakMemoryUsage", statistic: .mean, maxIncrease: 0.1)
+    var rule = try RegressionRule(metric: MetricID.peakMemoryUsage, statistic: .mean, maxIncrease: 0.1)
     #expect(rule.worsened(from: 100, to: 111))
     #expect(!rule.worsened(from: 100, to: 110))
     rule.maxIncreaseAbsolute = 20

@@ -7,7 +7,7 @@ import Testing
 /// The report page (issue 12): what it computes, how it draws, and what it refuses to let through.
 @Suite("Report page")
 struct ReportPageTests {
-  static let launch = "applicationLaunchMetrics.histogrammedTimeToFirstDraw"
+  static let launch = MetricID.histogrammedTimeToFirstDraw
 
   static func dailyAggregate() throws -> DumpAggregate {
     var options = AggregationOptions()
@@ -103,14 +103,15 @@ struct ReportPageTests {
     // Each point is the merged histogram of its day.
     var trendOptions = TrendOptions()
     trendOptions.statistics = [.percentile(Percentile(90)!)]
-    let trend = TrendReport(aggregate: aggregate, metrics: [Self.launch], interval: .day, options: trendOptions)
+    let trend = TrendReport(
+      aggregate: aggregate, subjects: [.metric(Self.launch)], interval: .day, options: trendOptions)
     for series in p90.series {
       let expected = try #require(trend.series.first { $0.version == series.version })
       #expect(series.points.map(\.values[0].value) == expected.points.map(\.values[0].value))
       #expect(series.points.map(\.bounds[0].upper) == expected.points.map(\.bounds[0].upper))
     }
     // The hang rate chart has one value per point and no bracket.
-    let hang = try #require(page.charts.first { $0.spec.metric == MetricCatalog.hangRate })
+    let hang = try #require(page.charts.first { $0.spec.metric == .hangRate })
     #expect(hang.series.allSatisfy { $0.points.allSatisfy { $0.bounds.isEmpty && $0.values.count == 1 } })
   }
 
@@ -124,8 +125,10 @@ struct ReportPageTests {
     for side in launch.sides {
       #expect(side.cdf.first?.share == 0 && side.cdf.last?.share == 1)
       #expect(zip(side.cdf, side.cdf.dropFirst()).allSatisfy { $0.x < $1.x && $0.share <= $1.share })
-      // The CDF, straight between edges, reaches 0.5 and 0.9 exactly at the percentiles the page marks.
-      for estimate in side.percentiles.prefix(2) {
+      // The CDF (uniform model: straight between edges) reaches 0.5 and 0.9 exactly at the percentiles
+      // the page marks.
+      #expect(side.percentiles.map(\.percentile) == ReportPage.Distribution.percentiles)
+      for estimate in ReportPage.Distribution.marked.compactMap(side.estimate) {
         let i = try #require(side.cdf.firstIndex { $0.x >= estimate.value })
         let (a, b) = (side.cdf[i - 1], side.cdf[i])
         let share = a.share + (b.share - a.share) * (estimate.value - a.x) / (b.x - a.x)
@@ -144,11 +147,12 @@ struct ReportPageTests {
     #expect(daily.automaticInterval(minPayloads: 29) == .month)
     // Days merged into weeks are the aggregate read per week, to the bit.
     let weekly = try TrendTests.aggregate(TrendTests.rollout(), interval: .week)
-    let metrics = [TrendReport.adoption, Self.launch, MetricCatalog.hangRate]
+    let subjects: [TrendSubject] = [.adoption, .metric(Self.launch), .metric(.hangRate)]
     let a = TrendRenderer.render(
-      TrendReport(aggregate: daily.resampled(to: .week), metrics: metrics, interval: .week), as: .json, minPayloads: 5)
+      TrendReport(aggregate: daily.resampled(to: .week), subjects: subjects, interval: .week), as: .json,
+      minPayloads: 5)
     let b = TrendRenderer.render(
-      TrendReport(aggregate: weekly, metrics: metrics, interval: .week), as: .json, minPayloads: 5)
+      TrendReport(aggregate: weekly, subjects: subjects, interval: .week), as: .json, minPayloads: 5)
     #expect(a == b)
   }
 
@@ -180,9 +184,13 @@ struct ReportPageTests {
 
   @Test func chartSpecsParseStatisticsAndRejectUnknownMetrics() {
     #expect(ReportChartSpec(parsing: "\(Self.launch)@p50")?.statistic == .percentile(Percentile(50)!))
-    #expect(ReportChartSpec(parsing: Self.launch)?.statistic == .percentile(Percentile(90)!))
-    #expect(ReportChartSpec(parsing: "signpost:Net@work/fetch@mean")?.metric == "signpost:Net@work/fetch")
-    #expect(ReportChartSpec(parsing: "hangRate@p90")?.statistic == nil)
+    #expect(ReportChartSpec(parsing: Self.launch.rawValue)?.statistic == .percentile(Percentile(90)!))
+    #expect(
+      ReportChartSpec(parsing: "signpost:Net@work/fetch@mean")?.metric
+        == MetricID.signpost(category: "Net@work", name: "fetch"))
+    // A rate has one value, whatever was asked.
+    #expect(ReportChartSpec(parsing: "hangRate@p90")?.statistic == .value)
+    #expect(ReportChartSpec(parsing: "hangRate")?.statistic == .value)
     #expect(ReportChartSpec(parsing: "memoryMetrics.nope") == nil)
     #expect(ReportChartSpec(parsing: "diagnostics.crash") == nil)
     #expect(ReportChartSpec.defaults.count == 8)

@@ -61,7 +61,8 @@ struct TrendTests {
       aggregate: try Self.aggregate(data, interval: .day), metrics: [launch, "payloads"], interval: .day,
       options: options)
     for version in ["1.0", "1.1"] {
-      let series = try #require(daily.series.first { $0.metric == launch && $0.version == version })
+      let series = try #require(
+        daily.series.first { $0.subject == .metric(.histogrammedTimeToFirstDraw) && $0.version == version })
       let byDay = Dictionary(grouping: data.filter { $0.version == version }, by: \.day)
       #expect(series.points.count == byDay.count)
       for point in series.points {
@@ -71,7 +72,7 @@ struct TrendTests {
         let samples = payloads.flatMap(\.payload.launchSamples).sorted()
         #expect(point.count == samples.count)
         for bound in point.bounds {
-          let p = try #require(Percentile(parsing: bound.statistic))
+          let p = try #require(bound.statistic.percentile)
           let rank = Int((p.probability * Double(samples.count)).rounded(.up))
           let truth = samples[max(rank, 1) - 1]
           #expect(bound.lower <= truth && truth <= bound.upper, "\(version) \(point.start) \(bound.statistic)")
@@ -81,11 +82,11 @@ struct TrendTests {
     }
     // Adoption: each version's share of each day, summing to 1; 1.1 appears on day 30.
     var shares: [CalendarDay: Double] = [:]
-    for s in daily.series where s.metric == TrendReport.adoption {
+    for s in daily.series where s.subject == .adoption {
       for p in s.points { shares[p.start, default: 0] += try #require(p.share) }
     }
     #expect(shares.count == 90 && shares.values.allSatisfy { abs($0 - 1) < 1e-12 })
-    let adoption11 = try #require(daily.series.first { $0.metric == TrendReport.adoption && $0.version == "1.1" })
+    let adoption11 = try #require(daily.series.first { $0.subject == .adoption && $0.version == "1.1" })
     #expect(adoption11.points.first?.start == Self.calendarDay(30))
 
     // Weeks: the sums of their days, starting on Mondays.

@@ -3,8 +3,9 @@ import Foundation
 /// Everything the reports need about one app version, accumulated payload by payload and mergeable
 /// (aggregates of disjoint payload sets merge into the aggregate of their union).
 ///
-/// Storage is indexed by the position of a metric in ``MetricCatalog`` rather than by name: adding a
-/// payload then hashes no metric identifiers, which matters at tens of thousands of payloads a second.
+/// Storage is indexed by the position of a metric in ``MetricCatalog``'s lists, and found by
+/// ``MetricID`` through the catalog's index: adding a payload then hashes no metric identifiers, which
+/// matters at tens of thousands of payloads a second.
 public struct VersionAggregate: Sendable {
   /// The app version.
   public let version: String
@@ -16,11 +17,11 @@ public struct VersionAggregate: Sendable {
   /// when merging: each lookup is one hash, so a dump with many distinct signposts costs linear time.
   private var signposts: [SignpostSlot] = []
   private var signpostByName: [SignpostName: Int] = [:]
-  private var signpostByIdentifier: [String: Int] = [:]
+  private var signpostByIdentifier: [MetricID: Int] = [:]
   /// Once more than `signpostLimit` distinct signposts were seen, identifiers above this one are not
   /// kept: the version keeps the `signpostLimit` byte-wise smallest identifiers, whichever thread or
   /// order saw them (a thread holding that many smaller ones can never hold one of the kept ones).
-  private var signpostCutoff: String?
+  private var signpostCutoff: MetricID?
   /// The most distinct signposts kept.
   public let signpostLimit: Int
   /// The most values a per-payload sample keeps exactly before it becomes a sketch
@@ -37,19 +38,17 @@ public struct VersionAggregate: Sendable {
   private struct SignpostSlot: Sendable {
     var category: String
     var name: String
-    var identifier: String
+    var identifier: MetricID
     var merged: MergedHistogram<Dimension>
   }
   /// Scalar values, by index in `MetricCatalog.scalars`.
   private var scalarSamples: [ScalarSample]
   /// Each payload's own statistics of the histogram metrics that record them, by metric then
-  /// statistic (`mean`, `p90`…): the unit of evidence of the regression tests, and the per-payload
-  /// pooling of means.
-  public internal(set) var payloadStatistics: [String: [String: ScalarSample]] = [:]
-  /// Hang seconds over foreground hours, per payload.
-  public internal(set) var hangRate: RateSample
-  /// Scroll hitch ratio × foreground seconds over foreground seconds, per payload.
-  public internal(set) var scrollHitchRate: RateSample
+  /// statistic (the mean, percentiles): the unit of evidence of the regression tests, and the
+  /// per-payload pooling of means.
+  public internal(set) var payloadStatistics: [MetricID: [Statistic: ScalarSample]] = [:]
+  /// Per-payload numerators and denominators of the rates, by index in `MetricCatalog.rates`.
+  private var rateSamples: [RateSample]
 
   /// Creates an empty aggregate that keeps at most `signpostLimit` distinct signposts, and exact
   /// per-payload values up to `exactValueLimit` payloads.
@@ -62,8 +61,7 @@ public struct VersionAggregate: Sendable {
     self.exactValueLimit = max(0, exactValueLimit)
     fixedHistograms = Array(repeating: nil, count: MetricCatalog.histograms.count)
     scalarSamples = Array(repeating: ScalarSample(exactLimit: exactValueLimit), count: MetricCatalog.scalars.count)
-    hangRate = RateSample(exactLimit: exactValueLimit)
-    scrollHitchRate = RateSample(exactLimit: exactValueLimit)
+    rateSamples = Array(repeating: RateSample(exactLimit: exactValueLimit), count: MetricCatalog.rates.count)
   }
 
   /// Creates an empty aggregate with the limits of these options.
@@ -71,35 +69,25 @@ public struct VersionAggregate: Sendable {
     self.init(version: version, signpostLimit: options.signpostLimit, exactValueLimit: options.exactValueLimit)
   }
 
-  /// Merged histograms by metric identifier.
-  public var histograms: [String: MergedHistogram<Dimension>] {
-    var all: [String: MergedHistogram<Dimension>] = [:]
+  /// Merged histograms by metric.
+  public var histograms: [MetricID: MergedHistogram<Dimension>] {
+    var all: [MetricID: MergedHistogram<Dimension>] = [:]
     for slot in signposts { all[slot.identifier] = slot.merged }
     for (i, merged) in fixedHistograms.enumerated() {
-      if let merged { all[MetricCatalog.histograms[i].identifier] = merged }
+      if let merged { all[MetricCatalog.histograms[i].id] = merged }
     }
     return all
   }
 
-  /// The identifiers of the signposts kept, byte-wise sorted.
-  public var signpostIdentifiers: [String] {
-    signposts.map(\.identifier).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+  /// The signposts kept, byte-wise sorted by identifier.
+  public var signpostIDs: [MetricID] {
+    signposts.map(\.identifier).sorted { $0.rawValue.utf8.lexicographicallyPrecedes($1.rawValue.utf8) }
   }
 
   /// The merged histogram of one metric, nil without data.
-  public func histogram(_ identifier: String) -> MergedHistogram<Dimension>? {
-    if let i = MetricCatalog.histogramIndex[identifier] { return fixedHistograms[i] }
-    return signpostByIdentifier[identifier].map { signposts[$0].merged }
-  }
-
-  /// The unit of a histogram metric in output.
-  public func histogramUnit(_ identifier: String) -> String {
-    histogram(identifier)?.unit.symbol == UnitSignalBars.bars.symbol ? "bars" : "ms"
-  }
-
-  /// The unit of each histogram metric in output.
-  public var histogramUnits: [String: String] {
-    histograms.mapValues { $0.unit.symbol == UnitSignalBars.bars.symbol ? "bars" : "ms" }
+  public func histogram(_ id: MetricID) -> MergedHistogram<Dimension>? {
+    if let i = MetricCatalog.histogramIndex[id] { return fixedHistograms[i] }
+    return signpostByIdentifier[id].map { signposts[$0].merged }
   }
 
   /// Signpost histograms not kept because the version had more than `signpostLimit` distinct
@@ -108,17 +96,43 @@ public struct VersionAggregate: Sendable {
     signpostHistogramsSeen - signposts.reduce(0) { $0 + $1.merged.histogramCount }
   }
 
-  /// One value per payload of each scalar metric that has values.
-  public var scalars: [String: ScalarSample] {
-    var all: [String: ScalarSample] = [:]
+  /// One value per payload of each scalar metric and counter that has values.
+  public var scalars: [MetricID: ScalarSample] {
+    var all: [MetricID: ScalarSample] = [:]
     for (i, sample) in scalarSamples.enumerated() where sample.count > 0 {
-      all[MetricCatalog.scalars[i].identifier] = sample
+      all[MetricCatalog.scalars[i].id] = sample
     }
     return all
   }
 
+  /// One value per payload of a scalar metric or counter; nil for another kind of metric.
+  public func scalar(_ id: MetricID) -> ScalarSample? {
+    MetricCatalog.scalarIndex[id].map { scalarSamples[$0] }
+  }
+
+  /// A rate's per-payload numerators and denominators; nil for another kind of metric.
+  public func rate(_ id: MetricID) -> RateSample? {
+    MetricCatalog.rateIndex[id].map { rateSamples[$0] }
+  }
+
+  /// Sets a rate's samples (reading snapshots); other metrics are ignored.
+  mutating func setRate(_ id: MetricID, _ sample: RateSample) {
+    if let i = MetricCatalog.rateIndex[id] { rateSamples[i] = sample }
+  }
+
+  /// Hang seconds over foreground hours, per payload.
+  public var hangRate: RateSample { rateSamples[MetricCatalog.rateIndex[.hangRate]!] }
+  /// Scroll hitch ratio × foreground seconds over foreground seconds, per payload.
+  public var scrollHitchRate: RateSample { rateSamples[MetricCatalog.rateIndex[.scrollHitchRate]!] }
+
+  /// Each payload's own value of a histogram metric's statistic (the mean or a percentile), when
+  /// recorded.
+  public func payloadSample(_ id: MetricID, _ statistic: Statistic) -> ScalarSample? {
+    payloadStatistics[id]?[statistic]
+  }
+
   /// Sets a merged histogram (reading snapshots).
-  mutating func setHistogram(_ identifier: String, _ merged: MergedHistogram<Dimension>) {
+  mutating func setHistogram(_ identifier: MetricID, _ merged: MergedHistogram<Dimension>) {
     if let i = MetricCatalog.histogramIndex[identifier] {
       fixedHistograms[i] = merged
     } else if let i = signpostByIdentifier[identifier] {
@@ -134,8 +148,8 @@ public struct VersionAggregate: Sendable {
   /// Records signpost histograms a snapshot counted but did not keep.
   mutating func addSignpostHistogramsNotKept(_ n: Int) { signpostHistogramsSeen += max(0, n) }
 
-  /// Sets a scalar metric's values (reading snapshots); unknown identifiers are ignored.
-  mutating func setScalar(_ identifier: String, _ sample: ScalarSample) {
+  /// Sets a scalar metric's values (reading snapshots); other metrics are ignored.
+  mutating func setScalar(_ identifier: MetricID, _ sample: ScalarSample) {
     if let i = MetricCatalog.scalarIndex[identifier] { scalarSamples[i] = sample }
   }
 
@@ -144,12 +158,17 @@ public struct VersionAggregate: Sendable {
     let estimator = options.estimator
     let selection = options.selection
     payloadCount += 1
-    for (i, definition) in MetricCatalog.histograms.enumerated() {
-      guard let buckets = definition.buckets(payload), selection.includes(definition.identifier) else { continue }
-      let dimension = CanonicalUnit.histogramDimension(definition.unit)
-      if fixedHistograms[i] == nil { fixedHistograms[i] = MergedHistogram(unit: dimension) }
+    // By index, not by element: copying a metric out retained its strings and closure context.
+    let histograms = MetricCatalog.histograms
+    for i in histograms.indices {
+      guard case .histogram(let read) = histograms[i].reading, let buckets = read(payload),
+        selection.includes(histograms[i].id.rawValue)
+      else { continue }
+      if fixedHistograms[i] == nil {
+        fixedHistograms[i] = MergedHistogram(unit: histograms[i].unit.dimension ?? MetricUnit.millisecondsUnit)
+      }
       fixedHistograms[i]?.add(buckets: buckets)
-      recordPayloadStatistics(definition.identifier, buckets: buckets, options: options)
+      recordPayloadStatistics(histograms[i].id, buckets: buckets, options: options)
     }
     for signpost in payload.signpostMetrics {
       guard let buckets = signpost.histogram?.buckets else { continue }
@@ -157,24 +176,21 @@ public struct VersionAggregate: Sendable {
       signposts[slot].merged.add(buckets: buckets)
       recordPayloadStatistics(signposts[slot].identifier, buckets: buckets, options: options)
     }
-    // By index, not by element: copying a definition out retained its strings and closure context.
     let scalars = MetricCatalog.scalars
     for i in scalars.indices {
-      if let value = scalars[i].value(payload), value.isFinite, selection.includes(scalars[i].identifier) {
+      if case .value(let read) = scalars[i].reading, let value = read(payload), value.isFinite,
+        selection.includes(scalars[i].id.rawValue)
+      {
         scalarSamples[i].append(value)
       }
     }
-    let foregroundSeconds = payload.applicationTimeMetrics?.cumulativeForegroundTime?.value
-    if let foregroundSeconds, selection.includes(MetricCatalog.hangRate) {
-      let hangMilliseconds =
-        payload.applicationResponsivenessMetrics?.histogrammedApplicationHangTime?.buckets.total(estimator: estimator)
-        ?? 0
-      hangRate.append(numerator: hangMilliseconds / 1000, denominator: foregroundSeconds / 3600)
-    }
-    if let foregroundSeconds, let ratio = payload.animationMetrics?.scrollHitchTimeRatio?.value,
-      selection.includes(MetricCatalog.scrollHitchRate)
-    {
-      scrollHitchRate.append(numerator: ratio * foregroundSeconds, denominator: foregroundSeconds)
+    let rates = MetricCatalog.rates
+    for i in rates.indices {
+      if selection.includes(rates[i].id.rawValue), case .rate(let read) = rates[i].reading,
+        let (numerator, denominator) = read(payload, estimator)
+      {
+        rateSamples[i].append(numerator: numerator, denominator: denominator)
+      }
     }
   }
 
@@ -186,7 +202,7 @@ public struct VersionAggregate: Sendable {
       return known
     }
     let identifier = signpost.identifier
-    guard selection.includes(identifier) else { return nil }
+    guard selection.includes(identifier.rawValue) else { return nil }
     signpostHistogramsSeen += 1
     if let known = signpostByIdentifier[identifier] {
       // Set from a snapshot, which knows only the identifier.
@@ -195,12 +211,14 @@ public struct VersionAggregate: Sendable {
       signpostByName[key] = known
       return known
     }
-    if let cutoff = signpostCutoff, !identifier.utf8.lexicographicallyPrecedes(cutoff.utf8) { return nil }
+    if let cutoff = signpostCutoff, !identifier.rawValue.utf8.lexicographicallyPrecedes(cutoff.rawValue.utf8) {
+      return nil
+    }
     let slot = signposts.count
     signposts.append(
       SignpostSlot(
         category: key.category, name: key.name, identifier: identifier,
-        merged: MergedHistogram(unit: CanonicalUnit.durationDimension)))
+        merged: MergedHistogram(unit: MetricUnit.millisecondsUnit)))
     signpostByIdentifier[identifier] = slot
     signpostByName[key] = slot
     if signposts.count >= 2 * signpostLimit {
@@ -214,7 +232,7 @@ public struct VersionAggregate: Sendable {
   /// statistics), and drops the rest from now on.
   private mutating func keepSmallestSignposts() {
     guard signposts.count > signpostLimit else { return }
-    signposts.sort { $0.identifier.utf8.lexicographicallyPrecedes($1.identifier.utf8) }
+    signposts.sort { $0.identifier.rawValue.utf8.lexicographicallyPrecedes($1.identifier.rawValue.utf8) }
     for dropped in signposts[signpostLimit...] { payloadStatistics[dropped.identifier] = nil }
     signposts.removeSubrange(signpostLimit...)
     signpostCutoff = signposts.last?.identifier
@@ -232,9 +250,9 @@ public struct VersionAggregate: Sendable {
   /// Records one payload's mean and percentiles of a histogram metric, when the options ask for them.
   /// A histogram without observations records nothing.
   private mutating func recordPayloadStatistics(
-    _ identifier: String, buckets: [HistogramBucket], options: AggregationOptions
+    _ identifier: MetricID, buckets: [HistogramBucket], options: AggregationOptions
   ) {
-    guard let recorded = options.payloadStatistics, recorded.includes(identifier) else { return }
+    guard let recorded = options.payloadStatistics, recorded.includes(identifier.rawValue) else { return }
     var mean: Double? = nil
     if options.payloadMeans {
       guard let value = try? buckets.mean(estimator: options.estimator) else { return }  // no observations
@@ -269,7 +287,7 @@ public struct VersionAggregate: Sendable {
       }
     }
     if let cutoff = other.signpostCutoff,
-      signpostCutoff.map({ cutoff.utf8.lexicographicallyPrecedes($0.utf8) }) ?? true
+      signpostCutoff.map({ cutoff.rawValue.utf8.lexicographicallyPrecedes($0.rawValue.utf8) }) ?? true
     {
       signpostCutoff = cutoff
     }
@@ -281,17 +299,16 @@ public struct VersionAggregate: Sendable {
         payloadStatistics[id, default: [:]][statistic, default: emptySample].merge(sample)
       }
     }
-    hangRate.merge(other.hangRate)
-    scrollHitchRate.merge(other.scrollHitchRate)
+    for (i, sample) in other.rateSamples.enumerated() { rateSamples[i].merge(sample) }
   }
 }
 
-extension [String: ScalarSample] {
+extension [Statistic: ScalarSample] {
   /// Appends one payload's mean and percentile values to the samples of a metric's statistics.
   fileprivate mutating func record(mean: Double?, percentiles: [Percentile], values: [Double]?, exactLimit: Int) {
     let empty = ScalarSample(exactLimit: exactLimit)
-    if let mean { self["mean", default: empty].append(mean) }
+    if let mean { self[.mean, default: empty].append(mean) }
     guard let values else { return }
-    for (percentile, value) in zip(percentiles, values) { self[percentile.label, default: empty].append(value) }
+    for (percentile, value) in zip(percentiles, values) { self[.percentile(percentile), default: empty].append(value) }
   }
 }

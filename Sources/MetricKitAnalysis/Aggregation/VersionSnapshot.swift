@@ -138,14 +138,16 @@ public struct VersionSnapshot: Sendable {
 
   /// An aggregate's members: payloads, merged histograms, per-payload statistics, scalars, rates.
   private static func aggregateMembers(_ a: VersionAggregate) -> [(String, JSONWriter.Value)] {
-    func keys<V>(_ d: [String: V]) -> [String] { d.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+    func keys(_ d: [MetricID: some Any]) -> [MetricID] {
+      d.keys.sorted { $0.rawValue.utf8.lexicographicallyPrecedes($1.rawValue.utf8) }
+    }
     let all = a.histograms
     let histograms: [(String, JSONWriter.Value)] = keys(all).map { id in
       let merged = all[id]!
       return (
-        id,
+        id.rawValue,
         .object([
-          ("unit", .string(a.histogramUnit(id))),
+          ("unit", .string(id.metric.unit.symbol)),
           ("payloads", .integer(Int128(merged.histogramCount))),
           (
             "buckets",
@@ -155,8 +157,8 @@ public struct VersionSnapshot: Sendable {
       )
     }
     let statistics: [(String, JSONWriter.Value)] = keys(a.payloadStatistics).map { id in
-      let byStatistic = a.payloadStatistics[id] ?? [:]
-      return (id, .object(keys(byStatistic).map { ($0, json(byStatistic[$0]!)) }))
+      let byStatistic = (a.payloadStatistics[id] ?? [:]).map { ($0.key.description, json($0.value)) }
+      return (id.rawValue, .object(byStatistic.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }))
     }
     // Written only when some were dropped, so ordinary snapshots keep their bytes.
     let notKept: [(String, JSONWriter.Value)] =
@@ -164,8 +166,8 @@ public struct VersionSnapshot: Sendable {
       ? [("signpostHistogramsNotKept", .integer(Int128(a.signpostHistogramsNotKept)))] : []
     return [("payloads", .integer(Int128(a.payloadCount))), ("histograms", .object(histograms))] + notKept + [
       ("payloadStatistics", .object(statistics)),
-      ("scalars", .object(keys(a.scalars).map { ($0, json(a.scalars[$0]!)) })),
-      ("rates", .object([("hangRate", json(a.hangRate)), ("scrollHitchRate", json(a.scrollHitchRate))])),
+      ("scalars", .object(keys(a.scalars).map { ($0.rawValue, json(a.scalars[$0]!)) })),
+      ("rates", .object(MetricCatalog.rates.map { ($0.id.rawValue, json(a.rate($0.id) ?? RateSample())) })),
     ]
   }
 
@@ -421,10 +423,12 @@ public struct VersionSnapshot: Sendable {
     var aggregate = VersionAggregate(version: version, exactValueLimit: exactLimit)
     aggregate.payloadCount = try smallCount(try member(root, "payloads"), "payloads")
     for entry in try member(root, "histograms").children {
-      let id = entry.key
-      let unit = entry.member("unit")?.string ?? "ms"
-      let dimension = CanonicalUnit.histogramDimension(unit)
-      var merged = MergedHistogram<Dimension>(unit: dimension)
+      let id = try metric(entry.key, "histograms", kinds: [.histogram])
+      let unit = id.metric.unit
+      if let written = entry.member("unit")?.string, written != unit.symbol {
+        throw fail("histograms.\(id).unit", "'\(written)' is not \(id)'s unit (\(unit.symbol))")
+      }
+      var merged = MergedHistogram<Dimension>(unit: unit.dimension ?? MetricUnit.millisecondsUnit)
       for bucket in try member(entry, "buckets").children {
         let values = Array(bucket.children)
         guard values.count == 3, let start = values[0].double, let end = values[1].double, start <= end else {
@@ -439,22 +443,35 @@ public struct VersionSnapshot: Sendable {
       aggregate.addSignpostHistogramsNotKept(try smallCount(notKept, "signpostHistogramsNotKept"))
     }
     for entry in try member(root, "payloadStatistics").children {
-      for statistic in entry.children {
-        aggregate.payloadStatistics[entry.key, default: [:]][statistic.key] = try sample(
-          statistic, "payloadStatistics.\(entry.key)", exactLimit: exactLimit)
+      let id = try metric(entry.key, "payloadStatistics", kinds: [.histogram])
+      for member in entry.children {
+        guard let statistic = Statistic(parsing: member.key), statistic == .mean || statistic.percentile != nil else {
+          throw fail("payloadStatistics.\(id).\(member.key)", "not a per-payload statistic (mean, pNN)")
+        }
+        aggregate.payloadStatistics[id, default: [:]][statistic] = try sample(
+          member, "payloadStatistics.\(entry.key)", exactLimit: exactLimit)
       }
     }
     for entry in try member(root, "scalars").children {
-      aggregate.setScalar(entry.key, try sample(entry, "scalars.\(entry.key)", exactLimit: exactLimit))
+      let id = try metric(entry.key, "scalars", kinds: [.scalar, .counter])
+      aggregate.setScalar(id, try sample(entry, "scalars.\(entry.key)", exactLimit: exactLimit))
     }
     let rateMembers = try member(root, "rates")
-    if let v = rateMembers.member("hangRate") {
-      aggregate.hangRate = try rates(v, "rates.hangRate", exactLimit: exactLimit)
-    }
-    if let v = rateMembers.member("scrollHitchRate") {
-      aggregate.scrollHitchRate = try rates(v, "rates.scrollHitchRate", exactLimit: exactLimit)
+    for rate in MetricCatalog.rates {
+      guard let v = rateMembers.children.first(where: { $0.key == rate.id.rawValue }) else { continue }
+      aggregate.setRate(rate.id, try rates(v, "rates.\(rate.id)", exactLimit: exactLimit))
     }
     return aggregate
+  }
+
+  /// The metric a snapshot's key names, of one of `kinds`.
+  private static func metric(_ key: String, _ section: String, kinds: [MetricKind]) throws(PayloadDecodingError)
+    -> MetricID
+  {
+    guard let id = MetricCatalog.id(key), kinds.contains(id.kind) else {
+      throw fail("\(section).\(key)", "not a metric of this section")
+    }
+    return id
   }
 }
 

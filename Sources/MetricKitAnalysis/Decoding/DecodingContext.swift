@@ -99,12 +99,12 @@ struct DecodingContext {
 
   /// A duration in seconds.
   func seconds(_ value: JSONValue) throws(PayloadDecodingError) -> Measurement<UnitDuration> {
-    Measurement(value: try measurement(value, .duration, divisor: 1000), unit: CanonicalUnit.seconds)
+    Measurement(value: try measurement(value, .duration, divisor: 1000), unit: MetricUnit.secondsUnit)
   }
 
   /// An amount of data in megabytes (10⁶ bytes).
   func megabytes(_ value: JSONValue) throws(PayloadDecodingError) -> Measurement<UnitInformationStorage> {
-    Measurement(value: try measurement(value, .storage, divisor: 1_000_000), unit: CanonicalUnit.megabytes)
+    Measurement(value: try measurement(value, .storage, divisor: 1_000_000), unit: MetricUnit.megabytesUnit)
   }
 
   /// A timestamp, noting whether its zone was assumed.

@@ -38,11 +38,11 @@ public struct RegressionEvaluator: Sendable {
   /// The histogram metrics whose per-payload statistics the rules need recorded.
   public var payloadStatistics: MetricSelection? {
     let metrics = ruleSet.rules.filter { Self.payloadStatistic(of: $0) != nil }.map(\.metric)
-    return metrics.isEmpty ? nil : MetricSelection(metrics)
+    return metrics.isEmpty ? nil : MetricSelection(metrics: metrics)
   }
 
   /// Whether a rule tests the per-payload means of a histogram metric.
-  public var payloadMeans: Bool { ruleSet.rules.contains { Self.payloadStatistic(of: $0) == "mean" } }
+  public var payloadMeans: Bool { ruleSet.rules.contains { Self.payloadStatistic(of: $0) == .mean } }
 
   /// Aggregation options that record what the rules need.
   public var aggregationOptions: AggregationOptions {
@@ -56,14 +56,25 @@ public struct RegressionEvaluator: Sendable {
   /// diagnostics; without them they report `insufficient-data`.
   public func evaluate(
     baseline: VersionAggregate, candidate: VersionAggregate, baselineDiagnostics: DiagnosticAggregate? = nil,
-    candidateDiagnostics: DiagnosticAggregate? = nil, threads: Int = 1
+    candidateDiagnostics: DiagnosticAggregate? = nil, statistics: (PooledStatistics, PooledStatistics)? = nil,
+    threads: Int = 1
   ) -> [RuleResult] {
-    evaluate(
-      pairs: [
-        Pair(
-          baseline: baseline, candidate: candidate, baselineDiagnostics: baselineDiagnostics,
-          candidateDiagnostics: candidateDiagnostics)
-      ], threads: threads)[0]
+    var pair = Pair(
+      baseline: baseline, candidate: candidate, baselineDiagnostics: baselineDiagnostics,
+      candidateDiagnostics: candidateDiagnostics)
+    pair.statistics = statistics
+    return evaluate(pairs: [pair], threads: threads)[0]
+  }
+
+  /// The pooled statistics the rules compare, of one side of a pair.
+  public func statisticsRequests(_ rules: [RegressionRule]? = nil) -> [MetricID: Set<Statistic>] {
+    PooledStatistics.requests((rules ?? ruleSet.rules).map { ($0.metric, $0.statistic) })
+  }
+
+  /// The pooled statistics of one side, as the rules compare them.
+  public func statistics(_ aggregate: VersionAggregate, rules: [RegressionRule]? = nil) -> PooledStatistics {
+    PooledStatistics(
+      aggregate, requests: statisticsRequests(rules), estimator: estimator, interpolation: interpolation)
   }
 
   /// Two sides to compare under some of the rules: a version against another, or one group of each
@@ -79,6 +90,9 @@ public struct RegressionEvaluator: Sendable {
     public var candidateDiagnostics: DiagnosticAggregate?
     /// The rules evaluated on this pair; nil for all of the rule set's.
     public var rules: [RegressionRule]?
+    /// The baseline's and candidate's pooled statistics, when already computed (with at least what
+    /// the rules compare); nil: computed from the sides.
+    public var statistics: (baseline: PooledStatistics, candidate: PooledStatistics)?
 
     /// Creates a pair.
     public init(
@@ -95,9 +109,11 @@ public struct RegressionEvaluator: Sendable {
 
   /// One rule on one pair, before the adjustment: its result, and the p-values of its test (worse,
   /// better) when it ran one.
-  private func evaluate(_ rule: RegressionRule, _ pair: Pair) -> (RuleResult, (worse: Double, better: Double)?) {
+  private func evaluate(_ rule: RegressionRule, _ pair: Pair, _ statistics: (PooledStatistics, PooledStatistics))
+    -> (RuleResult, (worse: Double, better: Double)?)
+  {
     let (baseline, candidate) = (pair.baseline, pair.candidate)
-    if let kind = MetricCatalog.diagnosticKind(of: rule.metric) {
+    if let kind = rule.metric.diagnosticKind {
       return evaluateDiagnostics(
         rule, kind: kind, baseline: (baseline, pair.baselineDiagnostics),
         candidate: (candidate, pair.candidateDiagnostics))
@@ -105,8 +121,8 @@ public struct RegressionEvaluator: Sendable {
     var tested: (worse: Double, better: Double)?
     let b = Self.sample(rule, baseline)
     let c = Self.sample(rule, candidate)
-    let pb = pooled(rule, baseline)
-    let pc = pooled(rule, candidate)
+    let pb = statistics.0[rule.metric, rule.statistic]
+    let pc = statistics.1[rule.metric, rule.statistic]
     var result = RuleResult(
       rule: rule, baseline: pb?.value, candidate: pc?.value, baselineBounds: pb?.bounds,
       candidateBounds: pc?.bounds, baselinePayloads: b.count, candidatePayloads: c.count, test: nil, qValue: nil,
@@ -116,7 +132,7 @@ public struct RegressionEvaluator: Sendable {
     }
     if b.count >= rule.minPayloads, c.count >= rule.minPayloads, let pb, pc != nil {
       let lowerIsBetter = rule.polarity == .lowerIsBetter
-      if MetricCatalog.kind(of: rule.metric) == .rate {
+      if rule.metric.kind == .rate {
         if let test = try? PooledRateTest(
           baseline: Self.rates(rule, baseline), candidate: Self.rates(rule, candidate))
         {
@@ -143,10 +159,19 @@ public struct RegressionEvaluator: Sendable {
   /// The rules are evaluated on up to `threads` threads (each into its own slot, read back in order:
   /// the result does not depend on scheduling); the adjustment follows, on this one.
   public func evaluate(pairs: [Pair], threads: Int = 1) -> [[RuleResult]] {
+    // Each side's pooled statistics once, whatever number of rules read them.
+    let sides = ParallelSlots<PooledStatistics>.map(count: 2 * pairs.count, threads: threads) { i in
+      let pair = pairs[i / 2]
+      if let computed = pair.statistics { return i % 2 == 0 ? computed.baseline : computed.candidate }
+      return statistics(i % 2 == 0 ? pair.baseline : pair.candidate, rules: pair.rules)
+    }
     let jobs = pairs.indices.flatMap { n in (pairs[n].rules ?? ruleSet.rules).map { (pair: n, rule: $0) } }
     let evaluated = ParallelSlots<(RuleResult, (worse: Double, better: Double)?)>.map(
       count: jobs.count, threads: threads
-    ) { i in evaluate(jobs[i].rule, pairs[jobs[i].pair]) }
+    ) { i in
+      let n = jobs[i].pair
+      return evaluate(jobs[i].rule, pairs[n], (sides[2 * n], sides[2 * n + 1]))
+    }
     var results: [[RuleResult]] = pairs.map { _ in [] }
     // The tests adjusted together: (pair, result index, p worse, p better).
     var tested: [(Int, Int, Double, Double)] = []
@@ -268,56 +293,29 @@ public struct RegressionEvaluator: Sendable {
   }
 
   /// The per-payload statistic a rule on a histogram metric tests, as `VersionAggregate` records it:
-  /// its percentile's label, or `mean` for any other statistic; nil for a rule on another kind of metric.
-  static func payloadStatistic(of rule: RegressionRule) -> String? {
-    guard MetricCatalog.kind(of: rule.metric) == .histogram else { return nil }
-    if case .percentile(let p) = rule.statistic { return p.label }
-    return "mean"
+  /// its percentile, or the mean for any other statistic; nil for a rule on another kind of metric.
+  static func payloadStatistic(of rule: RegressionRule) -> Statistic? {
+    guard rule.metric.kind == .histogram else { return nil }
+    return rule.statistic.percentile != nil ? rule.statistic : .mean
   }
 
   /// The per-payload values a rule tests.
   static func sample(_ rule: RegressionRule, _ aggregate: VersionAggregate) -> ScalarSample {
-    switch MetricCatalog.kind(of: rule.metric) {
+    switch rule.metric.kind {
     case .histogram:
       guard let statistic = payloadStatistic(of: rule) else { return ScalarSample() }
-      return aggregate.payloadStatistics[rule.metric]?[statistic] ?? ScalarSample()
-    case .scalar:
-      return aggregate.scalars[rule.metric] ?? ScalarSample()
+      return aggregate.payloadSample(rule.metric, statistic) ?? ScalarSample()
+    case .scalar, .counter:
+      return aggregate.scalar(rule.metric) ?? ScalarSample()
     case .rate:
       return rates(rule, aggregate).perPayloadRates
-    case .diagnostic, nil:
+    case .diagnostic:
       return ScalarSample()
     }
   }
 
   /// A rate rule's per-payload numerators and denominators.
   static func rates(_ rule: RegressionRule, _ aggregate: VersionAggregate) -> RateSample {
-    rule.metric == MetricCatalog.hangRate ? aggregate.hangRate : aggregate.scrollHitchRate
-  }
-
-  /// The pooled statistic of one side, with a bracket for histogram percentiles.
-  func pooled(_ rule: RegressionRule, _ aggregate: VersionAggregate) -> (value: Double, bounds: ClosedRange<Double>?)? {
-    switch MetricCatalog.kind(of: rule.metric) {
-    case .histogram:
-      guard let merged = aggregate.histogram(rule.metric), merged.sampleCount > 0 else { return nil }
-      switch rule.statistic {
-      case .percentile(let p):
-        guard let e = try? merged.percentiles([p], interpolation: interpolation).first else { return nil }
-        return (e.value, e.lowerBound...e.upperBound)
-      default:
-        guard let mean = try? merged.mean(estimator: estimator, interpolation: interpolation) else { return nil }
-        return (mean, nil)
-      }
-    case .scalar:
-      guard let sample = aggregate.scalars[rule.metric], sample.count > 0 else { return nil }
-      if case .percentile(let p) = rule.statistic {
-        return (try? sample.percentiles([p]).first).flatMap { $0 }.map { ($0, nil) }
-      }
-      return (try? sample.mean()).map { ($0, nil) }
-    case .rate:
-      return Self.rates(rule, aggregate).pooledRate.map { ($0, nil) }
-    case .diagnostic, nil:
-      return nil
-    }
+    aggregate.rate(rule.metric) ?? RateSample()
   }
 }

@@ -50,13 +50,14 @@ public struct RuleResult: Sendable {
   /// The candidate's.
   public var candidateBracket: ClosedRange<Measurement<Dimension>>? { Self.bracket(candidateBounds, rule.metric) }
 
-  static func measurement(_ value: Double?, _ metric: String) -> Measurement<Dimension>? {
-    guard let value, let unit = MetricCatalog.dimension(of: metric) else { return nil }
+  static func measurement(_ value: Double?, _ metric: MetricID) -> Measurement<Dimension>? {
+    guard let value, let unit = metric.metric.unit.dimension else { return nil }
     return Measurement(value: value, unit: unit)
   }
 
-  private static func bracket(_ bounds: ClosedRange<Double>?, _ metric: String) -> ClosedRange<Measurement<Dimension>>?
-  {
+  private static func bracket(_ bounds: ClosedRange<Double>?, _ metric: MetricID) -> ClosedRange<
+    Measurement<Dimension>
+  >? {
     guard let bounds, let lower = measurement(bounds.lowerBound, metric),
       let upper = measurement(bounds.upperBound, metric)
     else { return nil }
@@ -78,7 +79,7 @@ public struct RuleResult: Sendable {
   /// The test that gave ``pValue``: `mann-whitney`, `pooled-rate` or `poisson-exact`; nil when none ran.
   public var testName: String? {
     guard pValue != nil else { return nil }
-    if MetricCatalog.diagnosticKind(of: rule.metric) != nil { return "poisson-exact" }
+    if rule.metric.kind == .diagnostic { return "poisson-exact" }
     return rateTest != nil ? "pooled-rate" : "mann-whitney"
   }
 

@@ -11,10 +11,15 @@ public enum DatadogWriter {
   /// The JSON body.
   public static func write(_ export: MetricExport) -> String {
     // One series per (metric name, tags): points gathered across intervals, in time order.
-    var order: [String] = []
-    var series: [String: (metric: String, unit: String?, tags: [String], points: [(Int, Double)])] = [:]
+    // Keyed by the name and the tags themselves: no joined string can make two series one.
+    struct Key: Hashable {
+      var metric: String
+      var tags: [String]
+    }
+    var order: [Key] = []
+    var series: [Key: (metric: String, unit: String?, tags: [String], points: [(Int, Double)])] = [:]
     func add(_ metric: String, _ unit: String?, _ tags: [String], _ time: Int, _ value: Double) {
-      let key = metric + "\u{0}" + tags.joined(separator: "\u{0}")
+      let key = Key(metric: metric, tags: tags)
       if series[key] == nil {
         order.append(key)
         series[key] = (metric, unit, tags, [])
@@ -28,7 +33,7 @@ public enum DatadogWriter {
         let tags = export.labels(of: point, metric: metric).map { "\($0.name):\($0.value)" }
         // Datadog's own unit names; others (bars) have none there.
         let unit = ["seconds": "second", "bytes": "byte", "ratio": "fraction"][exported.unit ?? ""]
-        if MetricCatalog.kind(of: metric) == .rate {
+        if metric.kind == .rate {
           if let value = export.rate(metric, in: point.aggregate) { add(exported.dottedName, unit, tags, time, value) }
           continue
         }

@@ -48,7 +48,7 @@ public struct MetricExport: Sendable {
   /// The points, versions in version order, then groups, then time.
   public var points: [Point] = []
   /// The metrics with data, in catalog order, then `signpost:…` identifiers in byte order.
-  public var metrics: [String] = []
+  public var metrics: [MetricID] = []
   /// The bundle identifier seen most often, for `service.name`.
   public var bundleIdentifier: String?
   /// The quantiles written for histogram and scalar metrics.
@@ -96,18 +96,15 @@ public struct MetricExport: Sendable {
       if a.group != b.group { return (a.group ?? "").utf8.lexicographicallyPrecedes((b.group ?? "").utf8) }
       return (a.start ?? 0) < (b.start ?? 0)
     }
-    var present = Set<String>()
+    var present = Set<MetricID>()
     for point in points {
       let a = point.aggregate
       for (id, h) in a.histograms where h.sampleCount > 0 { present.insert(id) }
       for id in a.scalars.keys { present.insert(id) }
-      if a.hangRate.pooledRate != nil { present.insert(MetricCatalog.hangRate) }
-      if a.scrollHitchRate.pooledRate != nil { present.insert(MetricCatalog.scrollHitchRate) }
+      for rate in MetricCatalog.rates where a.rate(rate.id)?.pooledRate != nil { present.insert(rate.id) }
     }
-    let signposts = present.filter { $0.hasPrefix(MetricCatalog.signpostPrefix) }.sorted {
-      $0.utf8.lexicographicallyPrecedes($1.utf8)
-    }
-    metrics = (MetricCatalog.identifiers.filter(present.contains) + signposts).filter(selection.includes)
+    let signposts = present.filter(\.isSignpost).sorted { $0.rawValue.utf8.lexicographicallyPrecedes($1.rawValue.utf8) }
+    metrics = (MetricCatalog.fixed.map(\.id).filter(present.contains) + signposts).filter(selection.includes)
   }
 
   /// Per version, the points of its `top` largest groups, and the others merged into `(other)` per
@@ -136,30 +133,29 @@ public struct MetricExport: Sendable {
 
   /// The metrics as the formats write them: each on its own, and every signpost together in one (its
   /// category and name are labels, never part of a name).
-  public var families: [[String]] {
-    let signposts = metrics.filter { $0.hasPrefix(MetricCatalog.signpostPrefix) }
-    return metrics.filter { !$0.hasPrefix(MetricCatalog.signpostPrefix) }.map { [$0] }
-      + (signposts.isEmpty ? [] : [signposts])
+  public var families: [[MetricID]] {
+    let signposts = metrics.filter(\.isSignpost)
+    return metrics.filter { !$0.isSignpost }.map { [$0] } + (signposts.isEmpty ? [] : [signposts])
   }
 
   /// The labels of a point of `metric`: `app_version`, the group's key in snake case, and a signpost's
   /// category and name.
-  public func labels(of point: Point, metric: String) -> [(name: String, value: String)] {
+  public func labels(of point: Point, metric: MetricID) -> [(name: String, value: String)] {
     var labels = [(name: "app_version", value: point.version)]
     if let grouping, let group = point.group { labels.append((Self.labelName(grouping.description), group)) }
-    if metric.hasPrefix(MetricCatalog.signpostPrefix) { labels += Self.signpostLabels(metric) }
+    if metric.isSignpost { labels += Self.signpostLabels(metric) }
     return labels
   }
 
   /// A grouping key as a label name: `deviceType` → `device_type`, `osVersion:major` →
   /// `os_version_major`.
   static func labelName(_ key: String) -> String {
-    ExportedMetric.snake(key.replacingOccurrences(of: ":", with: "_"))
+    ExportName.snake(key.replacingOccurrences(of: ":", with: "_"))
   }
 
   /// A signpost identifier's category and name (split at the first `/`).
-  static func signpostLabels(_ identifier: String) -> [(name: String, value: String)] {
-    let rest = identifier.dropFirst(MetricCatalog.signpostPrefix.count)
+  static func signpostLabels(_ identifier: MetricID) -> [(name: String, value: String)] {
+    let rest = identifier.rawValue.dropFirst(MetricID.signpostPrefix.count)
     guard let slash = rest.firstIndex(of: "/") else {
       return [("signpost_category", ""), ("signpost_name", String(rest))]
     }
@@ -169,7 +165,7 @@ public struct MetricExport: Sendable {
   }
 
   /// The percentiles of a histogram or scalar metric in the base unit; nil without data.
-  public func quantiles(_ metric: String, in a: VersionAggregate) -> Quantiles? {
+  public func quantiles(_ metric: MetricID, in a: VersionAggregate) -> Quantiles? {
     guard let exported = ExportedMetric.of(metric) else { return nil }
     if let merged = a.histogram(metric), merged.sampleCount > 0 {
       guard let estimates = try? merged.percentiles(percentiles, interpolation: interpolation),
@@ -179,7 +175,7 @@ public struct MetricExport: Sendable {
         values: estimates.map { ($0.percentile, exported.scaled($0.value)) }, count: merged.sampleCount,
         sum: exported.scaled(mean * Double(merged.sampleCount)))
     }
-    guard let sample = a.scalars[metric], sample.count > 0, let values = try? sample.percentiles(percentiles) else {
+    guard let sample = a.scalar(metric), sample.count > 0, let values = try? sample.percentiles(percentiles) else {
       return nil
     }
     return Quantiles(
@@ -189,7 +185,7 @@ public struct MetricExport: Sendable {
   }
 
   /// The cumulative buckets of a histogram metric in the base unit; nil without data.
-  public func buckets(_ metric: String, in a: VersionAggregate) -> Buckets? {
+  public func buckets(_ metric: MetricID, in a: VersionAggregate) -> Buckets? {
     guard let exported = ExportedMetric.of(metric), let merged = a.histogram(metric), merged.sampleCount > 0,
       let mean = try? merged.mean(estimator: estimator, interpolation: interpolation)
     else { return nil }
@@ -205,9 +201,8 @@ public struct MetricExport: Sendable {
   }
 
   /// A rate metric in the base unit; nil without data.
-  public func rate(_ metric: String, in a: VersionAggregate) -> Double? {
+  public func rate(_ metric: MetricID, in a: VersionAggregate) -> Double? {
     guard let exported = ExportedMetric.of(metric) else { return nil }
-    let sample = metric == MetricCatalog.hangRate ? a.hangRate : a.scrollHitchRate
-    return sample.pooledRate.map(exported.scaled)
+    return a.rate(metric)?.pooledRate.map(exported.scaled)
   }
 }

@@ -40,7 +40,7 @@ public enum OTLPJSONWriter {
 
   /// One metric over the points of one version: `metrics` is a family (one identifier, or every
   /// signpost).
-  private static func metric(_ metrics: [String], _ points: [MetricExport.Point], _ export: MetricExport)
+  private static func metric(_ metrics: [MetricID], _ points: [MetricExport.Point], _ export: MetricExport)
     -> JSONWriter.Value?
   {
     guard let exported = ExportedMetric.of(metrics[0]) else { return nil }
@@ -55,7 +55,7 @@ public enum OTLPJSONWriter {
         ]
         if let start = point.start { members.append(("startTimeUnixNano", nanos(start))) }
         members.append(("timeUnixNano", nanos(time)))
-        switch MetricCatalog.kind(of: metric) {
+        switch metric.kind {
         case .histogram:
           guard let b = export.buckets(metric, in: point.aggregate) else { continue }
           var previous: Int128 = 0
@@ -69,7 +69,7 @@ public enum OTLPJSONWriter {
             ("count", .string(String(b.count))), ("sum", .number(b.sum)), ("bucketCounts", .array(counts)),
             ("explicitBounds", .array(b.cumulative.map { .number($0.upperBound) })),
           ]
-        case .scalar:
+        case .scalar, .counter:
           guard let q = export.quantiles(metric, in: point.aggregate) else { continue }
           members += [
             ("count", .string(String(q.count))), ("sum", .number(q.sum)),
@@ -85,26 +85,24 @@ public enum OTLPJSONWriter {
         case .rate:
           guard let value = export.rate(metric, in: point.aggregate) else { continue }
           members.append(("asDouble", .number(value)))
-        case .diagnostic, nil:
+        case .diagnostic:
           continue
         }
         dataPoints.append(.object(members))
       }
     }
     guard !dataPoints.isEmpty else { return nil }
-    let kind = MetricCatalog.kind(of: metrics[0])
     let body: (String, JSONWriter.Value) =
-      switch kind {
+      switch metrics[0].kind {
       case .histogram:
         (
           "histogram",
           .object([("dataPoints", .array(dataPoints)), ("aggregationTemporality", .integer(Int128(delta)))])
         )
-      case .scalar: ("summary", .object([("dataPoints", .array(dataPoints))]))
+      case .scalar, .counter: ("summary", .object([("dataPoints", .array(dataPoints))]))
       default: ("gauge", .object([("dataPoints", .array(dataPoints))]))
       }
-    let description =
-      metrics[0].hasPrefix(MetricCatalog.signpostPrefix) ? "MetricKit signpost interval durations" : metrics[0]
+    let description = metrics[0].isSignpost ? "MetricKit signpost interval durations" : metrics[0].rawValue
     return .object([
       ("name", .string(exported.dottedName)), ("description", .string(description)), ("unit", .string(exported.ucum)),
       body,

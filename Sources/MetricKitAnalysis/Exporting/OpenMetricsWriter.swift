@@ -8,13 +8,13 @@ public enum OpenMetricsWriter {
   public static func write(_ export: MetricExport) -> String {
     var out = ""
     for family in export.families {
-      switch MetricCatalog.kind(of: family[0]) {
+      switch family[0].kind {
       case .rate: gauge(family[0], export, into: &out)
       case .histogram:
         summary(family, export, into: &out)
         histogram(family, export, into: &out)
-      case .scalar: summary(family, export, into: &out)
-      case .diagnostic, nil: break
+      case .scalar, .counter: summary(family, export, into: &out)
+      case .diagnostic: break
       }
     }
     return out + "# EOF\n"
@@ -26,12 +26,17 @@ public enum OpenMetricsWriter {
     out += "# HELP \(name) \(escapeHelp(help))\n"
   }
 
-  private static func summary(_ metrics: [String], _ export: MetricExport, into out: inout String) {
+  /// What a family's HELP text names: the metric, or signpost durations for the signposts' family.
+  private static func source(_ family: [MetricID]) -> String {
+    family[0].isSignpost ? "signpost interval durations" : family[0].rawValue
+  }
+
+  private static func summary(_ metrics: [MetricID], _ export: MetricExport, into out: inout String) {
     guard let exported = ExportedMetric.of(metrics[0]) else { return }
     let name = exported.prometheusName
-    let source = metrics[0].hasPrefix(MetricCatalog.signpostPrefix) ? "signpost interval durations" : metrics[0]
+    let source = source(metrics)
     let of =
-      MetricCatalog.kind(of: metrics[0]) == .scalar
+      metrics[0].kind.hasPayloadValues
       ? "across payloads (type 7), count = payloads" : "of the merged MetricKit histogram, sum estimated"
     header(name, type: "summary", unit: exported.unit, help: "\(source): percentiles \(of)", into: &out)
     for metric in metrics {
@@ -48,10 +53,10 @@ public enum OpenMetricsWriter {
     }
   }
 
-  private static func histogram(_ metrics: [String], _ export: MetricExport, into out: inout String) {
+  private static func histogram(_ metrics: [MetricID], _ export: MetricExport, into out: inout String) {
     guard let exported = ExportedMetric.of(metrics[0]) else { return }
     let name = "metrickit_\(exported.name)_distribution" + (exported.unit.map { "_" + $0 } ?? "")
-    let source = metrics[0].hasPrefix(MetricCatalog.signpostPrefix) ? "signpost interval durations" : metrics[0]
+    let source = source(metrics)
     header(
       name, type: "histogram", unit: exported.unit,
       help: "\(source): the merged MetricKit histogram, cumulative at its bucket ends", into: &out)
@@ -70,13 +75,10 @@ public enum OpenMetricsWriter {
     }
   }
 
-  private static func gauge(_ metric: String, _ export: MetricExport, into out: inout String) {
+  private static func gauge(_ metric: MetricID, _ export: MetricExport, into out: inout String) {
     guard let exported = ExportedMetric.of(metric) else { return }
     let name = exported.prometheusName
-    let help =
-      metric == MetricCatalog.hangRate
-      ? "hangRate: hang time over foreground time, pooled over payloads"
-      : "scrollHitchRate: scroll hitch time over scroll time, weighted by foreground time"
+    let help = "\(metric)" + (metric.metric.definition.map { ": " + $0 } ?? "")
     header(name, type: "gauge", unit: exported.unit, help: help, into: &out)
     for point in export.points {
       guard let value = export.rate(metric, in: point.aggregate) else { continue }
@@ -100,7 +102,8 @@ public enum OpenMetricsWriter {
     func rule(_ r: RuleResult) -> [(name: String, value: String)] {
       var labels =
         versions + [
-          ("metric", r.rule.metric), ("statistic", r.rule.statistic.description), ("verdict", r.verdict.rawValue),
+          ("metric", r.rule.metric.rawValue), ("statistic", r.rule.statistic.description),
+          ("verdict", r.verdict.rawValue),
           ("severity", r.rule.severity.rawValue),
         ]
       if let by = r.by { labels.append((MetricExport.labelName(by.key), by.value)) }

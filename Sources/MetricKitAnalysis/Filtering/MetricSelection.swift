@@ -7,6 +7,9 @@ public struct MetricSelection: Sendable, Hashable {
   /// Creates a selection.
   public init(_ patterns: [String] = []) { self.patterns = patterns }
 
+  /// Selects exactly these metrics (none when empty).
+  public init(metrics: [MetricID]) { self.patterns = metrics.isEmpty ? Self.none.patterns : metrics.map(\.rawValue) }
+
   /// Selects no metric (an empty pattern list selects them all): a pattern no identifier has.
   public static let none = MetricSelection(["-"])
 
@@ -18,16 +21,20 @@ public struct MetricSelection: Sendable, Hashable {
       }
   }
 
+  /// Whether the metric is selected.
+  public func includes(_ id: MetricID) -> Bool { includes(id.rawValue) }
+
   /// Patterns that can never match a known metric (for usage errors).
   public var unknownPatterns: [String] {
-    patterns.filter { pattern in
+    let signpost = MetricID.signpostPrefix
+    return patterns.filter { pattern in
       if pattern.hasSuffix("*") {
         let prefix = pattern.dropLast()
         return
-          !(MetricCatalog.identifiers.contains { $0.hasPrefix(prefix) }
-          || MetricCatalog.signpostPrefix.hasPrefix(prefix) || prefix.hasPrefix(MetricCatalog.signpostPrefix))
+          !(MetricCatalog.fixed.contains { $0.id.rawValue.hasPrefix(prefix) }
+          || signpost.hasPrefix(prefix) || prefix.hasPrefix(signpost))
       }
-      return !MetricCatalog.isKnown(pattern)
+      return MetricCatalog.id(pattern).map { $0.kind == .diagnostic } ?? true
     }
   }
 }

@@ -96,13 +96,13 @@ extension Sequence where Element == MetricPayload {
   /// number as `summary`'s `hangRate`.
   public func hangRate(applicationVersion: String, estimator: MeanEstimator = .midpoint) -> Measurement<UnitTimeRatio>?
   {
-    aggregate(applicationVersion: applicationVersion, metric: MetricCatalog.hangRate, estimator: estimator).hangRate
+    aggregate(applicationVersion: applicationVersion, metric: .hangRate, estimator: estimator).hangRate
       .pooledRate.map { Measurement(value: $0, unit: UnitTimeRatio.secondsPerHour) }
   }
 
   /// The scroll hitch rate of one version: `scrollHitchTimeRatio` weighted by foreground time.
   public func scrollHitchRate(applicationVersion: String) -> Measurement<UnitTimeRatio>? {
-    aggregate(applicationVersion: applicationVersion, metric: MetricCatalog.scrollHitchRate).scrollHitchRate
+    aggregate(applicationVersion: applicationVersion, metric: .scrollHitchRate).scrollHitchRate
       .pooledRate.map { Measurement(value: $0, unit: UnitTimeRatio.millisecondsPerSecond) }
   }
 
@@ -161,11 +161,11 @@ extension Sequence where Element == MetricPayload {
   // MARK: - Shared with the reports
 
   /// The aggregate `summary` computes for one version, for one metric.
-  private func aggregate(applicationVersion: String, metric: String, estimator: MeanEstimator = .midpoint)
+  private func aggregate(applicationVersion: String, metric: MetricID, estimator: MeanEstimator = .midpoint)
     -> VersionAggregate
   {
     var aggregate = VersionAggregate(version: applicationVersion)
-    let options = AggregationOptions(estimator: estimator, selection: MetricSelection([metric]))
+    let options = AggregationOptions(estimator: estimator, selection: MetricSelection(metrics: [metric]))
     for payload in filter(applicationVersion: applicationVersion) { aggregate.add(payload, options: options) }
     return aggregate
   }

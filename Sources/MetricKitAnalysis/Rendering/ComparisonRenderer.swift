@@ -74,7 +74,7 @@ public enum ComparisonRenderer {
     ]
     if let q = r.qValue { parts.append(String(format: "q = %.4g", q)) }
     switch r.verdict {
-    case .insufficientData where MetricCatalog.diagnosticKind(of: r.rule.metric) != nil && r.baseline == nil:
+    case .insufficientData where r.rule.metric.kind == .diagnostic && r.baseline == nil:
       parts = ["the inputs hold no diagnostics for one of the versions, or fewer than \(r.rule.minPayloads) payloads"]
     case .insufficientData:
       parts.append("\(r.baselinePayloads)/\(r.candidatePayloads) payloads, \(r.rule.minPayloads) needed per side")
@@ -173,7 +173,7 @@ public enum ComparisonRenderer {
 
   private static func result(_ r: RuleResult) -> JSONWriter.Value {
     var members: [(String, JSONWriter.Value)] = [
-      ("metric", .string(r.rule.metric)),
+      ("metric", .string(r.rule.metric.rawValue)),
       ("statistic", .string(r.rule.statistic.description)),
     ]
     if let by = r.by { members.append(("by", .object([(by.key, .string(by.value))]))) }
@@ -255,7 +255,7 @@ public enum ComparisonRenderer {
       default: mark = "✅"
       }
       let cells = [
-        mark, TextEscaping.markdownCell(r.rule.metric),
+        mark, TextEscaping.markdownCell(r.rule.metric.rawValue),
         r.rule.statistic.description, value(r.baseline, r.rule.unit), value(r.candidate, r.rule.unit), changeText(r),
         decisiveQ(r), verdictText(r) + (r.rule.severity == .warning ? " (warning)" : ""),
       ]
@@ -283,7 +283,7 @@ public enum ComparisonRenderer {
       "  <testsuite name=\"\(TextEscaping.xml(suite))\" tests=\"\(report.results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n"
     for r in report.results {
       out +=
-        "    <testcase classname=\"metrics-report.\(TextEscaping.xml(r.rule.metric))\" name=\"\(TextEscaping.xml(ruleName(r)))\">\n"
+        "    <testcase classname=\"metrics-report.\(TextEscaping.xml(r.rule.metric.rawValue))\" name=\"\(TextEscaping.xml(ruleName(r)))\">\n"
       let message = TextEscaping.xml(explanation(r, report))
       if r.verdict == .regression || r.budgetExceeded == true {
         let type = r.verdict == .regression ? "regression" : "budget"

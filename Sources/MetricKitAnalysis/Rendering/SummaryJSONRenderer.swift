@@ -85,7 +85,7 @@ public enum SummaryJSONRenderer {
     switch m {
     case .histogram(let h):
       var members: [(String, JSONWriter.Value)] = [
-        ("metric", .string(h.metric)), ("unit", .string(h.unit)), ("count", .integer(h.count)),
+        ("metric", .string(h.metric.rawValue)), ("unit", .string(h.unit.symbol)), ("count", .integer(h.count)),
         ("payloads", .integer(Int128(h.payloads))), ("mean", .number(h.mean)),
       ]
       if let sd = h.standardDeviation { members.append(("stddev", .number(sd))) }
@@ -99,14 +99,14 @@ public enum SummaryJSONRenderer {
       return .object(members)
     case .scalar(let s):
       var members: [(String, JSONWriter.Value)] = [
-        ("metric", .string(s.metric)), ("unit", .string(s.unit)), ("count", .integer(Int128(s.count))),
+        ("metric", .string(s.metric.rawValue)), ("unit", .string(s.unit.symbol)), ("count", .integer(Int128(s.count))),
         ("mean", .number(s.mean)),
       ]
       for (p, value) in s.percentiles { members.append((p.label, .number(value))) }
       return .object(members)
     case .rate(let r):
       return .object([
-        ("metric", .string(r.metric)), ("unit", .string(r.unit)), ("value", .number(r.value)),
+        ("metric", .string(r.metric.rawValue)), ("unit", .string(r.unit.symbol)), ("value", .number(r.value)),
         ("payloads", .integer(Int128(r.payloads))),
       ])
     }

@@ -19,15 +19,15 @@ public enum SummaryTableRenderer {
       switch metric {
       case .histogram(let h):
         Row(
-          metric: h.metric, unit: h.unit, count: String(h.count),
+          metric: h.metric.rawValue, unit: h.unit.symbol, count: String(h.count),
           cells: [NumberFormatting.text(h.mean)] + h.percentiles.map { NumberFormatting.text($0.value) })
       case .scalar(let s):
         Row(
-          metric: s.metric, unit: s.unit, count: "\(s.count) payloads",
+          metric: s.metric.rawValue, unit: s.unit.symbol, count: "\(s.count) payloads",
           cells: [NumberFormatting.text(s.mean)] + s.percentiles.map { NumberFormatting.text($0.1) })
       case .rate(let r):
         Row(
-          metric: r.metric, unit: r.unit, count: "\(r.payloads) payloads",
+          metric: r.metric.rawValue, unit: r.unit.symbol, count: "\(r.payloads) payloads",
           cells: [NumberFormatting.text(r.value)] + report.options.percentiles.map { _ in "" })
       }
     }
@@ -94,7 +94,7 @@ public enum SummaryTableRenderer {
       for metric in version.metrics {
         var fields = [TextEscaping.csvField(version.version)]
         if let by = version.by { fields.append(TextEscaping.csvField(by.value)) }
-        fields += [TextEscaping.csvField(metric.metric), metric.unit]
+        fields += [TextEscaping.csvField(metric.metric.rawValue), metric.unit.symbol]
         switch metric {
         case .histogram(let h):
           fields += [String(h.count), String(h.payloads), JSONWriter.number(h.mean)]

@@ -11,34 +11,36 @@ public enum TrendRenderer {
     }
   }
 
-  /// The statistic labels of a series, in order (`share` for adoption).
-  private static func labels(_ s: TrendSeries) -> [String] {
-    if s.metric == TrendReport.adoption { return ["share"] }
-    var labels: [String] = []
-    for p in s.points { for (label, _) in p.values where !labels.contains(label) { labels.append(label) } }
-    return labels
+  /// The statistics of a series' points, in order.
+  private static func statistics(_ s: TrendSeries) -> [Statistic] {
+    var statistics: [Statistic] = []
+    for p in s.points {
+      for (statistic, _) in p.values where !statistics.contains(statistic) { statistics.append(statistic) }
+    }
+    return statistics
   }
 
   private static func title(_ s: TrendSeries) -> String {
-    var title =
-      "\(s.metric)" + (s.unit.isEmpty ? "" : " (\(s.unit))") + " — \(s.version.isEmpty ? "(no version)" : s.version)"
+    var title = "\(s.subject) (\(s.subject.unit)) — \(s.version.isEmpty ? "(no version)" : s.version)"
     if let by = s.by { title += " — \(by.key) \(by.value)" }
     return title
   }
 
-  private static func cells(_ p: TrendPoint, _ labels: [String]) -> [String] {
-    labels.map { label in
-      if label == "share" { return p.share.map { String(format: "%.1f%%", $0 * 100) } ?? "–" }
-      return p.values.first { $0.statistic == label }.map { NumberFormatting.text($0.value) } ?? "–"
-    }
+  /// A point's cells: its share for adoption, else its statistics.
+  private static func cells(_ p: TrendPoint, _ s: TrendSeries, _ statistics: [Statistic]) -> [String] {
+    if s.subject == .adoption { return [p.share.map { String(format: "%.1f%%", $0 * 100) } ?? "–"] }
+    return statistics.map { p.value($0).map(NumberFormatting.text) ?? "–" }
   }
 
   private static func table(_ report: TrendReport, markdown: Bool, minPayloads: Int) -> String {
     var out = markdown ? "# MetricKit trend (\(report.interval.rawValue))\n\n" : ""
     for s in report.series {
-      let labels = labels(s)
-      let header = ["start", "payloads", "count"] + labels
-      let rows = s.points.map { p in [p.start.description, String(p.payloads), String(p.count)] + cells(p, labels) }
+      let statistics = statistics(s)
+      let header =
+        ["start", "payloads", "count"] + (s.subject == .adoption ? ["share"] : statistics.map(\.description))
+      let rows = s.points.map { p in
+        [p.start.description, String(p.payloads), String(p.count)] + cells(p, s, statistics)
+      }
       if markdown {
         out += "## \(TextEscaping.markdownCell(title(s)))\n\n| " + header.joined(separator: " | ") + " | sparse |\n|"
         out += header.indices.map { $0 == 0 ? " --- |" : " ---: |" }.joined() + " --- |\n"
@@ -68,29 +70,28 @@ public enum TrendRenderer {
   }
 
   private static func csv(_ report: TrendReport) -> String {
-    var statistics: [String] = []
-    var bounded: [String] = []
+    var statistics: [Statistic] = []
+    var bounded: [Statistic] = []
     for s in report.series {
-      for label in labels(s) where label != "share" && !statistics.contains(label) { statistics.append(label) }
+      for statistic in Self.statistics(s) where !statistics.contains(statistic) { statistics.append(statistic) }
       for p in s.points { for b in p.bounds where !bounded.contains(b.statistic) { bounded.append(b.statistic) } }
     }
     let header =
-      ["metric", "unit", "version", "by", "start", "payloads", "count", "sparse", "share"] + statistics
-      + bounded.flatMap { ["\($0)_lower", "\($0)_upper"] }
+      ["metric", "unit", "version", "by", "start", "payloads", "count", "sparse", "share"]
+      + statistics.map(\.description) + bounded.flatMap { ["\($0)_lower", "\($0)_upper"] }
     var out = header.joined(separator: ",") + "\n"
     for s in report.series {
       let by = s.by.map { "\($0.key)=\($0.value)" } ?? ""
       for p in s.points {
         var fields = [
-          TextEscaping.csvField(s.metric), s.unit, TextEscaping.csvField(s.version), TextEscaping.csvField(by),
+          TextEscaping.csvField(s.subject.description), s.subject.unit, TextEscaping.csvField(s.version),
+          TextEscaping.csvField(by),
           p.start.description, String(p.payloads), String(p.count), p.sparse ? "true" : "false",
           p.share.map(JSONWriter.number) ?? "",
         ]
-        fields += statistics.map { label in
-          p.values.first { $0.statistic == label }.map { JSONWriter.number($0.value) } ?? ""
-        }
-        for label in bounded {
-          let b = p.bounds.first { $0.statistic == label }
+        fields += statistics.map { p.value($0).map(JSONWriter.number) ?? "" }
+        for statistic in bounded {
+          let b = p.bounds.first { $0.statistic == statistic }
           fields += [b.map { JSONWriter.number($0.lower) } ?? "", b.map { JSONWriter.number($0.upper) } ?? ""]
         }
         out += fields.joined(separator: ",") + "\n"
@@ -102,7 +103,8 @@ public enum TrendRenderer {
   private static func json(_ report: TrendReport) -> String {
     let series: [JSONWriter.Value] = report.series.map { s in
       var members: [(String, JSONWriter.Value)] = [
-        ("metric", .string(s.metric)), ("unit", .string(s.unit)), ("version", .string(s.version)),
+        ("metric", .string(s.subject.description)), ("unit", .string(s.subject.unit)),
+        ("version", .string(s.version)),
       ]
       if let by = s.by { members.append(("by", .object([(by.key, .string(by.value))]))) }
       members.append(
@@ -118,10 +120,12 @@ public enum TrendRenderer {
                 return .object(point)
               }
               point += [("count", .integer(Int128(p.count))), ("sparse", .bool(p.sparse))]
-              point += p.values.map { ($0.statistic, .number($0.value)) }
+              point += p.values.map { ($0.statistic.description, .number($0.value)) }
               if !p.bounds.isEmpty {
-                point.append(
-                  ("bounds", .object(p.bounds.map { ($0.statistic, .array([.number($0.lower), .number($0.upper)])) })))
+                let bounds = p.bounds.map {
+                  ($0.statistic.description, JSONWriter.Value.array([.number($0.lower), .number($0.upper)]))
+                }
+                point.append(("bounds", .object(bounds)))
               }
               return .object(point)
             })

@@ -25,7 +25,8 @@ public struct ComparisonReport: Sendable {
   public init(
     baseline: VersionAggregate, candidate: VersionAggregate, inputs: InputAccounting,
     baselineSnapshot: (path: String, inputs: InputAccounting)? = nil, baselineDiagnostics: DiagnosticAggregate? = nil,
-    candidateDiagnostics: DiagnosticAggregate? = nil, evaluator: RegressionEvaluator, threads: Int = 1
+    candidateDiagnostics: DiagnosticAggregate? = nil, evaluator: RegressionEvaluator,
+    statistics: (PooledStatistics, PooledStatistics)? = nil, threads: Int = 1
   ) {
     self.baseline = baseline.version
     self.candidate = candidate.version
@@ -37,7 +38,7 @@ public struct ComparisonReport: Sendable {
     decision = evaluator.decision
     results = evaluator.evaluate(
       baseline: baseline, candidate: candidate, baselineDiagnostics: baselineDiagnostics,
-      candidateDiagnostics: candidateDiagnostics, threads: threads)
+      candidateDiagnostics: candidateDiagnostics, statistics: statistics, threads: threads)
   }
 
   /// Compares each group of the two versions on its own (`compare --by`): the metric rules per group,
@@ -74,8 +75,8 @@ public struct ComparisonReport: Sendable {
     }
     var labels: [String] = []
     var pairs: [RegressionEvaluator.Pair] = []
-    let metricRules = evaluator.ruleSet.rules.filter { MetricCatalog.diagnosticKind(of: $0.metric) == nil }
-    let diagnosticRules = evaluator.ruleSet.rules.filter { MetricCatalog.diagnosticKind(of: $0.metric) != nil }
+    let metricRules = evaluator.ruleSet.rules.filter { $0.metric.kind != .diagnostic }
+    let diagnosticRules = evaluator.ruleSet.rules.filter { $0.metric.kind == .diagnostic }
     for value in ranked.prefix(max(0, top)) {
       labels.append(value)
       pairs.append(.init(baseline: side(baseline, [value]), candidate: side(candidate, [value]), rules: metricRules))

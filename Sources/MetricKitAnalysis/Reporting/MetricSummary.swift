@@ -8,7 +8,7 @@ public enum MetricSummary: Sendable, Hashable {
   case rate(RateSummary)
 
   /// The metric identifier.
-  public var metric: String {
+  public var metric: MetricID {
     switch self {
     case .histogram(let s): s.metric
     case .scalar(let s): s.metric
@@ -17,7 +17,7 @@ public enum MetricSummary: Sendable, Hashable {
   }
 
   /// The canonical unit.
-  public var unit: String {
+  public var unit: MetricUnit {
     switch self {
     case .histogram(let s): s.unit
     case .scalar(let s): s.unit
@@ -29,9 +29,9 @@ public enum MetricSummary: Sendable, Hashable {
 /// A histogram metric's summary.
 public struct HistogramSummary: Sendable, Hashable {
   /// The metric identifier.
-  public var metric: String
+  public var metric: MetricID
   /// The unit of mean and percentiles.
-  public var unit: String
+  public var unit: MetricUnit
   /// The total bucket count (observations).
   public var count: Int128
   /// Payloads that carried this histogram.
@@ -47,9 +47,9 @@ public struct HistogramSummary: Sendable, Hashable {
 /// A scalar metric's summary.
 public struct ScalarSummary: Sendable, Hashable {
   /// The metric identifier.
-  public var metric: String
+  public var metric: MetricID
   /// The unit.
-  public var unit: String
+  public var unit: MetricUnit
   /// Payloads with a value.
   public var count: Int
   /// The mean across payloads.
@@ -72,9 +72,9 @@ public struct ScalarSummary: Sendable, Hashable {
 /// A pooled rate.
 public struct RateSummary: Sendable, Hashable {
   /// The metric identifier.
-  public var metric: String
+  public var metric: MetricID
   /// The unit (`s/h`, `ms/s`).
-  public var unit: String
+  public var unit: MetricUnit
   /// Σ numerator ÷ Σ denominator.
   public var value: Double
   /// Payloads that contributed.

@@ -1,73 +1,59 @@
 /// What one trend chart of the `report` page draws: a metric and the statistic of its points.
 public struct ReportChartSpec: Sendable, Hashable {
-  /// The metric identifier.
-  public var metric: String
-  /// The statistic drawn (`p90`, `mean`); nil for rates, which have one value.
-  public var statistic: TrendStatistic?
+  /// The metric.
+  public var metric: MetricID
+  /// The statistic drawn: the mean or a percentile of a distribution, the value of a rate.
+  public var statistic: Statistic
 
-  /// A chart of `metric`'s `statistic` (ignored for rates).
-  public init(metric: String, statistic: TrendStatistic? = nil) {
+  /// A chart of `metric`'s `statistic`; without one (and always for rates, which have one value), the
+  /// metric's usual statistic: p90 for distributions, the mean for counters, the value of a rate.
+  public init(metric: MetricID, statistic: Statistic? = nil) {
     self.metric = metric
-    self.statistic = MetricCatalog.kind(of: metric) == .rate ? nil : statistic ?? Self.defaultStatistic(of: metric)
+    let kind = metric.kind
+    self.statistic = kind == .rate ? .value : statistic ?? Self.defaultStatistic(of: kind)
   }
 
   /// Parses `ID` or `ID@STAT` (`applicationLaunchMetrics.histogrammedTimeToFirstDraw@p50`,
-  /// `signpost:net/fetch@mean`); without `@STAT` a percentile metric draws its p90 and a count its
-  /// mean. Nil for an unknown metric or statistic.
+  /// `signpost:net/fetch@mean`); without `@STAT` a distribution draws its p90 and a counter its
+  /// mean. Nil for an unknown metric, a diagnostic, or a statistic that cannot be drawn.
   public init?(parsing text: String) {
     var metric = text
-    var statistic: TrendStatistic?
-    if let at = text.lastIndex(of: "@"), let parsed = TrendStatistic(parsing: String(text[text.index(after: at)...])) {
+    var statistic: Statistic?
+    if let at = text.lastIndex(of: "@"), let parsed = Statistic(parsing: String(text[text.index(after: at)...])),
+      parsed == .mean || parsed.percentile != nil
+    {
       metric = String(text[..<at])
       statistic = parsed
     }
-    guard MetricCatalog.isKnown(metric), MetricCatalog.kind(of: metric) != .diagnostic else { return nil }
-    self.init(metric: metric, statistic: statistic)
+    guard let id = MetricCatalog.id(metric), id.kind != .diagnostic else { return nil }
+    self.init(metric: id, statistic: statistic)
   }
 
-  /// p90 for distributions; the mean for counts (exits per payload).
-  static func defaultStatistic(of metric: String) -> TrendStatistic {
-    MetricCatalog.unit(of: metric) == "count" ? .mean : .percentile(Percentile(90)!)
+  /// p90 for distributions; the mean for counters (exits per payload).
+  static func defaultStatistic(of kind: MetricKind) -> Statistic {
+    kind == .counter ? .mean : .percentile(Percentile(90)!)
   }
 
   /// The charts drawn without `--metric`: launch p50 and p90, resume p90, hang rate, hang time p90,
   /// peak memory p90, scroll hitch rate, abnormal exits per payload.
   public static let defaults: [ReportChartSpec] = [
-    .init(metric: "applicationLaunchMetrics.histogrammedTimeToFirstDraw", statistic: .percentile(Percentile(50)!)),
-    .init(metric: "applicationLaunchMetrics.histogrammedTimeToFirstDraw", statistic: .percentile(Percentile(90)!)),
-    .init(
-      metric: "applicationLaunchMetrics.histogrammedApplicationResumeTime", statistic: .percentile(Percentile(90)!)),
-    .init(metric: MetricCatalog.hangRate),
-    .init(
-      metric: "applicationResponsivenessMetrics.histogrammedApplicationHangTime",
-      statistic: .percentile(Percentile(90)!)),
-    .init(metric: "memoryMetrics.peakMemoryUsage", statistic: .percentile(Percentile(90)!)),
-    .init(metric: MetricCatalog.scrollHitchRate),
-    .init(metric: "applicationExitMetrics.foregroundExitData.cumulativeAbnormalExitCount", statistic: .mean),
+    .init(metric: .histogrammedTimeToFirstDraw, statistic: .percentile(Percentile(50)!)),
+    .init(metric: .histogrammedTimeToFirstDraw, statistic: .percentile(Percentile(90)!)),
+    .init(metric: .histogrammedApplicationResumeTime, statistic: .percentile(Percentile(90)!)),
+    .init(metric: .hangRate),
+    .init(metric: .histogrammedApplicationHangTime, statistic: .percentile(Percentile(90)!)),
+    .init(metric: .peakMemoryUsage, statistic: .percentile(Percentile(90)!)),
+    .init(metric: .scrollHitchRate),
+    .init(metric: .foregroundAbnormalExitCount, statistic: .mean),
   ]
-
-  /// The label of the statistic in points (`value` for rates).
-  var statisticLabel: String { statistic?.description ?? "value" }
 
   /// A title a reader understands: `Launch time (first draw) p90`, `Hang rate`.
   public var title: String {
-    let names: [String: String] = [
-      "applicationLaunchMetrics.histogrammedTimeToFirstDraw": "Launch time (first draw)",
-      "applicationLaunchMetrics.histogrammedApplicationResumeTime": "Resume time",
-      "applicationLaunchMetrics.histogrammedOptimizedTimeToFirstDraw": "Optimized launch time",
-      "applicationLaunchMetrics.histogrammedExtendedLaunch": "Extended launch time",
-      "applicationResponsivenessMetrics.histogrammedApplicationHangTime": "Hang time",
-      "cellularConditionMetrics.histogrammedCellularConditionTime": "Cellular signal",
-      "memoryMetrics.peakMemoryUsage": "Peak memory",
-      MetricCatalog.hangRate: "Hang rate",
-      MetricCatalog.scrollHitchRate: "Scroll hitch rate",
-      "applicationExitMetrics.foregroundExitData.cumulativeAbnormalExitCount": "Abnormal exits (foreground)",
-    ]
-    let name = names[metric] ?? metric.split(separator: ".").last.map(String.init) ?? metric
+    let entry = metric.metric
     switch statistic {
-    case nil: return name
-    case .mean?: return MetricCatalog.unit(of: metric) == "count" ? "\(name) per payload" : "\(name) mean"
-    case .percentile(let p)?: return "\(name) \(p.label)"
+    case .mean: return entry.kind == .counter ? "\(entry.title) per payload" : "\(entry.title) mean"
+    case .percentile(let p): return "\(entry.title) \(p.label)"
+    default: return entry.title
     }
   }
 }

@@ -16,8 +16,8 @@ public struct ReportOptions: Sendable {
   public var interpolation: Interpolation = .monotone
   /// With grouping, the groups drawn per version (most payloads first); the rest merge into `(other)`.
   public var top = 10
-  /// The versions whose distributions are overlaid (the gate's baseline and candidate); empty: the
-  /// latest two versions.
+  /// The versions whose distributions are overlaid; empty: the gate's baseline and candidate, or
+  /// without a gate the latest two versions.
   public var distributionVersions: [String] = []
   /// The most signpost distributions drawn (the signposts with the most samples).
   public var signpostDistributions = 6
@@ -27,9 +27,9 @@ public struct ReportOptions: Sendable {
 
   /// The metrics the page reads: the charts', every fixed histogram and the signposts (for the
   /// distributions), and `extra` (the gate's rules).
-  public func selection(adding extra: [String] = []) -> MetricSelection {
-    var patterns = charts.map(\.metric) + MetricCatalog.histograms.map(\.identifier) + extra
-    patterns.append(MetricCatalog.signpostPrefix + "*")
+  public func selection(adding extra: [MetricID] = []) -> MetricSelection {
+    var patterns = (charts.map(\.metric) + MetricCatalog.histograms.map(\.id) + extra).map(\.rawValue)
+    patterns.append(MetricID.signpostPrefix + "*")
     return MetricSelection(patterns)
   }
 }

@@ -21,7 +21,7 @@ public struct ReportPage: Sendable {
     /// What is drawn.
     public var spec: ReportChartSpec
     /// The unit of the values.
-    public var unit: String
+    public var unit: MetricUnit { spec.metric.metric.unit }
     /// The series; each point's `values` and `bounds` hold the statistic drawn.
     public var series: [TrendSeries]
     /// The whole-version value of the latest version with data, then of the one before it.
@@ -41,11 +41,23 @@ public struct ReportPage: Sendable {
       public var sampleCount: Int128
       /// p50, p90 and p99, with their guaranteed brackets.
       public var percentiles: [PercentileEstimate]
+
+      /// One of the marked percentiles, found by its percentile.
+      public func estimate(_ percentile: Percentile) -> PercentileEstimate? {
+        percentiles.first { $0.percentile == percentile }
+      }
     }
-    /// The metric identifier.
-    public var metric: String
+    /// The percentiles computed for each side: p50, p90, p99.
+    public static let percentiles = [50, 90, 99].compactMap { Percentile(Double($0)) }
+    /// The percentiles marked on the curves and named in the headline: p50, p90.
+    public static let marked = [50, 90].compactMap { Percentile(Double($0)) }
+    /// The percentile the value axis reaches past: p99.
+    public static let reach = Percentile(99)!
+
+    /// The metric.
+    public var metric: MetricID
     /// The unit of the bucket edges.
-    public var unit: String
+    public var unit: MetricUnit { metric.metric.unit }
     /// The versions, in version order.
     public var sides: [Side]
   }
@@ -82,10 +94,31 @@ public struct ReportPage: Sendable {
     return first...last
   }
 
+  /// The gate of a page: the rules and the two versions they compare.
+  public struct Gate: Sendable {
+    /// The rules, with the estimator and interpolation of the page.
+    public var evaluator: RegressionEvaluator
+    /// The baseline version.
+    public var baseline: String
+    /// The candidate version.
+    public var candidate: String
+    /// Threads evaluating the rules.
+    public var threads: Int
+
+    /// A gate of `candidate` against `baseline`.
+    public init(evaluator: RegressionEvaluator, baseline: String, candidate: String, threads: Int = 1) {
+      self.evaluator = evaluator
+      self.baseline = baseline
+      self.candidate = candidate
+      self.threads = threads
+    }
+  }
+
   /// Builds the page from `aggregate` (read with `AggregationOptions.interval` set to
-  /// `options.interval`, or to `.day` when that is nil, and not `seriesOnly`), with `comparison` as
-  /// its gate.
-  public init(aggregate: DumpAggregate, options: ReportOptions = ReportOptions(), comparison: ComparisonReport? = nil) {
+  /// `options.interval`, or to `.day` when that is nil, and not `seriesOnly`), with `gate` as its gate
+  /// (when both its versions are in the aggregate). Each version's pooled statistics are computed
+  /// once: the headlines, the distributions and the gate read the same numbers.
+  public init(aggregate: DumpAggregate, options: ReportOptions = ReportOptions(), gate: Gate? = nil) {
     let interval = options.interval ?? aggregate.automaticInterval(minPayloads: options.minPayloads)
     let aggregate = options.interval == nil ? aggregate.resampled(to: interval) : aggregate
     self.interval = interval
@@ -93,58 +126,84 @@ public struct ReportPage: Sendable {
     grouping = aggregate.grouping
     minPayloads = options.minPayloads
     interpolation = options.interpolation
-    self.comparison = comparison
     var trendOptions = TrendOptions()
     trendOptions.estimator = options.estimator
     trendOptions.interpolation = options.interpolation
     trendOptions.minPayloads = options.minPayloads
     trendOptions.lastDays = options.lastDays
     trendOptions.top = options.top
-    var statistics: [TrendStatistic] = []
-    for statistic in options.charts.compactMap(\.statistic) where !statistics.contains(statistic) {
-      statistics.append(statistic)
+    var statistics: [Statistic] = []
+    for statistic in options.charts.map(\.statistic) where statistic.isPlottable(for: .histogram) {
+      if !statistics.contains(statistic) { statistics.append(statistic) }
     }
     trendOptions.statistics = statistics.isEmpty ? [.mean] : statistics
-    var metrics = [TrendReport.adoption]
-    for metric in options.charts.map(\.metric) where !metrics.contains(metric) { metrics.append(metric) }
-    let trend = TrendReport(aggregate: aggregate, metrics: metrics, interval: interval, options: trendOptions)
+    var subjects = [TrendSubject.adoption]
+    for spec in options.charts where !subjects.contains(.metric(spec.metric)) { subjects.append(.metric(spec.metric)) }
+    let trend = TrendReport(aggregate: aggregate, subjects: subjects, interval: interval, options: trendOptions)
     omissions = trend.omissions
-    adoption = trend.series.filter { $0.metric == TrendReport.adoption }
+    adoption = trend.series.filter { $0.subject == .adoption }
 
     versions = Self.versionRows(aggregate: aggregate, adoption: adoption, minPayloads: options.minPayloads)
     let ordered = versions.map(\.version)
+    let gate = gate.flatMap { g in
+      aggregate.versions[g.baseline] != nil && aggregate.versions[g.candidate] != nil ? g : nil
+    }
+    let distributed =
+      !options.distributionVersions.isEmpty
+      ? options.distributionVersions
+      : gate.map { [$0.baseline, $0.candidate] } ?? Array(ordered.filter { aggregate.versions[$0] != nil }.suffix(2))
+    let distributedMetrics = Self.distributedMetrics(
+      aggregate, versions: distributed, signposts: options.signpostDistributions)
+
+    // Every pooled statistic of the page, once per version and metric.
+    let requests = PooledStatistics.requests(options.charts.map { ($0.metric, $0.statistic) })
+    var pooled: [String: PooledStatistics] = [:]
+    for (version, whole) in aggregate.versions {
+      var asked = requests
+      if distributed.contains(version) {
+        for metric in distributedMetrics {
+          asked[metric, default: []].formUnion(Self.Distribution.percentiles.map { .percentile($0) })
+        }
+      }
+      if let gate, version == gate.baseline || version == gate.candidate {
+        asked.merge(gate.evaluator.statisticsRequests()) { $0.union($1) }
+      }
+      pooled[version] = PooledStatistics(
+        whole, requests: asked, estimator: options.estimator, interpolation: options.interpolation)
+    }
+
     for spec in options.charts {
-      let label = spec.statisticLabel
-      let series = trend.series.filter { $0.metric == spec.metric }.compactMap { s -> TrendSeries? in
+      let series = trend.series.filter { $0.subject == .metric(spec.metric) }.compactMap { s -> TrendSeries? in
         var s = s
         s.points = s.points.compactMap { point in
-          guard let value = point.values.first(where: { $0.statistic == label })?.value else { return nil }
+          guard let value = point.value(spec.statistic) else { return nil }
           var p = point
-          p.values = [(label, value)]
-          p.bounds = point.bounds.filter { $0.statistic == label }
+          p.values = [(spec.statistic, value)]
+          p.bounds = point.bounds.filter { $0.statistic == spec.statistic }
           return p
         }
         return s.points.isEmpty ? nil : s
       }
       var headline: [(version: String, value: Double)] = []
       for version in ordered.reversed() where headline.count < 2 {
-        // The whole version as one point (its start is not part of the value).
-        guard let whole = aggregate.versions[version],
-          let point = TrendReport.point(spec.metric, start: CalendarDay(daysSinceEpoch: 0), whole, trendOptions),
-          let value = point.values.first(where: { $0.statistic == label })?.value
-        else { continue }
+        guard let value = pooled[version]?[spec.metric, spec.statistic]?.value else { continue }
         headline.append((version, value))
       }
-      charts.append(
-        Chart(spec: spec, unit: MetricCatalog.unit(of: spec.metric) ?? "", series: series, headline: headline))
+      charts.append(Chart(spec: spec, series: series, headline: headline))
     }
 
-    let chosen =
-      options.distributionVersions.isEmpty
-      ? Array(ordered.filter { aggregate.versions[$0] != nil }.suffix(2)) : options.distributionVersions
     distributions = Self.distributions(
-      aggregate, versions: chosen, signposts: options.signpostDistributions, interpolation: options.interpolation)
+      aggregate, versions: distributed, metrics: distributedMetrics, pooled: pooled,
+      interpolation: options.interpolation)
     diagnostics = aggregate.diagnostics.values.sorted { VersionOrder.precedes($0.version, $1.version) }
+    if let gate, let b = aggregate.versions[gate.baseline], let c = aggregate.versions[gate.candidate],
+      let pb = pooled[gate.baseline], let pc = pooled[gate.candidate]
+    {
+      comparison = ComparisonReport(
+        baseline: b, candidate: c, inputs: aggregate.inputs, baselineDiagnostics: aggregate.diagnostics[gate.baseline],
+        candidateDiagnostics: aggregate.diagnostics[gate.candidate], evaluator: gate.evaluator, statistics: (pb, pc),
+        threads: gate.threads)
+    }
   }
 
   private static func versionRows(aggregate: DumpAggregate, adoption: [TrendSeries], minPayloads: Int) -> [VersionRow] {
@@ -165,16 +224,35 @@ public struct ReportPage: Sendable {
     }
   }
 
+  /// The histogram metrics whose distributions are drawn: the fixed ones with data in one of the
+  /// versions, then the signposts with the most samples across the versions (then by identifier).
+  private static func distributedMetrics(_ aggregate: DumpAggregate, versions: [String], signposts: Int) -> [MetricID] {
+    let sides = versions.compactMap { aggregate.versions[$0] }
+    func hasData(_ metric: MetricID) -> Bool { sides.contains { ($0.histogram(metric)?.sampleCount ?? 0) > 0 } }
+    var samples: [MetricID: Int128] = [:]
+    for side in sides {
+      for id in side.signpostIDs { samples[id, default: 0] += side.histogram(id)?.sampleCount ?? 0 }
+    }
+    let top = samples.sorted { ($0.value, $1.key.rawValue) > ($1.value, $0.key.rawValue) }.prefix(max(0, signposts))
+    return MetricCatalog.histograms.map(\.id).filter(hasData) + top.map(\.key).filter(hasData)
+  }
+
   private static func distributions(
-    _ aggregate: DumpAggregate, versions: [String], signposts: Int, interpolation: Interpolation
+    _ aggregate: DumpAggregate, versions: [String], metrics: [MetricID], pooled: [String: PooledStatistics],
+    interpolation: Interpolation
   ) -> [Distribution] {
     let sides = versions.compactMap { aggregate.versions[$0] }
-    let percentiles = [50, 90, 99].compactMap { Percentile(Double($0)) }
-    func distribution(_ metric: String) -> Distribution? {
+    func distribution(_ metric: MetricID) -> Distribution? {
       let parts = sides.compactMap { side -> Distribution.Side? in
-        guard let merged = side.histogram(metric), merged.sampleCount > 0,
-          let estimates = try? merged.percentiles(percentiles, interpolation: interpolation)
+        guard let merged = side.histogram(metric), merged.sampleCount > 0, let statistics = pooled[side.version]
         else { return nil }
+        var estimates: [PercentileEstimate] = []
+        for p in Distribution.percentiles {
+          guard let v = statistics[metric, .percentile(p)], let bounds = v.bounds else { return nil }
+          estimates.append(
+            PercentileEstimate(
+              percentile: p, value: v.value, lowerBound: bounds.lowerBound, upperBound: bounds.upperBound))
+        }
         let edges = Set(merged.buckets.flatMap { [$0.range.start, $0.range.end] }).sorted()
         // The curve through the edges and the marked percentiles; a monotone CDF is curved inside a
         // bucket, so buckets wider than 2% of the range get four points more.
@@ -191,16 +269,8 @@ public struct ReportPage: Sendable {
           version: side.version, cdf: cdf, sampleCount: merged.sampleCount, percentiles: estimates)
       }
       guard !parts.isEmpty else { return nil }
-      return Distribution(metric: metric, unit: sides.first?.histogramUnit(metric) ?? "ms", sides: parts)
+      return Distribution(metric: metric, sides: parts)
     }
-    var out = MetricCatalog.histograms.compactMap { distribution($0.identifier) }
-    // The signposts with the most samples across the versions, then by identifier.
-    var samples: [String: Int128] = [:]
-    for side in sides {
-      for id in side.signpostIdentifiers { samples[id, default: 0] += side.histogram(id)?.sampleCount ?? 0 }
-    }
-    let top = samples.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(max(0, signposts))
-    out += top.compactMap { distribution($0.key) }
-    return out
+    return metrics.compactMap(distribution)
   }
 }

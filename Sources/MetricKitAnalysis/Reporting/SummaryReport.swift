@@ -88,20 +88,20 @@ public struct VersionSummary: Sendable {
     version = aggregate.version
     payloads = aggregate.payloadCount
     var metrics: [MetricSummary] = []
-    let fixed = MetricCatalog.histograms.map(\.identifier)
-    let signposts = aggregate.signpostIdentifiers.sorted()
+    let fixed = MetricCatalog.histograms.map(\.id)
+    let signposts = aggregate.signpostIDs.sorted { $0.rawValue < $1.rawValue }
     for id in fixed + signposts {
       guard let merged = aggregate.histogram(id), merged.sampleCount > 0 else { continue }
       do {
         let mean: Double
         switch options.pooling {
         case .pooled: mean = try merged.mean(estimator: options.estimator, interpolation: options.interpolation)
-        case .perPayload: mean = try (aggregate.payloadStatistics[id]?["mean"] ?? ScalarSample()).mean()
+        case .perPayload: mean = try (aggregate.payloadSample(id, .mean) ?? ScalarSample()).mean()
         }
         metrics.append(
           .histogram(
             HistogramSummary(
-              metric: id, unit: aggregate.histogramUnit(id), count: merged.sampleCount,
+              metric: id, unit: id.metric.unit, count: merged.sampleCount,
               payloads: merged.histogramCount, mean: mean,
               standardDeviation: merged.sampleCount > 1 ? (try? merged.variance()).map { $0.squareRoot() } : nil,
               percentiles: try merged.percentiles(options.percentiles, interpolation: options.interpolation))))
@@ -116,29 +116,21 @@ public struct VersionSummary: Sendable {
       )
     }
     for definition in MetricCatalog.scalars {
-      guard let sample = aggregate.scalars[definition.identifier], sample.count > 0 else { continue }
+      guard let sample = aggregate.scalar(definition.id), sample.count > 0 else { continue }
       do {
         let summary = try sample.summary(options.percentiles)
         metrics.append(
           .scalar(
             ScalarSummary(
-              metric: definition.identifier, unit: definition.unit, count: sample.count, mean: summary.mean,
+              metric: definition.id, unit: definition.unit, count: sample.count, mean: summary.mean,
               percentiles: Array(zip(options.percentiles, summary.percentiles)))))
       } catch {
-        omissions.append("\(aggregate.version) \(definition.identifier): \(error)")
+        omissions.append("\(aggregate.version) \(definition.id): \(error)")
       }
     }
-    if let value = aggregate.hangRate.pooledRate {
-      metrics.append(
-        .rate(
-          RateSummary(metric: MetricCatalog.hangRate, unit: "s/h", value: value, payloads: aggregate.hangRate.count)))
-    }
-    if let value = aggregate.scrollHitchRate.pooledRate {
-      metrics.append(
-        .rate(
-          RateSummary(
-            metric: MetricCatalog.scrollHitchRate, unit: "ms/s", value: value, payloads: aggregate.scrollHitchRate.count
-          )))
+    for rate in MetricCatalog.rates {
+      guard let sample = aggregate.rate(rate.id), let value = sample.pooledRate else { continue }
+      metrics.append(.rate(RateSummary(metric: rate.id, unit: rate.unit, value: value, payloads: sample.count)))
     }
     self.metrics = metrics
   }

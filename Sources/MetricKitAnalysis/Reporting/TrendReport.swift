@@ -1,33 +1,7 @@
-/// A statistic of a trend point: the mean or a percentile.
-public enum TrendStatistic: Sendable, Hashable, CustomStringConvertible {
-  /// The mean (histograms: by the estimator; scalar metrics: across payloads).
-  case mean
-  /// A percentile (histograms: the merged histogram's, with a bracket; scalars: type 7).
-  case percentile(Percentile)
-
-  /// Parses `mean`, `p50`, `p99.9`.
-  public init?(parsing text: String) {
-    if text == "mean" {
-      self = .mean
-    } else if text.hasPrefix("p"), let p = Percentile(parsing: text) {
-      self = .percentile(p)
-    } else {
-      return nil
-    }
-  }
-
-  public var description: String {
-    switch self {
-    case .mean: "mean"
-    case .percentile(let p): p.label
-    }
-  }
-}
-
 /// What a trend computes.
 public struct TrendOptions: Sendable, Hashable {
-  /// The statistics of histogram and scalar metrics (rates have one value).
-  public var statistics: [TrendStatistic] = [.percentile(Percentile(50)!), .percentile(Percentile(90)!), .mean]
+  /// The statistics of histogram and scalar metrics, means and percentiles (rates have one value).
+  public var statistics: [Statistic] = [.percentile(Percentile(50)!), .percentile(Percentile(90)!), .mean]
   /// How histogram means are estimated.
   public var estimator: MeanEstimator = .midpoint
   /// How mass is spread inside buckets for percentiles and midpoint means.
@@ -35,7 +9,7 @@ public struct TrendOptions: Sendable, Hashable {
 
   /// The percentiles among ``statistics``, in their order.
   var percentiles: [Percentile] {
-    statistics.compactMap { if case .percentile(let p) = $0 { p } else { nil } }
+    statistics.compactMap(\.percentile)
   }
   /// Points with fewer payloads are kept but flagged sparse.
   public var minPayloads = 5
@@ -60,19 +34,20 @@ public struct TrendPoint: Sendable {
   /// Fewer payloads than `minPayloads`.
   public var sparse: Bool
   /// The statistics, in the order asked (`value` for rates).
-  public var values: [(statistic: String, value: Double)] = []
+  public var values: [(statistic: Statistic, value: Double)] = []
   /// The guaranteed brackets of histogram percentiles.
-  public var bounds: [(statistic: String, lower: Double, upper: Double)] = []
+  public var bounds: [(statistic: Statistic, lower: Double, upper: Double)] = []
+
+  /// The value of one statistic, nil when the point has none.
+  public func value(_ statistic: Statistic) -> Double? { values.first { $0.statistic == statistic }?.value }
   /// Adoption series: the version's share of the interval's payloads.
   public var share: Double?
 }
 
 /// One metric of one version (and group) over time.
 public struct TrendSeries: Sendable {
-  /// The metric identifier, or `payloads` for adoption.
-  public var metric: String
-  /// The unit of the values.
-  public var unit: String
+  /// The metric, or adoption.
+  public var subject: TrendSubject
   /// The app version.
   public var version: String
   /// The group with `--by`: key and value.
@@ -83,12 +58,6 @@ public struct TrendSeries: Sendable {
 
 /// The time axis of a dump: for each metric and version (and group), one point per interval.
 public struct TrendReport: Sendable {
-  /// The pseudo-metric of adoption: payloads per version per interval and their shares.
-  public static let adoption = "payloads"
-
-  /// Whether `metric` asks for adoption (`payloads`, or its alias `adoption`).
-  public static func isAdoption(_ metric: String) -> Bool { metric == adoption || metric == "adoption" }
-
   /// The interval of the points.
   public var interval: TrendInterval
   /// What was read, counted, excluded and rejected.
@@ -99,9 +68,19 @@ public struct TrendReport: Sendable {
   public var omissions: [String] = []
 
   /// Builds the series of `metrics` (identifiers, prefixes ending in `*`, or `payloads`) from an
-  /// aggregate made with `AggregationOptions.interval == interval`.
+  /// aggregate made with `AggregationOptions.interval == interval`; what matches no metric is left out.
   public init(
     aggregate: DumpAggregate, metrics: [String], interval: TrendInterval, options: TrendOptions = TrendOptions()
+  ) {
+    self.init(
+      aggregate: aggregate, subjects: Self.subjects(matching: metrics, in: aggregate), interval: interval,
+      options: options)
+  }
+
+  /// Builds the series of `subjects`, in that order, from an aggregate made with
+  /// `AggregationOptions.interval == interval`.
+  public init(
+    aggregate: DumpAggregate, subjects: [TrendSubject], interval: TrendInterval, options: TrendOptions = TrendOptions()
   ) {
     self.interval = interval
     inputs = aggregate.inputs
@@ -126,8 +105,8 @@ public struct TrendReport: Sendable {
         < (kept[b.version]?.firstIndex(of: b.group ?? "") ?? .max, b.group ?? "")
     }
     let by = aggregate.grouping?.description
-    for metric in Self.expand(metrics.map { Self.isAdoption($0) ? Self.adoption : $0 }, aggregate) {
-      if metric == Self.adoption {
+    for subject in subjects {
+      guard case .metric(let metric) = subject else {
         series += Self.adoptionSeries(lines, byLine, by: by, options: options)
         continue
       }
@@ -138,8 +117,8 @@ public struct TrendReport: Sendable {
         guard !points.isEmpty else { continue }
         series.append(
           TrendSeries(
-            metric: metric, unit: MetricCatalog.unit(of: metric) ?? "", version: line.version,
-            by: by.flatMap { key in line.group.map { (key, $0) } }, points: points))
+            subject: subject, version: line.version, by: by.flatMap { key in line.group.map { (key, $0) } },
+            points: points))
       }
     }
   }
@@ -162,27 +141,32 @@ public struct TrendReport: Sendable {
     }
   }
 
-  /// The metrics asked for: identifiers as they are, prefixes ending in `*` expanded against the
-  /// catalog and the signposts present.
-  private static func expand(_ metrics: [String], _ aggregate: DumpAggregate) -> [String] {
-    let signposts = Set(aggregate.series.values.flatMap(\.signpostIdentifiers)).sorted()
-    var out: [String] = []
-    for m in metrics {
-      let matches =
-        m.hasSuffix("*")
-        ? (MetricCatalog.identifiers + signposts).filter { $0.hasPrefix(String(m.dropLast())) } : [m]
-      for id in matches where !out.contains(id) { out.append(id) }
+  /// What `patterns` ask for, in order and once each: `payloads` (or `adoption`), identifiers as they
+  /// are, prefixes ending in `*` expanded against the catalog and the signposts present.
+  public static func subjects(matching patterns: [String], in aggregate: DumpAggregate) -> [TrendSubject] {
+    let signposts = Set(aggregate.series.values.flatMap(\.signpostIDs)).sorted { $0.rawValue < $1.rawValue }
+    let known = MetricCatalog.fixed.map(\.id) + signposts
+    var out: [TrendSubject] = []
+    for pattern in patterns {
+      let matches: [TrendSubject]
+      if pattern.hasSuffix("*") {
+        let prefix = pattern.dropLast()
+        matches = known.filter { $0.rawValue.hasPrefix(prefix) }.map { .metric($0) }
+      } else {
+        matches = TrendSubject(parsing: pattern).map { [$0] } ?? []
+      }
+      for subject in matches where !out.contains(subject) { out.append(subject) }
     }
     return out
   }
 
   /// One metric's point of one interval; nil when the interval has no data for it.
-  static func point(_ metric: String, start: CalendarDay, _ part: VersionAggregate, _ options: TrendOptions)
+  static func point(_ metric: MetricID, start: CalendarDay, _ part: VersionAggregate, _ options: TrendOptions)
     -> TrendPoint?
   {
     var point = TrendPoint(
       start: start, payloads: part.payloadCount, count: 0, sparse: part.payloadCount < options.minPayloads)
-    switch MetricCatalog.kind(of: metric) {
+    switch metric.kind {
     case .histogram:
       guard let merged = part.histogram(metric), merged.sampleCount > 0 else { return nil }
       point.count = Int(clamping: merged.sampleCount)
@@ -193,32 +177,33 @@ public struct TrendReport: Sendable {
         case .mean:
           guard let mean = try? merged.mean(estimator: options.estimator, interpolation: options.interpolation)
           else { continue }
-          point.values.append(("mean", mean))
+          point.values.append((.mean, mean))
         case .percentile(let p):
           guard let e = estimates.first(where: { $0.percentile == p }) else { continue }
-          point.values.append((p.label, e.value))
-          point.bounds.append((p.label, e.lowerBound, e.upperBound))
+          point.values.append((statistic, e.value))
+          point.bounds.append((statistic, e.lowerBound, e.upperBound))
+        default: continue
         }
       }
-    case .scalar:
-      guard let sample = part.scalars[metric], sample.count > 0 else { return nil }
+    case .scalar, .counter:
+      guard let sample = part.scalar(metric), sample.count > 0 else { return nil }
       point.count = sample.count
       guard let summary = try? sample.summary(options.percentiles) else { break }  // one sort
       for statistic in options.statistics {
         switch statistic {
         case .mean:
-          point.values.append(("mean", summary.mean))
+          point.values.append((.mean, summary.mean))
         case .percentile(let p):
           guard let i = options.percentiles.firstIndex(of: p) else { continue }
-          point.values.append((p.label, summary.percentiles[i]))
+          point.values.append((statistic, summary.percentiles[i]))
+        default: continue
         }
       }
     case .rate:
-      let rates = metric == MetricCatalog.hangRate ? part.hangRate : part.scrollHitchRate
-      guard let value = rates.pooledRate else { return nil }
+      guard let rates = part.rate(metric), let value = rates.pooledRate else { return nil }
       point.count = rates.count
-      point.values = [("value", value)]
-    case .diagnostic, nil:
+      point.values = [(.value, value)]
+    case .diagnostic:
       return nil
     }
     return point
@@ -240,8 +225,8 @@ public struct TrendReport: Sendable {
       }
       guard !points.isEmpty else { return nil }
       return TrendSeries(
-        metric: adoption, unit: "payloads", version: line.version,
-        by: by.flatMap { key in line.group.map { (key, $0) } }, points: points)
+        subject: .adoption, version: line.version, by: by.flatMap { key in line.group.map { (key, $0) } },
+        points: points)
     }
   }
 }

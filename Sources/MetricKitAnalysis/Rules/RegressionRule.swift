@@ -12,10 +12,10 @@ import Foundation
 ///                               maxIncrease: 0.05)
 /// ```
 public struct RegressionRule: Sendable, Hashable {
-  /// The metric identifier (SPEC §2), e.g. `applicationLaunchMetrics.histogrammedTimeToFirstDraw`.
-  public package(set) var metric: String
+  /// The metric, e.g. ``MetricID/histogrammedTimeToFirstDraw``.
+  public package(set) var metric: MetricID
   /// The statistic compared.
-  public package(set) var statistic: RuleStatistic
+  public package(set) var statistic: Statistic
   /// Which direction is better.
   public package(set) var polarity: Polarity
   /// The largest relative worsening tolerated (0.1 for `"10%"`); nil for no relative threshold.
@@ -33,43 +33,30 @@ public struct RegressionRule: Sendable, Hashable {
   public package(set) var minCount: Int
 
   /// Creates a rule, checked as a rule file's rule is. Without a statistic, the metric's usual one:
-  /// p90 for histograms, the mean for scalar metrics, the rate for rates and diagnostics.
+  /// p90 for histograms, the mean for scalar metrics and counters, the rate for rates and
+  /// diagnostics; without a polarity, the metric's.
   /// - Throws: ``RuleValidationError`` naming the field and why.
   public init(
-    metric: String, statistic: RuleStatistic? = nil, polarity: Polarity = .lowerIsBetter, maxIncrease: Double? = nil,
+    metric: MetricID, statistic: Statistic? = nil, polarity: Polarity? = nil, maxIncrease: Double? = nil,
     maxIncreaseAbsolute: Double? = nil, budget: Double? = nil, severity: Severity = .error, minPayloads: Int = 20,
     minCount: Int = 3
   ) throws(RuleValidationError) {
-    let id = try MetricID(metric)
     self.init(
-      unchecked: metric, statistic: statistic ?? Self.defaultStatistic(id.kind), polarity: polarity,
+      unchecked: metric, statistic: statistic ?? Self.defaultStatistic(metric.kind), polarity: polarity,
       maxIncrease: maxIncrease, maxIncreaseAbsolute: maxIncreaseAbsolute, budget: budget, severity: severity,
       minPayloads: minPayloads, minCount: minCount)
     try validate()
   }
 
-  /// Creates a rule for a metric of the catalog.
-  /// - Throws: ``RuleValidationError`` naming the field and why.
-  public init(
-    metric: MetricID, statistic: RuleStatistic? = nil, polarity: Polarity = .lowerIsBetter, maxIncrease: Double? = nil,
-    maxIncreaseAbsolute: Double? = nil, budget: Double? = nil, severity: Severity = .error, minPayloads: Int = 20,
-    minCount: Int = 3
-  ) throws(RuleValidationError) {
-    try self.init(
-      metric: metric.rawValue, statistic: statistic, polarity: polarity, maxIncrease: maxIncrease,
-      maxIncreaseAbsolute: maxIncreaseAbsolute, budget: budget, severity: severity, minPayloads: minPayloads,
-      minCount: minCount)
-  }
-
   /// A rule known to be valid (the built-in set).
   init(
-    unchecked metric: String, statistic: RuleStatistic, polarity: Polarity = .lowerIsBetter, maxIncrease: Double? = nil,
+    unchecked metric: MetricID, statistic: Statistic, polarity: Polarity? = nil, maxIncrease: Double? = nil,
     maxIncreaseAbsolute: Double? = nil, budget: Double? = nil, severity: Severity = .error, minPayloads: Int = 20,
     minCount: Int = 3
   ) {
     self.metric = metric
     self.statistic = statistic
-    self.polarity = polarity
+    self.polarity = polarity ?? metric.metric.polarity
     self.maxIncrease = maxIncrease
     self.maxIncreaseAbsolute = maxIncreaseAbsolute
     self.budget = budget
@@ -105,20 +92,21 @@ public struct RegressionRule: Sendable, Hashable {
   }
 
   private func canonical<U: Dimension>(_ amount: Measurement<U>, field: String) throws(RuleValidationError) -> Double {
-    guard let unit = MetricCatalog.dimension(of: metric), type(of: unit) == type(of: amount.unit as Dimension) else {
+    let canonical = metric.metric.unit
+    guard let unit = canonical.dimension, type(of: unit) == type(of: amount.unit as Dimension) else {
       throw RuleValidationError(
         field: field,
-        message: "\(amount) is not in \(metric)'s unit (\(MetricCatalog.unit(of: metric) ?? "a plain number"))")
+        message: "\(amount) is not in \(metric)'s unit (\(canonical.symbol))")
     }
     let base = amount.unit.converter.baseUnitValue(fromValue: amount.value)
     return unit.converter.value(fromBaseUnitValue: base)
   }
 
   /// The statistic a rule on a metric of this kind compares when none is named.
-  static func defaultStatistic(_ kind: MetricCatalog.Kind) -> RuleStatistic {
+  static func defaultStatistic(_ kind: MetricKind) -> Statistic {
     switch kind {
     case .rate, .diagnostic: .rate
-    case .scalar: .mean
+    case .scalar, .counter: .mean
     case .histogram: .percentile(Percentile(90)!)
     }
   }
@@ -126,12 +114,8 @@ public struct RegressionRule: Sendable, Hashable {
   /// Checks the rule: the metric known, the statistic applicable, the thresholds sane.
   /// - Throws: ``RuleValidationError`` naming the first field that is wrong.
   public func validate() throws(RuleValidationError) {
-    let kind = try MetricID(metric).kind
-    switch (kind, statistic) {
-    case (.rate, .rate), (.histogram, .mean), (.histogram, .percentile), (.scalar, .mean), (.scalar, .value),
-      (.scalar, .percentile), (.diagnostic, .rate), (.diagnostic, .newSignature):
-      break
-    default:
+    let kind = metric.kind
+    guard statistic.isComparable(for: kind) else {
       throw RuleValidationError(
         field: "statistic", message: "'\(statistic)' does not apply to \(metric) (\(Self.applicable(kind)))")
     }
@@ -152,17 +136,17 @@ public struct RegressionRule: Sendable, Hashable {
     if minCount < 1 { throw RuleValidationError(field: "minCount", message: "\(minCount) is below 1") }
   }
 
-  private static func applicable(_ kind: MetricCatalog.Kind) -> String {
+  private static func applicable(_ kind: MetricKind) -> String {
     switch kind {
     case .rate: "rates take: rate"
     case .histogram: "histograms take: mean, pNN"
-    case .scalar: "scalar metrics take: mean, value, pNN"
+    case .scalar, .counter: "scalar metrics take: mean, value, pNN"
     case .diagnostic: "diagnostics take: rate, newSignature"
     }
   }
 
-  /// The metric's canonical unit.
-  public var unit: String { statistic == .newSignature ? "signatures" : MetricCatalog.unit(of: metric) ?? "" }
+  /// The unit of the statistic compared: the metric's canonical unit's symbol, or `signatures`.
+  public var unit: String { statistic == .newSignature ? "signatures" : metric.metric.unit.symbol }
 
   /// Whether a move from `baseline` to `candidate` passes every threshold in the bad direction.
   func worsened(from baseline: Double, to candidate: Double) -> Bool {

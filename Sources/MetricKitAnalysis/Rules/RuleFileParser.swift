@@ -79,7 +79,8 @@ public enum RuleFileParser {
     var alpha = 0.05
     var minPayloads = 20
     var severity = Severity.error
-    var polarity = Polarity.lowerIsBetter
+    /// Nil: each rule takes its metric's polarity.
+    var polarity: Polarity?
     var maxIncrease: Double? = nil
   }
 
@@ -182,18 +183,18 @@ public enum RuleFileParser {
         fields[name] = v
       }
       guard let metricNode = fields["metric"] else { throw fail(node, "\(prefix).metric", "missing") }
-      let metric = try string(metricNode, "\(prefix).metric")
-      let kind: MetricCatalog.Kind
+      let metricText = try string(metricNode, "\(prefix).metric")
+      let metric: MetricID
       do {
-        kind = try MetricID(metric).kind
+        metric = try MetricID(metricText)
       } catch {
         throw fail(metricNode, "\(prefix).metric", error.message)
       }
-      let unit = MetricCatalog.unit(of: metric) ?? ""
-      var statistic = RegressionRule.defaultStatistic(kind)
+      let unit = metric.metric.unit
+      var statistic = RegressionRule.defaultStatistic(metric.kind)
       if let statisticNode = fields["statistic"] {
         let text = try string(statisticNode, "\(prefix).statistic")
-        guard let parsed = RuleStatistic(parsing: text) else {
+        guard let parsed = Statistic(parsing: text) else {
           throw fail(
             statisticNode, "\(prefix).statistic", "'\(text)' is not one of mean, p50, p90, p95, p99, pNN, rate, value")
         }
@@ -246,8 +247,9 @@ public enum RuleFileParser {
       out += "    statistic: \(rule.statistic)\n"
       out += "    polarity: \(rule.polarity.rawValue)\n"
       if let m = rule.maxIncrease { out += "    maxIncrease: \"\(RuleQuantity.percentText(m))\"\n" }
-      if let a = rule.maxIncreaseAbsolute { out += "    maxIncreaseAbsolute: \(quantity(a, rule.unit))\n" }
-      if let b = rule.budget { out += "    budget: \(quantity(b, rule.unit))\n" }
+      let unit = rule.metric.metric.unit
+      if let a = rule.maxIncreaseAbsolute { out += "    maxIncreaseAbsolute: \(quantity(a, unit))\n" }
+      if let b = rule.budget { out += "    budget: \(quantity(b, unit))\n" }
       out += "    severity: \(rule.severity.rawValue)\n"
       out += "    minPayloads: \(rule.minPayloads)\n"
       if rule.statistic == .newSignature { out += "    minCount: \(rule.minCount)\n" }
@@ -255,7 +257,7 @@ public enum RuleFileParser {
     return out
   }
 
-  private static func quantity(_ value: Double, _ unit: String) -> String {
-    unit == "count" || unit.isEmpty ? "\(value)" : "\"\(value) \(unit)\""
+  private static func quantity(_ value: Double, _ unit: MetricUnit) -> String {
+    unit == .count ? "\(value)" : "\"\(value) \(unit.symbol)\""
   }
 }

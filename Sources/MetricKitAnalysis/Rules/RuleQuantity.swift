@@ -28,26 +28,24 @@ enum RuleQuantity {
   }
 
   /// An amount converted to `unit`, the metric's canonical unit.
-  static func amount(_ text: String, unit: String) -> Result<Double, QuantityError> {
+  static func amount(_ text: String, unit: MetricUnit) -> Result<Double, QuantityError> {
     let t = text.trimmingCharacters(in: .whitespaces)
     if let v = Double(t), v.isFinite { return .success(v) }
-    if !unit.isEmpty, t.hasSuffix(unit), let v = Double(t.dropLast(unit.count).trimmingCharacters(in: .whitespaces)),
-      v.isFinite
-    {
+    let symbol = unit.symbol
+    if t.hasSuffix(symbol), let v = Double(t.dropLast(symbol.count).trimmingCharacters(in: .whitespaces)), v.isFinite {
       return .success(v)
     }
     guard let parsed = try? MeasurementParser.parse(t) else {
-      return .failure(
-        QuantityError(message: "'\(text)' is not an amount in \(unit.isEmpty ? "the metric's unit" : unit)"))
+      return .failure(QuantityError(message: "'\(text)' is not an amount in \(symbol)"))
     }
     switch (parsed.kind, unit) {
-    case ("duration", "ms"): return .success(parsed.value)
-    case ("duration", "s"): return .success(parsed.value / 1000)
-    case ("storage", "MB"): return .success(parsed.value / 1_000_000)
-    case ("signalBars", "bars"), ("pixelLuminance", "apl"), ("instructions", "instructions"),
-      ("hitchRatio", "ms/s"):
+    case ("duration", .milliseconds): return .success(parsed.value)
+    case ("duration", .seconds): return .success(parsed.value / 1000)
+    case ("storage", .megabytes): return .success(parsed.value / 1_000_000)
+    case ("signalBars", .bars), ("pixelLuminance", .averagePixelLuminance), ("instructions", .instructions),
+      ("hitchRatio", .millisecondsPerSecond):
       return .success(parsed.value)
-    default: return .failure(QuantityError(message: "'\(text)' is not in \(unit.isEmpty ? "the metric's unit" : unit)"))
+    default: return .failure(QuantityError(message: "'\(text)' is not in \(symbol)"))
     }
   }
 

@@ -39,30 +39,30 @@ public struct RuleSet: Sendable, Hashable {
     unchecked: 0.05,
     rules: [
       RegressionRule(
-        unchecked: "applicationLaunchMetrics.histogrammedTimeToFirstDraw", statistic: .percentile(Percentile(50)!),
+        unchecked: .histogrammedTimeToFirstDraw, statistic: .percentile(Percentile(50)!),
         maxIncrease: 0.05),
       RegressionRule(
-        unchecked: "applicationLaunchMetrics.histogrammedTimeToFirstDraw", statistic: .percentile(Percentile(90)!),
+        unchecked: .histogrammedTimeToFirstDraw, statistic: .percentile(Percentile(90)!),
         maxIncrease: 0.05),
       RegressionRule(
-        unchecked: "applicationLaunchMetrics.histogrammedApplicationResumeTime",
+        unchecked: .histogrammedApplicationResumeTime,
         statistic: .percentile(Percentile(90)!), maxIncrease: 0.10, severity: .warning),
-      RegressionRule(unchecked: MetricCatalog.hangRate, statistic: .rate, maxIncrease: 0.10),
+      RegressionRule(unchecked: .hangRate, statistic: .rate, maxIncrease: 0.10),
       RegressionRule(
-        unchecked: "applicationResponsivenessMetrics.histogrammedApplicationHangTime",
+        unchecked: .histogrammedApplicationHangTime,
         statistic: .percentile(Percentile(90)!), maxIncrease: 0.10),
       RegressionRule(
-        unchecked: "memoryMetrics.peakMemoryUsage", statistic: .percentile(Percentile(90)!), maxIncrease: 0.10,
+        unchecked: .peakMemoryUsage, statistic: .percentile(Percentile(90)!), maxIncrease: 0.10,
         severity: .warning),
       RegressionRule(
-        unchecked: "diskIOMetrics.cumulativeLogicalWrites", statistic: .percentile(Percentile(90)!), maxIncrease: 0.20,
+        unchecked: .cumulativeLogicalWrites, statistic: .percentile(Percentile(90)!), maxIncrease: 0.20,
         severity: .warning),
-      RegressionRule(unchecked: MetricCatalog.scrollHitchRate, statistic: .rate, maxIncrease: 0.10, severity: .warning),
+      RegressionRule(unchecked: .scrollHitchRate, statistic: .rate, maxIncrease: 0.10, severity: .warning),
       RegressionRule(
-        unchecked: "applicationExitMetrics.foregroundExitData.cumulativeAbnormalExitCount", statistic: .mean,
+        unchecked: .foregroundAbnormalExitCount, statistic: .mean,
         maxIncrease: 0.25, maxIncreaseAbsolute: 0.01),
-      RegressionRule(unchecked: "diagnostics.crash", statistic: .rate, maxIncrease: 0.10),
-      RegressionRule(unchecked: "diagnostics.crash", statistic: .newSignature, minCount: 3),
-      RegressionRule(unchecked: "diagnostics.hang", statistic: .rate, maxIncrease: 0.25, severity: .warning),
+      RegressionRule(unchecked: .diagnostics(.crash), statistic: .rate, maxIncrease: 0.10),
+      RegressionRule(unchecked: .diagnostics(.crash), statistic: .newSignature, minCount: 3),
+      RegressionRule(unchecked: .diagnostics(.hang), statistic: .rate, maxIncrease: 0.25, severity: .warning),
     ])
 }

@@ -21,7 +21,7 @@ extension Array where Element == HistogramBucket {
       let last = edges[edges.count - 1]
       guard bucket.start >= last else {
         // Out of order or overlapping: let the merge sort it out.
-        var merged = MergedHistogram<Dimension>(unit: CanonicalUnit.durationDimension)
+        var merged = MergedHistogram<Dimension>(unit: MetricUnit.millisecondsUnit)
         merged.add(buckets: self)
         return try merged.percentiles(percentiles, interpolation: .uniform).map(\.value)
       }

@@ -10,7 +10,7 @@ let recipe: Measurement<UnitDuration>? = payloads.average(
 let p90 = payloads.percentile(90, for: \.applicationLaunchMetrics, applicationVersion: "3.9.0")
 print(recipe!.converted(to: .seconds), p90!.value.converted(to: .seconds), p90!.lowerBound, p90!.upperBound)
 do {
-  _ = try RegressionRule(metric: "applicationLaunchMetrics.timeToFirstDraw", statistic: .percentile(Percentile(90)!))
+  _ = try RegressionRule(metric: MetricID("applicationLaunchMetrics.timeToFirstDraw"))
   fatalError("a misspelled metric was accepted")
 } catch { print("rejected:", error) }
 let again = try MetricPayload(jsonData: payloads[0].jsonRepresentation())

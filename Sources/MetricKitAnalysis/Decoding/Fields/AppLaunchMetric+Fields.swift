@@ -7,20 +7,21 @@ extension AppLaunchMetric {
     [
       .histogram(
         "histogrammedTimeToFirstDrawKey", "histogrammedTimeToFirstDraw", kind: .duration,
-        unit: CanonicalUnit.milliseconds
+        unit: MetricUnit.millisecondsUnit
       ) {
         $0.histogrammedTimeToFirstDraw = $1
       },
       .histogram(
-        "histogrammedResumeTime", "histogrammedApplicationResumeTime", kind: .duration, unit: CanonicalUnit.milliseconds
+        "histogrammedResumeTime", "histogrammedApplicationResumeTime", kind: .duration,
+        unit: MetricUnit.millisecondsUnit
       ) {
         $0.histogrammedApplicationResumeTime = $1
       },
       .histogram(
         "histogrammedOptimizedTimeToFirstDrawKey", "histogrammedOptimizedTimeToFirstDraw", kind: .duration,
-        unit: CanonicalUnit.milliseconds
+        unit: MetricUnit.millisecondsUnit
       ) { $0.histogrammedOptimizedTimeToFirstDraw = $1 },
-      .histogram("histogrammedExtendedLaunch", kind: .duration, unit: CanonicalUnit.milliseconds) {
+      .histogram("histogrammedExtendedLaunch", kind: .duration, unit: MetricUnit.millisecondsUnit) {
         $0.histogrammedExtendedLaunch = $1
       },
     ])

@@ -5,7 +5,7 @@ extension AppResponsivenessMetric {
   static let fields = FieldTable(
     empty: AppResponsivenessMetric(),
     [
-      .histogram("histogrammedAppHangTime", kind: .duration, unit: CanonicalUnit.milliseconds) {
+      .histogram("histogrammedAppHangTime", kind: .duration, unit: MetricUnit.millisecondsUnit) {
         $0.histogrammedApplicationHangTime = $1
       }
     ])

@@ -6,7 +6,7 @@ extension MemoryMetric {
     empty: MemoryMetric(),
     [
       .megabytes("peakMemoryUsage") { $0.peakMemoryUsage = $1 },
-      .average("averageSuspendedMemory", kind: .storage, unit: CanonicalUnit.megabytes, divisor: 1_000_000) {
+      .average("averageSuspendedMemory", kind: .storage, unit: MetricUnit.megabytesUnit, divisor: 1_000_000) {
         $0.averageSuspendedMemory = $1
       },
     ])

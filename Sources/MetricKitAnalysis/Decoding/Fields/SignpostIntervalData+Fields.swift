@@ -7,7 +7,7 @@ extension SignpostIntervalData {
     [
       .histogram(
         "histogrammedSignpostDurations", "histogrammedSignpostDuration", kind: .duration,
-        unit: CanonicalUnit.milliseconds
+        unit: MetricUnit.millisecondsUnit
       ) {
         $0.histogrammedSignpostDuration = $1
       },

@@ -39,7 +39,9 @@ public enum HTMLReportRenderer {
     let axis: (x0: Double, x1: Double)?
     var charts: [ChartData] = []
     /// The id of the first chart of each metric, and of each metric and statistic (gate links).
-    var chartOfMetric: [String: String] = [:]
+    var chartOfMetric: [MetricID: String] = [:]
+    /// The id of the first chart of each metric and statistic.
+    var chartOfSpec: [ReportChartSpec: String] = [:]
     var releases: [SVGChart.Release] = []
 
     init(page: ReportPage) {
@@ -200,7 +202,7 @@ public enum HTMLReportRenderer {
         return out + "<p class=\"note\">No dated payloads: nothing to place on a time axis.</p>\n</section>\n"
       }
       let chart = ChartData(
-        kind: "stack", id: "chart-adoption", metric: TrendReport.adoption, statistic: nil, unit: "share",
+        kind: "stack", id: "chart-adoption", metric: TrendSubject.adoption.description, statistic: nil, unit: "share",
         title: "Share of payloads per version", series: page.adoption.map { chartSeries($0, share: true) })
       charts.append(chart)
       let latest = chart.series.compactMap { s in s.days.last.map { (s.label, $0, s.values.last ?? 0) } }
@@ -216,12 +218,11 @@ public enum HTMLReportRenderer {
       var out = "<section id=\"trends\">\n<h2>Trends</h2>\n<div class=\"grid\">\n"
       for (n, chart) in page.charts.enumerated() {
         let data = ChartData(
-          kind: "line", id: "chart-\(n)", metric: chart.spec.metric, statistic: chart.spec.statisticLabel,
-          unit: chart.unit, title: chart.spec.title, series: chart.series.map { chartSeries($0, share: false) })
-        for key in [chart.spec.metric, chart.spec.metric + " " + chart.spec.statisticLabel]
-        where chartOfMetric[key] == nil {
-          chartOfMetric[key] = data.id
-        }
+          kind: "line", id: "chart-\(n)", metric: chart.spec.metric.rawValue,
+          statistic: chart.spec.statistic.description, unit: chart.unit.symbol, title: chart.spec.title,
+          series: chart.series.map { chartSeries($0, share: false) })
+        if chartOfMetric[chart.spec.metric] == nil { chartOfMetric[chart.spec.metric] = data.id }
+        if chartOfSpec[chart.spec] == nil { chartOfSpec[chart.spec] = data.id }
         var headline = ""
         if let latest = chart.headline.first {
           headline = "\(TextEscaping.html(label(latest.version))) <b>\(value(latest.value, chart.unit))</b>"
@@ -252,8 +253,8 @@ public enum HTMLReportRenderer {
       return out + "</div>\n</section>\n"
     }
 
-    private func value(_ v: Double, _ unit: String) -> String {
-      unit == "count" ? NumberFormatting.text(v) : "\(NumberFormatting.text(v)) \(TextEscaping.html(unit))"
+    private func value(_ v: Double, _ unit: MetricUnit) -> String {
+      unit == .count ? NumberFormatting.text(v) : "\(NumberFormatting.text(v)) \(TextEscaping.html(unit.symbol))"
     }
 
     /// A time chart's figure: caption with headline, SVG, crosshair readout, data table.
@@ -330,14 +331,17 @@ public enum HTMLReportRenderer {
       out += "as cumulative distributions; p50 and p90 marked.</p>\n<div class=\"grid\">\n"
       for (n, d) in page.distributions.enumerated() {
         let id = "distribution-\(n)"
-        let title = ReportChartSpec(metric: d.metric, statistic: nil).title.replacingOccurrences(of: " p90", with: "")
-        out += "<figure class=\"chart distribution\" id=\"\(id)\" data-distribution=\"\(TextEscaping.html(d.metric))\">"
+        let title = d.metric.metric.title
         out +=
-          "<figcaption><h3>\(TextEscaping.html(title)) <span class=\"unit\">\(TextEscaping.html(d.unit))</span></h3>"
+          "<figure class=\"chart distribution\" id=\"\(id)\" data-distribution=\"\(TextEscaping.html(d.metric.rawValue))\">"
+        out +=
+          "<figcaption><h3>\(TextEscaping.html(title)) <span class=\"unit\">\(TextEscaping.html(d.unit.symbol))</span></h3>"
         out += "<p class=\"headline\">"
         out += d.sides.map { side in
-          "\(TextEscaping.html(label(side.version))) p50 <b>\(value(side.percentiles[0].value, d.unit))</b>, p90 "
-            + "<b>\(value(side.percentiles[1].value, d.unit))</b>"
+          let marked = ReportPage.Distribution.marked.compactMap(side.estimate).map { e in
+            "\(e.percentile.label) <b>\(value(e.value, d.unit))</b>"
+          }
+          return "\(TextEscaping.html(label(side.version))) " + marked.joined(separator: ", ")
         }.joined(separator: " · ")
         out += "</p></figcaption>\n"
         let styles = d.sides.map { side in
@@ -378,7 +382,8 @@ public enum HTMLReportRenderer {
             : r.verdict == .insufficientData ? "none" : "pass"
         let name = TextEscaping.html(ComparisonRenderer.ruleName(r))
         let target =
-          chartOfMetric[r.rule.metric + " " + r.rule.statistic.description] ?? chartOfMetric[r.rule.metric]
+          chartOfSpec[ReportChartSpec(metric: r.rule.metric, statistic: r.rule.statistic)]
+          ?? chartOfMetric[r.rule.metric]
           ?? page.distributions.firstIndex { $0.metric == r.rule.metric }.map { "distribution-\($0)" }
         out += "<tr class=\"\(verdictClass)\"><td>"
         out += target.map { "<a href=\"#\($0)\">\(name)</a>" } ?? name

@@ -161,11 +161,12 @@ enum SVGChart {
     return out + "</svg>"
   }
 
-  /// The distributions of one metric as CDFs (straight between bucket edges: exact under the
-  /// uniform-within-bucket model the percentiles invert), with p50 and p90 marked by dashed lines, up
-  /// to a round value above the largest p99.
+  /// The distributions of one metric as CDFs, drawn through the points the page computed under the
+  /// percentiles' model (bucket edges, the marked percentiles, and more points inside wide buckets
+  /// when the model is monotone), with p50 and p90 marked by dashed lines, up to a round value above
+  /// the largest p99.
   static func distribution(_ d: ReportPage.Distribution, id: String, styles: [SeriesStyle], title: String) -> String {
-    let reach = d.sides.compactMap { $0.percentiles.last?.value }.max() ?? 1
+    let reach = d.sides.compactMap { $0.estimate(ReportPage.Distribution.reach)?.value }.max() ?? 1
     let xAxis = ChartScale.valueAxis(maximum: reach)
     let scale = ChartScale(x0: 0, x1: xAxis.top, y0: 0, y1: 1)
     let w = ChartScale.coordinate(ChartScale.width)
@@ -176,7 +177,9 @@ enum SVGChart {
     var desc = "Cumulative share of samples by value (\(d.unit)): "
     desc += d.sides.map { side in
       "\(side.version), \(side.sampleCount) samples, "
-        + side.percentiles.prefix(2).map { "\($0.percentile.label) \(NumberFormatting.text($0.value)) \(d.unit)" }
+        + ReportPage.Distribution.marked.compactMap(side.estimate).map {
+          "\($0.percentile.label) \(NumberFormatting.text($0.value)) \(d.unit)"
+        }
         .joined(separator: ", ")
     }.joined(separator: "; ")
     var out = "<svg class=\"plot\" viewBox=\"0 0 \(w) \(h)\" role=\"img\" aria-labelledby=\"\(id)-t \(id)-d\">"
@@ -202,14 +205,14 @@ enum SVGChart {
       if let beyond = side.cdf.first(where: { $0.x > xAxis.top }),
         let before = side.cdf.last(where: { $0.x <= xAxis.top })
       {
-        // Cut at the axis' end, on the straight line to the next edge.
+        // Cut at the axis' end, on the segment to the next point drawn.
         let share = before.share + (beyond.share - before.share) * (xAxis.top - before.x) / (beyond.x - before.x)
         d += "L" + ChartScale.coordinate(scale.x(xAxis.top)) + " " + ChartScale.coordinate(scale.y(share))
       }
       out += "<path class=\"line\" stroke=\"\(style.color)\""
       if !style.dash.isEmpty { out += " stroke-dasharray=\"\(style.dash)\"" }
       out += " d=\"\(d)\"/>"
-      for estimate in side.percentiles.prefix(2) {
+      for estimate in ReportPage.Distribution.marked.compactMap(side.estimate) {
         let x = ChartScale.coordinate(scale.x(estimate.value))
         let level = estimate.percentile.value / 100
         out += "<line class=\"percentile\" stroke=\"\(style.color)\" x1=\"\(x)\" x2=\"\(x)\" y1=\"\(base)\" y2=\""
