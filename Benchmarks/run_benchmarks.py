@@ -68,7 +68,7 @@ def main():
         for threads in sorted({1, cores}):
             configs.append((f"summary, {label}", threads, [a.bin, "summary", path, "--format", "json", "-o", "/dev/null", "--threads", str(threads)], path))
     configs.append(("compare, files", cores, [a.bin, "compare", files, "--baseline", "3.8.0", "--candidate", "3.9.0", "--format", "json", "-o", "/dev/null", "--threads", str(cores)], files))
-    # A trend of five metrics per day and device type (issue 11: at most 1.3x summary's time).
+    # A trend of five metrics per day and device type (a target: at most 1.3x summary's time).
     trend_metrics = []
     for m in ("applicationLaunchMetrics.histogrammedTimeToFirstDraw", "applicationLaunchMetrics.histogrammedApplicationResumeTime",
               "applicationResponsivenessMetrics.histogrammedApplicationHangTime", "memoryMetrics.peakMemoryUsage", "hangRate"):

@@ -29,7 +29,7 @@ case "$target" in
     swift run -c release metrics-report rules --print-defaults > "$work/seeds/defaults.yml" 2>/dev/null || true
     printf '{"rules": [{"metric": "hangRate", "statistic": "rate", "budget": "2 s/h"}]}' > "$work/seeds/rules.json" ;;
 esac
-# Hand-made seeds: the hostile cases found so far (issue 9 among them), one file each.
+# Hand-made seeds: the hostile cases found so far, one file each.
 if [[ -d Fuzz/Seeds/$target ]]; then cp Fuzz/Seeds/"$target"/* "$work/seeds/"; fi
 # SwiftPM caches the file list of a path dependency: drop the build description so that sources added
 # to the main package since the last fuzz build are seen.

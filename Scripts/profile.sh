@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where summary's time goes (issue 16): records `perf` (Debian's linux-perf) on one thread of
+# Where summary's time goes: records `perf` (Debian's linux-perf) on one thread of
 # `summary` over the benchmark corpus and prints the top frames by self time, and by library.
 #   Scripts/profile.sh [--corpus DIR] [--top N] [-- extra summary arguments]
 # Needs perf (apt-get install linux-perf) and a corpus (Scripts/bench.sh writes it); the kernel must

@@ -1,4 +1,4 @@
-// The parse floor of Scripts/bench.sh (issue 16): what any tool that reads MetricKit payload files and
+// The parse floor of Scripts/bench.sh: what any tool that reads MetricKit payload files and
 // parses them as JSON must spend, and no more. Walks the paths like metrics-report (directories
 // recursively, sorted), reads each regular file with one read() into a reused padded buffer, and with
 // --parse parses it with simdjson's DOM parser (the whole document, nothing looked up). Prints the file
@@ -6,7 +6,7 @@
 //
 // Two more modes measure what reading every value costs, because `summary` reads nearly all of them:
 // --walk parses with the DOM parser and then visits every key, number and string; --on-demand visits
-// the same values through simdjson's On-Demand API, which builds no tape (issue 16 named it as a lever).
+// the same values through simdjson's On-Demand API, which builds no tape.
 // Both sum the numbers and the string lengths and print them, so nothing is optimized away. On-Demand
 // is compiled for one instruction set (the DOM parser picks its own at run time): build with
 // -march=native, as Scripts/bench.sh does, or it falls back to simdjson's scalar implementation.

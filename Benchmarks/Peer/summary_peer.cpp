@@ -1,4 +1,4 @@
-// The C++ peer of Scripts/bench.sh (issue 16): Benchmarks/orjson_summary.py's work written in C++ over
+// The C++ peer of Scripts/bench.sh: Benchmarks/orjson_summary.py's work written in C++ over
 // simdjson's DOM, as a C++ engineer would write it for this job (hash maps, one parser reused, no
 // model types). It is the measured answer to "what would decoding and aggregating cost in C++?":
 // read each file, parse it, skip payloads spanning several versions, parse the measurement strings

@@ -187,6 +187,35 @@ static int mr_splines_build(const gsl_histogram_pdf *pdf, mr_splines *s) {
   return MR_OK;
 }
 
+// A histogram as the three models read it: GSL's histogram, its cumulative distribution, and (for the
+// monotone model) the splines through it.
+typedef struct {
+  gsl_histogram *h;
+  gsl_histogram_pdf *pdf;
+  mr_splines splines;
+} mr_model;
+
+static void mr_model_close(mr_model *m) {
+  mr_splines_free(&m->splines);
+  if (m->pdf != NULL) gsl_histogram_pdf_free(m->pdf);
+  if (m->h != NULL) gsl_histogram_free(m->h);
+}
+
+// Builds the model of a histogram (the splines too when `monotone`); on failure, nothing is left to
+// close.
+static int mr_model_open(const double *edges, const double *masses, size_t bins, int monotone, mr_model *m) {
+  *m = (mr_model){NULL, NULL, {0, NULL, NULL, NULL}};
+  int status = mr_build_pdf(edges, masses, bins, &m->h, &m->pdf);
+  if (status != MR_OK) {
+    m->h = NULL;
+    m->pdf = NULL;
+    return status;
+  }
+  if (monotone) status = mr_splines_build(m->pdf, &m->splines);
+  if (status != MR_OK) mr_model_close(m);
+  return status;
+}
+
 // F(x) on bin i's run.
 static double mr_spline_cdf(const gsl_histogram_pdf *pdf, const mr_splines *s, size_t i, double x) {
   size_t a = s->first[i];
@@ -202,17 +231,16 @@ static int mr_histogram_quantiles_with(
   for (size_t j = 0; j < count; j++) {
     if (!(probabilities[j] > 0) || !(probabilities[j] <= 1)) return MR_INVALID;
   }
-  gsl_histogram *h;
-  gsl_histogram_pdf *pdf;
-  int status = mr_build_pdf(edges, masses, bins, &h, &pdf);
+  mr_model model;
+  int status = mr_model_open(edges, masses, bins, monotone, &model);
   if (status != MR_OK) return status;
-  mr_splines splines = {0, NULL, NULL, NULL};
-  if (monotone) status = mr_splines_build(pdf, &splines);
+  const gsl_histogram_pdf *pdf = model.pdf;
+  const mr_splines *splines = &model.splines;
   for (size_t j = 0; j < count && status == MR_OK; j++) {
     double p = probabilities[j];
     int at_end;
     size_t i = mr_quantile_bin(pdf, p, &at_end);
-    if (at_end || !monotone || splines.run[i] == NULL) {
+    if (at_end || !monotone || splines->run[i] == NULL) {
       quantiles[j] = mr_lower_quantile(pdf, p);
     } else {
       // F is monotone on the bin, F(left) < p < F(right): bisect for the smallest x with F(x) ≥ p.
@@ -220,7 +248,7 @@ static int mr_histogram_quantiles_with(
       for (int k = 0; k < 200; k++) {
         double mid = lo + (hi - lo) / 2;
         if (!(mid > lo && mid < hi)) break;
-        if (mr_spline_cdf(pdf, &splines, i, mid) >= p) {
+        if (mr_spline_cdf(pdf, splines, i, mid) >= p) {
           hi = mid;
         } else {
           lo = mid;
@@ -230,9 +258,7 @@ static int mr_histogram_quantiles_with(
     }
     if (mr_last_error != 0 || !isfinite(quantiles[j])) status = mr_last_error != 0 ? mr_last_error : MR_INVALID;
   }
-  mr_splines_free(&splines);
-  gsl_histogram_pdf_free(pdf);
-  gsl_histogram_free(h);
+  mr_model_close(&model);
   return status;
 }
 
@@ -249,16 +275,15 @@ int mr_histogram_quantiles_monotone(
 }
 
 int mr_histogram_mean_monotone(const double *edges, const double *masses, size_t bins, double *mean) {
-  gsl_histogram *h;
-  gsl_histogram_pdf *pdf;
-  int status = mr_build_pdf(edges, masses, bins, &h, &pdf);
+  mr_model model;
+  int status = mr_model_open(edges, masses, bins, 1, &model);
   if (status != MR_OK) return status;
-  mr_splines splines = {0, NULL, NULL, NULL};
-  status = mr_splines_build(pdf, &splines);
+  const gsl_histogram_pdf *pdf = model.pdf;
+  const mr_splines *splines = &model.splines;
   double total = 0;
-  for (size_t i = 0; i < bins && status == MR_OK; i++) {
+  for (size_t i = 0; i < bins; i++) {
     double a = pdf->range[i], b = pdf->range[i + 1], mass = pdf->sum[i + 1] - pdf->sum[i];
-    if (splines.run[i] == NULL) {
+    if (splines->run[i] == NULL) {
       total += mass * (a + (b - a) / 2);  // a point mass, or a run of one bin: uniform
     } else {
       // ∫ x dF over the bin = b·F(b) − a·F(a) − ∫ F, the last by Simpson's rule on 64 panels (F is a
@@ -266,31 +291,27 @@ int mr_histogram_mean_monotone(const double *edges, const double *masses, size_t
       const int panels = 64;
       double step = (b - a) / panels, integral = pdf->sum[i] + pdf->sum[i + 1];
       for (int k = 1; k < panels; k++) {
-        integral += (k % 2 == 1 ? 4 : 2) * mr_spline_cdf(pdf, &splines, i, a + k * step);
+        integral += (k % 2 == 1 ? 4 : 2) * mr_spline_cdf(pdf, splines, i, a + k * step);
       }
       integral *= step / 3;
       total += b * pdf->sum[i + 1] - a * pdf->sum[i] - integral;
     }
   }
-  if (status == MR_OK) {
-    *mean = total;
-    if (mr_last_error != 0 || !isfinite(total)) status = mr_last_error != 0 ? mr_last_error : MR_INVALID;
-  }
-  mr_splines_free(&splines);
-  gsl_histogram_pdf_free(pdf);
-  gsl_histogram_free(h);
+  *mean = total;
+  if (mr_last_error != 0 || !isfinite(total)) status = mr_last_error != 0 ? mr_last_error : MR_INVALID;
+  mr_model_close(&model);
   return status;
 }
 
 static int mr_histogram_cdf_with(
   const double *edges, const double *masses, size_t bins, const double *points, size_t count,
   double *cdf, int monotone) {
-  gsl_histogram *h;
-  gsl_histogram_pdf *pdf;
-  int status = mr_build_pdf(edges, masses, bins, &h, &pdf);
+  mr_model model;
+  int status = mr_model_open(edges, masses, bins, monotone, &model);
   if (status != MR_OK) return status;
-  mr_splines splines = {0, NULL, NULL, NULL};
-  if (monotone) status = mr_splines_build(pdf, &splines);
+  const gsl_histogram *h = model.h;
+  const gsl_histogram_pdf *pdf = model.pdf;
+  const mr_splines *splines = &model.splines;
   double lowest = gsl_histogram_min(h), highest = gsl_histogram_max(h);
   for (size_t j = 0; j < count && status == MR_OK; j++) {
     double x = points[j];
@@ -313,17 +334,15 @@ static int mr_histogram_cdf_with(
     }
     // gsl_histogram_find never lands in a zero-width bin, so a point mass at x is already in sum[i]:
     // F(x) = P(X ≤ x) counts it, as it should.
-    if (monotone && splines.run[i] != NULL) {
-      cdf[j] = mr_spline_cdf(pdf, &splines, i, x);
+    if (monotone && splines->run[i] != NULL) {
+      cdf[j] = mr_spline_cdf(pdf, splines, i, x);
       continue;
     }
     double width = pdf->range[i + 1] - pdf->range[i];
     double fraction = width > 0 ? (x - pdf->range[i]) / width : 1;
     cdf[j] = pdf->sum[i] + fraction * (pdf->sum[i + 1] - pdf->sum[i]);
   }
-  mr_splines_free(&splines);
-  gsl_histogram_pdf_free(pdf);
-  gsl_histogram_free(h);
+  mr_model_close(&model);
   return status;
 }
 

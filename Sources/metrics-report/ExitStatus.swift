@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The exit codes of SPEC §5 beyond ArgumentParser's own (64 for usage errors).
+/// The exit codes beyond ArgumentParser's own (64 for usage errors).
 enum ExitStatus {
   /// A regression at `error` severity: the gate fails.
   static let gateFailed = ExitCode(1)

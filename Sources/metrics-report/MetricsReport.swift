@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// The `metrics-report` command: a thin shell over MetricKitAnalysis. It parses arguments and maps
-/// outcomes to exit codes (SPEC §5): 0 success, 1 the gate fails, 2 cannot evaluate, 64 usage error.
+/// outcomes to exit codes: 0 success, 1 the gate fails, 2 cannot evaluate, 64 usage error.
 @main
 struct MetricsReport: ParsableCommand {
   static let configuration = CommandConfiguration(

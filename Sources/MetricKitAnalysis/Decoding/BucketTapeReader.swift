@@ -12,10 +12,10 @@ import CMetricsJSON
 /// otherwise: it returns exactly the buckets the general reader would, or nil.
 ///
 /// Why a second reader: histograms are most of a payload (about 90 buckets of its 100-odd values), and
-/// the general reader spends about 110 ns a bucket on its per-member machinery (a `JSONValue` and a
+/// the general reader spends most of its time a bucket on per-member machinery (a `JSONValue` and a
 /// key-set lookup per member, an error scope per field), then sorts the buckets into a second array.
-/// Walking the tape flat and placing each bucket at its index, as here, takes about 12% off
-/// `summary`'s time on the benchmark corpus (README, Performance).
+/// Walking the tape flat and placing each bucket at its index, as here, skips all of that
+/// (`Docs/performance.md` measures it).
 struct BucketTapeReader {
   let measurements: MeasurementCache
   let kind: MeasurementUnit.Kind

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Decodes `MXDiagnosticPayload` and single-diagnostic documents (`MXCrashDiagnostic` etc.): every
-/// field of SPEC §1 through the tables below (as ``MetricPayloadDecoder`` does), call stack trees
+/// field of MetricKit's diagnostic JSON through the tables below (as ``MetricPayloadDecoder`` does), call stack trees
 /// walked with an explicit stack (no recursion limit).
 struct DiagnosticDecoder {
   var context: DecodingContext

@@ -1,10 +1,5 @@
 import CMetricsJSON
 
-/// A JSON syntax error from simdjson, with its text.
-struct JSONSyntaxError: Error {
-  var message: String
-}
-
 /// Parses JSON documents with simdjson through the `CMetricsJSON` shim. One parser per thread: it
 /// owns buffers reused from document to document.
 final class JSONParser {

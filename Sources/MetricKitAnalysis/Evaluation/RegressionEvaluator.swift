@@ -1,4 +1,4 @@
-/// Compares a candidate version against a baseline under a rule set (SPEC §4).
+/// Compares a candidate version against a baseline under a rule set.
 ///
 /// The unit of evidence is one payload (one device-day): each histogram or scalar rule's statistic is
 /// computed per payload and the two samples are compared by a one-sided Mann–Whitney U test; a rate

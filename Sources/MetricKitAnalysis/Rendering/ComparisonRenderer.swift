@@ -1,6 +1,6 @@
 import Foundation
 
-/// Renders a comparison for people and for CI systems: aligned text, SPEC §5 JSON, Markdown for a
+/// Renders a comparison for people and for CI systems: aligned text, the JSON contract of `Docs/json.md`, Markdown for a
 /// pull-request comment, JUnit XML (one test case per rule), GitHub Actions annotations, and OpenMetrics
 /// gauges for a dashboard.
 public enum ComparisonRenderer {
@@ -8,7 +8,7 @@ public enum ComparisonRenderer {
   public enum Format: String, Sendable, CaseIterable {
     /// Aligned text with arrows and units.
     case text
-    /// SPEC §5 JSON.
+    /// The JSON contract of `Docs/json.md`.
     case json
     /// Markdown for a pull-request comment.
     case markdown

@@ -2,7 +2,7 @@
 public enum OutputFormat: String, Sendable, CaseIterable {
   /// An aligned table with units, for people.
   case text
-  /// SPEC §5's JSON contract, schemaVersion 1.
+  /// The JSON contract of `Docs/json.md`, schemaVersion 1.
   case json
   /// Markdown tables, for pull requests and wikis.
   case markdown

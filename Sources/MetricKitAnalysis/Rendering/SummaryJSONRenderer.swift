@@ -1,4 +1,4 @@
-/// Renders a summary as SPEC §5's JSON (schemaVersion 1). Keys may be added over time; the contract's
+/// Renders a summary as the JSON contract of `Docs/json.md` (schemaVersion 1). Keys may be added over time; the contract's
 /// keys are never renamed or dropped.
 public enum SummaryJSONRenderer {
   /// The JSON text.

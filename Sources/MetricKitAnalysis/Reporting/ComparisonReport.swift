@@ -1,4 +1,4 @@
-/// The comparison of a candidate version against a baseline (SPEC §5 `compare`).
+/// The comparison of a candidate version against a baseline (`metrics-report compare`).
 public struct ComparisonReport: Sendable {
   /// The JSON schema version.
   public static let schemaVersion = 1

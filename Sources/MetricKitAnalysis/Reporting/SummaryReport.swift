@@ -16,7 +16,7 @@ public struct SummaryOptions: Sendable, Hashable {
   public init() {}
 }
 
-/// The per-version summary of a dump (SPEC §5 `summary`).
+/// The per-version summary of a dump (`metrics-report summary`).
 public struct SummaryReport: Sendable {
   /// The JSON schema version.
   public static let schemaVersion = 1

@@ -1,4 +1,4 @@
-/// The one-sided Mann–Whitney U test that the candidate is worse than the baseline (SPEC §4):
+/// The one-sided Mann–Whitney U test that the candidate is worse than the baseline:
 /// tie-corrected, continuity-corrected normal approximation, p from `gsl_cdf_ugaussian_Q`.
 public struct MannWhitneyTest: Sendable, Hashable {
   /// U of the candidate sample: the number of (baseline, candidate) pairs where the candidate is

@@ -3,7 +3,7 @@ import Testing
 
 @testable import MetricKitAnalysis
 
-/// `--by`: versions broken down by a metadata field (issue 11, first part).
+/// `--by`: versions broken down by a metadata field.
 @Suite("Breakdowns")
 struct BreakdownTests {
   static let samples = LibraryAPITests.samples

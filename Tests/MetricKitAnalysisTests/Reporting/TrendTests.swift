@@ -4,7 +4,7 @@ import Testing
 
 @testable import MetricKitAnalysis
 
-/// The time axis (issue 11): a dump whose raw observations are known, over 90 days with a rollout.
+/// The time axis: a dump whose raw observations are known, over 90 days with a rollout.
 @Suite("Trends")
 struct TrendTests {
   /// Device-days of two versions: 1.0 fades out over 90 days while 1.1 ramps up from day 30.
@@ -109,47 +109,6 @@ struct TrendTests {
     let last = TrendReport(
       aggregate: try Self.aggregate(data, interval: .day), metrics: [launch], interval: .day, options: options)
     #expect(last.series.allSatisfy { $0.points.map(\.start) == (83..<90).map(Self.calendarDay) })
-  }
-
-  @Test func snapshotsOfShardsMergeIntoTheSameTrend() throws {
-    let data = Self.rollout()
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mr-shards-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: dir) }
-    var options = AggregationOptions(payloadStatistics: MetricSelection())
-    options.interval = .week
-    options.grouping = .deviceType
-    // Three shards, each snapshotted per version, written and read back, then merged per version.
-    var byVersion: [String: [VersionSnapshot]] = [:]
-    for shard in 0..<3 {
-      let part = data.enumerated().filter { $0.offset % 3 == shard }.map(\.element)
-      let aggregate = try Self.aggregate(part, options: options)
-      for (version, versionAggregate) in aggregate.versions {
-        var snapshot = VersionSnapshot(
-          aggregate: versionAggregate, estimator: .midpoint, payloadPercentiles: [], inputs: aggregate.inputs)
-        snapshot.interval = .week
-        snapshot.grouping = .deviceType
-        snapshot.series = aggregate.series.filter { $0.key.version == version }
-        snapshot.latestDay = aggregate.latestDay
-        let file = dir.appendingPathComponent("\(shard)-\(version).json")
-        try Data(snapshot.json.utf8).write(to: file)
-        byVersion[version, default: []].append(try VersionSnapshot.load(path: file.path))
-      }
-    }
-    let merged = try byVersion.values.map { try VersionSnapshot.merge($0) }
-    var trend = TrendOptions()
-    trend.lastDays = 30
-    let metrics = ["applicationLaunchMetrics.histogrammedTimeToFirstDraw", "hangRate", "payloads"]
-    let fromSnapshots = TrendReport(
-      aggregate: DumpAggregate(snapshots: merged), metrics: metrics, interval: .week, options: trend)
-    let direct = TrendReport(
-      aggregate: try Self.aggregate(data, options: options), metrics: metrics, interval: .week, options: trend)
-    func series(_ r: TrendReport) -> String {
-      let json = TrendRenderer.render(r, as: .json, minPayloads: 5)
-      return String(json[json.range(of: "\"series\"")!.lowerBound...])
-    }
-    #expect(series(fromSnapshots) == series(direct))
-    #expect(fromSnapshots.series.contains { $0.by?.key == "deviceType" })
   }
 
   @Test func calendarDaysWeeksAndMonths() throws {

@@ -4,12 +4,11 @@ import Testing
 
 @testable import MetricKitAnalysis
 
-/// The library as analysts meet it (issue 10): units kept, rules checked, the recipe reproduced,
+/// The library as analysts meet it: units kept, rules checked, the recipe reproduced,
 /// nothing dropped, round trips.
 @Suite("Library API")
 struct LibraryAPITests {
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+  static let root = Support.packageRoot
   static let samples = root.appendingPathComponent("Samples/dump").path
   static let fixtures = root.deletingLastPathComponent().appendingPathComponent("shared/fixtures/public").path
 
@@ -164,7 +163,7 @@ struct LibraryAPITests {
         payloads.average(for: \.applicationLaunchMetrics, applicationVersion: version, estimator: .bucketEnd))
       #expect(pooled.value != recipe)
     }
-    // The issue's measured recipe numbers for Samples/dump.
+    // The recipe's numbers for Samples/dump (the launch-time example prints them, rounded).
     let recipe = ["3.8.0", "3.9.0", "3.10.0"].map {
       payloads.average(
         for: \.applicationLaunchMetrics, applicationVersion: $0, estimator: .bucketEnd, pooling: .perPayload)!

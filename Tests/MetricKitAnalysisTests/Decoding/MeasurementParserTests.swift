@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Measurement strings")
 struct MeasurementParserTests {
-  /// Every format of SPEC §1, with the value in the kind's base unit (ms, bytes, bars, apl,
+  /// Every measurement format MetricKit writes, with the value in the kind's base unit (ms, bytes, bars, apl,
   /// instructions, ms per s).
   @Test(
     arguments: [

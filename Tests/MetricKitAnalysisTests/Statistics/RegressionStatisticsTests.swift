@@ -2,7 +2,7 @@ import Testing
 
 @testable import MetricKitAnalysis
 
-/// SPEC §4's golden values.
+/// Golden values of the gate's tests.
 @Suite("Regression statistics")
 struct RegressionStatisticsTests {
   @Test func mannWhitneyGoldenValues() throws {

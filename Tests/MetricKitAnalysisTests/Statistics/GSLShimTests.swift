@@ -3,7 +3,7 @@ import Testing
 
 @testable import MetricKitAnalysis
 
-/// The C shim over GSL: golden values and every pitfall of SPEC §3.
+/// The C shim over GSL: golden values and every pitfall of GSL 2.7 it guards against.
 @Suite("GSL shim")
 struct GSLShimTests {
   @Test func standardNormalTailMatchesSpecGoldenValue() throws {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import MetricKitAnalysis
 
-/// The report page (issue 12): what it computes, how it draws, and what it refuses to let through.
+/// The report page: what it computes, how it draws, and what it refuses to let through.
 @Suite("Report page")
 struct ReportPageTests {
   static let launch = MetricID.histogrammedTimeToFirstDraw

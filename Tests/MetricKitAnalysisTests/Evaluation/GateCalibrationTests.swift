@@ -118,7 +118,7 @@ struct GateCalibrationTests {
     return (flagged, significant, changes.sorted()[changes.count / 2])
   }
 
-  /// The case: hang rate +22% (as the tool measures it) over ~600 payloads a version, the
+  /// A hang rate 22% higher (as the tool measures it) over ~600 payloads a version, the
   /// built-in rules in one Benjamini–Hochberg family. The per-payload Mann–Whitney test of the rates
   /// flagged it in about a fifth of the runs; the pooled-rate test must in four of five.
   @Test func hangRateTwentyTwoPercentHigherIsFlaggedInFourRunsOfFive() throws {

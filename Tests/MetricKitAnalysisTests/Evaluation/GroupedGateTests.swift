@@ -5,7 +5,7 @@ import Testing
 @testable import MetricKitAnalysis
 
 /// `compare --by`: each group compared on its own, every group's tests in one Benjamini–Hochberg
-/// family (issue 11).
+/// family.
 @Suite("Grouped gate")
 struct GroupedGateTests {
   static func dump(_ payloads: [(MetricPayload, String)], evaluator: RegressionEvaluator) -> DumpAggregate {

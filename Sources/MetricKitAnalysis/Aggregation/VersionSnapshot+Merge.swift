@@ -1,0 +1,39 @@
+// Merging: snapshots of disjoint inputs add up to the snapshot of all of them.
+extension VersionSnapshot {
+  /// Merges snapshots of the same version, estimator and percentiles.
+  public static func merge(_ snapshots: [VersionSnapshot]) throws(Failure) -> VersionSnapshot {
+    guard var result = snapshots.first else { throw Failure(description: "no snapshots to merge") }
+    for other in snapshots.dropFirst() {
+      guard other.aggregate.version == result.aggregate.version else {
+        throw Failure(
+          description: "snapshots of different versions: \(result.aggregate.version) and \(other.aggregate.version)")
+      }
+      guard other.estimator == result.estimator, other.payloadPercentiles == result.payloadPercentiles else {
+        throw Failure(description: "snapshots taken with different estimators or percentiles")
+      }
+      guard other.interval == result.interval, other.grouping == result.grouping else {
+        throw Failure(description: "snapshots with different time axes (--interval) or groups (--by)")
+      }
+      result.aggregate.merge(other.aggregate)
+      result.inputs.merge(other.inputs)
+      result.series.merge(other.series)
+      if let day = other.latestDay { result.latestDay = max(result.latestDay ?? day, day) }
+      result.undatedPayloads += other.undatedPayloads
+      if let theirs = other.diagnostics {
+        if result.diagnostics == nil { result.diagnostics = theirs } else { result.diagnostics?.merge(theirs) }
+      }
+    }
+    result.inputs = result.inputs.canonical
+    return result
+  }
+
+  /// Snapshots merged per version, in version order: what `merge` writes for a stream of shards of
+  /// several versions.
+  public static func mergedByVersion(_ snapshots: [VersionSnapshot]) throws(Failure) -> [VersionSnapshot] {
+    var byVersion: [String: [VersionSnapshot]] = [:]
+    for snapshot in snapshots { byVersion[snapshot.aggregate.version, default: []].append(snapshot) }
+    var out: [VersionSnapshot] = []
+    for version in byVersion.keys.sorted(by: VersionOrder.precedes) { out.append(try merge(byVersion[version]!)) }
+    return out
+  }
+}

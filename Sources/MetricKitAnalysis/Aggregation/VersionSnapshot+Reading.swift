@@ -1,0 +1,92 @@
+import Foundation
+
+// Reading: files and streams of snapshots, documents found one after the other.
+extension VersionSnapshot {
+  /// Reads every snapshot of a file or stream: JSON documents one after the other, pretty or one per
+  /// line (`snapshot --compact`), of one version or several, as shards and `merge` write them.
+  public static func loadAll(path: String, name: String? = nil) throws(Failure) -> [VersionSnapshot] {
+    let name = name ?? path
+    let buffer: PaddedBuffer
+    do {
+      buffer = try InputFileReader().read(path: InputPath(path))
+    } catch {
+      throw Failure(description: "\(name): \(error.reason)")
+    }
+    guard let parser = JSONParser(maximumDepth: 64) else { throw Failure(description: "\(name): out of memory") }
+    let bytes = buffer.bytes
+    var out: [VersionSnapshot] = []
+    var i = 0
+    while i < bytes.count {
+      let byte = bytes[i]
+      if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+        i += 1
+        continue
+      }
+      guard byte == UInt8(ascii: "{"), let end = documentEnd(bytes, from: i) else {
+        throw Failure(
+          description: "\(name): byte \(i): not a snapshot (a stream holds JSON objects, one after the other)")
+      }
+      // Parsed in place: the buffer's padding (or the next document) follows the slice.
+      let slice = UnsafeRawBufferPointer(rebasing: bytes[i..<end])
+      do {
+        out.append(try parser.parse(slice) { (root) throws(PayloadDecodingError) in try decode(root) })
+      } catch {
+        throw Failure(description: "\(name): snapshot \(out.count + 1): not a metrics-report snapshot: \(error)")
+      }
+      i = end
+    }
+    if out.isEmpty { throw Failure(description: "\(name): no snapshot in the stream") }
+    return out
+  }
+
+  /// The end (exclusive) of the JSON object starting at `start`: the brace that closes it outside
+  /// strings; nil when the stream ends first.
+  private static func documentEnd(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+    var depth = 0
+    var inString = false
+    var escaped = false
+    var i = start
+    while i < bytes.count {
+      let b = bytes[i]
+      if inString {
+        if escaped {
+          escaped = false
+        } else if b == UInt8(ascii: "\\") {
+          escaped = true
+        } else if b == UInt8(ascii: "\"") {
+          inString = false
+        }
+      } else if b == UInt8(ascii: "\"") {
+        inString = true
+      } else if b == UInt8(ascii: "{") || b == UInt8(ascii: "[") {
+        depth += 1
+      } else if b == UInt8(ascii: "}") || b == UInt8(ascii: "]") {
+        depth -= 1
+        if depth == 0 { return i + 1 }
+      }
+      i += 1
+    }
+    return nil
+  }
+
+  /// Reads a file of one snapshot; a file of several is refused unless `version` picks one.
+  public static func load(path: String, version: String? = nil) throws(Failure) -> VersionSnapshot {
+    let all = try mergedByVersion(loadAll(path: path))
+    if let version {
+      guard let picked = all.first(where: { $0.aggregate.version == version }) else {
+        throw Failure(
+          description:
+            "\(path) holds no snapshot of version \(version) (it holds \(all.map(\.aggregate.version).joined(separator: ", ")))"
+        )
+      }
+      return picked
+    }
+    guard all.count == 1 else {
+      throw Failure(
+        description:
+          "\(path) holds snapshots of \(all.count) versions (\(all.map(\.aggregate.version).joined(separator: ", "))); name the one to use"
+      )
+    }
+    return all[0]
+  }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+// Writing: the documented JSON format, identical bytes for identical aggregates.
+extension VersionSnapshot {
+  /// The snapshot's JSON text. Identical aggregates give identical bytes.
+  public var json: String { json(compact: false) }
+
+  /// The snapshot's JSON text; `compact`: on one line (with its line break), for streams of shards.
+  public func json(compact: Bool) -> String {
+    var members: [(String, JSONWriter.Value)] = [
+      ("kind", .string("metrics-report-snapshot")),
+      ("snapshotVersion", .integer(Int128(Self.formatVersion))),
+      ("version", .string(aggregate.version)),
+      ("estimator", .string(estimator.rawValue)),
+      ("payloadPercentiles", .array(payloadPercentiles.map { .number($0.value) })),
+      ("exactValueLimit", .integer(Int128(aggregate.exactValueLimit))),
+      ("inputs", SummaryJSONRenderer.inputs(inputs)),
+    ]
+    members += Self.aggregateMembers(aggregate)
+    members.append(("diagnostics", diagnostics.map(Self.diagnosticsJSON) ?? .null))
+    // The time axis, only when taken (ordinary snapshots keep their bytes).
+    if let interval {
+      members.append(("interval", .string(interval.rawValue)))
+      members.append(("by", grouping.map { .string($0.description) } ?? .null))
+      members.append(("latestDay", latestDay.map { .string($0.description) } ?? .null))
+      members.append(("undatedPayloads", .integer(Int128(undatedPayloads))))
+      let keys = series.keys.sorted { ($0.start, $0.group ?? "") < ($1.start, $1.group ?? "") }
+      members.append(
+        (
+          "series",
+          .array(
+            keys.map { key in
+              var entry: [(String, JSONWriter.Value)] = [("start", .string(key.start.description))]
+              if let group = key.group { entry.append(("group", .string(group))) }
+              return .object(entry + Self.aggregateMembers(series[key]!))
+            })
+        ))
+    }
+    return compact ? JSONWriter.compact(.object(members)) + "\n" : JSONWriter.render(.object(members))
+  }
+
+  /// An aggregate's members: payloads, merged histograms, per-payload statistics, scalars, rates.
+  private static func aggregateMembers(_ a: VersionAggregate) -> [(String, JSONWriter.Value)] {
+    func keys(_ d: [MetricID: some Any]) -> [MetricID] {
+      d.keys.sorted { $0.rawValue.utf8.lexicographicallyPrecedes($1.rawValue.utf8) }
+    }
+    let all = a.histograms
+    let histograms: [(String, JSONWriter.Value)] = keys(all).map { id in
+      let merged = all[id]!
+      return (
+        id.rawValue,
+        .object([
+          ("unit", .string(id.metric.unit.symbol)),
+          ("payloads", .integer(Int128(merged.histogramCount))),
+          (
+            "buckets",
+            .array(merged.buckets.map { .array([.number($0.range.start), .number($0.range.end), .integer($0.count)]) })
+          ),
+        ])
+      )
+    }
+    let statistics: [(String, JSONWriter.Value)] = keys(a.payloadStatistics).map { id in
+      let byStatistic = (a.payloadStatistics[id] ?? [:]).map { ($0.key.description, json($0.value)) }
+      return (id.rawValue, .object(byStatistic.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }))
+    }
+    // Written only when some were dropped, so ordinary snapshots keep their bytes.
+    let notKept: [(String, JSONWriter.Value)] =
+      a.signpostHistogramsNotKept > 0
+      ? [("signpostHistogramsNotKept", .integer(Int128(a.signpostHistogramsNotKept)))] : []
+    return [("payloads", .integer(Int128(a.payloadCount))), ("histograms", .object(histograms))] + notKept + [
+      ("payloadStatistics", .object(statistics)),
+      ("scalars", .object(keys(a.scalars).map { ($0.rawValue, json(a.scalars[$0]!)) })),
+      ("rates", .object(MetricCatalog.rates.map { ($0.id.rawValue, json(a.rate($0.id) ?? RateSample())) })),
+    ]
+  }
+
+  private static func diagnosticsJSON(_ d: DiagnosticAggregate) -> JSONWriter.Value {
+    func optional(_ s: String?) -> JSONWriter.Value { s.map { .string($0) } ?? .null }
+    func date(_ d: Date?) -> JSONWriter.Value { d.map { .number($0.timeIntervalSince1970) } ?? .null }
+    let groups = d.groups.values.sorted { $0.signature.identifier < $1.signature.identifier }.map { g in
+      JSONWriter.Value.object([
+        ("signature", .string(g.signature.identifier)), ("text", .string(g.signature.text)),
+        ("kind", .string(g.kind.rawValue)), ("count", .integer(Int128(g.count))), ("firstSeen", date(g.firstSeen)),
+        ("lastSeen", date(g.lastSeen)), ("exceptionType", optional(g.exceptionName)),
+        ("signal", optional(g.signalName)),
+        ("exceptionCode", g.exceptionCode.map { .integer(Int128($0)) } ?? .null),
+        ("terminationReason", optional(g.terminationReason)), ("objectiveCException", optional(g.objectiveCException)),
+        ("hangType", optional(g.hangType)), ("culpritFrame", optional(g.culpritFrame)),
+      ])
+    }
+    return .object([
+      ("payloads", .integer(Int128(d.payloadCount))),
+      ("counts", .object(DiagnosticKind.allCases.map { ($0.rawValue, .integer(Int128(d.counts[$0] ?? 0))) })),
+      ("groups", .array(groups)),
+      ("hangDurations", json(d.hangDurations)),
+      ("hangTypes", .object(d.hangTypes.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int128($0.value))) })),
+      ("cpuTimes", json(d.cpuTimes)), ("writes", json(d.writes)), ("launchDurations", json(d.launchDurations)),
+    ])
+  }
+}
