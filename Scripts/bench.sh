@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Benchmarks metrics-report on a generated corpus (see README "Performance").
+# Benchmarks metrics-report on a generated corpus (Docs/performance.md).
 #   Scripts/bench.sh [--payloads N] [--runs R] [--corpus DIR] [--skip-python]
+#   Scripts/bench.sh --check [--baseline FILE] [--tolerance T]   guard: exit 1 on a slowdown past the baseline
+#   Scripts/bench.sh --record [--baseline FILE] [--tolerance T]  write the baseline from this run
 # Builds in release mode, writes the corpus once (deterministic: seed 7), then times `summary` on the
 # pretty-printed files, one NDJSON file (plain and gzipped) and .json.gz files, on 1 thread and on every core, and
 # `compare` on the files; reports medians with min–max, payloads/s, MB/s and peak RSS, and every row as
@@ -10,19 +12,33 @@
 # Python's orjson installed it times the same aggregation in Python on the same files, for the ratio.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-payloads=20000
-runs=5
-corpus=/tmp/metrics-report-corpus
+payloads=""
+runs=""
+corpus=""
 python=1
+mode=""
+baseline=Benchmarks/baseline.json
+tolerance=()
+usage="usage: $0 [--payloads N] [--runs R] [--corpus DIR] [--skip-python] | (--check | --record) [--baseline FILE] [--tolerance T] [--payloads N] [--runs R]"
 while (( $# )); do
   case "$1" in
     --payloads) payloads=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
     --corpus) corpus=$2; shift 2 ;;
     --skip-python) python=0; shift ;;
-    *) echo "usage: $0 [--payloads N] [--runs R] [--corpus DIR] [--skip-python]" >&2; exit 64 ;;
+    --check) mode=check; shift ;;
+    --record) mode=record; shift ;;
+    --baseline) baseline=$2; shift 2 ;;
+    --tolerance) tolerance=(--tolerance "$2"); shift 2 ;;
+    *) echo "$usage" >&2; exit 64 ;;
   esac
 done
+# The guard runs a small corpus, one thread per run, several runs: seconds, not minutes.
+if [[ -n "$mode" ]]; then
+  payloads=${payloads:-10000} runs=${runs:-7} corpus=${corpus:-/tmp/metrics-report-corpus-check}
+else
+  payloads=${payloads:-20000} runs=${runs:-5} corpus=${corpus:-/tmp/metrics-report-corpus}
+fi
 swift build -c release --product metrics-report >&2
 swift build -c release --product generate-corpus >&2
 bin=$(swift build -c release --show-bin-path)
@@ -45,6 +61,10 @@ fi
 # The NDJSON gzipped as `gzip file` writes it (a file name in the header): the streamed gzip row.
 if [[ ! -f "$corpus/all.ndjson.gz" || "$corpus/all.ndjson" -nt "$corpus/all.ndjson.gz" ]]; then
   (cd "$corpus" && gzip -k -f -6 all.ndjson)
+fi
+if [[ -n "$mode" ]]; then
+  exec python3 Benchmarks/run_benchmarks.py --bin "$bin/metrics-report" --corpus "$corpus" --payloads "$payloads" \
+    --runs "$runs" --floor "$floor" "--$mode" "$baseline" "${tolerance[@]}" --commit "$(git rev-parse --short HEAD 2>/dev/null || true)"
 fi
 if (( python )) && ! python3 -c "import orjson, numpy" 2>/dev/null; then
   echo "note: python3 with orjson and numpy not found; skipping the Python peer (pip install orjson numpy)" >&2

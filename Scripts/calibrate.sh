@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The gate's calibration sweeps behind the README's tables: the two --decision modes on
+# The gate's calibration sweeps behind Docs/calibration.md's tables: the two --decision modes on
 # launch shifts of 0–12%, and the hang-rate test before (per-payload Mann–Whitney) and after (pooled
 # rate), and the interpolation error table, with fixed seeds. Prints Markdown tables.
 #   Scripts/calibrate.sh [RUNS]      (default 100 runs per row; a few minutes on 2 cores)

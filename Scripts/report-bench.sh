@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures the report page (see README "The report page"): its size and how soon headless Chromium
+# Measures the report page (Docs/report-page.md): its size and how soon headless Chromium
 # has it interactive (every chart drawn, the script done: the page's data-report-ready-ms, from
 # navigation start), on Samples/dump and on a generated two-year history of 30 versions with 12 charts.
 #   Scripts/report-bench.sh [--runs R]

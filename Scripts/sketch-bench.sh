@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bounded snapshots at any scale (README "Bounded at any size"), in two tables:
+# Bounded snapshots at any scale (Docs/scale.md, "Bounded at any size"), in two tables:
 #  1. size, peak memory and time of `snapshot --stdin` and `summary --stdin` over 1M and 10M payloads of
 #     one version (a 20,000-payload NDJSON stream replayed: the tool reads every line as a new payload),
 #     and of a snapshot that keeps every value (--exact-values above the count) for contrast;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the shipped Spark job in local[2] on a generated dump and checks that each version's merged
-# snapshot is the single-machine snapshot (CI runs it; see README "Running on Spark").
+# snapshot is the single-machine snapshot (CI runs it; see Docs/scale.md, "Running on Spark").
 #   Scripts/spark/test.sh [BINARY]     (default: .build/debug/metrics-report, built if missing)
 # Needs Scripts/bootstrap.sh --spark (PySpark in .build/venv, a Java runtime).
 set -euo pipefail

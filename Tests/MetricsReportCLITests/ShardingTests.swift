@@ -1,15 +1,15 @@
 import Foundation
 import Testing
 
-/// Shards that cannot lose counts: empty shards, compact snapshots, `merge --stdin`, and the README's
-/// recipes run as written.
+/// Shards that cannot lose counts: empty shards, compact snapshots, `merge --stdin`, and the sharding
+/// recipes of Docs/scale.md run as written.
 @Suite("Sharding")
 struct ShardingTests {
-  /// The README's code blocks that start with `# recipe: NAME`.
+  /// The code blocks of Docs/scale.md that start with `# recipe: NAME`.
   static func recipes() throws -> [String: String] {
-    let readme = try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let page = try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent("Docs/scale.md"), encoding: .utf8)
     var out: [String: String] = [:]
-    for block in readme.components(separatedBy: "```sh\n").dropFirst() {
+    for block in page.components(separatedBy: "```sh\n").dropFirst() {
       let code = block.components(separatedBy: "```").first ?? ""
       guard code.hasPrefix("# recipe: ") else { continue }
       let name = String(code.dropFirst("# recipe: ".count).prefix { $0 != " " && $0 != "," })
@@ -29,7 +29,7 @@ struct ShardingTests {
     return (result, dir)
   }
 
-  @Test func readmeRecipesGiveTheDirectSnapshotByteForByte() throws {
+  @Test func shardingRecipesGiveTheDirectSnapshotByteForByte() throws {
     let recipes = try Self.recipes()
     #expect(Set(recipes.keys) == ["GNU", "xargs"], "\(recipes.keys)")
     let direct = try CLIRunner.shell(

@@ -1,5 +1,5 @@
-/// Renders a trend: one table per series (text, Markdown), one row per point (CSV), or the JSON of the
-/// README's contract.
+/// Renders a trend: one table per series (text, Markdown), one row per point (CSV), or the JSON
+/// contract of `Docs/json.md`.
 public enum TrendRenderer {
   /// Renders `report` in `format`; `minPayloads` names the sparse threshold in the legend.
   public static func render(_ report: TrendReport, as format: OutputFormat, minPayloads: Int) -> String {

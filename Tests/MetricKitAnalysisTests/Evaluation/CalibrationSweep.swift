@@ -4,7 +4,7 @@ import Testing
 
 @testable import MetricKitAnalysis
 
-/// Slow sweeps behind the README's calibration tables, run by `Scripts/calibrate.sh`
+/// Slow sweeps behind the calibration tables of Docs/calibration.md, run by `Scripts/calibrate.sh`
 /// (`METRICS_REPORT_CALIBRATE=1`); the fast, asserted versions live in ``GateCalibrationTests`` and
 /// ``ChangeIntervalTests``. Each prints a Markdown table.
 @Suite("Calibration sweeps", .enabled(if: ProcessInfo.processInfo.environment["METRICS_REPORT_CALIBRATE"] != nil))
