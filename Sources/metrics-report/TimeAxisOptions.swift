@@ -27,6 +27,9 @@ struct TimeAxisOptions: ParsableArguments {
     if minPayloads < 1 { throw ValidationError("--min-payloads must be at least 1.") }
   }
 
+  /// The longest `--last`, in days: longer than any MetricKit dump, short enough for date arithmetic.
+  static let longestLast = 36_500
+
   /// The interval asked for; nil for auto (or when none was given).
   var fixedInterval: TrendInterval? { interval.flatMap(TrendInterval.init(rawValue:)) }
 
@@ -37,7 +40,11 @@ struct TimeAxisOptions: ParsableArguments {
       guard let n = Int(last.dropLast()), n > 0, let unit = last.last, unit == "d" || unit == "w" else {
         throw ValidationError("--last takes a number of days or weeks, e.g. 7d, 30d, 12w, not '\(last)'.")
       }
-      return unit == "w" ? n * 7 : n
+      let (days, overflow) = n.multipliedReportingOverflow(by: unit == "w" ? 7 : 1)
+      guard !overflow, days <= Self.longestLast else {
+        throw ValidationError("--last takes at most \(Self.longestLast) days (100 years), not '\(last)'.")
+      }
+      return days
     }
   }
 }

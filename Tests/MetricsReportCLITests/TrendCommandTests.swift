@@ -49,6 +49,17 @@ struct TrendCommandTests {
     #expect(try CLIRunner.run(["trend", "Samples/dump"]).status == 64)
     #expect(try CLIRunner.run(["trend", "Samples/dump", "--metric", "launchTime"]).status == 64)
     #expect(try CLIRunner.run(["trend", "Samples/dump", "--metric", Self.launch, "--last", "7x"]).status == 64)
+    // A window too long for any calendar is a usage error, in trend and report alike, never a trap.
+    for command in [
+      ["trend", "Samples/dump", "--metric", Self.launch], ["report", "Samples/dump", "-o", "/dev/null"],
+    ] {
+      for last in ["--last=1317624576693539402w", "--last=36501d", "--last=9223372036854775807d"] {
+        let result = try CLIRunner.run(command + [last])
+        #expect(
+          result.status == 64 && result.stderr.contains("--last takes at most 36500 days"), "\(last): \(result.stderr)")
+      }
+    }
+    #expect(try CLIRunner.run(["trend", "Samples/dump", "--metric", Self.launch, "--last=5214w"]).status == 0)
     #expect(
       try CLIRunner.run(["trend", "Samples/dump", "--metric", Self.launch, "--statistic", "median"]).status == 64)
   }

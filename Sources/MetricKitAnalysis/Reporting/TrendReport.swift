@@ -77,6 +77,9 @@ public struct TrendReport: Sendable {
       options: options)
   }
 
+  /// Days before 1970-01-01 a window may reach back to: far before any MetricKit payload.
+  private static let earliestDay = 36_500
+
   /// Builds the series of `subjects`, in that order, from an aggregate made with
   /// `AggregationOptions.interval == interval`.
   public init(
@@ -88,8 +91,11 @@ public struct TrendReport: Sendable {
       omissions.append(
         "\(aggregate.undatedPayloads) counted payloads have no timestamps and are left off the time axis")
     }
-    let windowStart = options.lastDays.flatMap { days in
-      aggregate.latestDay.map { interval.start(of: $0.adding(days: -(days - 1))) }
+    // A window reaching past the calendar's first day keeps everything (and no date arithmetic on it
+    // can overflow).
+    let windowStart = options.lastDays.flatMap { days -> CalendarDay? in
+      guard let latest = aggregate.latestDay, days <= latest.daysSinceEpoch + Self.earliestDay else { return nil }
+      return interval.start(of: latest.adding(days: -(max(days, 0) - 1)))
     }
     // The series of each version (and group): groups beyond the top merged into (other).
     var byLine: [LineKey: [CalendarDay: VersionAggregate]] = [:]

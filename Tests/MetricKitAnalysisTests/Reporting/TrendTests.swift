@@ -111,6 +111,22 @@ struct TrendTests {
     #expect(last.series.allSatisfy { $0.points.map(\.start) == (83..<90).map(Self.calendarDay) })
   }
 
+  @Test func aWindowLongerThanTheCalendarKeepsEverything() throws {
+    let aggregate = try Self.aggregate(Self.rollout(), interval: .day)
+    var options = TrendOptions()
+    options.statistics = [.mean]
+    let all = TrendReport(aggregate: aggregate, subjects: [.adoption], interval: .day, options: options)
+    for days in [Int.max, Int.max / 7, 10_000_000] {
+      options.lastDays = days
+      let windowed = TrendReport(aggregate: aggregate, subjects: [.adoption], interval: .day, options: options)
+      #expect(windowed.series.map(\.points.count) == all.series.map(\.points.count), "\(days)")
+    }
+    // No window at all keeps nothing out either; a one-day window keeps the last day.
+    options.lastDays = 1
+    let last = TrendReport(aggregate: aggregate, subjects: [.adoption], interval: .day, options: options)
+    #expect(last.series.allSatisfy { $0.points.map(\.start) == [Self.calendarDay(89)] })
+  }
+
   @Test func calendarDaysWeeksAndMonths() throws {
     let day = try #require(CalendarDay(parsing: "2026-10-01"))  // a Thursday
     #expect(day.description == "2026-10-01")
