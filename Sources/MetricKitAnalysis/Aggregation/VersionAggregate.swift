@@ -81,7 +81,7 @@ public struct VersionAggregate: Sendable {
 
   /// The signposts kept, byte-wise sorted by identifier.
   public var signpostIDs: [MetricID] {
-    signposts.map(\.identifier).sorted { $0.rawValue.utf8.lexicographicallyPrecedes($1.rawValue.utf8) }
+    signposts.map(\.identifier).sorted { $0.precedesBytewise($1) }
   }
 
   /// The merged histogram of one metric, nil without data.
@@ -121,9 +121,9 @@ public struct VersionAggregate: Sendable {
   }
 
   /// Hang seconds over foreground hours, per payload.
-  public var hangRate: RateSample { rateSamples[MetricCatalog.rateIndex[.hangRate]!] }
+  public var hangRate: RateSample { rate(.hangRate)! }
   /// Scroll hitch ratio × foreground seconds over foreground seconds, per payload.
-  public var scrollHitchRate: RateSample { rateSamples[MetricCatalog.rateIndex[.scrollHitchRate]!] }
+  public var scrollHitchRate: RateSample { rate(.scrollHitchRate)! }
 
   /// Each payload's own value of a histogram metric's statistic (the mean or a percentile), when
   /// recorded.
@@ -211,9 +211,7 @@ public struct VersionAggregate: Sendable {
       signpostByName[key] = known
       return known
     }
-    if let cutoff = signpostCutoff, !identifier.rawValue.utf8.lexicographicallyPrecedes(cutoff.rawValue.utf8) {
-      return nil
-    }
+    if let cutoff = signpostCutoff, !identifier.precedesBytewise(cutoff) { return nil }
     let slot = signposts.count
     signposts.append(
       SignpostSlot(
@@ -232,7 +230,7 @@ public struct VersionAggregate: Sendable {
   /// statistics), and drops the rest from now on.
   private mutating func keepSmallestSignposts() {
     guard signposts.count > signpostLimit else { return }
-    signposts.sort { $0.identifier.rawValue.utf8.lexicographicallyPrecedes($1.identifier.rawValue.utf8) }
+    signposts.sort { $0.identifier.precedesBytewise($1.identifier) }
     for dropped in signposts[signpostLimit...] { payloadStatistics[dropped.identifier] = nil }
     signposts.removeSubrange(signpostLimit...)
     signpostCutoff = signposts.last?.identifier
@@ -287,7 +285,7 @@ public struct VersionAggregate: Sendable {
       }
     }
     if let cutoff = other.signpostCutoff,
-      signpostCutoff.map({ cutoff.rawValue.utf8.lexicographicallyPrecedes($0.rawValue.utf8) }) ?? true
+      signpostCutoff.map({ cutoff.precedesBytewise($0) }) ?? true
     {
       signpostCutoff = cutoff
     }

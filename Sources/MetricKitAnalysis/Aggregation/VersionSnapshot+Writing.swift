@@ -42,7 +42,7 @@ extension VersionSnapshot {
   /// An aggregate's members: payloads, merged histograms, per-payload statistics, scalars, rates.
   private static func aggregateMembers(_ a: VersionAggregate) -> [(String, JSONWriter.Value)] {
     func keys(_ d: [MetricID: some Any]) -> [MetricID] {
-      d.keys.sorted { $0.rawValue.utf8.lexicographicallyPrecedes($1.rawValue.utf8) }
+      d.keys.sorted { $0.precedesBytewise($1) }
     }
     let all = a.histograms
     let histograms: [(String, JSONWriter.Value)] = keys(all).map { id in

@@ -103,7 +103,7 @@ public struct MetricExport: Sendable {
       for id in a.scalars.keys { present.insert(id) }
       for rate in MetricCatalog.rates where a.rate(rate.id)?.pooledRate != nil { present.insert(rate.id) }
     }
-    let signposts = present.filter(\.isSignpost).sorted { $0.rawValue.utf8.lexicographicallyPrecedes($1.rawValue.utf8) }
+    let signposts = present.filter(\.isSignpost).sorted { $0.precedesBytewise($1) }
     metrics = (MetricCatalog.fixed.map(\.id).filter(present.contains) + signposts).filter(selection.includes)
   }
 

@@ -155,10 +155,13 @@ public struct ReportPage: Sendable {
     let distributedMetrics = Self.distributedMetrics(
       aggregate, versions: distributed, signposts: options.signpostDistributions)
 
-    // Every pooled statistic of the page, once per version and metric.
+    // Every pooled statistic of the page once per version and metric: a version's are computed the
+    // first time a section reads them, with everything any section reads of that version.
     let requests = PooledStatistics.requests(options.charts.map { ($0.metric, $0.statistic) })
-    var pooled: [String: PooledStatistics] = [:]
-    for (version, whole) in aggregate.versions {
+    var computed: [String: PooledStatistics] = [:]
+    func pooled(_ version: String) -> PooledStatistics? {
+      if let known = computed[version] { return known }
+      guard let whole = aggregate.versions[version] else { return nil }
       var asked = requests
       if distributed.contains(version) {
         for metric in distributedMetrics {
@@ -168,8 +171,10 @@ public struct ReportPage: Sendable {
       if let gate, version == gate.baseline || version == gate.candidate {
         asked.merge(gate.evaluator.statisticsRequests()) { $0.union($1) }
       }
-      pooled[version] = PooledStatistics(
+      let statistics = PooledStatistics(
         whole, requests: asked, estimator: options.estimator, interpolation: options.interpolation)
+      computed[version] = statistics
+      return statistics
     }
 
     for spec in options.charts {
@@ -186,18 +191,19 @@ public struct ReportPage: Sendable {
       }
       var headline: [(version: String, value: Double)] = []
       for version in ordered.reversed() where headline.count < 2 {
-        guard let value = pooled[version]?[spec.metric, spec.statistic]?.value else { continue }
+        guard let value = pooled(version)?[spec.metric, spec.statistic]?.value else { continue }
         headline.append((version, value))
       }
       charts.append(Chart(spec: spec, series: series, headline: headline))
     }
 
     distributions = Self.distributions(
-      aggregate, versions: distributed, metrics: distributedMetrics, pooled: pooled,
+      aggregate, versions: distributed, metrics: distributedMetrics,
+      pooled: distributed.reduce(into: [:]) { $0[$1] = pooled($1) },
       interpolation: options.interpolation)
     diagnostics = aggregate.diagnostics.values.sorted { VersionOrder.precedes($0.version, $1.version) }
     if let gate, let b = aggregate.versions[gate.baseline], let c = aggregate.versions[gate.candidate],
-      let pb = pooled[gate.baseline], let pc = pooled[gate.candidate]
+      let pb = pooled(gate.baseline), let pc = pooled(gate.candidate)
     {
       comparison = ComparisonReport(
         baseline: b, candidate: c, inputs: aggregate.inputs, baselineDiagnostics: aggregate.diagnostics[gate.baseline],

@@ -7,10 +7,6 @@ public struct TrendOptions: Sendable, Hashable {
   /// How mass is spread inside buckets for percentiles and midpoint means.
   public var interpolation: Interpolation = .monotone
 
-  /// The percentiles among ``statistics``, in their order.
-  var percentiles: [Percentile] {
-    statistics.compactMap(\.percentile)
-  }
   /// Points with fewer payloads are kept but flagged sparse.
   public var minPayloads = 5
   /// Keep only the intervals reaching into the last this many days of the data (counted back from
@@ -176,41 +172,24 @@ public struct TrendReport: Sendable {
     case .histogram:
       guard let merged = part.histogram(metric), merged.sampleCount > 0 else { return nil }
       point.count = Int(clamping: merged.sampleCount)
-      // Every percentile from one model of the histogram (one partition, one spline).
-      let estimates = (try? merged.percentiles(options.percentiles, interpolation: options.interpolation)) ?? []
-      for statistic in options.statistics {
-        switch statistic {
-        case .mean:
-          guard let mean = try? merged.mean(estimator: options.estimator, interpolation: options.interpolation)
-          else { continue }
-          point.values.append((.mean, mean))
-        case .percentile(let p):
-          guard let e = estimates.first(where: { $0.percentile == p }) else { continue }
-          point.values.append((statistic, e.value))
-          point.bounds.append((statistic, e.lowerBound, e.upperBound))
-        default: continue
-        }
-      }
     case .scalar, .counter:
       guard let sample = part.scalar(metric), sample.count > 0 else { return nil }
       point.count = sample.count
-      guard let summary = try? sample.summary(options.percentiles) else { break }  // one sort
-      for statistic in options.statistics {
-        switch statistic {
-        case .mean:
-          point.values.append((.mean, summary.mean))
-        case .percentile(let p):
-          guard let i = options.percentiles.firstIndex(of: p) else { continue }
-          point.values.append((statistic, summary.percentiles[i]))
-        default: continue
-        }
-      }
     case .rate:
-      guard let rates = part.rate(metric), let value = rates.pooledRate else { return nil }
+      guard let rates = part.rate(metric), rates.pooledRate != nil else { return nil }
       point.count = rates.count
-      point.values = [(.value, value)]
     case .diagnostic:
       return nil
+    }
+    // The point's statistics, computed as every pooled statistic is (all percentiles of a histogram
+    // from one model of it); a rate has its one value.
+    let statistics = metric.kind == .rate ? [.value] : options.statistics.filter { $0.isPlottable(for: metric.kind) }
+    let pooled = PooledStatistics(
+      part, requests: [metric: Set(statistics)], estimator: options.estimator, interpolation: options.interpolation)
+    for statistic in statistics {
+      guard let value = pooled[metric, statistic] else { continue }
+      point.values.append((statistic, value.value))
+      if let bounds = value.bounds { point.bounds.append((statistic, bounds.lowerBound, bounds.upperBound)) }
     }
     return point
   }
