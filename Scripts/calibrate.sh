@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The gate's calibration sweeps behind Docs/calibration.md's tables: the two --decision modes on
-# launch shifts of 0–12%, and the hang-rate test before (per-payload Mann–Whitney) and after (pooled
-# rate), and the interpolation error table, with fixed seeds. Prints Markdown tables.
+# launch shifts of 0–12%, the per-payload Mann–Whitney test of hang rates against the pooled-rate test
+# the gate uses, and the interpolation error table, with fixed seeds. Prints Markdown tables.
 #   Scripts/calibrate.sh [RUNS]      (default 100 runs per row; a few minutes on 2 cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
