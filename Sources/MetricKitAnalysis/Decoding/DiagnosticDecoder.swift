@@ -33,11 +33,15 @@ struct DiagnosticDecoder {
   static let payload = FieldTable(
     empty: DiagnosticPayload(),
     [
-      .timestamp("timeStampBegin") { $0.timeStampBegin = $1 },
-      .timestamp("timeStampEnd") { $0.timeStampEnd = $1 },
+      .timestamp("timeStampBegin", at: \.timeStampBegin),
+      .timestamp("timeStampEnd", at: \.timeStampEnd),
     ]
       + DiagnosticKind.allCases.map { kind in
-        .array(kind.payloadKey, of: diagnostic(kind)) { $0.diagnostics += $1 }
+        .custom(
+          kind.payloadKey,
+          read: { (value, context, root) throws(PayloadDecodingError) in
+            root.diagnostics += try context.array(value, of: diagnostic(kind), finish: { $0 })
+          }, write: nil)
       })
 
   /// The table of a diagnostic of `kind`.
@@ -50,14 +54,17 @@ struct DiagnosticDecoder {
     FieldTable(
       empty: Diagnostic(kind: kind),
       [
-        .custom("version") { (value, context, root) throws(PayloadDecodingError) in
-          root.version = try context.text(value)
-        },
-        .string("hangType") { $0.hangType = $1 },
-        .custom("callStackTree") { (value, context, root) throws(PayloadDecodingError) in
-          root.callStackTree = try DiagnosticDecoder(context: context).callStackTree(value)
-        },
+        .custom(
+          "version",
+          read: { (value, context, root) throws(PayloadDecodingError) in root.version = try context.text(value) },
+          write: { $0.version.map(JSONWriter.Value.string) }),
+        .string("hangType", at: \.hangType),
         .inline("diagnosticMetaData", with: metaData),
+        .custom(
+          "callStackTree",
+          read: { (value, context, root) throws(PayloadDecodingError) in
+            root.callStackTree = try DiagnosticDecoder(context: context).callStackTree(value)
+          }, write: { $0.callStackTree.map { .raw(DiagnosticPayloadEncoder.callStackTree($0)) } }),
       ])
   }
 
@@ -66,47 +73,52 @@ struct DiagnosticDecoder {
   static let metaData = FieldTable(
     empty: Diagnostic(kind: .crash),
     FieldTable<Diagnostic>.Field.lifting(MetaData.rows, at: \.metaData.common) + [
-      .custom("appVersion") { (value, context, root) throws(PayloadDecodingError) in
-        root.metaData.applicationVersion = try context.text(value)
-      },
-      .wholeNumber("exceptionType") { $0.exceptionType = $1 },
-      .wholeNumber("exceptionCode") { $0.exceptionCode = $1 },
-      .wholeNumber("signal") { $0.signal = $1 },
-      .string("terminationReason") { $0.terminationReason = $1 },
-      .string("virtualMemoryRegionInfo") { $0.virtualMemoryRegionInfo = $1 },
-      .section("objectiveCexceptionReason", with: objectiveCReason) { $0.objectiveCExceptionReason = $1 },
-      .seconds("hangDuration") { $0.hangDuration = $1 },
-      .seconds("totalCPUTime") { $0.totalCPUTime = $1 },
-      .seconds("totalSampledTime") { $0.totalSampledTime = $1 },
-      .megabytes("writesCaused") { $0.writesCaused = $1 },
-      .seconds("launchDuration") { $0.launchDuration = $1 },
-      .array("signpostData", of: signpostRecord) { $0.metaData.signpostData += $1 },
-      .string("hangType") { $0.hangType = $1 },
+      .custom(
+        "appVersion",
+        read: { (value, context, root) throws(PayloadDecodingError) in
+          root.metaData.applicationVersion = try context.text(value)
+        }, write: { $0.metaData.applicationVersion.map(JSONWriter.Value.string) }),
+      .wholeNumber("exceptionType", at: \.exceptionType),
+      .wholeNumber("exceptionCode", at: \.exceptionCode),
+      .wholeNumber("signal", at: \.signal),
+      .string("terminationReason", at: \.terminationReason),
+      .string("virtualMemoryRegionInfo", at: \.virtualMemoryRegionInfo),
+      .section("objectiveCexceptionReason", with: objectiveCReason, at: \.objectiveCExceptionReason),
+      .seconds("hangDuration", at: \.hangDuration),
+      .seconds("totalCPUTime", at: \.totalCPUTime),
+      .seconds("totalSampledTime", at: \.totalSampledTime),
+      .megabytes("writesCaused", at: \.writesCaused),
+      .seconds("launchDuration", at: \.launchDuration),
+      .array("signpostData", of: signpostRecord, at: \.metaData.signpostData),
+      // Where some collectors write it; written back at the diagnostic's level.
+      .string("hangType", at: \.hangType).readOnly,
     ])
 
   static let objectiveCReason = FieldTable(
     empty: ObjectiveCExceptionReason(),
     [
-      .string("composedMessage") { $0.composedMessage = $1 },
-      .string("formatString") { $0.formatString = $1 },
-      .custom("arguments") { (value, _, root) throws(PayloadDecodingError) in
-        root.arguments = value.children.map { $0.string ?? "" }
-      },
-      .string("exceptionType", "type") { $0.exceptionType = $1 },
-      .string("className") { $0.className = $1 },
-      .string("exceptionName", "name") { $0.exceptionName = $1 },
+      .string("composedMessage", at: \.composedMessage),
+      .string("formatString", at: \.formatString),
+      .custom(
+        "arguments",
+        read: { (value, _, root) throws(PayloadDecodingError) in
+          root.arguments = value.children.map { $0.string ?? "" }
+        }, write: { .array($0.arguments.map(JSONWriter.Value.string)) }),
+      .string("exceptionType", "type", at: \.exceptionType),
+      .string("className", at: \.className),
+      .string("exceptionName", "name", at: \.exceptionName),
     ])
 
   /// A signpost record of `signpostData`: kept as found, a value of another type read as absent.
   static let signpostRecord = FieldTable(
     empty: SignpostRecord(),
     [
-      .lenient("name") { $0.name = $1.string },
-      .lenient("category") { $0.category = $1.string },
-      .lenient("subsystem") { $0.subsystem = $1.string },
-      .lenient("isInterval") { $0.isInterval = $1.bool },
-      .lenient("beginTimeStamp") { $0.beginTimeStamp = $1.string },
-      .lenient("endTimeStamp") { $0.endTimeStamp = $1.string },
+      .lenientString("name", at: \.name),
+      .lenientString("category", at: \.category),
+      .lenientString("subsystem", at: \.subsystem),
+      .lenientFlag("isInterval", at: \.isInterval),
+      .lenientString("beginTimeStamp", at: \.beginTimeStamp),
+      .lenientString("endTimeStamp", at: \.endTimeStamp),
     ])
 
   /// A call stack tree, frames collected with an explicit stack.

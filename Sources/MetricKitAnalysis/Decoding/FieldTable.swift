@@ -1,21 +1,31 @@
 import Foundation
 
-/// How the members of one kind of JSON object reach a model value: one row per MetricKit key (and the
-/// other spellings MetricKit versions used), each saying how its value is read (a measurement in which
-/// unit, a histogram, a nested section…) and which field of `Root` it sets. ``DecodingContext``
-/// walks an object's members once, finds each name in the table, and prefixes the name to the key
-/// path of any error the row throws. Unknown keys are skipped, `null` values count as absent.
+/// How the members of one kind of JSON object reach a model value, and back: one row per MetricKit key
+/// (and the other spellings MetricKit versions used), each saying how its value is read (a measurement
+/// in which unit, a histogram, a nested section…), which field of `Root` it fills, and how that field
+/// is written as MetricKit writes it. ``DecodingContext`` walks an object's members once, finds each
+/// name in the table, and prefixes the name to the key path of any error the row throws; unknown keys
+/// are skipped, `null` values count as absent. ``encode(_:)`` writes the fields that are present,
+/// under each row's first key, in the table's order.
 ///
-/// Adding a MetricKit field is one row: `.seconds("cumulativeGPUTime") { $0.cumulativeGPUTime = $1 }`.
+/// Adding a MetricKit field is one row, read and written:
+/// `.seconds("cumulativeGPUTime", at: \.cumulativeGPUTime)`.
 struct FieldTable<Root>: @unchecked Sendable {
-  /// Reads a member's value into the root value (the row's setter is captured inside).
+  /// Reads a member's value into the root value (the row's field is captured inside).
   typealias Read = (JSONValue, inout DecodingContext, inout Root) throws(PayloadDecodingError) -> Void
+  /// Writes the row's field of a root value, nil when it is absent.
+  typealias Write = (Root) -> JSONWriter.Value?
 
-  /// One row: the keys it answers to and how it reads. Rows are built once, in static tables, and
-  /// never change; their readers capture only units and other tables.
+  /// One row: the keys it answers to, how it reads, and how it writes (nil for a spelling that is
+  /// read but never written). Rows are built once, in static tables, and never change; their
+  /// closures capture only key paths, units and other tables.
   struct Field: @unchecked Sendable {
     let keys: [StaticString]
     let read: Read
+    var write: Write?
+
+    /// The same row, read but not written (a key MetricKit also accepted in another place).
+    var readOnly: Self { Self(keys: keys, read: read, write: nil) }
   }
 
   /// The value decoding starts from (an empty section).
@@ -23,12 +33,15 @@ struct FieldTable<Root>: @unchecked Sendable {
   private let keys: KeySet
   /// The row of each key of `keys`.
   private let rows: [Read]
+  /// The written rows, in the table's order, each under its first key.
+  private let writers: [(key: String, write: Write)]
 
   /// A table of `fields`, filling a copy of `empty`.
   init(empty: Root, _ fields: [Field]) {
     self.empty = empty
     keys = KeySet(fields.flatMap(\.keys))
     rows = fields.flatMap { field in field.keys.map { _ in field.read } }
+    writers = fields.compactMap { field in field.write.map { (field.keys[0].description, $0) } }
   }
 
   /// The row for a member's name, nil when the table has none.
@@ -36,142 +49,224 @@ struct FieldTable<Root>: @unchecked Sendable {
   func row(for member: JSONValue) -> Read? {
     keys.index(of: member).map { rows[$0] }
   }
+
+  /// `root` as a JSON object of its present fields.
+  func encode(_ root: Root) -> JSONWriter.Value {
+    .object(members(of: root))
+  }
+
+  /// The present fields of `root`, keyed as MetricKit writes them.
+  func members(of root: Root) -> [(String, JSONWriter.Value)] {
+    writers.compactMap { key, write in write(root).map { (key, $0) } }
+  }
 }
 
-// The kinds of row. Each takes the keys, then the setter of the field it fills.
+// The kinds of row. Each takes the keys, then the key path of the field it reads and writes.
 extension FieldTable.Field {
+  /// A row reading with `read` into the field at `path`, writing a present value with `write`.
+  private static func at<Value>(
+    _ keys: [StaticString], _ path: WritableKeyPath<Root, Value?>,
+    read: @escaping (JSONValue, inout DecodingContext) throws(PayloadDecodingError) -> Value,
+    write: @escaping (Value) -> JSONWriter.Value
+  ) -> Self {
+    Self(
+      keys: keys,
+      read: { (value, context, root) throws(PayloadDecodingError) in root[keyPath: path] = try read(value, &context) },
+      write: { root in root[keyPath: path].map(write) })
+  }
+
   /// A string.
-  static func string(_ keys: StaticString..., set: @escaping (inout Root, String) -> Void) -> Self {
-    Self(keys: keys) { (value, context, root) throws(PayloadDecodingError) in set(&root, try context.string(value)) }
+  static func string(_ keys: StaticString..., at path: WritableKeyPath<Root, String?>) -> Self {
+    at(
+      keys, path, read: { (value, context) throws(PayloadDecodingError) in try context.string(value) },
+      write: JSONWriter.Value.string)
   }
 
   /// A boolean, also from the strings and numbers collectors write.
-  static func flag(_ keys: StaticString..., set: @escaping (inout Root, Bool) -> Void) -> Self {
-    Self(keys: keys) { (value, context, root) throws(PayloadDecodingError) in set(&root, try context.flag(value)) }
+  static func flag(_ keys: StaticString..., at path: WritableKeyPath<Root, Bool?>) -> Self {
+    at(
+      keys, path, read: { (value, context) throws(PayloadDecodingError) in try context.flag(value) },
+      write: JSONWriter.Value.bool)
   }
 
   /// A non-negative integer.
-  static func count(_ keys: StaticString..., set: @escaping (inout Root, Int) -> Void) -> Self {
-    Self(keys: keys) { (value, context, root) throws(PayloadDecodingError) in set(&root, try context.count(value)) }
+  static func count(_ keys: StaticString..., at path: WritableKeyPath<Root, Int?>) -> Self {
+    at(
+      keys, path, read: { (value, context) throws(PayloadDecodingError) in try context.count(value) },
+      write: { .integer(Int128($0)) })
   }
 
   /// A whole number written as a JSON number (exception codes can be large and unsigned).
-  static func wholeNumber(_ keys: StaticString..., set: @escaping (inout Root, Int) -> Void) -> Self {
-    Self(keys: keys) { (value, context, root) throws(PayloadDecodingError) in
-      set(&root, try context.wholeNumber(value))
-    }
+  static func wholeNumber(_ keys: StaticString..., at path: WritableKeyPath<Root, Int?>) -> Self {
+    at(
+      keys, path, read: { (value, context) throws(PayloadDecodingError) in try context.wholeNumber(value) },
+      write: { .integer(Int128($0)) })
   }
 
-  /// Any value, read without failing (`signpostData` records are kept as found).
-  static func lenient(_ keys: StaticString..., set: @escaping (inout Root, JSONValue) -> Void) -> Self {
-    Self(keys: keys) { (value, _, root) throws(PayloadDecodingError) in set(&root, value) }
+  /// A string kept as found: a value of another type reads as absent (`signpostData` records).
+  static func lenientString(_ keys: StaticString..., at path: WritableKeyPath<Root, String?>) -> Self {
+    Self(
+      keys: keys, read: { (value, _, root) throws(PayloadDecodingError) in root[keyPath: path] = value.string },
+      write: { root in root[keyPath: path].map(JSONWriter.Value.string) })
   }
 
-  /// A timestamp.
-  static func timestamp(_ keys: StaticString..., set: @escaping (inout Root, Date) -> Void) -> Self {
-    Self(keys: keys) { (value, context, root) throws(PayloadDecodingError) in set(&root, try context.timestamp(value)) }
+  /// A boolean kept as found: a value of another type reads as absent.
+  static func lenientFlag(_ keys: StaticString..., at path: WritableKeyPath<Root, Bool?>) -> Self {
+    Self(
+      keys: keys, read: { (value, _, root) throws(PayloadDecodingError) in root[keyPath: path] = value.bool },
+      write: { root in root[keyPath: path].map(JSONWriter.Value.bool) })
+  }
+
+  /// A timestamp, written in UTC: with its zone, or zone-less when the root says its zone was assumed.
+  static func timestamp(
+    _ keys: StaticString..., at path: WritableKeyPath<Root, Date?>, zoneAssumed: KeyPath<Root, Bool>? = nil
+  ) -> Self {
+    Self(
+      keys: keys,
+      read: { (value, context, root) throws(PayloadDecodingError) in
+        root[keyPath: path] = try context.timestamp(value)
+      },
+      write: { root in
+        root[keyPath: path].map {
+          MetricPayloadEncoder.timestamp($0, zone: !(zoneAssumed.map { root[keyPath: $0] } ?? false))
+        }
+      })
   }
 
   /// A duration measurement, in seconds.
-  static func seconds(
-    _ keys: StaticString..., set: @escaping (inout Root, Measurement<UnitDuration>) -> Void
-  ) -> Self {
-    Self(keys: keys) { (value, context, root) throws(PayloadDecodingError) in set(&root, try context.seconds(value)) }
+  static func seconds(_ keys: StaticString..., at path: WritableKeyPath<Root, Measurement<UnitDuration>?>) -> Self {
+    at(
+      keys, path, read: { (value, context) throws(PayloadDecodingError) in try context.seconds(value) },
+      write: MetricPayloadEncoder.measurement)
   }
 
   /// An amount of data, in megabytes.
   static func megabytes(
-    _ keys: StaticString..., set: @escaping (inout Root, Measurement<UnitInformationStorage>) -> Void
+    _ keys: StaticString..., at path: WritableKeyPath<Root, Measurement<UnitInformationStorage>?>
   ) -> Self {
-    Self(keys: keys) { (value, context, root) throws(PayloadDecodingError) in
-      set(&root, try context.megabytes(value))
-    }
+    at(
+      keys, path, read: { (value, context) throws(PayloadDecodingError) in try context.megabytes(value) },
+      write: MetricPayloadEncoder.measurement)
   }
 
   /// A measurement of `kind` in its base unit, expressed in `unit`.
   static func measurement<U: Dimension>(
-    _ keys: StaticString..., kind: MeasurementUnit.Kind, unit: U, set: @escaping (inout Root, Measurement<U>) -> Void
+    _ keys: StaticString..., kind: MeasurementUnit.Kind, unit: U, at path: WritableKeyPath<Root, Measurement<U>?>
   ) -> Self {
-    Self(keys: keys) { (value, context, root) throws(PayloadDecodingError) in
-      set(&root, Measurement(value: try context.measurement(value, kind), unit: unit))
-    }
+    at(
+      keys, path,
+      read: { (value, context) throws(PayloadDecodingError) in
+        Measurement(value: try context.measurement(value, kind), unit: unit)
+      }, write: MetricPayloadEncoder.measurement)
   }
 
   /// A histogram whose bucket edges are measurements of `kind`, in `unit`.
   static func histogram<U: Dimension>(
-    _ keys: StaticString..., kind: MeasurementUnit.Kind, unit: U, set: @escaping (inout Root, Histogram<U>) -> Void
+    _ keys: StaticString..., kind: MeasurementUnit.Kind, unit: U, at path: WritableKeyPath<Root, Histogram<U>?>
   ) -> Self {
-    Self(keys: keys) { (value, context, root) throws(PayloadDecodingError) in
-      set(&root, try context.histogram(value, kind: kind, unit: unit))
-    }
+    at(
+      keys, path,
+      read: { (value, context) throws(PayloadDecodingError) in try context.histogram(value, kind: kind, unit: unit) },
+      write: MetricPayloadEncoder.histogram)
   }
 
   /// An average with its standard deviation and sample count, stored divided by `divisor`.
   static func average<U: Dimension>(
     _ keys: StaticString..., kind: MeasurementUnit.Kind, unit: U, divisor: Double,
-    set: @escaping (inout Root, AverageMeasurement<U>) -> Void
+    at path: WritableKeyPath<Root, AverageMeasurement<U>?>
   ) -> Self {
-    Self(keys: keys) { (value, context, root) throws(PayloadDecodingError) in
-      set(&root, try context.average(value, kind: kind, unit: unit, divisor: divisor))
-    }
+    at(
+      keys, path,
+      read: { (value, context) throws(PayloadDecodingError) in
+        try context.average(value, kind: kind, unit: unit, divisor: divisor)
+      }, write: { MetricPayloadEncoder.average($0, divisor: divisor) })
   }
 
-  /// A nested object, decoded with its own table.
+  /// A nested object, decoded and encoded with its own table.
   static func section<Section>(
-    _ keys: StaticString..., with table: FieldTable<Section>, set: @escaping (inout Root, Section) -> Void
+    _ keys: StaticString..., with table: FieldTable<Section>, at path: WritableKeyPath<Root, Section?>
   ) -> Self {
-    Self(keys: keys) { (value, context, root) throws(PayloadDecodingError) in
-      set(&root, try context.decode(value, with: table))
-    }
+    at(
+      keys, path, read: { (value, context) throws(PayloadDecodingError) in try context.decode(value, with: table) },
+      write: table.encode)
   }
 
   /// A nested object whose members are fields of the root itself (`diagnosticMetaData`).
   static func inline(_ keys: StaticString..., with table: FieldTable<Root>) -> Self {
-    Self(keys: keys) { (value, context, root) throws(PayloadDecodingError) in
-      try context.decode(value, with: table, into: &root)
-    }
+    Self(
+      keys: keys,
+      read: { (value, context, root) throws(PayloadDecodingError) in
+        try context.decode(value, with: table, into: &root)
+      }, write: table.encode)
   }
 
-  /// The rows of another table, reading into the part of the root at `path` (the metadata fields a
-  /// diagnostic shares with a metric payload).
+  /// The rows of another table, reading into and writing from the part of the root at `path` (the
+  /// metadata fields a diagnostic shares with a metric payload).
   static func lifting<Part>(_ rows: [FieldTable<Part>.Field], at path: WritableKeyPath<Root, Part>) -> [Self] {
     rows.map { row in
-      Self(keys: row.keys) { (value, context, root) throws(PayloadDecodingError) in
-        try row.read(value, &context, &root[keyPath: path])
-      }
+      Self(
+        keys: row.keys,
+        read: { (value, context, root) throws(PayloadDecodingError) in
+          try row.read(value, &context, &root[keyPath: path])
+        }, write: row.write.map { write in { root in write(root[keyPath: path]) } })
     }
   }
 
-  /// An array of objects, each decoded with `table`, then checked and finished by `finish`.
+  /// An array of objects, each decoded with `table`, then checked and finished by `finish`; written
+  /// back through `draft`, the inverse of `finish`. An empty array is not written.
   static func array<Element, Draft>(
     _ keys: StaticString..., of table: FieldTable<Draft>,
-    finish: @escaping (Draft) throws(PayloadDecodingError) -> Element,
-    set: @escaping (inout Root, [Element]) -> Void
+    finish: @escaping (Draft) throws(PayloadDecodingError) -> Element, draft: @escaping (Element) -> Draft,
+    at path: WritableKeyPath<Root, [Element]>
   ) -> Self {
-    Self(keys: keys) { (value, context, root) throws(PayloadDecodingError) in
-      guard value.kind == .array else { throw context.failure("expected an array, found \(value.kindName)") }
-      var elements: [Element] = []
-      elements.reserveCapacity(value.count)
-      for (i, element) in value.children.enumerated() {
-        do throws(PayloadDecodingError) {
-          elements.append(try finish(try context.decode(element, with: table)))
-        } catch {
-          throw error.nested(under: String(i))
-        }
-      }
-      set(&root, elements)
-    }
+    Self(
+      keys: keys,
+      read: { (value, context, root) throws(PayloadDecodingError) in
+        root[keyPath: path] = try context.array(value, of: table, finish: finish)
+      },
+      write: { root in
+        let elements = root[keyPath: path]
+        return elements.isEmpty ? nil : .array(elements.map { table.encode(draft($0)) })
+      })
   }
 
   /// An array of objects, each decoded with `table` and kept as decoded.
   static func array<Element>(
-    _ keys: StaticString..., of table: FieldTable<Element>, set: @escaping (inout Root, [Element]) -> Void
+    _ keys: StaticString..., of table: FieldTable<Element>, at path: WritableKeyPath<Root, [Element]>
   ) -> Self {
-    Self(keys: keys, read: array(of: table, finish: { $0 }, set: set).read)
+    Self(
+      keys: keys,
+      read: { (value, context, root) throws(PayloadDecodingError) in
+        root[keyPath: path] = try context.array(value, of: table, finish: { $0 })
+      },
+      write: { root in
+        let elements = root[keyPath: path]
+        return elements.isEmpty ? nil : .array(elements.map(table.encode))
+      })
   }
 
-  /// Anything else: a reader written out.
-  static func custom(_ keys: StaticString..., read: @escaping FieldTable.Read) -> Self {
-    Self(keys: keys, read: read)
+  /// Anything else: a reader and a writer written out.
+  static func custom(_ keys: StaticString..., read: @escaping FieldTable.Read, write: FieldTable.Write?) -> Self {
+    Self(keys: keys, read: read, write: write)
+  }
+}
+
+extension DecodingContext {
+  /// An array of objects, each decoded with `table` and finished by `finish`; an element's error is
+  /// prefixed with its index.
+  mutating func array<Element, Draft>(
+    _ value: JSONValue, of table: FieldTable<Draft>, finish: (Draft) throws(PayloadDecodingError) -> Element
+  ) throws(PayloadDecodingError) -> [Element] {
+    guard value.kind == .array else { throw failure("expected an array, found \(value.kindName)") }
+    var elements: [Element] = []
+    elements.reserveCapacity(value.count)
+    for (i, element) in value.children.enumerated() {
+      do throws(PayloadDecodingError) {
+        elements.append(try finish(try decode(element, with: table)))
+      } catch {
+        throw error.nested(under: String(i))
+      }
+    }
+    return elements
   }
 }

@@ -19,29 +19,37 @@ struct MetricPayloadDecoder {
   static let payload = FieldTable(
     empty: MetricPayload(latestApplicationVersion: ""),
     [
-      .string("appVersion") { $0.latestApplicationVersion = $1 },
-      .flag("multipleAppVersions", "includesMultipleApplicationVersions") {
-        $0.includesMultipleApplicationVersions = $1
-      },
-      .timestamp("timeStampBegin") { $0.timeStampBegin = $1 },
-      .timestamp("timeStampEnd") { $0.timeStampEnd = $1 },
-      .section("metaData", with: MetaData.fields) { $0.metaData = $1 },
-      .section("applicationLaunchMetrics", with: AppLaunchMetric.fields) { $0.applicationLaunchMetrics = $1 },
-      .section("applicationResponsivenessMetrics", with: AppResponsivenessMetric.fields) {
-        $0.applicationResponsivenessMetrics = $1
-      },
-      .section("applicationTimeMetrics", with: AppRunTimeMetric.fields) { $0.applicationTimeMetrics = $1 },
-      .section("applicationExitMetrics", with: AppExitMetric.fields) { $0.applicationExitMetrics = $1 },
-      .section("animationMetrics", with: AnimationMetric.fields) { $0.animationMetrics = $1 },
-      .section("cellularConditionMetrics", with: CellularConditionMetric.fields) { $0.cellularConditionMetrics = $1 },
-      .section("cpuMetrics", with: CPUMetric.fields) { $0.cpuMetrics = $1 },
-      .section("gpuMetrics", with: GPUMetric.fields) { $0.gpuMetrics = $1 },
-      .section("diskIOMetrics", with: DiskIOMetric.fields) { $0.diskIOMetrics = $1 },
-      .section("memoryMetrics", with: MemoryMetric.fields) { $0.memoryMetrics = $1 },
-      .section("displayMetrics", with: DisplayMetric.fields) { $0.displayMetrics = $1 },
-      .section("locationActivityMetrics", with: LocationActivityMetric.fields) { $0.locationActivityMetrics = $1 },
-      .section("networkTransferMetrics", with: NetworkTransferMetric.fields) { $0.networkTransferMetrics = $1 },
-      .array("signpostMetrics", of: signpost, finish: SignpostDraft.metric) { $0.signpostMetrics = $1 },
+      .custom(
+        "appVersion",
+        read: { (value, context, root) throws(PayloadDecodingError) in
+          root.latestApplicationVersion = try context.string(value)
+        }, write: { .string($0.latestApplicationVersion) }),
+      .custom(
+        "multipleAppVersions", "includesMultipleApplicationVersions",
+        read: { (value, context, root) throws(PayloadDecodingError) in
+          root.includesMultipleApplicationVersions = try context.flag(value)
+        }, write: { $0.includesMultipleApplicationVersions ? .string("1") : nil }),
+      .timestamp("timeStampBegin", at: \.timeStampBegin, zoneAssumed: \.timeZoneAssumed),
+      .timestamp("timeStampEnd", at: \.timeStampEnd, zoneAssumed: \.timeZoneAssumed),
+      .section("metaData", with: MetaData.fields, at: \.metaData),
+      .section("applicationLaunchMetrics", with: AppLaunchMetric.fields, at: \.applicationLaunchMetrics),
+      .section(
+        "applicationResponsivenessMetrics", with: AppResponsivenessMetric.fields, at: \.applicationResponsivenessMetrics
+      ),
+      .section("applicationTimeMetrics", with: AppRunTimeMetric.fields, at: \.applicationTimeMetrics),
+      .section("applicationExitMetrics", with: AppExitMetric.fields, at: \.applicationExitMetrics),
+      .section("animationMetrics", with: AnimationMetric.fields, at: \.animationMetrics),
+      .section("cellularConditionMetrics", with: CellularConditionMetric.fields, at: \.cellularConditionMetrics),
+      .section("cpuMetrics", with: CPUMetric.fields, at: \.cpuMetrics),
+      .section("gpuMetrics", with: GPUMetric.fields, at: \.gpuMetrics),
+      .section("diskIOMetrics", with: DiskIOMetric.fields, at: \.diskIOMetrics),
+      .section("memoryMetrics", with: MemoryMetric.fields, at: \.memoryMetrics),
+      .section("displayMetrics", with: DisplayMetric.fields, at: \.displayMetrics),
+      .section("locationActivityMetrics", with: LocationActivityMetric.fields, at: \.locationActivityMetrics),
+      .section("networkTransferMetrics", with: NetworkTransferMetric.fields, at: \.networkTransferMetrics),
+      .array(
+        "signpostMetrics", of: signpost, finish: SignpostDraft.metric, draft: SignpostDraft.init,
+        at: \.signpostMetrics),
     ])
 
   /// One element of `signpostMetrics`, before its name is known to be there.
@@ -50,6 +58,16 @@ struct MetricPayloadDecoder {
     var category: String?
     var totalCount: Int?
     var intervalData: SignpostIntervalData?
+
+    init() {}
+
+    /// The draft a signpost is written from.
+    init(_ signpost: SignpostMetric) {
+      name = signpost.signpostName
+      category = signpost.signpostCategory
+      totalCount = signpost.totalCount
+      intervalData = signpost.signpostIntervalData
+    }
 
     static func metric(_ draft: SignpostDraft) throws(PayloadDecodingError) -> SignpostMetric {
       guard let name = draft.name else {
@@ -65,9 +83,9 @@ struct MetricPayloadDecoder {
   static let signpost = FieldTable(
     empty: SignpostDraft(),
     [
-      .string("signpostName") { $0.name = $1 },
-      .string("signpostCategory") { $0.category = $1 },
-      .count("totalSignpostCount", "totalCount") { $0.totalCount = $1 },
-      .section("signpostIntervalData", with: SignpostIntervalData.fields) { $0.intervalData = $1 },
+      .string("signpostName", at: \.name),
+      .string("signpostCategory", at: \.category),
+      .count("totalSignpostCount", "totalCount", at: \.totalCount),
+      .section("signpostIntervalData", with: SignpostIntervalData.fields, at: \.intervalData),
     ])
 }

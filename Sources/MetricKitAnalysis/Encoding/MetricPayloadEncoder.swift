@@ -1,8 +1,10 @@
 import Foundation
 
-/// Writes a ``MetricPayload`` back as MetricKit writes `MXMetricPayload.jsonRepresentation()`: its key
-/// names (`histogrammedTimeToFirstDrawKey`, `histogrammedResumeTime`, `cellConditionTime`…), its
-/// measurement strings, bucket dictionaries keyed by index, `"multipleAppVersions": "1"`.
+/// Writes a ``MetricPayload`` back as MetricKit writes `MXMetricPayload.jsonRepresentation()`, through
+/// the decoder's own field tables (``MetricPayloadDecoder/payload`` and each section's `fields`): its
+/// key names (`histogrammedTimeToFirstDrawKey`, `histogrammedResumeTime`, `cellConditionTime`…), its
+/// measurement strings, bucket dictionaries keyed by index, `"multipleAppVersions": "1"`. The values
+/// are spelled here.
 ///
 /// Measurements are written in the model's canonical units (`ms`, `sec`, `MB`, `ms per s`, `bars`,
 /// `apl`, `instructions`) with the shortest decimal that reads back as the same double, so decoding
@@ -10,155 +12,12 @@ import Foundation
 /// write them) when the payload's zone was assumed, with `+0000` otherwise.
 enum MetricPayloadEncoder {
   static func encode(_ p: MetricPayload) -> JSONWriter.Value {
-    var members: [(String, JSONWriter.Value)] = [("appVersion", .string(p.latestApplicationVersion))]
-    if p.includesMultipleApplicationVersions { members.append(("multipleAppVersions", .string("1"))) }
-    if let begin = p.timeStampBegin { members.append(("timeStampBegin", timestamp(begin, zone: !p.timeZoneAssumed))) }
-    if let end = p.timeStampEnd { members.append(("timeStampEnd", timestamp(end, zone: !p.timeZoneAssumed))) }
-    if let m = p.metaData { members.append(("metaData", metaData(m))) }
-    if let s = p.applicationLaunchMetrics {
-      members.append(
-        (
-          "applicationLaunchMetrics",
-          object([
-            ("histogrammedTimeToFirstDrawKey", s.histogrammedTimeToFirstDraw.map(histogram)),
-            ("histogrammedResumeTime", s.histogrammedApplicationResumeTime.map(histogram)),
-            ("histogrammedOptimizedTimeToFirstDrawKey", s.histogrammedOptimizedTimeToFirstDraw.map(histogram)),
-            ("histogrammedExtendedLaunch", s.histogrammedExtendedLaunch.map(histogram)),
-          ])
-        ))
-    }
-    if let s = p.applicationResponsivenessMetrics {
-      members.append(
-        (
-          "applicationResponsivenessMetrics",
-          object([("histogrammedAppHangTime", s.histogrammedApplicationHangTime.map(histogram))])
-        ))
-    }
-    if let s = p.applicationTimeMetrics {
-      members.append(
-        (
-          "applicationTimeMetrics",
-          object([
-            ("cumulativeForegroundTime", s.cumulativeForegroundTime.map(measurement)),
-            ("cumulativeBackgroundTime", s.cumulativeBackgroundTime.map(measurement)),
-            ("cumulativeBackgroundAudioTime", s.cumulativeBackgroundAudioTime.map(measurement)),
-            ("cumulativeBackgroundLocationTime", s.cumulativeBackgroundLocationTime.map(measurement)),
-          ])
-        ))
-    }
-    if let s = p.applicationExitMetrics {
-      members.append(
-        (
-          "applicationExitMetrics",
-          .object([
-            ("foregroundExitData", exits(s.foregroundExitData)), ("backgroundExitData", exits(s.backgroundExitData)),
-          ])
-        ))
-    }
-    if let s = p.animationMetrics {
-      members.append(
-        (
-          "animationMetrics",
-          object([
-            ("scrollHitchTimeRatio", s.scrollHitchTimeRatio.map(measurement)),
-            ("hitchTimeRatio", s.hitchTimeRatio.map(measurement)),
-          ])
-        ))
-    }
-    if let s = p.cellularConditionMetrics {
-      members.append(
-        (
-          "cellularConditionMetrics",
-          object([("cellConditionTime", s.histogrammedCellularConditionTime.map(histogram))])
-        ))
-    }
-    if let s = p.cpuMetrics {
-      members.append(
-        (
-          "cpuMetrics",
-          object([
-            ("cumulativeCPUTime", s.cumulativeCPUTime.map(measurement)),
-            ("cumulativeCPUInstructions", s.cumulativeCPUInstructions.map(measurement)),
-          ])
-        ))
-    }
-    if let s = p.gpuMetrics {
-      members.append(("gpuMetrics", object([("cumulativeGPUTime", s.cumulativeGPUTime.map(measurement))])))
-    }
-    if let s = p.diskIOMetrics {
-      members.append(
-        ("diskIOMetrics", object([("cumulativeLogicalWrites", s.cumulativeLogicalWrites.map(measurement))])))
-    }
-    if let s = p.memoryMetrics {
-      members.append(
-        (
-          "memoryMetrics",
-          object([
-            ("peakMemoryUsage", s.peakMemoryUsage.map(measurement)),
-            ("averageSuspendedMemory", s.averageSuspendedMemory.map(average)),
-          ])
-        ))
-    }
-    if let s = p.displayMetrics {
-      members.append(("displayMetrics", object([("averagePixelLuminance", s.averagePixelLuminance.map(average))])))
-    }
-    if let s = p.locationActivityMetrics {
-      members.append(
-        (
-          "locationActivityMetrics",
-          object([
-            ("cumulativeBestAccuracyForNavigationTime", s.cumulativeBestAccuracyForNavigationTime.map(measurement)),
-            ("cumulativeBestAccuracyTime", s.cumulativeBestAccuracyTime.map(measurement)),
-            ("cumulativeNearestTenMetersAccuracyTime", s.cumulativeNearestTenMetersAccuracyTime.map(measurement)),
-            ("cumulativeHundredMetersAccuracyTime", s.cumulativeHundredMetersAccuracyTime.map(measurement)),
-            ("cumulativeKilometerAccuracyTime", s.cumulativeKilometerAccuracyTime.map(measurement)),
-            ("cumulativeThreeKilometersAccuracyTime", s.cumulativeThreeKilometersAccuracyTime.map(measurement)),
-          ])
-        ))
-    }
-    if let s = p.networkTransferMetrics {
-      members.append(
-        (
-          "networkTransferMetrics",
-          object([
-            ("cumulativeWifiUpload", s.cumulativeWifiUpload.map(measurement)),
-            ("cumulativeWifiDownload", s.cumulativeWifiDownload.map(measurement)),
-            ("cumulativeCellularUpload", s.cumulativeCellularUpload.map(measurement)),
-            ("cumulativeCellularDownload", s.cumulativeCellularDownload.map(measurement)),
-          ])
-        ))
-    }
-    if !p.signpostMetrics.isEmpty { members.append(("signpostMetrics", .array(p.signpostMetrics.map(signpost)))) }
-    return .object(members)
+    MetricPayloadDecoder.payload.encode(p)
   }
 
   // MARK: - Parts
 
-  /// An object of the members that are present.
-  static func object(_ members: [(String, JSONWriter.Value?)]) -> JSONWriter.Value {
-    .object(members.compactMap { key, value in value.map { (key, $0) } })
-  }
-
-  static func metaData(_ m: MetaData) -> JSONWriter.Value {
-    object(metaDataMembers(m))
-  }
-
-  /// The members of `metaData`, shared with diagnostics' `diagnosticMetaData`.
-  static func metaDataMembers(_ m: MetaData) -> [(String, JSONWriter.Value?)] {
-    [
-      ("appBuildVersion", m.applicationBuildVersion.map(JSONWriter.Value.string)),
-      ("osVersion", m.osVersion.map(JSONWriter.Value.string)),
-      ("regionFormat", m.regionFormat.map(JSONWriter.Value.string)),
-      ("deviceType", m.deviceType.map(JSONWriter.Value.string)),
-      ("platformArchitecture", m.platformArchitecture.map(JSONWriter.Value.string)),
-      ("bundleIdentifier", m.bundleIdentifier.map(JSONWriter.Value.string)),
-      ("lowPowerModeEnabled", m.lowPowerModeEnabled.map(JSONWriter.Value.bool)),
-      ("isTestFlightApp", m.isTestFlightApp.map(JSONWriter.Value.bool)),
-      ("pid", m.pid.map { .integer(Int128($0)) }),
-    ]
-  }
-
-  private static func histogram<U: Dimension>(_ h: Histogram<U>) -> JSONWriter.Value {
+  static func histogram<U: Dimension>(_ h: Histogram<U>) -> JSONWriter.Value {
     let symbol = symbol(h.unit)
     let buckets: [(String, JSONWriter.Value)] = h.buckets.enumerated().map { i, b in
       (
@@ -176,15 +35,14 @@ enum MetricPayloadEncoder {
     return .object(members)
   }
 
-  private static func exits(_ e: ExitCounts) -> JSONWriter.Value {
+  static func exits(_ e: ExitCounts) -> JSONWriter.Value {
     .object(e.counters.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int128($0.value))) })
   }
 
   /// An average: the deviation is written in the base unit the decoder reads it in (bytes for memory),
   /// as the number that divides back to the stored one exactly.
-  private static func average<U: Dimension>(_ a: AverageMeasurement<U>) -> JSONWriter.Value {
-    let scale: Double = a.averageMeasurement.unit is UnitInformationStorage ? 1_000_000 : 1
-    return .object([
+  static func average<U: Dimension>(_ a: AverageMeasurement<U>, divisor scale: Double) -> JSONWriter.Value {
+    .object([
       ("averageValue", measurement(a.averageMeasurement)),
       ("standardDeviation", .number(a.standardDeviation.map { preimage($0, scale: scale) } ?? -1)),
       ("sampleCount", .integer(Int128(a.sampleCount))),
@@ -199,27 +57,6 @@ enum MetricPayloadEncoder {
       return candidate
     }
     return x
-  }
-
-  private static func signpost(_ s: SignpostMetric) -> JSONWriter.Value {
-    var members: [(String, JSONWriter.Value)] = [
-      ("signpostName", .string(s.signpostName)), ("signpostCategory", .string(s.signpostCategory)),
-    ]
-    if let total = s.totalCount { members.append(("totalSignpostCount", .integer(Int128(total)))) }
-    if let d = s.signpostIntervalData {
-      members.append(
-        (
-          "signpostIntervalData",
-          object([
-            ("histogrammedSignpostDurations", d.histogrammedSignpostDuration.map(histogram)),
-            ("signpostCumulativeCPUTime", d.cumulativeCPUTime.map(measurement)),
-            ("signpostAverageMemory", d.averageMemory.map(measurement)),
-            ("signpostCumulativeLogicalWrites", d.cumulativeLogicalWrites.map(measurement)),
-            ("signpostCumulativeHitchTimeRatio", d.cumulativeHitchTimeRatio.map(measurement)),
-          ])
-        ))
-    }
-    return .object(members)
   }
 
   // MARK: - Values

@@ -5,11 +5,10 @@ extension AnimationMetric {
   static let fields = FieldTable(
     empty: AnimationMetric(),
     [
-      .measurement("scrollHitchTimeRatio", kind: .hitchRatio, unit: UnitHitchTimeRatio.millisecondsPerSecond) {
-        $0.scrollHitchTimeRatio = $1
-      },
-      .measurement("hitchTimeRatio", kind: .hitchRatio, unit: UnitHitchTimeRatio.millisecondsPerSecond) {
-        $0.hitchTimeRatio = $1
-      },
+      .measurement(
+        "scrollHitchTimeRatio", kind: .hitchRatio, unit: UnitHitchTimeRatio.millisecondsPerSecond,
+        at: \.scrollHitchTimeRatio),
+      .measurement(
+        "hitchTimeRatio", kind: .hitchRatio, unit: UnitHitchTimeRatio.millisecondsPerSecond, at: \.hitchTimeRatio),
     ])
 }

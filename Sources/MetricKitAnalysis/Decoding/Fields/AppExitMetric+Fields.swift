@@ -5,12 +5,16 @@ extension AppExitMetric {
   static let fields = FieldTable(
     empty: AppExitMetric(),
     [
-      .custom("foregroundExitData") { (value, context, root) throws(PayloadDecodingError) in
-        root.foregroundExitData = try context.exitCounts(value)
-      },
-      .custom("backgroundExitData") { (value, context, root) throws(PayloadDecodingError) in
-        root.backgroundExitData = try context.exitCounts(value)
-      },
+      .custom(
+        "foregroundExitData",
+        read: { (value, context, root) throws(PayloadDecodingError) in
+          root.foregroundExitData = try context.exitCounts(value)
+        }, write: { MetricPayloadEncoder.exits($0.foregroundExitData) }),
+      .custom(
+        "backgroundExitData",
+        read: { (value, context, root) throws(PayloadDecodingError) in
+          root.backgroundExitData = try context.exitCounts(value)
+        }, write: { MetricPayloadEncoder.exits($0.backgroundExitData) }),
     ])
 }
 

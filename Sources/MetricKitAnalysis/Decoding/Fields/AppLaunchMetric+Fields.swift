@@ -7,22 +7,15 @@ extension AppLaunchMetric {
     [
       .histogram(
         "histogrammedTimeToFirstDrawKey", "histogrammedTimeToFirstDraw", kind: .duration,
-        unit: MetricUnit.millisecondsUnit
-      ) {
-        $0.histogrammedTimeToFirstDraw = $1
-      },
+        unit: MetricUnit.millisecondsUnit, at: \.histogrammedTimeToFirstDraw),
       .histogram(
         "histogrammedResumeTime", "histogrammedApplicationResumeTime", kind: .duration,
-        unit: MetricUnit.millisecondsUnit
-      ) {
-        $0.histogrammedApplicationResumeTime = $1
-      },
+        unit: MetricUnit.millisecondsUnit, at: \.histogrammedApplicationResumeTime),
       .histogram(
         "histogrammedOptimizedTimeToFirstDrawKey", "histogrammedOptimizedTimeToFirstDraw", kind: .duration,
-        unit: MetricUnit.millisecondsUnit
-      ) { $0.histogrammedOptimizedTimeToFirstDraw = $1 },
-      .histogram("histogrammedExtendedLaunch", kind: .duration, unit: MetricUnit.millisecondsUnit) {
-        $0.histogrammedExtendedLaunch = $1
-      },
+        unit: MetricUnit.millisecondsUnit, at: \.histogrammedOptimizedTimeToFirstDraw),
+      .histogram(
+        "histogrammedExtendedLaunch", kind: .duration, unit: MetricUnit.millisecondsUnit,
+        at: \.histogrammedExtendedLaunch),
     ])
 }

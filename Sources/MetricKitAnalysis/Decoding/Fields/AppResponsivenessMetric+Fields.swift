@@ -5,8 +5,8 @@ extension AppResponsivenessMetric {
   static let fields = FieldTable(
     empty: AppResponsivenessMetric(),
     [
-      .histogram("histogrammedAppHangTime", kind: .duration, unit: MetricUnit.millisecondsUnit) {
-        $0.histogrammedApplicationHangTime = $1
-      }
+      .histogram(
+        "histogrammedAppHangTime", kind: .duration, unit: MetricUnit.millisecondsUnit,
+        at: \.histogrammedApplicationHangTime)
     ])
 }

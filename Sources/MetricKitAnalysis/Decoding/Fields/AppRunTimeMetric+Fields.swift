@@ -5,9 +5,9 @@ extension AppRunTimeMetric {
   static let fields = FieldTable(
     empty: AppRunTimeMetric(),
     [
-      .seconds("cumulativeForegroundTime") { $0.cumulativeForegroundTime = $1 },
-      .seconds("cumulativeBackgroundTime") { $0.cumulativeBackgroundTime = $1 },
-      .seconds("cumulativeBackgroundAudioTime") { $0.cumulativeBackgroundAudioTime = $1 },
-      .seconds("cumulativeBackgroundLocationTime") { $0.cumulativeBackgroundLocationTime = $1 },
+      .seconds("cumulativeForegroundTime", at: \.cumulativeForegroundTime),
+      .seconds("cumulativeBackgroundTime", at: \.cumulativeBackgroundTime),
+      .seconds("cumulativeBackgroundAudioTime", at: \.cumulativeBackgroundAudioTime),
+      .seconds("cumulativeBackgroundLocationTime", at: \.cumulativeBackgroundLocationTime),
     ])
 }

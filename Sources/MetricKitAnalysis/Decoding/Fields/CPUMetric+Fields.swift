@@ -5,9 +5,9 @@ extension CPUMetric {
   static let fields = FieldTable(
     empty: CPUMetric(),
     [
-      .seconds("cumulativeCPUTime") { $0.cumulativeCPUTime = $1 },
-      .measurement("cumulativeCPUInstructions", kind: .instructions, unit: UnitInstructionCount.instructions) {
-        $0.cumulativeCPUInstructions = $1
-      },
+      .seconds("cumulativeCPUTime", at: \.cumulativeCPUTime),
+      .measurement(
+        "cumulativeCPUInstructions", kind: .instructions, unit: UnitInstructionCount.instructions,
+        at: \.cumulativeCPUInstructions),
     ])
 }

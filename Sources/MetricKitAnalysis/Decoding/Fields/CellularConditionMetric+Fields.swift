@@ -5,8 +5,7 @@ extension CellularConditionMetric {
   static let fields = FieldTable(
     empty: CellularConditionMetric(),
     [
-      .histogram("cellConditionTime", kind: .signalBars, unit: UnitSignalBars.bars) {
-        $0.histogrammedCellularConditionTime = $1
-      }
+      .histogram(
+        "cellConditionTime", kind: .signalBars, unit: UnitSignalBars.bars, at: \.histogrammedCellularConditionTime)
     ])
 }

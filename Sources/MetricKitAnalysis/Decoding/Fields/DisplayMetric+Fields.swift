@@ -5,8 +5,8 @@ extension DisplayMetric {
   static let fields = FieldTable(
     empty: DisplayMetric(),
     [
-      .average("averagePixelLuminance", kind: .pixelLuminance, unit: UnitAveragePixelLuminance.apl, divisor: 1) {
-        $0.averagePixelLuminance = $1
-      }
+      .average(
+        "averagePixelLuminance", kind: .pixelLuminance, unit: UnitAveragePixelLuminance.apl, divisor: 1,
+        at: \.averagePixelLuminance)
     ])
 }

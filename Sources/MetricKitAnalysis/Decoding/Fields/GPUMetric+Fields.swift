@@ -2,5 +2,5 @@ import Foundation
 
 extension GPUMetric {
   /// How the members of its MetricKit object reach its fields (see ``FieldTable``).
-  static let fields = FieldTable(empty: GPUMetric(), [.seconds("cumulativeGPUTime") { $0.cumulativeGPUTime = $1 }])
+  static let fields = FieldTable(empty: GPUMetric(), [.seconds("cumulativeGPUTime", at: \.cumulativeGPUTime)])
 }

@@ -5,9 +5,9 @@ extension MemoryMetric {
   static let fields = FieldTable(
     empty: MemoryMetric(),
     [
-      .megabytes("peakMemoryUsage") { $0.peakMemoryUsage = $1 },
-      .average("averageSuspendedMemory", kind: .storage, unit: MetricUnit.megabytesUnit, divisor: 1_000_000) {
-        $0.averageSuspendedMemory = $1
-      },
+      .megabytes("peakMemoryUsage", at: \.peakMemoryUsage),
+      .average(
+        "averageSuspendedMemory", kind: .storage, unit: MetricUnit.megabytesUnit, divisor: 1_000_000,
+        at: \.averageSuspendedMemory),
     ])
 }

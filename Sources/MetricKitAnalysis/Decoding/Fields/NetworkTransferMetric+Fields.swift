@@ -5,9 +5,9 @@ extension NetworkTransferMetric {
   static let fields = FieldTable(
     empty: NetworkTransferMetric(),
     [
-      .megabytes("cumulativeWifiUpload") { $0.cumulativeWifiUpload = $1 },
-      .megabytes("cumulativeWifiDownload") { $0.cumulativeWifiDownload = $1 },
-      .megabytes("cumulativeCellularUpload") { $0.cumulativeCellularUpload = $1 },
-      .megabytes("cumulativeCellularDownload") { $0.cumulativeCellularDownload = $1 },
+      .megabytes("cumulativeWifiUpload", at: \.cumulativeWifiUpload),
+      .megabytes("cumulativeWifiDownload", at: \.cumulativeWifiDownload),
+      .megabytes("cumulativeCellularUpload", at: \.cumulativeCellularUpload),
+      .megabytes("cumulativeCellularDownload", at: \.cumulativeCellularDownload),
     ])
 }

@@ -7,15 +7,12 @@ extension SignpostIntervalData {
     [
       .histogram(
         "histogrammedSignpostDurations", "histogrammedSignpostDuration", kind: .duration,
-        unit: MetricUnit.millisecondsUnit
-      ) {
-        $0.histogrammedSignpostDuration = $1
-      },
-      .seconds("signpostCumulativeCPUTime") { $0.cumulativeCPUTime = $1 },
-      .megabytes("signpostAverageMemory") { $0.averageMemory = $1 },
-      .megabytes("signpostCumulativeLogicalWrites") { $0.cumulativeLogicalWrites = $1 },
+        unit: MetricUnit.millisecondsUnit, at: \.histogrammedSignpostDuration),
+      .seconds("signpostCumulativeCPUTime", at: \.cumulativeCPUTime),
+      .megabytes("signpostAverageMemory", at: \.averageMemory),
+      .megabytes("signpostCumulativeLogicalWrites", at: \.cumulativeLogicalWrites),
       .measurement(
-        "signpostCumulativeHitchTimeRatio", kind: .hitchRatio, unit: UnitHitchTimeRatio.millisecondsPerSecond
-      ) { $0.cumulativeHitchTimeRatio = $1 },
+        "signpostCumulativeHitchTimeRatio", kind: .hitchRatio, unit: UnitHitchTimeRatio.millisecondsPerSecond,
+        at: \.cumulativeHitchTimeRatio),
     ])
 }
