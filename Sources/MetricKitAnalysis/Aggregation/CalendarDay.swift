@@ -48,11 +48,13 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
   /// The day `n` days later (earlier for a negative `n`).
   public func adding(days n: Int) -> CalendarDay { CalendarDay(daysSinceEpoch: daysSinceEpoch + n) }
 
-  /// `yyyy-MM-dd`.
+  /// `yyyy-MM-dd`, the year in four digits (more beyond 9999, with a sign before year 0).
   public var description: String {
     let c = components
     func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    return "\(c.year)-\(two(c.month))-\(two(c.day))"
+    let digits = String(c.year.magnitude)
+    let year = (c.year < 0 ? "-" : "") + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    return "\(year)-\(two(c.month))-\(two(c.day))"
   }
 
   public static func < (a: CalendarDay, b: CalendarDay) -> Bool { a.daysSinceEpoch < b.daysSinceEpoch }

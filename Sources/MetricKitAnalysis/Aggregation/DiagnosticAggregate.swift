@@ -84,7 +84,7 @@ public struct DiagnosticAggregate: Sendable {
     switch d.kind {
     case .hang:
       if let s = d.hangDuration?.converted(to: .seconds).value { hangDurations.append(s) }
-      hangTypes[d.hangType ?? "(unknown)", default: 0] += 1
+      hangTypes[GroupingKey.label(d.hangType), default: 0] += 1
     case .cpuException:
       if let s = d.totalCPUTime?.converted(to: .seconds).value { cpuTimes.append(s) }
     case .diskWriteException:

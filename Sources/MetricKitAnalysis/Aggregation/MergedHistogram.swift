@@ -58,45 +58,84 @@ public struct MergedHistogram<UnitType: Dimension>: Sendable {
     }
   }
 
-  /// Adds buckets already in this merge's unit, as one histogram.
+  /// Adds buckets already in this merge's unit, as one histogram. A bucket whose range is held
+  /// already adds its count in place (found by binary search, each search starting where the last
+  /// ended: buckets usually come in ascending order); the new ones are sorted and merged in in one
+  /// pass, so no input order makes merging quadratic.
   mutating func add(buckets: [HistogramBucket]) {
-    // Buckets usually come in ascending order: each search starts where the last one ended.
     var from = 0
+    var new: [Bucket] = []
     for bucket in buckets where bucket.count > 0 {
       let range = Range(start: bucket.start, end: bucket.end)
+      let count = Int128(bucket.count)
       if from > 0 && range < storage[from - 1].range { from = 0 }
-      from = add(range: range, count: Int128(bucket.count), searchingFrom: from) + 1
+      let i = position(of: range, from: from)
+      if i < storage.count && storage[i].range == range {
+        storage[i].count += count
+        sampleCount += count
+        from = i + 1
+      } else {
+        new.append(Bucket(range: range, count: count))
+        from = i
+      }
     }
+    if !new.isEmpty { insert(new) }
     histogramCount += 1
   }
 
   /// Adds `count` observations to one bucket.
   mutating func add(range: Range, count: Int128) {
-    _ = add(range: range, count: count, searchingFrom: 0)
+    guard count > 0 else { return }
+    if storage.isEmpty || storage[storage.count - 1].range < range {
+      storage.append(Bucket(range: range, count: count))
+      sampleCount += count
+    } else {
+      insert([Bucket(range: range, count: count)])
+    }
   }
 
-  /// Adds `count` observations to one bucket, searching at or after `from`; returns its position.
-  @discardableResult
-  private mutating func add(range: Range, count: Int128, searchingFrom from: Int) -> Int {
-    guard count > 0 else { return from }
-    if from < storage.count && storage[from].range == range {
-      storage[from].count += count
-      sampleCount += count
-      return from
-    }
+  /// Creates a merge of `buckets` in any order (reading snapshots): sorted once, equal ranges added.
+  init(unit: UnitType, buckets: [Bucket], histogramCount: Int) {
+    self.init(unit: unit)
+    insert(buckets)
+    self.histogramCount = histogramCount
+  }
+
+  /// The first position whose range is not below `range`, at or after `from`.
+  private func position(of range: Range, from: Int) -> Int {
     var lo = from
     var hi = storage.count
     while lo < hi {
       let mid = (lo + hi) / 2
       if storage[mid].range < range { lo = mid + 1 } else { hi = mid }
     }
-    if lo < storage.count && storage[lo].range == range {
-      storage[lo].count += count
-    } else {
-      storage.insert(Bucket(range: range, count: count), at: lo)
-    }
-    sampleCount += count
     return lo
+  }
+
+  /// Adds buckets in any order: sorted (n log n), then merged with the held ones in one pass.
+  private mutating func insert(_ buckets: [Bucket]) {
+    let sorted = buckets.filter { $0.count > 0 }.sorted { $0.range < $1.range }
+    var merged: [Bucket] = []
+    merged.reserveCapacity(storage.count + sorted.count)
+    var i = 0
+    var j = 0
+    while i < storage.count || j < sorted.count {
+      let next: Bucket
+      if j == sorted.count || (i < storage.count && storage[i].range <= sorted[j].range) {
+        next = storage[i]
+        i += 1
+      } else {
+        next = sorted[j]
+        j += 1
+        sampleCount += next.count
+      }
+      if let last = merged.last, last.range == next.range {
+        merged[merged.count - 1].count += next.count
+      } else {
+        merged.append(next)
+      }
+    }
+    storage = merged
   }
 
   /// Adds every bucket of another merge.
@@ -104,9 +143,12 @@ public struct MergedHistogram<UnitType: Dimension>: Sendable {
     let factor =
       other.unit.symbol == unit.symbol
       ? 1 : Measurement(value: 1, unit: other.unit as Dimension).converted(to: unit).value
-    for bucket in other.storage {
-      add(range: Range(start: bucket.range.start * factor, end: bucket.range.end * factor), count: bucket.count)
-    }
+    insert(
+      factor == 1
+        ? other.storage
+        : other.storage.map {
+          Bucket(range: Range(start: $0.range.start * factor, end: $0.range.end * factor), count: $0.count)
+        })
     histogramCount += other.histogramCount
   }
 

@@ -139,8 +139,10 @@ public struct VersionAggregate: Sendable {
       signpostHistogramsSeen += merged.histogramCount - signposts[i].merged.histogramCount
       signposts[i].merged = merged
     } else {
+      let parts = identifier.signpost ?? (category: "", name: "")
       signpostByIdentifier[identifier] = signposts.count
-      signposts.append(SignpostSlot(category: "", name: "", identifier: identifier, merged: merged))
+      signpostByName[SignpostName(category: parts.category, name: parts.name)] = signposts.count
+      signposts.append(SignpostSlot(category: parts.category, name: parts.name, identifier: identifier, merged: merged))
       signpostHistogramsSeen += merged.histogramCount
     }
   }

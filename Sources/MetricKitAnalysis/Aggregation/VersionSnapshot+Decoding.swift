@@ -11,26 +11,52 @@ extension VersionSnapshot {
     return m
   }
 
+  /// An array of the values of quantities MetricKit measures: finite and never negative.
   static func numbers(_ v: JSONValue, _ key: String) throws(PayloadDecodingError) -> [Double] {
     guard v.kind == .array else { throw fail(key, "expected an array") }
     var out: [Double] = []
     for e in v.children {
       guard let d = e.double, d.isFinite else { throw fail(key, "expected numbers") }
+      guard d >= 0 else { throw fail(key, "negative value \(d)") }
       out.append(d)
     }
     return out
   }
 
-  private static func count(_ v: JSONValue, _ key: String) throws(PayloadDecodingError) -> Int128 {
-    if let n = v.int64, n >= 0 { return Int128(n) }
-    if let n = v.uint64 { return Int128(n) }
-    if let s = v.string, let n = Int128(s), n >= 0 { return n }  // beyond 64 bits: written exactly as a string
-    throw fail(key, "expected a count")
+  /// A count: a whole number from 0 to ``largestCount`` (older snapshots wrote large ones as strings).
+  static func count(_ v: JSONValue, _ key: String) throws(PayloadDecodingError) -> Int {
+    let n: Int64
+    if let i = v.int64 {
+      n = i
+    } else if v.uint64 != nil {
+      n = .max
+    } else if let s = v.string, let i = Int128(s) {
+      n = Int64(clamping: i)
+    } else {
+      throw fail(key, "expected a count, found \(v.string.map { "\"\($0)\"" } ?? v.kindName)")
+    }
+    guard n >= 0 else { throw fail(key, "negative count \(n)") }
+    guard n <= largestCount else { throw fail(key, "count \(n) is larger than a snapshot holds (\(largestCount))") }
+    return Int(n)
   }
 
-  private static func smallCount(_ v: JSONValue, _ key: String) throws(PayloadDecodingError) -> Int {
-    guard let n = Int(exactly: try count(v, key)) else { throw fail(key, "count too large") }
-    return n
+  /// The counts of an object's members, keyed by member name; a member named twice is refused.
+  static func counts(_ v: JSONValue?, _ key: String) throws(PayloadDecodingError) -> [(name: String, count: Int)] {
+    guard let v, v.kind != .null else { return [] }
+    guard v.kind == .object else { throw fail(key, "expected an object of counts") }
+    var seen: Set<String> = []
+    var out: [(name: String, count: Int)] = []
+    for member in v.children {
+      guard seen.insert(member.key).inserted else { throw fail("\(key).\(member.key)", "named twice") }
+      out.append((member.key, try count(member, "\(key).\(member.key)")))
+    }
+    return out
+  }
+
+  /// An optional count member, 0 when absent.
+  static func count(in v: JSONValue, _ name: StaticString, _ key: String) throws(PayloadDecodingError) -> Int {
+    guard let m = v.member(name), m.kind != .null else { return 0 }
+    return try count(m, key)
   }
 
   static func decode(_ root: JSONValue) throws(PayloadDecodingError) -> VersionSnapshot {
@@ -41,7 +67,7 @@ extension VersionSnapshot {
     // Format 1 kept every value: read with the default limit, as a new pass would take them.
     let exactLimit =
       try root.member("exactValueLimit").map { v throws(PayloadDecodingError) in
-        try smallCount(v, "exactValueLimit")
+        try count(v, "exactValueLimit")
       } ?? ScalarSample.defaultExactLimit
     guard let version = try member(root, "version").string else { throw fail("version", "expected a string") }
     guard let estimatorText = try member(root, "estimator").string,
@@ -70,7 +96,7 @@ extension VersionSnapshot {
       snapshot.latestDay = parsed
     }
     if let undated = root.member("undatedPayloads") {
-      snapshot.undatedPayloads = try smallCount(undated, "undatedPayloads")
+      snapshot.undatedPayloads = try count(undated, "undatedPayloads")
     }
     let entries = root.member("series").map({ Array($0.children) }) ?? []
     for (i, entry) in entries.enumerated() {
@@ -78,6 +104,9 @@ extension VersionSnapshot {
         throw fail("series.\(i).start", "expected a date")
       }
       let key = SeriesKey(version: version, group: entry.member("group")?.string, start: start)
+      guard snapshot.series[key] == nil else {
+        throw fail("series.\(i)", "a second entry for \(text)\(key.group.map { ", group \($0)" } ?? "")")
+      }
       snapshot.series[key] = try decodeAggregate(entry, version: version, exactLimit: exactLimit)
     }
     return snapshot
@@ -88,26 +117,37 @@ extension VersionSnapshot {
     throws(PayloadDecodingError) -> VersionAggregate
   {
     var aggregate = VersionAggregate(version: version, exactValueLimit: exactLimit)
-    aggregate.payloadCount = try smallCount(try member(root, "payloads"), "payloads")
+    aggregate.payloadCount = try count(try member(root, "payloads"), "payloads")
     for entry in try member(root, "histograms").children {
       let id = try metric(entry.key, "histograms", kinds: [.histogram])
       let unit = id.metric.unit
       if let written = entry.member("unit")?.string, written != unit.symbol {
         throw fail("histograms.\(id).unit", "'\(written)' is not \(id)'s unit (\(unit.symbol))")
       }
-      var merged = MergedHistogram<Dimension>(unit: unit.dimension ?? MetricUnit.millisecondsUnit)
-      for bucket in try member(entry, "buckets").children {
-        let values = Array(bucket.children)
-        guard values.count == 3, let start = values[0].double, let end = values[1].double, start <= end else {
-          throw fail("histograms.\(id)", "expected [start, end, count] buckets")
-        }
-        merged.add(range: .init(start: start, end: end), count: try count(values[2], "histograms.\(id)"))
+      let buckets = try member(entry, "buckets")
+      guard buckets.count <= maximumRanges else {
+        throw fail(
+          "histograms.\(id).buckets", "\(buckets.count) bucket ranges: a snapshot holds at most \(maximumRanges)")
       }
-      merged.setHistogramCount(try smallCount(try member(entry, "payloads"), "histograms.\(id).payloads"))
+      var read: [MergedHistogram<Dimension>.Bucket] = []
+      read.reserveCapacity(buckets.count)
+      for bucket in buckets.children {
+        let values = Array(bucket.children)
+        guard values.count == 3, let start = values[0].double, let end = values[1].double, start.isFinite,
+          end.isFinite, start >= 0, start <= end
+        else {
+          throw fail("histograms.\(id)", "expected [start, end, count] buckets, edges finite and not negative")
+        }
+        read.append(
+          .init(range: .init(start: start, end: end), count: Int128(try count(values[2], "histograms.\(id)"))))
+      }
+      let merged = MergedHistogram<Dimension>(
+        unit: unit.dimension ?? MetricUnit.millisecondsUnit, buckets: read,
+        histogramCount: try count(try member(entry, "payloads"), "histograms.\(id).payloads"))
       aggregate.setHistogram(id, merged)
     }
     if let notKept = root.member("signpostHistogramsNotKept") {
-      aggregate.addSignpostHistogramsNotKept(try smallCount(notKept, "signpostHistogramsNotKept"))
+      aggregate.addSignpostHistogramsNotKept(try count(notKept, "signpostHistogramsNotKept"))
     }
     for entry in try member(root, "payloadStatistics").children {
       let id = try metric(entry.key, "payloadStatistics", kinds: [.histogram])
@@ -152,17 +192,25 @@ extension VersionSnapshot {
       return try sample(member, "diagnostics.\(key)", exactLimit: ScalarSample.defaultExactLimit)
     }
     var d = DiagnosticAggregate(version: version)
-    d.payloadCount = Int(v.member("payloads")?.int64 ?? 0)
-    for e in v.member("counts").map({ Array($0.children) }) ?? [] {
-      if let kind = DiagnosticKind(rawValue: e.key), let n = e.int64, n > 0 { d.counts[kind] = Int(n) }
+    d.payloadCount = try count(in: v, "payloads", "diagnostics.payloads")
+    for (name, n) in try counts(v.member("counts"), "diagnostics.counts") {
+      guard let kind = DiagnosticKind(rawValue: name) else {
+        throw PayloadDecodingError(keyPath: ["diagnostics", "counts", name], reason: "not a diagnostic kind")
+      }
+      if n > 0 { d.counts[kind] = n }
     }
-    for g in v.member("groups").map({ Array($0.children) }) ?? [] {
+    let groups: [JSONValue] = v.member("groups").map { Array($0.children) } ?? []
+    for (i, g) in groups.enumerated() {
       guard let id = g.member("signature")?.string, let text = g.member("text")?.string,
-        let kind = g.member("kind")?.string.flatMap(DiagnosticKind.init(rawValue:)),
-        let count = g.member("count")?.int64
+        let kind = g.member("kind")?.string.flatMap(DiagnosticKind.init(rawValue:)), let n = g.member("count")
       else { throw fail("a group lacks its signature, text, kind or count") }
+      let groupCount = try count(n, "diagnostics.groups.\(i).count")
+      guard d.groups[id] == nil else {
+        throw PayloadDecodingError(
+          keyPath: ["diagnostics", "groups", String(i)], reason: "signature \(id) named twice")
+      }
       d.groups[id] = DiagnosticAggregate.Group(
-        signature: DiagnosticSignature(text: text, identifier: id), kind: kind, count: Int(count),
+        signature: DiagnosticSignature(text: text, identifier: id), kind: kind, count: groupCount,
         firstSeen: g.member("firstSeen")?.double.map(Date.init(timeIntervalSince1970:)),
         lastSeen: g.member("lastSeen")?.double.map(Date.init(timeIntervalSince1970:)),
         exceptionName: g.member("exceptionType")?.string, signalName: g.member("signal")?.string,
@@ -172,19 +220,12 @@ extension VersionSnapshot {
         culpritFrame: g.member("culpritFrame")?.string)
     }
     d.hangDurations = try values("hangDurations")
-    for e in v.member("hangTypes").map({ Array($0.children) }) ?? [] {
-      if let n = e.int64 { d.hangTypes[e.key] = Int(n) }
-    }
+    for (name, n) in try counts(v.member("hangTypes"), "diagnostics.hangTypes") { d.hangTypes[name] = n }
     d.cpuTimes = try values("cpuTimes")
     d.writes = try values("writes")
     d.launchDurations = try values("launchDurations")
     return d
   }
-}
-
-extension MergedHistogram {
-  /// Sets how many histograms were merged in (reading snapshots).
-  mutating func setHistogramCount(_ n: Int) { histogramCount = n }
 }
 
 extension InputAccounting {
@@ -195,38 +236,57 @@ extension InputAccounting {
   /// Reads the `inputs` object of a summary or snapshot.
   init(json v: JSONValue) throws(PayloadDecodingError) {
     self.init()
-    files = Int(v.member("files")?.int64 ?? 0)
-    payloads = Int(v.member("payloads")?.int64 ?? 0)
-    for e in Self.children(v, "excluded") {
-      if let reason = ExclusionReason(rawValue: e.key), let n = e.int64, n > 0 { excluded[reason] = Int(n) }
+    typealias Snapshot = VersionSnapshot
+    files = try Snapshot.count(in: v, "files", "inputs.files")
+    payloads = try Snapshot.count(in: v, "payloads", "inputs.payloads")
+    for (name, n) in try Snapshot.counts(v.member("excluded"), "inputs.excluded") {
+      guard let reason = ExclusionReason(rawValue: name) else {
+        throw PayloadDecodingError(keyPath: ["inputs", "excluded", name], reason: "not an exclusion reason")
+      }
+      if n > 0 { excluded[reason] = n }
     }
     var listed: [Rejection] = []
-    for r in Self.children(v, "rejected") {
+    for (i, r) in Self.children(v, "rejected").enumerated() {
       guard let path = r.member("path")?.string, let reason = r.member("reason")?.string else { continue }
+      let key = "inputs.rejected.\(i)"
+      func position(_ name: StaticString) throws(PayloadDecodingError) -> Int? {
+        guard let m = r.member(name), m.kind != .null else { return nil }
+        return try Snapshot.count(m, "\(key).\(name)")
+      }
       listed.append(
         Rejection(
-          location: PayloadLocation(
-            path: path, index: (r.member("index")?.int64).map(Int.init), line: (r.member("line")?.int64).map(Int.init)),
+          location: PayloadLocation(path: path, index: try position("index"), line: try position("line")),
           reason: reason))
     }
     // Rejections beyond those listed are counted by reason (older snapshots list every one).
     var byReason: [String: Int] = [:]
-    for e in Self.children(v, "rejectedByReason") {
-      if let reason = e.member("reason")?.string, let n = e.member("count")?.int64, n > 0 { byReason[reason] = Int(n) }
+    for (i, e) in Self.children(v, "rejectedByReason").enumerated() {
+      guard let reason = e.member("reason")?.string, let m = e.member("count") else { continue }
+      let n = try Snapshot.count(m, "inputs.rejectedByReason.\(i).count")
+      if n > 0 { byReason[reason, default: 0] += n }
     }
     if byReason.isEmpty { for r in listed { byReason[RejectionList.reasonKey(r.reason), default: 0] += 1 } }
     rejections = RejectionList(
-      listed: listed, count: Int(v.member("rejectedCount")?.int64 ?? Int64(listed.count)), countsByReason: byReason,
+      listed: listed,
+      count: v.member("rejectedCount") == nil
+        ? listed.count : try Snapshot.count(in: v, "rejectedCount", "inputs.rejectedCount"),
+      countsByReason: byReason,
       limit: rejections.limit, perFileLimit: rejections.perFileLimit)
     for e in Self.children(v, "duplicateFiles") {
       if let s = e.string { duplicateFiles.append(s) }
     }
-    for e in Self.children(v, "otherDocuments") {
-      if let kind = DocumentKind(rawValue: e.key), let n = e.int64, n > 0 { otherDocuments[kind] = Int(n) }
+    for (name, n) in try Snapshot.counts(v.member("otherDocuments"), "inputs.otherDocuments") {
+      guard let kind = DocumentKind(rawValue: name) else {
+        throw PayloadDecodingError(keyPath: ["inputs", "otherDocuments", name], reason: "not a kind of document")
+      }
+      if n > 0 { otherDocuments[kind] = n }
     }
     for e in Self.children(v, "ignoredFiles") {
       if let s = e.string { ignoredFiles.append(s) }
     }
-    zoneAssumedPayloads = Int(v.member("timestamps")?.member("zoneAssumedPayloads")?.int64 ?? 0)
+    zoneAssumedPayloads =
+      try v.member("timestamps").map { t throws(PayloadDecodingError) in
+        try Snapshot.count(in: t, "zoneAssumedPayloads", "inputs.timestamps.zoneAssumedPayloads")
+      } ?? 0
   }
 }

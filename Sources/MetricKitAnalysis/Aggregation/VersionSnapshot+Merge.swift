@@ -3,6 +3,20 @@ extension VersionSnapshot {
   /// Merges snapshots of the same version, estimator and percentiles.
   public static func merge(_ snapshots: [VersionSnapshot]) throws(Failure) -> VersionSnapshot {
     guard var result = snapshots.first else { throw Failure(description: "no snapshots to merge") }
+    guard snapshots.count <= maximumShards else {
+      throw Failure(description: "\(snapshots.count) snapshots of one version: at most \(maximumShards) merge at once")
+    }
+    // The same shard twice (a copy, or a file also piped in) would count its payloads twice.
+    var seen: [[UInt8]: Int] = [:]
+    for (i, snapshot) in snapshots.enumerated() where snapshot.aggregate.payloadCount > 0 {
+      let digest = SHA256.digest(Array(snapshot.json(compact: true).utf8))
+      if let first = seen[digest] {
+        throw Failure(
+          description: "snapshots \(first + 1) and \(i + 1) of version \(snapshot.aggregate.version) are the same "
+            + "shard: merging them would count its \(snapshot.aggregate.payloadCount) payloads twice")
+      }
+      seen[digest] = i
+    }
     for other in snapshots.dropFirst() {
       guard other.aggregate.version == result.aggregate.version else {
         throw Failure(

@@ -77,13 +77,14 @@ extension VersionSnapshot {
     let sums = rateSumKeys.compactMap { key in
       v.children.first { $0.key == key }?.string.flatMap(ExactSum.init(hexadecimal:))
     }
-    guard v.kind == .object, let payloads = v.member("payloads")?.int64, payloads >= 0, sums.count == 5 else {
+    guard v.kind == .object, let payloadsMember = v.member("payloads"), sums.count == 5 else {
       throw fail("expected pairs, or payloads and the exact sums \(rateSumKeys.joined(separator: ", "))")
     }
+    let payloads = try count(payloadsMember, "\(key).payloads")
     let rates = try v.member("rates").flatMap { r throws(PayloadDecodingError) in
       r.kind == .null ? nil : try sketch(r, "\(key).rates")
     }
-    return RateSample(count: Int(payloads), sums: sums, rates: rates, exactLimit: exactLimit)
+    return RateSample(count: payloads, sums: sums, rates: rates, exactLimit: exactLimit)
   }
 
   private static func sketch(_ v: JSONValue, _ key: String) throws(PayloadDecodingError) -> LogBucketSketch {
@@ -106,11 +107,16 @@ extension VersionSnapshot {
       }
       return out
     }
-    guard let count = v.member("count")?.int64, let zeros = v.member("zeros")?.int64,
+    guard let countMember = v.member("count"), let zerosMember = v.member("zeros") else {
+      throw fail("a sketch without its count and zeros")
+    }
+    let total = try Self.count(countMember, "\(key).count")
+    let zeros = try Self.count(zerosMember, "\(key).zeros")
+    guard
       let sum = v.member("sum")?.string.flatMap(ExactSum.init(hexadecimal:)),
       let minimum = v.member("minimum")?.double, let maximum = v.member("maximum")?.double,
       let sketch = LogBucketSketch(
-        count: Int(count), sum: sum, minimum: minimum, maximum: maximum, zeroCount: Int(zeros),
+        count: total, sum: sum, minimum: minimum, maximum: maximum, zeroCount: zeros,
         positive: try store("positive"), negative: try store("negative"))
     else { throw fail("a sketch whose count, sum, minimum, maximum, zeros and buckets do not agree") }
     return sketch

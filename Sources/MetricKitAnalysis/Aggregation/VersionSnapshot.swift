@@ -31,6 +31,13 @@ import Foundation
 public struct VersionSnapshot: Sendable {
   /// The format version.
   public static let formatVersion = 2
+  /// The largest count a snapshot may hold (2⁴⁴, 17 trillion): anything larger is forged. With at
+  /// most ``maximumShards`` shards in one merge, no sum of counts comes near `Int`'s range.
+  public static let largestCount: Int64 = 1 << 44
+  /// The most distinct bucket ranges a snapshot's histogram may hold.
+  public static let maximumRanges = 1 << 22
+  /// The most snapshots one merge takes (2¹⁸, 262,144: an hourly shard for thirty years).
+  public static let maximumShards = 1 << 18
   /// The aggregate.
   public var aggregate: VersionAggregate
   /// The estimator the per-payload means were computed with.

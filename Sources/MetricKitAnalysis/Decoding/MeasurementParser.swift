@@ -17,6 +17,9 @@ public enum MeasurementParser {
     var scale: Double
   }
 
+  /// The smallest non-zero value accepted, in the kind's base unit.
+  static let smallestValue = 1e-9
+
   /// The largest number of integer digits accepted: beyond 18 a value no longer fits exactly.
   static let maximumIntegerDigits = 18
 
@@ -113,6 +116,11 @@ public enum MeasurementParser {
     }
     let result = value * unit.multiplier / unit.divisor
     guard result.isFinite else { throw failure(bytes, "number too large") }
+    // Every quantity MetricKit measures (durations, data, ratios, luminance, bars, instructions) is
+    // non-negative, and none is finer than a billionth of its base unit: a value below that is no
+    // measurement (and would reach the report's scales as a subnormal).
+    guard value >= 0 else { throw failure(bytes, "negative value") }
+    guard result == 0 || result >= smallestValue else { throw failure(bytes, "number too small") }
     return Parsed(value: result, kind: unit.kind, number: value, scale: unit.multiplier / unit.divisor)
   }
 

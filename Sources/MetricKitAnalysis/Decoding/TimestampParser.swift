@@ -6,9 +6,25 @@ public struct TimestampParser: Sendable, Hashable {
   /// The offset from UTC, in seconds, assumed for stamps written without a zone.
   public var assumedUTCOffset: Int
 
+  /// The years a stamp may be written in: MetricKit delivered its first payloads in 2019, and no
+  /// device writes a stamp beyond next year. A stamp outside them rejects its payload.
+  public var plausibleYears: ClosedRange<Int>
+
   /// Creates a parser that takes zone-less stamps as `assumedUTCOffset` seconds east of UTC (UTC by
-  /// default).
-  public init(assumedUTCOffset: Int = 0) { self.assumedUTCOffset = assumedUTCOffset }
+  /// default), accepting stamps from 2019 to the end of next year unless `plausibleYears` says
+  /// otherwise.
+  public init(assumedUTCOffset: Int = 0, plausibleYears: ClosedRange<Int>? = nil) {
+    self.assumedUTCOffset = assumedUTCOffset
+    self.plausibleYears = plausibleYears ?? Self.firstMetricKitYear...(Self.currentYear + 1)
+  }
+
+  /// The year MetricKit delivered its first payloads (iOS 13).
+  public static let firstMetricKitYear = 2019
+
+  /// This year, in UTC.
+  static var currentYear: Int {
+    civil(fromDays: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down))).year
+  }
 
   /// A parsed stamp and whether its zone was assumed.
   public struct Timestamp: Sendable, Hashable {
@@ -47,6 +63,12 @@ public struct TimestampParser: Sendable, Hashable {
       (1...12).contains(month), day >= 1, day <= Self.daysInMonth(year: year, month: month), hour < 24,
       minute < 60, second < 61
     else { throw fail() }
+    guard plausibleYears.contains(year) else {
+      throw PayloadDecodingError(
+        keyPath: [],
+        reason: "timestamp \"\(String(decoding: b, as: UTF8.self))\" is outside \(plausibleYears.lowerBound)–"
+          + "\(plausibleYears.upperBound): not a stamp MetricKit writes")
+    }
     var i = 19
     // Fractional seconds are tolerated (collectors re-serialize) and ignored.
     if i < b.count, b[i] == 0x2E {

@@ -2,8 +2,8 @@
 /// statistic, version (and group, and signpost), its points timestamped at each interval's end (or at
 /// the end of the data's latest day without an interval). Histogram and scalar metrics give one metric
 /// per statistic (`….p50`, `….p90`, `….p95`, `….p99`, `….avg`, `….count`), as Datadog names aggregated
-/// distributions; rates one. Tags are `app_version:…`, the group key's, and the signpost's; Datadog
-/// normalizes tag text on intake (the file keeps it as read).
+/// distributions; rates one. Tags are `app_version:…`, the group key's, and the signpost's, written as
+/// Datadog keeps them (``tags(_:)``), so that intake neither splits nor merges a series.
 public enum DatadogWriter {
   /// Datadog's metric type code for gauges in the v2 API.
   static let gauge = 3
@@ -26,11 +26,18 @@ public enum DatadogWriter {
       }
       series[key]?.points.append((time, value))
     }
+    var labels: Set<Label> = []
+    for metric in export.metrics {
+      for point in export.points {
+        for l in export.labels(of: point, metric: metric) { labels.insert(Label(name: l.name, value: l.value)) }
+      }
+    }
+    let tagText = tags(labels)
     for metric in export.metrics {
       guard let exported = ExportedMetric.of(metric) else { continue }
       for point in export.points {
         guard let time = point.timestamp ?? export.latestTimestamp else { continue }
-        let tags = export.labels(of: point, metric: metric).map { "\($0.name):\($0.value)" }
+        let tags = export.labels(of: point, metric: metric).map { tagText[Label(name: $0.name, value: $0.value)] ?? "" }
         // Datadog's own unit names; others (bars) have none there.
         let unit = ["seconds": "second", "bytes": "byte", "ratio": "fraction"][exported.unit ?? ""]
         if metric.kind == .rate {
@@ -65,5 +72,49 @@ public enum DatadogWriter {
       )
     ])
     return JSONWriter.render(body)
+  }
+
+  /// The longest tag Datadog keeps, in characters.
+  static let longestTag = 200
+
+  /// One label as read: the key of its tag.
+  struct Label: Hashable {
+    var name: String
+    var value: String
+  }
+
+  /// The tags of `labels` as Datadog stores them (``normalized(_:_:)``); where two values would become
+  /// one tag, each ends with `_` and 8 hex digits of a hash of the value as read, so that intake keeps
+  /// them two series.
+  static func tags(_ labels: Set<Label>) -> [Label: String] {
+    var byTag: [String: [Label]] = [:]
+    for label in labels { byTag[normalized(label.name, label.value), default: []].append(label) }
+    var out: [Label: String] = [:]
+    for (tag, labels) in byTag {
+      for label in labels {
+        guard labels.count > 1 else {
+          out[label] = tag
+          continue
+        }
+        var hash: UInt32 = 2_166_136_261  // FNV-1a over the value's UTF-8
+        for byte in label.value.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        let digits = String(hash, radix: 16)
+        let suffix = "_" + String(repeating: "0", count: 8 - digits.count) + digits
+        out[label] = String(tag.prefix(longestTag - suffix.count)) + suffix
+      }
+    }
+    return out
+  }
+
+  /// `name:value` as Datadog stores it: lower case; letters (any script), digits, `_`, `-`, `:`, `.` and
+  /// `/` kept, any other character (a comma, a line break, a space) written `_`; at most 200
+  /// characters.
+  static func normalized(_ name: String, _ value: String) -> String {
+    var text = name + ":"
+    for c in value.lowercased().unicodeScalars {
+      let kept = c.properties.isAlphabetic || ("0"..."9").contains(c) || "_-:./".unicodeScalars.contains(c)
+      text.unicodeScalars.append(kept ? c : "_")
+    }
+    return String(text.prefix(longestTag))
   }
 }

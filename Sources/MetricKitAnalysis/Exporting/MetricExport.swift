@@ -114,13 +114,17 @@ public struct MetricExport: Sendable {
     for p in points { sizes[p.version, default: [:]][p.group ?? "", default: 0] += p.aggregate.payloadCount }
     let kept = sizes.mapValues { Set(GroupingKey.ranked($0).prefix(max(0, top))) }
     var out: [Point] = []
-    var others: [String: Point] = [:]
+    struct OtherKey: Hashable {
+      var version: String
+      var start: Int?
+    }
+    var others: [OtherKey: Point] = [:]
     for p in points {
       if kept[p.version]?.contains(p.group ?? "") == true {
         out.append(p)
         continue
       }
-      let key = p.version + "\u{0}" + String(p.start ?? 0)
+      let key = OtherKey(version: p.version, start: p.start)
       if others[key] == nil {
         others[key] = Point(
           version: p.version, group: GroupingKey.other, start: p.start, timestamp: p.timestamp, aggregate: p.aggregate)
@@ -153,15 +157,10 @@ public struct MetricExport: Sendable {
     ExportName.snake(key.replacingOccurrences(of: ":", with: "_"))
   }
 
-  /// A signpost identifier's category and name (split at the first `/`).
+  /// A signpost identifier's category and name.
   static func signpostLabels(_ identifier: MetricID) -> [(name: String, value: String)] {
-    let rest = identifier.rawValue.dropFirst(MetricID.signpostPrefix.count)
-    guard let slash = rest.firstIndex(of: "/") else {
-      return [("signpost_category", ""), ("signpost_name", String(rest))]
-    }
-    return [
-      ("signpost_category", String(rest[..<slash])), ("signpost_name", String(rest[rest.index(after: slash)...])),
-    ]
+    let parts = identifier.signpost ?? (category: "", name: "")
+    return [("signpost_category", parts.category), ("signpost_name", parts.name)]
   }
 
   /// The percentiles of a histogram or scalar metric in the base unit; nil without data.

@@ -60,8 +60,16 @@ public enum GroupingKey: Sendable, Hashable, CustomStringConvertible {
     case .platformArchitecture: value = m?.platformArchitecture
     case .build: value = m?.applicationBuildVersion
     }
-    guard let value, !value.isEmpty else { return Self.unknown }
-    return value
+    return Self.label(value)
+  }
+
+  /// The label of a group value: ``unknown`` for none, and a real value that reads as one of the
+  /// reserved labels (``unknown``, ``other``) or starts with a backslash escaped with a backslash
+  /// (`(other)` → `\(other)`), so that no payload's text lands in the group of payloads without the
+  /// field, or in the group that gathers the others.
+  public static func label(_ value: String?) -> String {
+    guard let value, !value.isEmpty else { return unknown }
+    return value == unknown || value == other || value.hasPrefix("\\") ? "\\" + value : value
   }
 
   /// Groups by size: most payloads first, then by value. The order every `--by` report lists groups

@@ -51,9 +51,43 @@ public struct MetricID: Hashable, Sendable, CustomStringConvertible {
   /// The prefix of diagnostic metrics.
   static let diagnosticsPrefix = "diagnostics."
 
-  /// A signpost's interval durations, `signpost:<category>/<name>`.
+  /// A signpost's interval durations, `signpost:<category>/<name>`. The first `/` separates the two:
+  /// in the category, `%` is written `%25` and `/` is written `%2F`, so that category `a/b` with name
+  /// `c` (`signpost:a%2Fb/c`) and category `a` with name `b/c` (`signpost:a/b/c`) stay two metrics.
   public static func signpost(category: String, name: String) -> MetricID {
-    MetricID(catalog: "\(signpostPrefix)\(category)/\(name)")
+    var escaped = ""
+    for c in category.unicodeScalars {
+      switch c {
+      case "%": escaped += "%25"
+      case "/": escaped += "%2F"
+      default: escaped.unicodeScalars.append(c)
+      }
+    }
+    return MetricID(catalog: "\(signpostPrefix)\(escaped)/\(name)")
+  }
+
+  /// A signpost metric's category and name, the category's escapes undone; nil for another metric.
+  public var signpost: (category: String, name: String)? {
+    guard isSignpost else { return nil }
+    let rest = rawValue.unicodeScalars.dropFirst(Self.signpostPrefix.unicodeScalars.count)
+    guard let slash = rest.firstIndex(of: "/") else { return ("", String(rest)) }
+    var category = ""
+    var i = rest.startIndex
+    while i < slash {
+      let c = rest[i]
+      let next = rest.index(after: i)
+      if c == "%", rest.distance(from: next, to: slash) >= 2 {
+        let code = String(rest[next..<rest.index(next, offsetBy: 2)]).uppercased()
+        if code == "25" || code == "2F" {
+          category += code == "25" ? "%" : "/"
+          i = rest.index(next, offsetBy: 2)
+          continue
+        }
+      }
+      category.unicodeScalars.append(c)
+      i = next
+    }
+    return (category, String(rest[rest.index(after: slash)...]))
   }
 
   /// Diagnostics of a kind, `diagnostics.crash` etc. (rates per 1,000 payloads, new signatures).

@@ -12,12 +12,12 @@ enum RuleQuantity {
   static func relative(_ text: String) -> Result<Double, QuantityError> {
     let t = text.trimmingCharacters(in: .whitespaces)
     if t.hasSuffix("%") {
-      guard let v = Double(t.dropLast().trimmingCharacters(in: .whitespaces)), v.isFinite, v >= 0 else {
+      guard let v = decimal(t.dropLast().trimmingCharacters(in: .whitespaces)), v >= 0 else {
         return .failure(QuantityError(message: "'\(text)' is not a percentage such as \"10%\""))
       }
       return .success(v / 100)
     }
-    guard let v = Double(t), v.isFinite, v >= 0 else {
+    guard let v = decimal(t), v >= 0 else {
       return .failure(QuantityError(message: "'\(text)' is not a percentage such as \"10%\""))
     }
     guard v <= 1 else {
@@ -27,12 +27,37 @@ enum RuleQuantity {
     return .success(v)
   }
 
-  /// An amount converted to `unit`, the metric's canonical unit.
+  /// A number written in decimal (`12`, `-0.5`, `1e3`): nil for anything else, including what
+  /// `Double.init` also reads (`0x10`, `inf`, `nan`) and values beyond `Double`'s range.
+  static func decimal<S: StringProtocol>(_ text: S) -> Double? {
+    var digits = 0
+    var state = 0  // 0 sign, 1 integer, 2 fraction, 3 exponent sign, 4 exponent
+    for c in text.utf8 {
+      switch (state, c) {
+      case (0, UInt8(ascii: "+")), (0, UInt8(ascii: "-")): state = 1
+      case (0...2, UInt8(ascii: "0")...UInt8(ascii: "9")):
+        digits += 1
+        state = max(state, 1)
+      case (0...1, UInt8(ascii: ".")): state = 2
+      case (1...2, UInt8(ascii: "e")), (1...2, UInt8(ascii: "E")):
+        guard digits > 0 else { return nil }
+        state = 3
+      case (3, UInt8(ascii: "+")), (3, UInt8(ascii: "-")), (3...4, UInt8(ascii: "0")...UInt8(ascii: "9")):
+        state = 4
+      default: return nil
+      }
+    }
+    guard digits > 0, state != 3, let v = Double(String(text)), v.isFinite else { return nil }
+    return v
+  }
+
+  /// An amount converted to `unit`, the metric's canonical unit; never negative.
   static func amount(_ text: String, unit: MetricUnit) -> Result<Double, QuantityError> {
     let t = text.trimmingCharacters(in: .whitespaces)
-    if let v = Double(t), v.isFinite { return .success(v) }
+    if t.hasPrefix("-") { return .failure(QuantityError(message: "'\(text)' is negative: an amount is at least 0")) }
+    if let v = decimal(t) { return .success(v) }
     let symbol = unit.symbol
-    if t.hasSuffix(symbol), let v = Double(t.dropLast(symbol.count).trimmingCharacters(in: .whitespaces)), v.isFinite {
+    if t.hasSuffix(symbol), let v = decimal(t.dropLast(symbol.count).trimmingCharacters(in: .whitespaces)) {
       return .success(v)
     }
     guard let parsed = try? MeasurementParser.parse(t) else {
@@ -52,7 +77,7 @@ enum RuleQuantity {
   /// A relative change as rule files write it: 0.05 → `"5%"`.
   static func percentText(_ fraction: Double) -> String {
     let percent = fraction * 100
-    if (percent - percent.rounded()).magnitude < 1e-9 { return "\(Int(percent.rounded()))%" }
+    if (percent - percent.rounded()).magnitude < 1e-9 { return "\(Int(saturating: percent.rounded()))%" }
     return "\(percent)%"
   }
 }

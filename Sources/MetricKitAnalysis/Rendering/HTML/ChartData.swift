@@ -36,7 +36,7 @@ struct ChartData {
   /// A value rounded to 6 significant digits: what the page shows and draws.
   static func rounded(_ v: Double) -> Double {
     guard v.isFinite, v != 0 else { return v.isFinite ? v : 0 }
-    let digits = 6 - Int(log10(abs(v)).rounded(.up))
+    let digits = 6 - Int(saturating: log10(abs(v)).rounded(.up))
     let factor = pow(10, Double(digits))
     let r = (v * factor).rounded() / factor
     return r.isFinite ? r : v

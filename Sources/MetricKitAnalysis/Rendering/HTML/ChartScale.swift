@@ -23,18 +23,27 @@ struct ChartScale {
   func x(_ v: Double) -> Double { Self.left + (v - x0) / (x1 - x0) * Self.plotWidth }
   func y(_ v: Double) -> Double { Self.top + Self.plotHeight - (v - y0) / (y1 - y0) * Self.plotHeight }
 
-  /// A coordinate rounded to a tenth of a pixel, without a trailing `.0`.
+  /// A coordinate rounded to a tenth of a pixel, without a trailing `.0`; total: a coordinate beyond a
+  /// million pixels either way is drawn at that bound, one that is not a number at 0.
   static func coordinate(_ v: Double) -> String {
-    let tenths = Int((v * 10 + 0.5).rounded(.down))
+    let bounded = v.isNaN ? 0 : min(max(v, -Self.farthest), Self.farthest)
+    let tenths = Int(saturating: (bounded * 10 + 0.5).rounded(.down))
     if tenths % 10 == 0 { return String(tenths / 10) }
     let magnitude = abs(tenths)
     return (tenths < 0 ? "-" : "") + "\(magnitude / 10).\(magnitude % 10)"
   }
 
+  /// The farthest coordinate drawn, in pixels from the origin.
+  static let farthest = 1e6
+
+  /// The range of maxima a value axis is fitted to; outside it (no positive maximum, or one whose
+  /// powers of ten are not all finite), the axis runs from 0 to 1.
+  static let drawableMaxima = 1e-290...1e290
+
   /// A step of 1, 2, 2.5 or 5 times a power of ten giving about `count` steps over `span`.
   static func niceStep(_ span: Double, count: Double) -> Double {
     let raw = span / count
-    let magnitude = powerOfTen(Int(log10(raw).rounded(.down)))
+    let magnitude = powerOfTen(Int(saturating: log10(raw).rounded(.down)))
     let normalized = raw / magnitude
     let factor = normalized <= 1 ? 1 : normalized <= 2 ? 2 : normalized <= 2.5 ? 2.5 : normalized <= 5 ? 5 : 10
     return factor * magnitude
@@ -49,7 +58,7 @@ struct ChartScale {
 
   /// The value axis from 0 to a round number above `maximum` (with 10% headroom), and its ticks.
   static func valueAxis(maximum: Double) -> (top: Double, step: Double, ticks: [Double]) {
-    let reach = maximum > 0 ? maximum * 1.1 : 1
+    let reach = drawableMaxima.contains(maximum) ? maximum * 1.1 : 1
     let step = niceStep(reach, count: 4)
     let top = (reach / step).rounded(.up) * step
     var ticks: [Double] = []
@@ -86,8 +95,8 @@ struct ChartScale {
   /// with its label (`2025-03-04`, or `2025-03` for months).
   static func dayTicks(from a: Double, to b: Double) -> [(day: Int, label: String)] {
     let span = b - a
-    let first = Int(a.rounded(.up))
-    let last = Int(b.rounded(.down))
+    let first = Int(saturating: a.rounded(.up))
+    let last = Int(saturating: b.rounded(.down))
     for step in [1, 2, 7, 14] where span / Double(step) <= 6 {
       var ticks: [(Int, String)] = []
       var d = first

@@ -208,7 +208,7 @@ public enum HTMLReportRenderer {
       let latest = chart.series.compactMap { s in s.days.last.map { (s.label, $0, s.values.last ?? 0) } }
       let description =
         "Stacked share of each \(page.interval.rawValue)'s payloads by version. Latest shares: "
-        + latest.map { "\($0.0) \(Int(($0.2 * 100).rounded()))% on \(CalendarDay(daysSinceEpoch: $0.1))" }
+        + latest.map { "\($0.0) \(Int(saturating: ($0.2 * 100).rounded()))% on \(CalendarDay(daysSinceEpoch: $0.1))" }
         .joined(separator: "; ")
       out += figure(chart, headline: "", description: description, axis: axis)
       return out + "</section>\n"

@@ -75,7 +75,7 @@ enum SVGChart {
     var out = ""
     for t in ticks {
       let y = ChartScale.coordinate(scale.y(t))
-      let label = percent ? "\(Int((t * 100).rounded()))%" : ChartScale.valueLabel(t, step: step)
+      let label = percent ? "\(Int(saturating: (t * 100).rounded()))%" : ChartScale.valueLabel(t, step: step)
       out += "<line class=\"grid\" x1=\"\(ChartScale.coordinate(ChartScale.left))\" x2=\""
       out += "\(ChartScale.coordinate(ChartScale.width - ChartScale.right))\" y1=\"\(y)\" y2=\"\(y)\"/>"
       out += "<text x=\"\(ChartScale.coordinate(ChartScale.left - 6))\" y=\"\(y)\" dy=\"4\">\(label)</text>"

@@ -17,7 +17,8 @@
 
   // ---- Scales (ChartScale.swift) ----
   function coordinate(v) {
-    var tenths = Math.floor(v * 10 + 0.5);
+    var bounded = isNaN(v) ? 0 : Math.min(Math.max(v, -1e6), 1e6);
+    var tenths = Math.floor(bounded * 10 + 0.5);
     if (tenths % 10 === 0) return String(tenths / 10);
     var magnitude = Math.abs(tenths);
     return (tenths < 0 ? '-' : '') + Math.floor(magnitude / 10) + '.' + (magnitude % 10);
@@ -35,7 +36,7 @@
     return factor * magnitude;
   }
   function valueAxis(maximum) {
-    var reach = maximum > 0 ? maximum * 1.1 : 1;
+    var reach = maximum >= 1e-290 && maximum <= 1e290 ? maximum * 1.1 : 1;
     var step = niceStep(reach, 4);
     var top = Math.ceil(reach / step) * step;
     var ticks = [];
