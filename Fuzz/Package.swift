@@ -8,16 +8,9 @@ let package = Package(
   name: "metrics-report-fuzz",
   platforms: [.macOS(.v15)],
   dependencies: [.package(name: "metrics-report", path: "..")],
-  targets: [
-    .target(name: "FuzzSupport"),
-    .executableTarget(
-      name: "FuzzPayloadDecoder",
-      dependencies: ["FuzzSupport", .product(name: "MetricKitAnalysis", package: "metrics-report")]),
-    .executableTarget(
-      name: "FuzzMeasurementParser",
-      dependencies: ["FuzzSupport", .product(name: "MetricKitAnalysis", package: "metrics-report")]),
-    .executableTarget(
-      name: "FuzzRuleFile",
-      dependencies: ["FuzzSupport", .product(name: "MetricKitAnalysis", package: "metrics-report")]),
-  ]
+  targets: [.target(name: "FuzzSupport")]
+    + ["FuzzPayloadDecoder", "FuzzMeasurementParser", "FuzzRuleFile", "FuzzSnapshot", "FuzzReport"].map { name in
+      .executableTarget(
+        name: name, dependencies: ["FuzzSupport", .product(name: "MetricKitAnalysis", package: "metrics-report")])
+    }
 )

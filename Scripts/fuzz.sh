@@ -1,23 +1,25 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer harness for a while:  Scripts/fuzz.sh TARGET SECONDS [libFuzzer options…]
-#   TARGET: payload-decoder | measurement-parser | rule-file
+#   TARGET: payload-decoder | measurement-parser | rule-file | snapshot | report
 # Seeds: ../shared/fixtures/public (when present), Samples/, and Fuzz/Seeds/TARGET. New corpus inputs go to
 # .fuzz/TARGET/corpus; crashes to .fuzz/TARGET/ (turn each into a regression test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: Scripts/fuzz.sh payload-decoder|measurement-parser|rule-file SECONDS}
+target=${1:?usage: Scripts/fuzz.sh payload-decoder|measurement-parser|rule-file|snapshot|report SECONDS}
 seconds=${2:?usage: Scripts/fuzz.sh TARGET SECONDS}
 shift 2
 case "$target" in
   payload-decoder) product=FuzzPayloadDecoder ;;
   measurement-parser) product=FuzzMeasurementParser ;;
   rule-file) product=FuzzRuleFile ;;
+  snapshot) product=FuzzSnapshot ;;
+  report) product=FuzzReport ;;
   *) echo "unknown target $target" >&2; exit 64 ;;
 esac
 work=.fuzz/$target
 mkdir -p "$work/corpus" "$work/seeds"
 case "$target" in
-  payload-decoder)
+  payload-decoder | report)
     find Samples/dump -type f ! -name '*.gz' -exec cp {} "$work/seeds/" \; 2>/dev/null || true
     if [[ -d ../shared/fixtures/public ]]; then find ../shared/fixtures/public -type f -name '*.json' -exec cp {} "$work/seeds/" \;; fi ;;
   measurement-parser)
@@ -28,6 +30,10 @@ case "$target" in
   rule-file)
     swift run -c release metrics-report rules --print-defaults > "$work/seeds/defaults.yml" 2>/dev/null || true
     printf '{"rules": [{"metric": "hangRate", "statistic": "rate", "budget": "2 s/h"}]}' > "$work/seeds/rules.json" ;;
+  snapshot)
+    swift run -c release metrics-report snapshot Samples/dump --interval week --by deviceType \
+      > "$work/seeds/samples-weekly.json" 2>/dev/null || true
+    swift run -c release metrics-report snapshot Samples/dump --compact > "$work/seeds/samples.ndjson" 2>/dev/null || true ;;
 esac
 # Hand-made seeds: the hostile cases found so far, one file each.
 if [[ -d Fuzz/Seeds/$target ]]; then cp Fuzz/Seeds/"$target"/* "$work/seeds/"; fi

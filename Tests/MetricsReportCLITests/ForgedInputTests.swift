@@ -101,4 +101,37 @@ struct ForgedInputTests {
       }
     }
   }
+
+  @Test func a100000DistinctDeviceTypesStayUnder150MBInEveryCommand() throws {
+    try HostileInputTests.withDirectory { dir in
+      let r = try CLIRunner.shell(
+        """
+        cd '\(dir.path)'
+        python3 - <<'PY'
+        with open("dump.ndjson", "w") as f:
+            for i in range(100_000):
+                f.write('{"appVersion":"1.0","timeStampBegin":"2024-05-%02d 00:00:00","timeStampEnd":"2024-05-%02d 23:00:00",'
+                        '"metaData":{"deviceType":"device-%06d"},"applicationLaunchMetrics":{"histogrammedTimeToFirstDrawKey":'
+                        '{"histogramValue":{"0":{"bucketStart":"%d ms","bucketEnd":"%d ms","bucketCount":1}}}}}\\n'
+                        % (1 + i % 28, 1 + i % 28, i, i % 1000, i % 1000 + 10))
+        PY
+        peak() { python3 -c 'import resource, subprocess, sys
+        r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)
+        print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)' "$@"; }
+        echo "summary $(peak "$B" summary dump.ndjson --by deviceType --format json -o summary.json)"
+        echo "export $(peak "$B" export dump.ndjson --to openmetrics --by deviceType --interval day)"
+        echo "snapshot $(peak "$B" snapshot dump.ndjson --by deviceType --interval day -o snap.json)"
+        echo "trend $(peak "$B" trend dump.ndjson --by deviceType --interval day --metric "applicationLaunchMetrics.*")"
+        """)
+      for command in ["summary", "export", "snapshot", "trend"] {
+        let line = r.stdout.split(separator: "\n").first { $0.hasPrefix("\(command) ") }.map(String.init) ?? ""
+        let fields = line.split(separator: " ")
+        #expect(fields.count == 3 && fields[1] == "0", "\(command): \(r.stdout) \(r.stderr)")
+        let megabytes = fields.count == 3 ? Int(fields[2]) ?? .max : .max
+        #expect(megabytes < 150, "\(command): \(megabytes) MB")
+      }
+      let summary = try String(contentsOf: dir.appendingPathComponent("summary.json"), encoding: .utf8)
+      #expect(summary.contains("1.0: 99000 payloads of deviceType values beyond the byte-wise first 1000"))
+    }
+  }
 }

@@ -33,6 +33,14 @@ public struct AggregationOptions: Sendable, Hashable {
   /// and snapshots stay bounded at any size.
   public var exactValueLimit = ScalarSample.defaultExactLimit
 
+  /// With grouping, the most distinct values of the key aggregated apart per version: the byte-wise
+  /// first; the payloads of the others are aggregated, exactly, as one group, `(other)`. The key's
+  /// values are text from the payloads: memory stays flat in how many distinct ones a dump holds.
+  public var groupLimit = AggregationOptions.defaultGroupLimit
+
+  /// The default number of distinct group values aggregated apart per version.
+  public static let defaultGroupLimit = 1_000
+
   /// The default number of distinct signposts kept per version.
   public static let defaultSignpostLimit = 10_000
 

@@ -4,12 +4,23 @@ public struct DumpAggregate: Sendable {
   public private(set) var versions: [String: VersionAggregate] = [:]
   /// With `AggregationOptions.grouping`, aggregates by version and group (the payloads of a version
   /// split by the key's value); they merge exactly, like `versions`.
-  public private(set) var groups: [VersionGroup: VersionAggregate] = [:]
+  public internal(set) var groups: [VersionGroup: VersionAggregate] = [:]
   /// The key `groups` are split by; nil without grouping.
   public private(set) var grouping: GroupingKey?
+  /// Per version, the payloads of group values beyond `AggregationOptions.groupLimit`, aggregated in
+  /// `(other)`.
+  public internal(set) var foldedGroupPayloads: [String: Int] = [:]
+  /// Per version, the group values aggregated apart, byte-wise ascending (at most the limit).
+  var trackedGroups: [String: [String]] = [:]
+  /// Payloads per tracked group.
+  var groupPayloads: [VersionGroup: Int] = [:]
+  /// The starts of each tracked group's series entries (to fold them without a scan).
+  var groupStarts: [VersionGroup: [CalendarDay]] = [:]
+  /// The limit groups were folded at (nil before a payload was grouped).
+  var groupLimit: Int?
   /// With `AggregationOptions.interval`, aggregates by version, group and interval of the time axis
   /// (with `seriesOnly`, `versions` and `groups` stay empty: a trend reads the series alone).
-  public private(set) var series: [SeriesKey: VersionAggregate] = [:]
+  public internal(set) var series: [SeriesKey: VersionAggregate] = [:]
   /// The latest day of a counted payload (for `--last`, and the timestamp of exports without an
   /// interval).
   public private(set) var latestDay: CalendarDay?
@@ -53,6 +64,7 @@ public struct DumpAggregate: Sendable {
         accounting[snapshot.aggregate.version]?.merge(snapshot.inputs)
       }
     }
+    rebuildGroupTracking()
     let largest = accounting.sorted { VersionOrder.precedes($0.key, $1.key) }.max { $0.value.read < $1.value.read }
     if let largest { inputs = largest.value }
   }
@@ -149,6 +161,7 @@ public struct DumpAggregate: Sendable {
     groups.merge(other.groups)
     grouping = grouping ?? other.grouping
     series.merge(other.series)
+    mergeGroupTracking(other)
     if let day = other.latestDay { latestDay = max(latestDay ?? day, day) }
     undatedPayloads += other.undatedPayloads
     tooManyBundleIdentifiers = tooManyBundleIdentifiers || other.tooManyBundleIdentifiers
@@ -183,13 +196,16 @@ public struct DumpAggregate: Sendable {
       }
       let version = payload.latestApplicationVersion
       if let bundle = payload.metaData?.bundleIdentifier { countBundle(bundle, 1) }
-      let groupValue = options.grouping.map { $0.value(of: payload) }
+      let groupValue = options.grouping.map { trackGroup($0.value(of: payload), version: version, options: options) }
       if options.grouping != nil { grouping = options.grouping }
       let day = CalendarDay(payload: payload, utcOffset: options.dayUTCOffset)
       if let day { latestDay = max(latestDay ?? day, day) }
       if let interval = options.interval {
         if let day {
           let key = SeriesKey(version: version, group: groupValue, start: interval.start(of: day))
+          if let groupValue, series[key] == nil {
+            groupStarts[VersionGroup(version: version, value: groupValue), default: []].append(key.start)
+          }
           series[key, default: VersionAggregate(version: version, options: options)].add(
             payload, options: options)
         } else {

@@ -48,7 +48,11 @@ public struct FoldedStacks: Sendable {
   }
 
   /// Adds samples ending at `node`.
-  public mutating func addSamples(_ count: Int, at node: Int) { nodes[node].samples += count }
+  public mutating func addSamples(_ count: Int, at node: Int) {
+    // Saturating: a stack's samples summed over any number of diagnostics cannot trap.
+    let (sum, overflow) = nodes[node].samples.addingReportingOverflow(count)
+    nodes[node].samples = overflow ? .max : sum
+  }
 
   /// Adds the stacks of a call stack tree under `parent` (e.g. the diagnostic kind's node): every path
   /// from a root to a frame with samples of its own, outermost frame first, weighted by sample count.

@@ -18,25 +18,40 @@ extension VersionSnapshot {
     for e in v.children {
       guard let d = e.double, d.isFinite else { throw fail(key, "expected numbers") }
       guard d >= 0 else { throw fail(key, "negative value \(d)") }
+      guard d == 0 || d >= smallestValue else { throw fail(key, "value \(d) too small to be a measurement") }
       out.append(d)
     }
     return out
   }
 
+  /// The smallest non-zero value a snapshot holds: far below any measurement in any unit, far above
+  /// the subnormals no scale can draw.
+  static let smallestValue = 1e-200
+
+  /// A `yyyy-MM-dd` day in the years payloads are accepted from.
+  static func plausibleDay(_ text: String) -> CalendarDay? {
+    guard let day = CalendarDay(parsing: text), TimestampParser().plausibleYears.contains(day.components.year) else {
+      return nil
+    }
+    return day
+  }
+
   /// A count: a whole number from 0 to ``largestCount`` (older snapshots wrote large ones as strings).
   static func count(_ v: JSONValue, _ key: String) throws(PayloadDecodingError) -> Int {
-    let n: Int64
+    let n: Int128
     if let i = v.int64 {
-      n = i
-    } else if v.uint64 != nil {
-      n = .max
+      n = Int128(i)
+    } else if let u = v.uint64 {
+      n = Int128(u)
     } else if let s = v.string, let i = Int128(s) {
-      n = Int64(clamping: i)
+      n = i
     } else {
       throw fail(key, "expected a count, found \(v.string.map { "\"\($0)\"" } ?? v.kindName)")
     }
     guard n >= 0 else { throw fail(key, "negative count \(n)") }
-    guard n <= largestCount else { throw fail(key, "count \(n) is larger than a snapshot holds (\(largestCount))") }
+    guard n <= Int128(largestCount) else {
+      throw fail(key, "count \(n) is larger than a snapshot holds (\(largestCount))")
+    }
     return Int(n)
   }
 
@@ -92,7 +107,7 @@ extension VersionSnapshot {
       snapshot.grouping = key
     }
     if let day = root.member("latestDay")?.string {
-      guard let parsed = CalendarDay(parsing: day) else { throw fail("latestDay", "not a date: '\(day)'") }
+      guard let parsed = plausibleDay(day) else { throw fail("latestDay", "not a date MetricKit wrote: '\(day)'") }
       snapshot.latestDay = parsed
     }
     if let undated = root.member("undatedPayloads") {
@@ -100,8 +115,8 @@ extension VersionSnapshot {
     }
     let entries = root.member("series").map({ Array($0.children) }) ?? []
     for (i, entry) in entries.enumerated() {
-      guard let text = entry.member("start")?.string, let start = CalendarDay(parsing: text) else {
-        throw fail("series.\(i).start", "expected a date")
+      guard let text = entry.member("start")?.string, let start = plausibleDay(text) else {
+        throw fail("series.\(i).start", "expected a date of \(TimestampParser().plausibleYears)")
       }
       let key = SeriesKey(version: version, group: entry.member("group")?.string, start: start)
       guard snapshot.series[key] == nil else {
@@ -134,9 +149,11 @@ extension VersionSnapshot {
       for bucket in buckets.children {
         let values = Array(bucket.children)
         guard values.count == 3, let start = values[0].double, let end = values[1].double, start.isFinite,
-          end.isFinite, start >= 0, start <= end
+          end.isFinite, start >= 0, start <= end, start == 0 || start >= smallestValue, end == 0 || end >= smallestValue
         else {
-          throw fail("histograms.\(id)", "expected [start, end, count] buckets, edges finite and not negative")
+          throw fail(
+            "histograms.\(id)",
+            "expected [start, end, count] buckets, edges finite, not negative, 0 or at least \(smallestValue)")
         }
         read.append(
           .init(range: .init(start: start, end: end), count: Int128(try count(values[2], "histograms.\(id)"))))

@@ -12,6 +12,20 @@ extension VersionSnapshot {
     } catch {
       throw Failure(description: "\(name): \(error.reason)")
     }
+    return try loadAll(buffer, name: name)
+  }
+
+  /// Reads every snapshot of `bytes`, a stream as ``loadAll(path:name:)`` reads; `name` names it in
+  /// errors.
+  public static func loadAll(bytes: UnsafeRawBufferPointer, name: String) throws(Failure) -> [VersionSnapshot] {
+    let copied = Result { () throws(InputFailure) in try PaddedBuffer(copying: bytes) }
+    switch copied {
+    case .success(let buffer): return try loadAll(buffer, name: name)
+    case .failure(let failure): throw Failure(description: "\(name): \(failure.reason)")
+    }
+  }
+
+  private static func loadAll(_ buffer: PaddedBuffer, name: String) throws(Failure) -> [VersionSnapshot] {
     guard let parser = JSONParser(maximumDepth: 64) else { throw Failure(description: "\(name): out of memory") }
     let bytes = buffer.bytes
     var out: [VersionSnapshot] = []

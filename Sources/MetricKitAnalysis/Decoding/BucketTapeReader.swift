@@ -79,7 +79,7 @@ struct BucketTapeReader {
             if key == countShape {
               guard Int(tape[member + 1] >> 56) == MR_TAPE_INT64 else { return nil }
               let n = Int64(bitPattern: tape[member + 2])
-              guard n >= 0 else { return nil }
+              guard n >= 0, n <= DecodingContext.largestCount else { return nil }  // the general reader says why
               count = Int(n)
               seen |= 1
               member += 3

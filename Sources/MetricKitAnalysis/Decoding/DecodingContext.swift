@@ -40,12 +40,17 @@ struct DecodingContext {
       if let d = value.double {
         throw failure("expected a whole count, found \(d)")
       }
-      if let s = value.string, let n = Int64(s), n >= 0 { return Int(n) }
+      if let s = value.string, let n = Int64(s), n >= 0, n <= Self.largestCount { return Int(n) }
       throw failure("expected a count, found \(value.string.map { "\"\($0)\"" } ?? value.kindName)")
     }
     guard n >= 0 else { throw failure("negative count \(n)") }
+    guard n <= Self.largestCount else { throw failure("count \(n) is larger than any MetricKit writes") }
     return Int(n)
   }
+
+  /// The largest count read (2⁴⁴, 17 trillion: no day of one device comes near it), so that sums of
+  /// counts over a payload's buckets or a call stack's frames stay far inside `Int`.
+  static let largestCount: Int64 = 1 << 44
 
   /// A whole number written as a JSON number (exception codes can be large and unsigned).
   func wholeNumber(_ value: JSONValue) throws(PayloadDecodingError) -> Int {

@@ -72,10 +72,12 @@ public enum GroupingKey: Sendable, Hashable, CustomStringConvertible {
     return value == unknown || value == other || value.hasPrefix("\\") ? "\\" + value : value
   }
 
-  /// Groups by size: most payloads first, then by value. The order every `--by` report lists groups
-  /// in, and picks the `--top` ones by.
+  /// Groups by size: most payloads first, then by value, and ``other`` (the values beyond the
+  /// aggregation's limit) last whatever its size. The order every `--by` report lists groups in, and
+  /// picks the `--top` ones by: a report's own `(other)` gathers the aggregation's.
   public static func ranked(_ payloads: [String: Int]) -> [String] {
-    payloads.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key)
+    payloads.sorted { ($0.key != other ? 1 : 0, $0.value, $1.key) > ($1.key != other ? 1 : 0, $1.value, $0.key) }.map(
+      \.key)
   }
 
   /// `iPhone OS 17.5.1 (21F90)` → `iPhone OS 17`: the text up to the end of the first number.

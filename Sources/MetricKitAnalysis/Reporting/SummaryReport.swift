@@ -44,7 +44,7 @@ public struct SummaryReport: Sendable {
       return (summary, omitted)
     }
     versions = computed.map(\.0)
-    omissions = computed.flatMap(\.1)
+    omissions = aggregate.foldedGroupsNotes + computed.flatMap(\.1)
   }
 }
 

@@ -83,6 +83,7 @@ public struct TrendReport: Sendable {
   ) {
     self.interval = interval
     inputs = aggregate.inputs
+    omissions += aggregate.foldedGroupsNotes
     if aggregate.undatedPayloads > 0 {
       omissions.append(
         "\(aggregate.undatedPayloads) counted payloads have no timestamps and are left off the time axis")

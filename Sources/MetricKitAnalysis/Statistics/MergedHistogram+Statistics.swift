@@ -125,7 +125,9 @@ struct ElementaryPartition {
     if selfConsistent && !wide.isEmpty {
       // The narrow buckets' mass stays where it is; each wide bucket's is spread again, each round, in
       // proportion to the current mass of the intervals it covers, until no interval moves by more
-      // than a millionth of an observation (at most 100 rounds).
+      // than a millionth of an observation: at most 100 rounds, and fewer where the wide buckets
+      // cover so many intervals that 100 would cost more than `iterationBudget` visits (many
+      // overlapping layouts: the time then grows with the input, not with its square).
       var fixed = continuous
       for (range, count) in wide {
         let width = points[range.upperBound] - points[range.lowerBound]
@@ -134,7 +136,9 @@ struct ElementaryPartition {
       // What subtracting the width shares leaves of nothing is rounding: none.
       fixed = fixed.map { max(0, $0) }
       var next = fixed
-      for _ in 0..<100 {
+      let spans = wide.reduce(0) { $0 + $1.0.count }
+      let rounds = min(100, max(1, Self.iterationBudget / max(1, 2 * spans)))
+      for _ in 0..<rounds {
         for j in next.indices { next[j] = fixed[j] }
         for (range, count) in wide {
           var current = 0.0
@@ -160,6 +164,9 @@ struct ElementaryPartition {
       }
     }
   }
+
+  /// The most interval visits the self-consistency iteration makes (about half a second).
+  static let iterationBudget = 250_000_000
 
   private static func index(of value: Double, in sorted: [Double]) -> Int {
     var lo = 0

@@ -51,6 +51,16 @@ struct ForgedSnapshotTests {
       "is larger than a snapshot holds"
     ),
     ("a negative bucket edge", { Self.editFirstBucket(&$0) { $0[0] = -500 } }, "not negative"),
+    (
+      "a subnormal bucket edge",
+      {
+        Self.editFirstBucket(&$0) {
+          $0[0] = 0
+          $0[1] = 5e-324
+        }
+      }, "at least 1e-200"
+    ),
+    ("a day in year 0", { $0["latestDay"] = "0000-01-01" }, "latestDay: not a date MetricKit wrote"),
     ("a histogram in furlongs", { Self.editFirstHistogram(&$0) { $0["unit"] = "furlongs" } }, "'furlongs' is not"),
     ("a histogram in MB", { Self.editFirstHistogram(&$0) { $0["unit"] = "MB" } }, "'MB' is not"),
     ("a histogram with an empty unit", { Self.editFirstHistogram(&$0) { $0["unit"] = "" } }, "'' is not"),

@@ -43,6 +43,15 @@ struct ImplausibleValueTests {
     #expect(error.reason.contains(reason), "\(error)")
   }
 
+  @Test func aCountBeyondAnyMetricKitWritesRejectsItsPayload() throws {
+    let error = try Support.decodingError(
+      Self.payload(
+        #""applicationResponsivenessMetrics": {"histogrammedAppHangTime": {"histogramValue": {"#
+          + #""0": {"bucketStart": "0 ms", "bucketEnd": "1 ms", "bucketCount": 9223372036854775807},"#
+          + #""1": {"bucketStart": "1 ms", "bucketEnd": "2 ms", "bucketCount": 9223372036854775807}}}}"#))
+    #expect(error.reason.contains("larger than any MetricKit writes"), "\(error)")
+  }
+
   @Test func zeroAndTheSmallestMeasurementAreKept() throws {
     let p = try Support.metricPayload(
       Self.payload(
