@@ -6,16 +6,34 @@ extension VersionSnapshot {
     guard snapshots.count <= maximumShards else {
       throw Failure(description: "\(snapshots.count) snapshots of one version: at most \(maximumShards) merge at once")
     }
-    // The same shard twice (a copy, or a file also piped in) would count its payloads twice.
-    var seen: [[UInt8]: Int] = [:]
+    // The same shard twice (a copy, or a file also piped in) would count its payloads twice. Shards
+    // are compared by a cheap fingerprint first, and by their whole content where fingerprints meet.
+    struct Fingerprint: Hashable {
+      var payloads: Int
+      var samples: Int128
+      var series: Int
+      var undated: Int
+    }
+    var byFingerprint: [Fingerprint: [Int]] = [:]
     for (i, snapshot) in snapshots.enumerated() where snapshot.aggregate.payloadCount > 0 {
-      let digest = SHA256.digest(Array(snapshot.json(compact: true).utf8))
-      if let first = seen[digest] {
-        throw Failure(
-          description: "snapshots \(first + 1) and \(i + 1) of version \(snapshot.aggregate.version) are the same "
-            + "shard: merging them would count its \(snapshot.aggregate.payloadCount) payloads twice")
+      let fingerprint = Fingerprint(
+        payloads: snapshot.aggregate.payloadCount,
+        samples: snapshot.aggregate.histograms.values.reduce(0) { $0 + $1.sampleCount },
+        series: snapshot.series.count, undated: snapshot.undatedPayloads)
+      byFingerprint[fingerprint, default: []].append(i)
+    }
+    for indices in byFingerprint.values.sorted(by: { $0[0] < $1[0] }) where indices.count > 1 {
+      var seen: [[UInt8]: Int] = [:]
+      for i in indices {
+        let snapshot = snapshots[i]
+        let digest = SHA256.digest(Array(snapshot.json(compact: true).utf8))
+        if let first = seen[digest] {
+          throw Failure(
+            description: "snapshots \(first + 1) and \(i + 1) of version \(snapshot.aggregate.version) are the same "
+              + "shard: merging them would count its \(snapshot.aggregate.payloadCount) payloads twice")
+        }
+        seen[digest] = i
       }
-      seen[digest] = i
     }
     for other in snapshots.dropFirst() {
       guard other.aggregate.version == result.aggregate.version else {
