@@ -89,11 +89,12 @@ struct JSONWriter {
       }
       output += "[\n"
       for (i, item) in items.enumerated() {
-        output += String(repeating: "  ", count: indent + 1)
+        output += Self.indentation(indent + 1)
         write(item, indent: indent + 1)
         output += i + 1 < items.count ? ",\n" : "\n"
       }
-      output += String(repeating: "  ", count: indent) + "]"
+      output += Self.indentation(indent)
+      output += "]"
     case .object(let members):
       if members.isEmpty {
         output += "{}"
@@ -101,17 +102,24 @@ struct JSONWriter {
       }
       output += "{\n"
       for (i, (key, item)) in members.enumerated() {
-        output += String(repeating: "  ", count: indent + 1)
+        output += Self.indentation(indent + 1)
         writeString(key)
         output += ": "
         write(item, indent: indent + 1)
         output += i + 1 < members.count ? ",\n" : "\n"
       }
-      output += String(repeating: "  ", count: indent) + "}"
+      output += Self.indentation(indent)
+      output += "}"
     }
   }
 
   /// A finite double in the shortest form that reads back exactly; integral values without ".0".
+  /// The leading spaces of a line at `depth`: made once for the depths documents have.
+  private static func indentation(_ depth: Int) -> String {
+    depth < indentations.count ? indentations[depth] : String(repeating: "  ", count: depth)
+  }
+  private static let indentations = (0..<32).map { String(repeating: "  ", count: $0) }
+
   static func number(_ d: Double) -> String {
     guard d.isFinite else { return "null" }  // unreachable by construction; never NaN in output
     if d == d.rounded(), d.magnitude < 1e15 { return String(Int64(d)) }
