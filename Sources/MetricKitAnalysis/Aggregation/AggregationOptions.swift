@@ -38,6 +38,13 @@ public struct AggregationOptions: Sendable, Hashable {
   /// values are text from the payloads: memory stays flat in how many distinct ones a dump holds.
   public var groupLimit = AggregationOptions.defaultGroupLimit
 
+  /// The most distinct bucket ranges one metric's merged histogram holds per version: past it, a
+  /// payload's histogram that would add a range is left out, and counted.
+  public var rangeLimit = AggregationOptions.defaultRangeLimit
+
+  /// The default bound on distinct bucket ranges per metric and version: 2²⁰, about 50 MB.
+  public static let defaultRangeLimit = 1 << 20
+
   /// The default number of distinct group values aggregated apart per version.
   public static let defaultGroupLimit = 1_000
 

@@ -83,6 +83,23 @@ public struct MergedHistogram<UnitType: Dimension>: Sendable {
     histogramCount += 1
   }
 
+  /// Adds buckets as one histogram unless the merge holds `rangeLimit` distinct ranges already and the
+  /// buckets bring a new one: then nothing is added and the result is false.
+  mutating func add(buckets: [HistogramBucket], rangeLimit: Int) -> Bool {
+    if storage.count >= rangeLimit {
+      var from = 0
+      for bucket in buckets where bucket.count > 0 {
+        let range = Range(start: bucket.start, end: bucket.end)
+        if from > 0 && range < storage[from - 1].range { from = 0 }
+        let i = position(of: range, from: from)
+        guard i < storage.count && storage[i].range == range else { return false }
+        from = i + 1
+      }
+    }
+    add(buckets: buckets)
+    return true
+  }
+
   /// Adds `count` observations to one bucket.
   mutating func add(range: Range, count: Int128) {
     guard count > 0 else { return }

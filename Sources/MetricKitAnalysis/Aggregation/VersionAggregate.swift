@@ -94,7 +94,12 @@ public struct VersionAggregate: Sendable {
   /// signposts.
   public var signpostHistogramsNotKept: Int {
     signpostHistogramsSeen - signposts.reduce(0) { $0 + $1.merged.histogramCount }
+      - histogramsNotMerged.filter { $0.key.isSignpost }.values.reduce(0, +)
   }
+
+  /// Per metric, the payloads' histograms left out because they would have added a bucket range past
+  /// `AggregationOptions.rangeLimit` (which ones depends on the order payloads are read in).
+  public internal(set) var histogramsNotMerged: [MetricID: Int] = [:]
 
   /// One value per payload of each scalar metric and counter that has values.
   public var scalars: [MetricID: ScalarSample] {
@@ -169,13 +174,19 @@ public struct VersionAggregate: Sendable {
       if fixedHistograms[i] == nil {
         fixedHistograms[i] = MergedHistogram(unit: histograms[i].unit.dimension ?? MetricUnit.millisecondsUnit)
       }
-      fixedHistograms[i]?.add(buckets: buckets)
+      guard fixedHistograms[i]?.add(buckets: buckets, rangeLimit: options.rangeLimit) == true else {
+        histogramsNotMerged[histograms[i].id, default: 0] += 1
+        continue
+      }
       recordPayloadStatistics(histograms[i].id, buckets: buckets, options: options)
     }
     for signpost in payload.signpostMetrics {
       guard let buckets = signpost.histogram?.buckets else { continue }
       guard let slot = signpostSlot(signpost, selection: selection) else { continue }
-      signposts[slot].merged.add(buckets: buckets)
+      guard signposts[slot].merged.add(buckets: buckets, rangeLimit: options.rangeLimit) else {
+        histogramsNotMerged[signposts[slot].identifier, default: 0] += 1
+        continue
+      }
       recordPayloadStatistics(signposts[slot].identifier, buckets: buckets, options: options)
     }
     let scalars = MetricCatalog.scalars
@@ -270,6 +281,7 @@ public struct VersionAggregate: Sendable {
   /// Adds another aggregate of the same version.
   public mutating func merge(_ other: VersionAggregate) {
     payloadCount += other.payloadCount
+    for (id, n) in other.histogramsNotMerged { histogramsNotMerged[id, default: 0] += n }
     for (i, merged) in other.fixedHistograms.enumerated() {
       guard let merged else { continue }
       if fixedHistograms[i] == nil { fixedHistograms[i] = merged } else { fixedHistograms[i]?.merge(merged) }

@@ -163,6 +163,10 @@ extension VersionSnapshot {
         histogramCount: try count(try member(entry, "payloads"), "histograms.\(id).payloads"))
       aggregate.setHistogram(id, merged)
     }
+    for (name, n) in try counts(root.member("histogramsNotMerged"), "histogramsNotMerged") {
+      let id = try metric(name, "histogramsNotMerged", kinds: [.histogram])
+      aggregate.histogramsNotMerged[id] = n
+    }
     if let notKept = root.member("signpostHistogramsNotKept") {
       aggregate.addSignpostHistogramsNotKept(try count(notKept, "signpostHistogramsNotKept"))
     }

@@ -67,11 +67,22 @@ extension VersionSnapshot {
     let notKept: [(String, JSONWriter.Value)] =
       a.signpostHistogramsNotKept > 0
       ? [("signpostHistogramsNotKept", .integer(Int128(a.signpostHistogramsNotKept)))] : []
-    return [("payloads", .integer(Int128(a.payloadCount))), ("histograms", .object(histograms))] + notKept + [
-      ("payloadStatistics", .object(statistics)),
-      ("scalars", .object(keys(a.scalars).map { ($0.rawValue, json(a.scalars[$0]!)) })),
-      ("rates", .object(MetricCatalog.rates.map { ($0.id.rawValue, json(a.rate($0.id) ?? RateSample())) })),
-    ]
+    let notMerged: [(String, JSONWriter.Value)] =
+      a.histogramsNotMerged.isEmpty
+      ? []
+      : [
+        (
+          "histogramsNotMerged",
+          .object(
+            keys(a.histogramsNotMerged).map { ($0.rawValue, .integer(Int128(a.histogramsNotMerged[$0]!))) })
+        )
+      ]
+    return [("payloads", .integer(Int128(a.payloadCount))), ("histograms", .object(histograms))] + notKept + notMerged
+      + [
+        ("payloadStatistics", .object(statistics)),
+        ("scalars", .object(keys(a.scalars).map { ($0.rawValue, json(a.scalars[$0]!)) })),
+        ("rates", .object(MetricCatalog.rates.map { ($0.id.rawValue, json(a.rate($0.id) ?? RateSample())) })),
+      ]
   }
 
   private static func diagnosticsJSON(_ d: DiagnosticAggregate) -> JSONWriter.Value {

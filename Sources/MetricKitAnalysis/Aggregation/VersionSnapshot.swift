@@ -10,6 +10,7 @@ import Foundation
 ///  "estimator": "midpoint", "payloadPercentiles": [50, 90, 95, 99], "exactValueLimit": 100000,
 ///  "inputs": {…as in summary…}, "payloads": N,
 ///  "histograms": {"<metric>": {"unit": "ms", "payloads": N, "buckets": [[start, end, count], …]}},
+///  "histogramsNotMerged"?: {"<metric>": N},
 ///  "payloadStatistics": {"<metric>": {"mean": sample, "p90": sample}},
 ///  "scalars": {"<metric>": sample},
 ///  "rates": {"hangRate": rates, "scrollHitchRate": rates},

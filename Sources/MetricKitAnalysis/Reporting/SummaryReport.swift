@@ -109,6 +109,11 @@ public struct VersionSummary: Sendable {
         omissions.append("\(aggregate.version) \(id): \(error)")
       }
     }
+    for (id, n) in aggregate.histogramsNotMerged.sorted(by: { $0.key.precedesBytewise($1.key) }) {
+      omissions.append(
+        "\(aggregate.version) \(id): \(n) payload histograms left out: each would have added a bucket range past "
+          + "the distinct ranges a merge holds (\(AggregationOptions.defaultRangeLimit) unless set otherwise)")
+    }
     if aggregate.signpostHistogramsNotKept > 0 {
       omissions.append(
         "\(aggregate.version): \(aggregate.signpostHistogramsNotKept) signpost histograms not kept (more than "

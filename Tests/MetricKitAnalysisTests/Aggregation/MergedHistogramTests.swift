@@ -72,4 +72,43 @@ struct MergedHistogramTests {
     #expect(merge.sampleCount == 8)
     #expect(merge.histogramCount == 3)
   }
+
+  @Test func pastTheRangeLimitAHistogramWithANewRangeIsLeftOutWhole() {
+    var merge = Merge(unit: .milliseconds)
+    let first = [HistogramBucket(start: 0, end: 1, count: 1), HistogramBucket(start: 1, end: 2, count: 1)]
+    let firstAdded = merge.add(buckets: first, rangeLimit: 2)
+    let knownAdded = merge.add(buckets: [HistogramBucket(start: 1, end: 2, count: 4)], rangeLimit: 2)
+    #expect(firstAdded && knownAdded)
+    let withNew = [HistogramBucket(start: 0, end: 1, count: 1), HistogramBucket(start: 5, end: 6, count: 1)]
+    let newAdded = merge.add(buckets: withNew, rangeLimit: 2)
+    #expect(!newAdded)
+    #expect(Self.contents(merge).elementsEqual([(0, 1, 1), (1, 2, 5)]) { $0 == $1 })
+    #expect(merge.histogramCount == 2)
+    #expect(merge.sampleCount == 6)
+  }
+
+  @Test func histogramsLeftOutAreCountedReportedAndCarriedBySnapshots() throws {
+    var options = AggregationOptions()
+    options.rangeLimit = 4
+    var aggregate = VersionAggregate(version: "1.0", options: options)
+    for k in 0..<5 {
+      let json = """
+        {"appVersion": "1.0", "applicationLaunchMetrics": {"histogrammedTimeToFirstDrawKey": \(Support.histogramJSON([(10 * k, 10 * k + 5, 1), (10 * k + 5, 10 * k + 10, 1)]))}}
+        """
+      aggregate.add(try Support.metricPayload(json), options: options)
+    }
+    // Two histograms fill the 4 ranges; the next three each bring new ones.
+    #expect(aggregate.histogram(.histogrammedTimeToFirstDraw)?.histogramCount == 2)
+    #expect(aggregate.histogramsNotMerged == [.histogrammedTimeToFirstDraw: 3])
+    let snapshot = VersionSnapshot(
+      aggregate: aggregate, estimator: .midpoint, payloadPercentiles: [], inputs: InputAccounting())
+    let dir = try Support.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("s.json")
+    try Data(snapshot.json.utf8).write(to: file)
+    let loaded = try VersionSnapshot.load(path: file.path)
+    #expect(loaded.aggregate.histogramsNotMerged == [.histogrammedTimeToFirstDraw: 3])
+    let summary = SummaryReport(aggregate: DumpAggregate(snapshots: [loaded]))
+    #expect(summary.omissions.contains { $0.contains("3 payload histograms left out") }, "\(summary.omissions)")
+  }
 }
