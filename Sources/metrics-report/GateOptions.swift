@@ -7,7 +7,7 @@ struct GateOptions: ParsableArguments {
   var rules: String?
 
   @Option(help: "Override the false-discovery rate of the rules (0 < alpha < 1).")
-  var alpha: Double?
+  var alpha: DecimalArgument?
 
   @Option(
     help:
@@ -16,7 +16,7 @@ struct GateOptions: ParsableArguments {
   var decision: Decision = .significant
 
   mutating func validate() throws {
-    if let alpha, !(alpha > 0 && alpha < 1) { throw ValidationError("--alpha must be between 0 and 1.") }
+    if let alpha = alpha?.value, !(alpha > 0 && alpha < 1) { throw ValidationError("--alpha must be between 0 and 1.") }
   }
 
   /// The rule file's rules (the built-in ones without `--rules`), with `--alpha` applied. A rule file
@@ -29,7 +29,7 @@ struct GateOptions: ParsableArguments {
       ReportOutput.printError("metrics-report: \(error)")
       throw ExitStatus.cannotEvaluate
     }
-    if let alpha { ruleSet.alpha = alpha }
+    if let alpha { ruleSet.alpha = alpha.value }
     return ruleSet
   }
 }

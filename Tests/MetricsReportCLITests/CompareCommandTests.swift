@@ -106,9 +106,12 @@ struct CompareCommandTests {
     #expect(bad.status == 2)
     #expect(bad.stderr.contains("rules.yml:3: rules[0].statistic"))
     #expect(try CLIRunner.run(["compare", "Samples/dump", "--candidate", "3.9.0"]).status == 64)
-    #expect(
-      try CLIRunner.run(["compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--alpha", "2"])
-        .status == 64)
+    for alpha in ["2", "0x0.1", "inf", "nan"] {
+      let run = try CLIRunner.run([
+        "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--alpha", alpha,
+      ])
+      #expect(run.status == 64, "--alpha \(alpha)")
+    }
   }
 
   @Test func junitParsesWithTheRightFailureCount() throws {

@@ -100,17 +100,6 @@ public struct MergedHistogram<UnitType: Dimension>: Sendable {
     return true
   }
 
-  /// Adds `count` observations to one bucket.
-  mutating func add(range: Range, count: Int128) {
-    guard count > 0 else { return }
-    if storage.isEmpty || storage[storage.count - 1].range < range {
-      storage.append(Bucket(range: range, count: count))
-      sampleCount += count
-    } else {
-      insert([Bucket(range: range, count: count)])
-    }
-  }
-
   /// Creates a merge of `buckets` in any order (reading snapshots): sorted once, equal ranges added.
   init(unit: UnitType, buckets: [Bucket], histogramCount: Int) {
     self.init(unit: unit)

@@ -77,9 +77,8 @@ struct InterpolationTests {
         while edges[i + 1] <= value { i += 1 }
         counts[i] += 1
       }
-      for (i, n) in counts.enumerated() where n > 0 {
-        merged.add(range: .init(start: edges[i], end: edges[i + 1]), count: Int128(n))
-      }
+      merged.add(
+        buckets: counts.enumerated().map { i, n in HistogramBucket(start: edges[i], end: edges[i + 1], count: n) })
     }
     raw.sort()
     let truth = percentiles.map { raw[Int((Double(raw.count) * $0.probability).rounded(.up)) - 1] }
@@ -143,9 +142,10 @@ struct InterpolationTests {
     // spline reproduces exactly: the p-quantile is 10 · 2^(10p), and the mean ∫ x dF with density
     // 1 ÷ (10 x ln 2) is (10240 − 10) ÷ (10 ln 2).
     var doubling = MergedHistogram<Dimension>(unit: UnitDuration.milliseconds)
-    for k in 0..<10 {
-      doubling.add(range: .init(start: 10 * pow(2, Double(k)), end: 10 * pow(2, Double(k + 1))), count: 7)
-    }
+    doubling.add(
+      buckets: (0..<10).map { k in
+        HistogramBucket(start: 10 * pow(2, Double(k)), end: 10 * pow(2, Double(k + 1)), count: 7)
+      })
     let ps = [5.0, 33, 50, 87.5].compactMap(Percentile.init)
     let monotone = try doubling.percentiles(ps, interpolation: .monotone).map(\.value)
     for (p, value) in zip(ps, monotone) {
@@ -156,9 +156,10 @@ struct InterpolationTests {
     #expect(abs(mean - 10230 / (10 * log(2.0))) <= 1e-6 * mean)
     // A point mass stays a point: half the mass at 5 bars.
     var bars = MergedHistogram<Dimension>(unit: UnitDuration.milliseconds)
-    bars.add(range: .init(start: 0, end: 4), count: 10)
-    bars.add(range: .init(start: 5, end: 5), count: 20)
-    bars.add(range: .init(start: 6, end: 10), count: 10)
+    bars.add(buckets: [
+      HistogramBucket(start: 0, end: 4, count: 10), HistogramBucket(start: 5, end: 5, count: 20),
+      HistogramBucket(start: 6, end: 10, count: 10),
+    ])
     #expect(try bars.percentiles([Percentile(50)!], interpolation: .monotone)[0].value == 5)
     #expect(try bars.percentiles([Percentile(50)!])[0].value == 5)
   }
