@@ -35,9 +35,7 @@ public struct DiagnosticSignature: Sendable, Hashable, Comparable {
       frames = tree.heaviestPath(stack).prefix(Self.frameCount).map(\.label)
     }
     text = parts.joined(separator: " ") + " | " + (frames.isEmpty ? "(no frames)" : frames.joined(separator: " < "))
-    var h: UInt64 = 0xcbf2_9ce4_8422_2325
-    for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-    let hex = String(h, radix: 16)
+    let hex = String(FNV1a.hash(text.utf8), radix: 16)
     identifier = String(repeating: "0", count: 16 - hex.count) + hex
   }
 

@@ -59,24 +59,19 @@ public struct MergedHistogram<UnitType: Dimension>: Sendable {
   }
 
   /// Adds buckets already in this merge's unit, as one histogram. A bucket whose range is held
-  /// already adds its count in place (found by binary search, each search starting where the last
-  /// ended: buckets usually come in ascending order); the new ones are sorted and merged in in one
-  /// pass, so no input order makes merging quadratic.
+  /// already adds its count in place (found by binary search); the new ones are sorted and merged in
+  /// in one pass, so no input order makes merging quadratic.
   mutating func add(buckets: [HistogramBucket]) {
     var from = 0
     var new: [Bucket] = []
     for bucket in buckets where bucket.count > 0 {
       let range = Range(start: bucket.start, end: bucket.end)
       let count = Int128(bucket.count)
-      if from > 0 && range < storage[from - 1].range { from = 0 }
-      let i = position(of: range, from: from)
-      if i < storage.count && storage[i].range == range {
+      if let i = held(range, from: &from) {
         storage[i].count += count
         sampleCount += count
-        from = i + 1
       } else {
         new.append(Bucket(range: range, count: count))
-        from = i
       }
     }
     if !new.isEmpty { insert(new) }
@@ -89,11 +84,7 @@ public struct MergedHistogram<UnitType: Dimension>: Sendable {
     if storage.count >= rangeLimit {
       var from = 0
       for bucket in buckets where bucket.count > 0 {
-        let range = Range(start: bucket.start, end: bucket.end)
-        if from > 0 && range < storage[from - 1].range { from = 0 }
-        let i = position(of: range, from: from)
-        guard i < storage.count && storage[i].range == range else { return false }
-        from = i + 1
+        guard held(Range(start: bucket.start, end: bucket.end), from: &from) != nil else { return false }
       }
     }
     add(buckets: buckets)
@@ -107,14 +98,22 @@ public struct MergedHistogram<UnitType: Dimension>: Sendable {
     self.histogramCount = histogramCount
   }
 
-  /// The first position whose range is not below `range`, at or after `from`.
-  private func position(of range: Range, from: Int) -> Int {
+  /// The position of `range` when held, else nil, searching from `from` (buckets usually come in
+  /// ascending order: each search starts where the last one ended, or from the start when `range` is
+  /// below it), and leaving `from` where the next search starts.
+  private func held(_ range: Range, from: inout Int) -> Int? {
+    if from > 0 && range < storage[from - 1].range { from = 0 }
     var lo = from
     var hi = storage.count
     while lo < hi {
       let mid = (lo + hi) / 2
       if storage[mid].range < range { lo = mid + 1 } else { hi = mid }
     }
+    guard lo < storage.count && storage[lo].range == range else {
+      from = lo
+      return nil
+    }
+    from = lo + 1
     return lo
   }
 

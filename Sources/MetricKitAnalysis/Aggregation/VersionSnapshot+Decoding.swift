@@ -17,8 +17,9 @@ extension VersionSnapshot {
     var out: [Double] = []
     for e in v.children {
       guard let d = e.double, d.isFinite else { throw fail(key, "expected numbers") }
-      guard d >= 0 else { throw fail(key, "negative value \(d)") }
-      guard d == 0 || d >= smallestValue else { throw fail(key, "value \(d) too small to be a measurement") }
+      guard isMeasurement(d) else {
+        throw fail(key, d < 0 ? "negative value \(d)" : "value \(d) too small to be a measurement")
+      }
       out.append(d)
     }
     return out
@@ -28,11 +29,13 @@ extension VersionSnapshot {
   /// the subnormals no scale can draw.
   static let smallestValue = 1e-200
 
-  /// A `yyyy-MM-dd` day in the years payloads are accepted from.
-  static func plausibleDay(_ text: String) -> CalendarDay? {
-    guard let day = CalendarDay(parsing: text), TimestampParser().plausibleYears.contains(day.components.year) else {
-      return nil
-    }
+  /// Whether `d` can be the value of a quantity MetricKit measures: finite, not negative, and 0 or at
+  /// least ``smallestValue``.
+  static func isMeasurement(_ d: Double) -> Bool { d.isFinite && d >= 0 && (d == 0 || d >= smallestValue) }
+
+  /// A `yyyy-MM-dd` day in `years`.
+  static func day(_ text: String, in years: ClosedRange<Int>) -> CalendarDay? {
+    guard let day = CalendarDay(parsing: text), years.contains(day.components.year) else { return nil }
     return day
   }
 
@@ -106,8 +109,12 @@ extension VersionSnapshot {
       guard let key = GroupingKey(parsing: by) else { throw fail("by", "unknown grouping key '\(by)'") }
       snapshot.grouping = key
     }
+    // The years payloads are accepted from.
+    let years = TimestampParser().plausibleYears
     if let day = root.member("latestDay")?.string {
-      guard let parsed = plausibleDay(day) else { throw fail("latestDay", "not a date MetricKit wrote: '\(day)'") }
+      guard let parsed = Self.day(day, in: years) else {
+        throw fail("latestDay", "not a date MetricKit wrote: '\(day)'")
+      }
       snapshot.latestDay = parsed
     }
     if let undated = root.member("undatedPayloads") {
@@ -115,8 +122,8 @@ extension VersionSnapshot {
     }
     let entries = root.member("series").map({ Array($0.children) }) ?? []
     for (i, entry) in entries.enumerated() {
-      guard let text = entry.member("start")?.string, let start = plausibleDay(text) else {
-        throw fail("series.\(i).start", "expected a date of \(TimestampParser().plausibleYears)")
+      guard let text = entry.member("start")?.string, let start = day(text, in: years) else {
+        throw fail("series.\(i).start", "expected a date of \(years)")
       }
       let key = SeriesKey(version: version, group: entry.member("group")?.string, start: start)
       guard snapshot.series[key] == nil else {
@@ -148,8 +155,8 @@ extension VersionSnapshot {
       read.reserveCapacity(buckets.count)
       for bucket in buckets.children {
         let values = Array(bucket.children)
-        guard values.count == 3, let start = values[0].double, let end = values[1].double, start.isFinite,
-          end.isFinite, start >= 0, start <= end, start == 0 || start >= smallestValue, end == 0 || end >= smallestValue
+        guard values.count == 3, let start = values[0].double, let end = values[1].double, isMeasurement(start),
+          isMeasurement(end), start <= end
         else {
           throw fail(
             "histograms.\(id)",

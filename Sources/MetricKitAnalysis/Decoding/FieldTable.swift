@@ -219,6 +219,21 @@ extension FieldTable.Field {
     finish: @escaping (Draft) throws(PayloadDecodingError) -> Element, draft: @escaping (Element) -> Draft,
     at path: WritableKeyPath<Root, [Element]>
   ) -> Self {
+    array(keys, of: table, finish: finish, draft: draft, at: path)
+  }
+
+  /// An array of objects, each decoded with `table` and kept as decoded.
+  static func array<Element>(
+    _ keys: StaticString..., of table: FieldTable<Element>, at path: WritableKeyPath<Root, [Element]>
+  ) -> Self {
+    array(keys, of: table, finish: { $0 }, draft: { $0 }, at: path)
+  }
+
+  private static func array<Element, Draft>(
+    _ keys: [StaticString], of table: FieldTable<Draft>,
+    finish: @escaping (Draft) throws(PayloadDecodingError) -> Element, draft: @escaping (Element) -> Draft,
+    at path: WritableKeyPath<Root, [Element]>
+  ) -> Self {
     Self(
       keys: keys,
       read: { (value, context, root) throws(PayloadDecodingError) in
@@ -227,21 +242,6 @@ extension FieldTable.Field {
       write: { root in
         let elements = root[keyPath: path]
         return elements.isEmpty ? nil : .array(elements.map { table.encode(draft($0)) })
-      })
-  }
-
-  /// An array of objects, each decoded with `table` and kept as decoded.
-  static func array<Element>(
-    _ keys: StaticString..., of table: FieldTable<Element>, at path: WritableKeyPath<Root, [Element]>
-  ) -> Self {
-    Self(
-      keys: keys,
-      read: { (value, context, root) throws(PayloadDecodingError) in
-        root[keyPath: path] = try context.array(value, of: table, finish: { $0 })
-      },
-      write: { root in
-        let elements = root[keyPath: path]
-        return elements.isEmpty ? nil : .array(elements.map(table.encode))
       })
   }
 

@@ -91,17 +91,11 @@ private struct UnitTable: Sendable {
     slots = Array(repeating: nil, count: size)
     for (text, unit) in table {
       let bytes = Array(text.utf8)
-      let hash = bytes.withUnsafeBufferPointer { Self.fnv1a($0) }
+      let hash = FNV1a.hash(bytes)
       var i = Int(truncatingIfNeeded: hash) & mask
       while slots[i] != nil { i = (i + 1) & mask }
       slots[i] = Slot(hash: hash, text: bytes, unit: unit)
     }
-  }
-
-  static func fnv1a(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    var h: UInt64 = 0xcbf2_9ce4_8422_2325
-    for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-    return h
   }
 
   /// Byte equality of equally long texts, without the generic `elementsEqual` machinery.
@@ -114,7 +108,7 @@ private struct UnitTable: Sendable {
   }
 
   func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> MeasurementUnit? {
-    let hash = Self.fnv1a(bytes)
+    let hash = FNV1a.hash(bytes)
     var i = Int(truncatingIfNeeded: hash) & mask
     while let slot = slots[i] {
       if slot.hash == hash && slot.text.count == bytes.count && Self.equal(slot.text, bytes) { return slot.unit }

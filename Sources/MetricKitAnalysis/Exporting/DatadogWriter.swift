@@ -26,18 +26,18 @@ public enum DatadogWriter {
       }
       series[key]?.points.append((time, value))
     }
-    var labels: Set<Label> = []
-    for metric in export.metrics {
-      for point in export.points {
-        for l in export.labels(of: point, metric: metric) { labels.insert(Label(name: l.name, value: l.value)) }
+    // Every series' labels first: a tag's text depends on the other values that would become it.
+    let labels = export.metrics.map { metric in
+      export.points.map { point in
+        export.labels(of: point, metric: metric).map { Label(name: $0.name, value: $0.value) }
       }
     }
-    let tagText = tags(labels)
-    for metric in export.metrics {
+    let tagText = tags(Set(labels.joined().joined()))
+    for (m, metric) in export.metrics.enumerated() {
       guard let exported = ExportedMetric.of(metric) else { continue }
-      for point in export.points {
+      for (p, point) in export.points.enumerated() {
         guard let time = point.timestamp ?? export.latestTimestamp else { continue }
-        let tags = export.labels(of: point, metric: metric).map { tagText[Label(name: $0.name, value: $0.value)] ?? "" }
+        let tags = labels[m][p].map { tagText[$0] ?? "" }
         // Datadog's own unit names; others (bars) have none there.
         let unit = ["seconds": "second", "bytes": "byte", "ratio": "fraction"][exported.unit ?? ""]
         if metric.kind == .rate {
@@ -96,9 +96,8 @@ public enum DatadogWriter {
           out[label] = tag
           continue
         }
-        var hash: UInt32 = 2_166_136_261  // FNV-1a over the value's UTF-8
-        for byte in label.value.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        let digits = String(hash, radix: 16)
+        let hash = FNV1a.hash(label.value.utf8)
+        let digits = String(UInt32(truncatingIfNeeded: hash ^ hash >> 32), radix: 16)
         let suffix = "_" + String(repeating: "0", count: 8 - digits.count) + digits
         out[label] = String(tag.prefix(longestTag - suffix.count)) + suffix
       }

@@ -98,7 +98,7 @@ public enum RuleFileParser {
 
     func number(_ node: Node, _ key: String) throws(RuleFileError) -> Double {
       let text = try string(node, key)
-      guard let v = RuleQuantity.decimal(text) else { throw fail(node, key, "'\(text)' is not a number") }
+      guard let v = Double(decimal: text) else { throw fail(node, key, "'\(text)' is not a number") }
       return v
     }
 

@@ -12,12 +12,12 @@ enum RuleQuantity {
   static func relative(_ text: String) -> Result<Double, QuantityError> {
     let t = text.trimmingCharacters(in: .whitespaces)
     if t.hasSuffix("%") {
-      guard let v = decimal(t.dropLast().trimmingCharacters(in: .whitespaces)), v >= 0 else {
+      guard let v = Double(decimal: t.dropLast().trimmingCharacters(in: .whitespaces)), v >= 0 else {
         return .failure(QuantityError(message: "'\(text)' is not a percentage such as \"10%\""))
       }
       return .success(v / 100)
     }
-    guard let v = decimal(t), v >= 0 else {
+    guard let v = Double(decimal: t), v >= 0 else {
       return .failure(QuantityError(message: "'\(text)' is not a percentage such as \"10%\""))
     }
     guard v <= 1 else {
@@ -27,16 +27,13 @@ enum RuleQuantity {
     return .success(v)
   }
 
-  /// A number written in decimal; see ``Swift/Double/init(decimal:)``.
-  static func decimal<S: StringProtocol>(_ text: S) -> Double? { Double(decimal: text) }
-
   /// An amount converted to `unit`, the metric's canonical unit; never negative.
   static func amount(_ text: String, unit: MetricUnit) -> Result<Double, QuantityError> {
     let t = text.trimmingCharacters(in: .whitespaces)
     if t.hasPrefix("-") { return .failure(QuantityError(message: "'\(text)' is negative: an amount is at least 0")) }
-    if let v = decimal(t) { return .success(v) }
+    if let v = Double(decimal: t) { return .success(v) }
     let symbol = unit.symbol
-    if t.hasSuffix(symbol), let v = decimal(t.dropLast(symbol.count).trimmingCharacters(in: .whitespaces)) {
+    if t.hasSuffix(symbol), let v = Double(decimal: t.dropLast(symbol.count).trimmingCharacters(in: .whitespaces)) {
       return .success(v)
     }
     guard let parsed = try? MeasurementParser.parse(t) else {

@@ -15,19 +15,9 @@ struct SeriesStyle: Hashable {
 
   /// The style of `version`; with a group, the version's colour and the group's dash.
   init(version: String, group: String? = nil) {
-    let h = Self.fnv1a(version)
+    let h = FNV1a.hash(version.utf8)
     color = Self.palette[Int(h % UInt64(Self.palette.count))]
-    let dashHash = group.map(Self.fnv1a) ?? (h / UInt64(Self.palette.count))
+    let dashHash = group.map { FNV1a.hash($0.utf8) } ?? (h / UInt64(Self.palette.count))
     dash = Self.dashes[Int(dashHash % UInt64(Self.dashes.count))]
-  }
-
-  /// FNV-1a, 64 bits, of the UTF-8 bytes.
-  static func fnv1a(_ s: String) -> UInt64 {
-    var h: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in s.utf8 {
-      h ^= UInt64(byte)
-      h = h &* 0x100_0000_01b3
-    }
-    return h
   }
 }
