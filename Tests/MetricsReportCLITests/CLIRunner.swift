@@ -49,6 +49,18 @@ enum CLIRunner {
     }
   }
 
+  /// A snapshot's text without its `shards` members: the one field in which a merge differs from a
+  /// snapshot of all its inputs.
+  static func withoutShards(_ text: String) -> String {
+    text.replacingOccurrences(of: #""shards": ?\[[^\]]*\],\s*"#, with: "", options: .regularExpression)
+  }
+
+  /// The shard identities a snapshot's text lists.
+  static func shardCount(_ text: String) -> Int {
+    guard let list = text.range(of: #""shards": ?\[[^\]]*\]"#, options: .regularExpression) else { return 0 }
+    return text[list].components(separatedBy: "\"").count / 2 - 1
+  }
+
   /// Runs a bash script from the package root with `$B` naming the built binary: for what a Process
   /// cannot express (`>&-`, `>/dev/full`, FIFOs, `<(…)`, file names with any bytes).
   static func shell(_ script: String) throws -> Result {

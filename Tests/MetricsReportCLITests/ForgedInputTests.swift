@@ -86,7 +86,7 @@ struct ForgedInputTests {
     }
   }
 
-  @Test func theSameShardTwiceIsRefusedByMerge() throws {
+  @Test func theSameShardTwiceOrWithinAMergeIsRefusedByMerge() throws {
     try HostileInputTests.withDirectory { dir in
       let r = try CLIRunner.shell(
         """
@@ -95,11 +95,16 @@ struct ForgedInputTests {
         cp a.json copy.json
         "$B" merge a.json copy.json > m1.json 2> copy.err; echo "copy $?"
         "$B" merge a.json --stdin < a.json > m2.json 2> stdin.err; echo "stdin $?"
+        "$B" snapshot "$OLDPWD/Samples/dump" --app-version 3.8.0 > b.json
+        "$B" merge a.json b.json > ab.json; echo "ab $?"
+        "$B" merge ab.json a.json > m3.json 2> part.err; echo "part $?"
+        "$B" merge ab.json --stdin < b.json > m4.json 2> part-stdin.err; echo "part-stdin $?"
         """)
       #expect(r.stdout.contains("snapshot 0"), "\(r)")
       #expect(r.stdout.contains("copy 2"), "\(r)")
       #expect(r.stdout.contains("stdin 2"), "\(r)")
-      for name in ["copy.err", "stdin.err"] {
+      #expect(r.stdout.contains("ab 0") && r.stdout.contains("part 2") && r.stdout.contains("part-stdin 2"), "\(r)")
+      for name in ["copy.err", "stdin.err", "part.err", "part-stdin.err"] {
         let message = try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8)
         #expect(message.contains("the same shard"), "\(name): \(message)")
       }

@@ -38,8 +38,9 @@ public struct AggregationOptions: Sendable, Hashable {
   /// values are text from the payloads: memory stays flat in how many distinct ones a dump holds.
   public var groupLimit = AggregationOptions.defaultGroupLimit
 
-  /// The most distinct bucket ranges one metric's merged histogram holds per version: past it, a
-  /// payload's histogram that would add a range is left out, and counted.
+  /// The most distinct bucket ranges one metric's merged histogram holds per version: a metric whose
+  /// histograms hold more is not computed for that version, and its payload histograms are counted
+  /// (the same for any order of the payloads and any split of them into shards).
   public var rangeLimit = AggregationOptions.defaultRangeLimit
 
   /// The default bound on distinct bucket ranges per metric and version: 2²⁰, about 50 MB.

@@ -78,19 +78,6 @@ public struct MergedHistogram<UnitType: Dimension>: Sendable {
     histogramCount += 1
   }
 
-  /// Adds buckets as one histogram unless the merge holds `rangeLimit` distinct ranges already and the
-  /// buckets bring a new one: then nothing is added and the result is false.
-  mutating func add(buckets: [HistogramBucket], rangeLimit: Int) -> Bool {
-    if storage.count >= rangeLimit {
-      var from = 0
-      for bucket in buckets where bucket.count > 0 {
-        guard held(Range(start: bucket.start, end: bucket.end), from: &from) != nil else { return false }
-      }
-    }
-    add(buckets: buckets)
-    return true
-  }
-
   /// Creates a merge of `buckets` in any order (reading snapshots): sorted once, equal ranges added.
   init(unit: UnitType, buckets: [Bucket], histogramCount: Int) {
     self.init(unit: unit)

@@ -27,6 +27,9 @@ public struct VersionAggregate: Sendable {
   /// The most values a per-payload sample keeps exactly before it becomes a sketch
   /// (``ScalarSample/exactLimit``).
   public let exactValueLimit: Int
+  /// The most distinct bucket ranges one metric's merged histogram holds
+  /// (``AggregationOptions/rangeLimit``).
+  public let rangeLimit: Int
   /// Signpost histograms seen (kept or not).
   public private(set) var signpostHistogramsSeen = 0
 
@@ -54,11 +57,12 @@ public struct VersionAggregate: Sendable {
   /// per-payload values up to `exactValueLimit` payloads.
   public init(
     version: String, signpostLimit: Int = AggregationOptions.defaultSignpostLimit,
-    exactValueLimit: Int = ScalarSample.defaultExactLimit
+    exactValueLimit: Int = ScalarSample.defaultExactLimit, rangeLimit: Int = AggregationOptions.defaultRangeLimit
   ) {
     self.version = version
     self.signpostLimit = max(1, signpostLimit)
     self.exactValueLimit = max(0, exactValueLimit)
+    self.rangeLimit = max(1, rangeLimit)
     fixedHistograms = Array(repeating: nil, count: MetricCatalog.histograms.count)
     scalarSamples = Array(repeating: ScalarSample(exactLimit: exactValueLimit), count: MetricCatalog.scalars.count)
     rateSamples = Array(repeating: RateSample(exactLimit: exactValueLimit), count: MetricCatalog.rates.count)
@@ -66,13 +70,15 @@ public struct VersionAggregate: Sendable {
 
   /// Creates an empty aggregate with the limits of these options.
   init(version: String, options: AggregationOptions) {
-    self.init(version: version, signpostLimit: options.signpostLimit, exactValueLimit: options.exactValueLimit)
+    self.init(
+      version: version, signpostLimit: options.signpostLimit, exactValueLimit: options.exactValueLimit,
+      rangeLimit: options.rangeLimit)
   }
 
   /// Merged histograms by metric.
   public var histograms: [MetricID: MergedHistogram<Dimension>] {
     var all: [MetricID: MergedHistogram<Dimension>] = [:]
-    for slot in signposts { all[slot.identifier] = slot.merged }
+    for slot in signposts where slot.merged.histogramCount > 0 { all[slot.identifier] = slot.merged }
     for (i, merged) in fixedHistograms.enumerated() {
       if let merged { all[MetricCatalog.histograms[i].id] = merged }
     }
@@ -87,19 +93,21 @@ public struct VersionAggregate: Sendable {
   /// The merged histogram of one metric, nil without data.
   public func histogram(_ id: MetricID) -> MergedHistogram<Dimension>? {
     if let i = MetricCatalog.histogramIndex[id] { return fixedHistograms[i] }
-    return signpostByIdentifier[id].map { signposts[$0].merged }
+    guard let i = signpostByIdentifier[id], signposts[i].merged.histogramCount > 0 else { return nil }
+    return signposts[i].merged
   }
 
   /// Signpost histograms not kept because the version had more than `signpostLimit` distinct
   /// signposts.
   public var signpostHistogramsNotKept: Int {
     signpostHistogramsSeen - signposts.reduce(0) { $0 + $1.merged.histogramCount }
-      - histogramsNotMerged.filter { $0.key.isSignpost }.values.reduce(0, +)
+      - histogramsOverRangeLimit.filter { $0.key.isSignpost }.values.reduce(0, +)
   }
 
-  /// Per metric, the payloads' histograms left out because they would have added a bucket range past
-  /// `AggregationOptions.rangeLimit` (which ones depends on the order payloads are read in).
-  public internal(set) var histogramsNotMerged: [MetricID: Int] = [:]
+  /// The metrics not computed because their histograms, merged, hold more than ``rangeLimit``
+  /// distinct bucket ranges, with how many payload histograms they had. Whether a metric is here
+  /// depends only on the set of payloads, never on their order or on how they were split.
+  public internal(set) var histogramsOverRangeLimit: [MetricID: Int] = [:]
 
   /// One value per payload of each scalar metric and counter that has values.
   public var scalars: [MetricID: ScalarSample] {
@@ -171,11 +179,16 @@ public struct VersionAggregate: Sendable {
       guard case .histogram(let read) = histograms[i].reading, let buckets = read(payload),
         selection.includes(histograms[i].id.rawValue)
       else { continue }
+      if !histogramsOverRangeLimit.isEmpty, histogramsOverRangeLimit[histograms[i].id] != nil {
+        histogramsOverRangeLimit[histograms[i].id]! += 1
+        continue
+      }
       if fixedHistograms[i] == nil {
         fixedHistograms[i] = MergedHistogram(unit: histograms[i].unit.dimension ?? MetricUnit.millisecondsUnit)
       }
-      guard fixedHistograms[i]?.add(buckets: buckets, rangeLimit: options.rangeLimit) == true else {
-        histogramsNotMerged[histograms[i].id, default: 0] += 1
+      fixedHistograms[i]!.add(buckets: buckets)
+      if fixedHistograms[i]!.buckets.count > rangeLimit {
+        dropFixedHistogram(i)
         continue
       }
       recordPayloadStatistics(histograms[i].id, buckets: buckets, options: options)
@@ -183,8 +196,13 @@ public struct VersionAggregate: Sendable {
     for signpost in payload.signpostMetrics {
       guard let buckets = signpost.histogram?.buckets else { continue }
       guard let slot = signpostSlot(signpost, selection: selection) else { continue }
-      guard signposts[slot].merged.add(buckets: buckets, rangeLimit: options.rangeLimit) else {
-        histogramsNotMerged[signposts[slot].identifier, default: 0] += 1
+      if !histogramsOverRangeLimit.isEmpty, histogramsOverRangeLimit[signposts[slot].identifier] != nil {
+        histogramsOverRangeLimit[signposts[slot].identifier]! += 1
+        continue
+      }
+      signposts[slot].merged.add(buckets: buckets)
+      if signposts[slot].merged.buckets.count > rangeLimit {
+        dropSignpostHistogram(slot)
         continue
       }
       recordPayloadStatistics(signposts[slot].identifier, buckets: buckets, options: options)
@@ -244,7 +262,10 @@ public struct VersionAggregate: Sendable {
   private mutating func keepSmallestSignposts() {
     guard signposts.count > signpostLimit else { return }
     signposts.sort { $0.identifier.precedesBytewise($1.identifier) }
-    for dropped in signposts[signpostLimit...] { payloadStatistics[dropped.identifier] = nil }
+    for dropped in signposts[signpostLimit...] {
+      payloadStatistics[dropped.identifier] = nil
+      histogramsOverRangeLimit[dropped.identifier] = nil
+    }
     signposts.removeSubrange(signpostLimit...)
     signpostCutoff = signposts.last?.identifier
     signpostByIdentifier = [:]
@@ -278,10 +299,46 @@ public struct VersionAggregate: Sendable {
       mean: mean, percentiles: percentiles, values: values, exactLimit: exactValueLimit)
   }
 
+  /// Drops a fixed histogram whose distinct ranges passed the limit, or whose metric did already,
+  /// counting its payload histograms.
+  private mutating func dropFixedHistogram(_ i: Int) {
+    let id = MetricCatalog.histograms[i].id
+    histogramsOverRangeLimit[id, default: 0] += fixedHistograms[i]?.histogramCount ?? 0
+    fixedHistograms[i] = nil
+    payloadStatistics[id] = nil
+  }
+
+  /// Drops a signpost's histogram whose distinct ranges passed the limit, or whose signpost did
+  /// already, counting its payload histograms (the slot stays, so the signpost is still known).
+  private mutating func dropSignpostHistogram(_ slot: Int) {
+    let id = signposts[slot].identifier
+    histogramsOverRangeLimit[id, default: 0] += signposts[slot].merged.histogramCount
+    signposts[slot].merged = MergedHistogram(unit: signposts[slot].merged.unit)
+    payloadStatistics[id] = nil
+  }
+
+  /// Drops every histogram whose metric is over the range limit, or whose distinct ranges passed it.
+  mutating func enforceRangeLimit() {
+    for i in fixedHistograms.indices {
+      guard let merged = fixedHistograms[i] else { continue }
+      if merged.buckets.count > rangeLimit || histogramsOverRangeLimit[MetricCatalog.histograms[i].id] != nil {
+        dropFixedHistogram(i)
+      }
+    }
+    for slot in signposts.indices {
+      let merged = signposts[slot].merged
+      if merged.buckets.count > rangeLimit
+        || (merged.histogramCount > 0 && histogramsOverRangeLimit[signposts[slot].identifier] != nil)
+      {
+        dropSignpostHistogram(slot)
+      }
+    }
+  }
+
   /// Adds another aggregate of the same version.
   public mutating func merge(_ other: VersionAggregate) {
     payloadCount += other.payloadCount
-    for (id, n) in other.histogramsNotMerged { histogramsNotMerged[id, default: 0] += n }
+    for (id, n) in other.histogramsOverRangeLimit { histogramsOverRangeLimit[id, default: 0] += n }
     for (i, merged) in other.fixedHistograms.enumerated() {
       guard let merged else { continue }
       if fixedHistograms[i] == nil { fixedHistograms[i] = merged } else { fixedHistograms[i]?.merge(merged) }
@@ -312,6 +369,7 @@ public struct VersionAggregate: Sendable {
       }
     }
     for (i, sample) in other.rateSamples.enumerated() { rateSamples[i].merge(sample) }
+    enforceRangeLimit()
   }
 }
 

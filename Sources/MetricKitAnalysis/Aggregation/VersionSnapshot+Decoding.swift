@@ -102,6 +102,7 @@ extension VersionSnapshot {
     var snapshot = VersionSnapshot(
       aggregate: aggregate, estimator: estimator, payloadPercentiles: percentiles, inputs: inputs,
       diagnostics: diagnostics)
+    if format >= 3 { snapshot.listedShards = try shardIdentities(try member(root, "shards")) }
     guard let text = root.member("interval")?.string else { return snapshot }
     guard let interval = TrendInterval(rawValue: text) else { throw fail("interval", "unknown interval '\(text)'") }
     snapshot.interval = interval
@@ -132,6 +133,23 @@ extension VersionSnapshot {
       snapshot.series[key] = try decodeAggregate(entry, version: version, exactLimit: exactLimit)
     }
     return snapshot
+  }
+
+  /// The shard identities of a snapshot: distinct, well formed, at most
+  /// ``maximumShardIdentities``; sorted.
+  private static func shardIdentities(_ v: JSONValue) throws(PayloadDecodingError) -> [ShardIdentity] {
+    guard v.kind == .array else { throw fail("shards", "expected an array of shard identities") }
+    var seen: Set<ShardIdentity> = []
+    for (i, element) in v.children.enumerated() {
+      guard seen.count < maximumShardIdentities else {
+        throw fail("shards", "more than \(maximumShardIdentities) shard identities")
+      }
+      guard let text = element.string, let identity = ShardIdentity(parsing: text) else {
+        throw fail("shards.\(i)", "expected 32 lower-case hexadecimal digits")
+      }
+      guard seen.insert(identity).inserted else { throw fail("shards.\(i)", "shard \(text) named twice") }
+    }
+    return seen.sorted()
   }
 
   /// An aggregate from its members (the top level of a snapshot, or one series entry).
@@ -170,9 +188,17 @@ extension VersionSnapshot {
         histogramCount: try count(try member(entry, "payloads"), "histograms.\(id).payloads"))
       aggregate.setHistogram(id, merged)
     }
-    for (name, n) in try counts(root.member("histogramsNotMerged"), "histogramsNotMerged") {
-      let id = try metric(name, "histogramsNotMerged", kinds: [.histogram])
-      aggregate.histogramsNotMerged[id] = n
+    // Format 2's histogramsNotMerged kept part of a metric's histograms (which part depended on the
+    // order payloads were read in): such a metric is over the limit, like format 3's.
+    let overLimit = [
+      ("histogramsOverRangeLimit", root.member("histogramsOverRangeLimit")),
+      ("histogramsNotMerged", root.member("histogramsNotMerged")),
+    ]
+    for (key, value) in overLimit {
+      for (name, n) in try counts(value, key) {
+        let id = try metric(name, key, kinds: [.histogram])
+        aggregate.histogramsOverRangeLimit[id, default: 0] += n
+      }
     }
     if let notKept = root.member("signpostHistogramsNotKept") {
       aggregate.addSignpostHistogramsNotKept(try count(notKept, "signpostHistogramsNotKept"))
@@ -196,6 +222,7 @@ extension VersionSnapshot {
       guard let v = rateMembers.children.first(where: { $0.key == rate.id.rawValue }) else { continue }
       aggregate.setRate(rate.id, try rates(v, "rates.\(rate.id)", exactLimit: exactLimit))
     }
+    aggregate.enforceRangeLimit()
     return aggregate
   }
 

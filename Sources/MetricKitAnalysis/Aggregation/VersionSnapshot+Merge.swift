@@ -6,34 +6,21 @@ extension VersionSnapshot {
     guard snapshots.count <= maximumShards else {
       throw Failure(description: "\(snapshots.count) snapshots of one version: at most \(maximumShards) merge at once")
     }
-    // The same shard twice (a copy, or a file also piped in) would count its payloads twice. Shards
-    // are compared by a cheap fingerprint first, and by their whole content where fingerprints meet.
-    struct Fingerprint: Hashable {
-      var payloads: Int
-      var samples: Int128
-      var series: Int
-      var undated: Int
-    }
-    var byFingerprint: [Fingerprint: [Int]] = [:]
-    for (i, snapshot) in snapshots.enumerated() where snapshot.aggregate.payloadCount > 0 {
-      let fingerprint = Fingerprint(
-        payloads: snapshot.aggregate.payloadCount,
-        samples: snapshot.aggregate.histograms.values.reduce(0) { $0 + $1.sampleCount },
-        series: snapshot.series.count, undated: snapshot.undatedPayloads)
-      byFingerprint[fingerprint, default: []].append(i)
-    }
-    for indices in byFingerprint.values.sorted(by: { $0[0] < $1[0] }) where indices.count > 1 {
-      var seen: [[UInt8]: Int] = [:]
-      for i in indices {
-        let snapshot = snapshots[i]
-        let digest = SHA256.digest(Array(snapshot.json(compact: true).utf8))
-        if let first = seen[digest] {
+    // Overlapping shards (the same shard twice, a copy, a file also piped in, a merge with one of
+    // its own parts) would count payloads twice: each shard identity may come from one snapshot only.
+    var holder: [ShardIdentity: Int] = [:]
+    for (i, snapshot) in snapshots.enumerated() {
+      for identity in snapshot.shards {
+        if let first = holder.updateValue(i, forKey: identity) {
           throw Failure(
-            description: "snapshots \(first + 1) and \(i + 1) of version \(snapshot.aggregate.version) are the same "
-              + "shard: merging them would count its \(snapshot.aggregate.payloadCount) payloads twice")
+            description: "snapshots \(first + 1) and \(i + 1) of version \(snapshot.aggregate.version) both hold the "
+              + "same shard \(identity): merging them would count its payloads twice")
         }
-        seen[digest] = i
       }
+    }
+    guard holder.count <= maximumShardIdentities else {
+      throw Failure(
+        description: "a merge of \(holder.count) shards: a snapshot lists at most \(maximumShardIdentities)")
     }
     for other in snapshots.dropFirst() {
       guard other.aggregate.version == result.aggregate.version else {
@@ -56,6 +43,7 @@ extension VersionSnapshot {
       }
     }
     result.inputs = result.inputs.canonical
+    result.listedShards = holder.keys.sorted()
     return result
   }
 

@@ -6,7 +6,10 @@ extension VersionSnapshot {
   public var json: String { json(compact: false) }
 
   /// The snapshot's JSON text; `compact`: on one line (with its line break), for streams of shards.
-  public func json(compact: Bool) -> String {
+  public func json(compact: Bool) -> String { json(compact: compact, shards: shards) }
+
+  /// The JSON text listing `shards`.
+  func json(compact: Bool, shards: [ShardIdentity]) -> String {
     var members: [(String, JSONWriter.Value)] = [
       ("kind", .string("metrics-report-snapshot")),
       ("snapshotVersion", .integer(Int128(Self.formatVersion))),
@@ -14,6 +17,7 @@ extension VersionSnapshot {
       ("estimator", .string(estimator.rawValue)),
       ("payloadPercentiles", .array(payloadPercentiles.map { .number($0.value) })),
       ("exactValueLimit", .integer(Int128(aggregate.exactValueLimit))),
+      ("shards", .array(shards.map { .string($0.description) })),
       ("inputs", SummaryJSONRenderer.inputs(inputs)),
     ]
     members += Self.aggregateMembers(aggregate)
@@ -67,17 +71,19 @@ extension VersionSnapshot {
     let notKept: [(String, JSONWriter.Value)] =
       a.signpostHistogramsNotKept > 0
       ? [("signpostHistogramsNotKept", .integer(Int128(a.signpostHistogramsNotKept)))] : []
-    let notMerged: [(String, JSONWriter.Value)] =
-      a.histogramsNotMerged.isEmpty
+    let overLimit: [(String, JSONWriter.Value)] =
+      a.histogramsOverRangeLimit.isEmpty
       ? []
       : [
         (
-          "histogramsNotMerged",
+          "histogramsOverRangeLimit",
           .object(
-            keys(a.histogramsNotMerged).map { ($0.rawValue, .integer(Int128(a.histogramsNotMerged[$0]!))) })
+            keys(a.histogramsOverRangeLimit).map {
+              ($0.rawValue, .integer(Int128(a.histogramsOverRangeLimit[$0]!)))
+            })
         )
       ]
-    return [("payloads", .integer(Int128(a.payloadCount))), ("histograms", .object(histograms))] + notKept + notMerged
+    return [("payloads", .integer(Int128(a.payloadCount))), ("histograms", .object(histograms))] + notKept + overLimit
       + [
         ("payloadStatistics", .object(statistics)),
         ("scalars", .object(keys(a.scalars).map { ($0.rawValue, json(a.scalars[$0]!)) })),

@@ -4,13 +4,14 @@ import Foundation
 /// per-payload values the regression tests need, with the accounting of the inputs it was taken
 /// from. Snapshots of disjoint inputs merge exactly: the merge equals one snapshot of all inputs.
 ///
-/// Format (`snapshotVersion` 2; numbers in each metric's canonical unit, ``MetricUnit``; every array sorted):
+/// Format (`snapshotVersion` 3; numbers in each metric's canonical unit, ``MetricUnit``; every array sorted):
 /// ```
-/// {"kind": "metrics-report-snapshot", "snapshotVersion": 2, "version": "3.8.0",
+/// {"kind": "metrics-report-snapshot", "snapshotVersion": 3, "version": "3.8.0",
 ///  "estimator": "midpoint", "payloadPercentiles": [50, 90, 95, 99], "exactValueLimit": 100000,
+///  "shards": ["<32 hex digits>", …],
 ///  "inputs": {…as in summary…}, "payloads": N,
 ///  "histograms": {"<metric>": {"unit": "ms", "payloads": N, "buckets": [[start, end, count], …]}},
-///  "histogramsNotMerged"?: {"<metric>": N},
+///  "histogramsOverRangeLimit"?: {"<metric>": N},
 ///  "payloadStatistics": {"<metric>": {"mean": sample, "p90": sample}},
 ///  "scalars": {"<metric>": sample},
 ///  "rates": {"hangRate": rates, "scrollHitchRate": rates},
@@ -24,14 +25,18 @@ import Foundation
 /// ```
 /// A `sample` is `[v, …]` (every value) up to `exactValueLimit` values, a sketch past it; `rates` is
 /// `[[numerator, denominator], …]` up to the limit, sums and a sketch past it (see
-/// `VersionSnapshot+Samples.swift`). Format 1 (every value, no limit) is still read.
+/// `VersionSnapshot+Samples.swift`). `shards` lists the ``ShardIdentity`` of each snapshot taken from
+/// inputs that this one adds up (one, its own, for a snapshot taken from inputs; none without
+/// payloads): the one field in which a merge differs from one snapshot of all its inputs. Formats 1
+/// (every value, no limit) and 2 (no `shards`: the snapshot counts as one shard, identified by its
+/// content) are still read.
 /// The time axis (`interval` to `series`) is written only by `snapshot --interval`. A file or stream
 /// may hold several snapshots one after the other (pretty, or one per line with `--compact`): shards of
 /// a version, or one pass's snapshots of several versions (``loadAll(path:name:)``,
 /// ``mergedByVersion(_:)``).
 public struct VersionSnapshot: Sendable {
   /// The format version.
-  public static let formatVersion = 2
+  public static let formatVersion = 3
   /// The largest count a snapshot may hold (2⁴⁴, 17 trillion): anything larger is forged. With at
   /// most ``maximumShards`` shards in one merge, no sum of counts comes near `Int`'s range.
   public static let largestCount: Int64 = 1 << 44
@@ -39,6 +44,8 @@ public struct VersionSnapshot: Sendable {
   public static let maximumRanges = 1 << 22
   /// The most snapshots one merge takes (2¹⁸, 262,144: an hourly shard for thirty years).
   public static let maximumShards = 1 << 18
+  /// The most shard identities one snapshot lists (merges of merges included).
+  public static let maximumShardIdentities = 1 << 20
   /// The aggregate.
   public var aggregate: VersionAggregate
   /// The estimator the per-payload means were computed with.
@@ -59,6 +66,17 @@ public struct VersionSnapshot: Sendable {
   public var latestDay: CalendarDay?
   /// Payloads without timestamps, left off the series.
   public var undatedPayloads = 0
+  /// The shard identities listed by a merge or read from a file, sorted; empty for a snapshot taken
+  /// from inputs (or read from format 2), whose identity is its content's.
+  var listedShards: [ShardIdentity] = []
+
+  /// The identities of the shards this snapshot adds up, sorted: a merged snapshot's parts, or its
+  /// own identity; none when it holds no payload (an empty shard adds nothing to count twice).
+  public var shards: [ShardIdentity] {
+    if !listedShards.isEmpty { return listedShards }
+    guard aggregate.payloadCount > 0 else { return [] }
+    return [ShardIdentity(content: json(compact: true, shards: []))]
+  }
 
   /// Creates a snapshot.
   public init(

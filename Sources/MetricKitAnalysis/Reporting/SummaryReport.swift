@@ -109,10 +109,10 @@ public struct VersionSummary: Sendable {
         omissions.append("\(aggregate.version) \(id): \(error)")
       }
     }
-    for (id, n) in aggregate.histogramsNotMerged.sorted(by: { $0.key.precedesBytewise($1.key) }) {
+    for (id, n) in aggregate.histogramsOverRangeLimit.sorted(by: { $0.key.precedesBytewise($1.key) }) {
       omissions.append(
-        "\(aggregate.version) \(id): \(n) payload histograms left out: each would have added a bucket range past "
-          + "the distinct ranges a merge holds (\(AggregationOptions.defaultRangeLimit) unless set otherwise)")
+        "\(aggregate.version) \(id): not computed: its \(n) payload histograms hold more than "
+          + "\(aggregate.rangeLimit) distinct bucket ranges")
     }
     if aggregate.signpostHistogramsNotKept > 0 {
       omissions.append(

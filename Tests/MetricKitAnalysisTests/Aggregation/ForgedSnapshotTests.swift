@@ -146,6 +146,7 @@ struct ForgedSnapshotTests {
     let shards = (0..<50).map { i in
       var shard = one
       shard.undatedPayloads = i  // distinct shards, each with the largest payload count
+      shard.listedShards = []  // identified by their content
       return shard
     }
     let merged = try VersionSnapshot.merge(shards)
@@ -163,6 +164,7 @@ struct ForgedSnapshotTests {
     let one = try VersionSnapshot.loadAll(path: file.path)[0]
     var other = one
     other.undatedPayloads += 1
+    other.listedShards = []  // another shard, identified by its content
     #expect(throws: Never.self) { try VersionSnapshot.merge([one, other]) }
     #expect {
       try VersionSnapshot.merge([one, other, one])

@@ -73,42 +73,106 @@ struct MergedHistogramTests {
     #expect(merge.histogramCount == 3)
   }
 
-  @Test func pastTheRangeLimitAHistogramWithANewRangeIsLeftOutWhole() {
-    var merge = Merge(unit: .milliseconds)
-    let first = [HistogramBucket(start: 0, end: 1, count: 1), HistogramBucket(start: 1, end: 2, count: 1)]
-    let firstAdded = merge.add(buckets: first, rangeLimit: 2)
-    let knownAdded = merge.add(buckets: [HistogramBucket(start: 1, end: 2, count: 4)], rangeLimit: 2)
-    #expect(firstAdded && knownAdded)
-    let withNew = [HistogramBucket(start: 0, end: 1, count: 1), HistogramBucket(start: 5, end: 6, count: 1)]
-    let newAdded = merge.add(buckets: withNew, rangeLimit: 2)
-    #expect(!newAdded)
-    #expect(Self.contents(merge).elementsEqual([(0, 1, 1), (1, 2, 5)]) { $0 == $1 })
-    #expect(merge.histogramCount == 2)
-    #expect(merge.sampleCount == 6)
+  /// Payloads whose first-draw histograms bring two ranges each (`k` numbers them), and one payload
+  /// of the same ranges as payload 0.
+  static func rangePayloads() throws -> [MetricPayload] {
+    try (0..<5).map { k in
+      try Support.metricPayload(
+        """
+        {"appVersion": "1.0", "applicationLaunchMetrics": {"histogrammedTimeToFirstDrawKey": \(Support.histogramJSON([(10 * k, 10 * k + 5, 1), (10 * k + 5, 10 * k + 10, 1)]))},
+         "applicationResponsivenessMetrics": {"histogrammedAppHangTime": \(Support.histogramJSON([(0, 1000, 1)]))}}
+        """)
+    }
   }
 
-  @Test func histogramsLeftOutAreCountedReportedAndCarriedBySnapshots() throws {
+  @Test func aMetricPastTheRangeLimitIsNotComputedWhateverTheOrderOrSplit() throws {
+    var options = AggregationOptions()
+    options.rangeLimit = 9
+    let payloads = try Self.rangePayloads()
+    func aggregate(_ parts: [[MetricPayload]]) -> VersionAggregate {
+      var whole = VersionAggregate(version: "1.0", options: options)
+      for part in parts {
+        var shard = VersionAggregate(version: "1.0", options: options)
+        for payload in part { shard.add(payload, options: options) }
+        whole.merge(shard)
+      }
+      return whole
+    }
+    // 10 distinct ranges: no order or split keeps part of them. Each shard below holds at most 6.
+    let runs = [
+      aggregate([payloads]), aggregate([payloads.reversed()]),
+      aggregate([[payloads[4], payloads[0], payloads[2]], [payloads[1], payloads[3]]]),
+      aggregate([Array(payloads[0..<3]), Array(payloads[3...])]),
+    ]
+    for run in runs {
+      #expect(run.histogramsOverRangeLimit == [.histogrammedTimeToFirstDraw: 5])
+      #expect(run.histogram(.histogrammedTimeToFirstDraw) == nil)
+      #expect(run.payloadSample(.histogrammedTimeToFirstDraw, .mean) == nil)
+      // The other metric is whole.
+      #expect(run.histogram(.histogrammedApplicationHangTime)?.histogramCount == 5)
+      #expect(run.payloadCount == 5)
+    }
+    // At the limit (10 ranges), the metric is computed.
+    options.rangeLimit = 10
+    let atLimit = aggregate([Array(payloads[0..<2]), Array(payloads[2...])])
+    #expect(atLimit.histogramsOverRangeLimit.isEmpty)
+    #expect(atLimit.histogram(.histogrammedTimeToFirstDraw)?.sampleCount == 10)
+  }
+
+  @Test func aMetricOverTheRangeLimitIsReportedAndCarriedBySnapshots() throws {
     var options = AggregationOptions()
     options.rangeLimit = 4
     var aggregate = VersionAggregate(version: "1.0", options: options)
-    for k in 0..<5 {
-      let json = """
-        {"appVersion": "1.0", "applicationLaunchMetrics": {"histogrammedTimeToFirstDrawKey": \(Support.histogramJSON([(10 * k, 10 * k + 5, 1), (10 * k + 5, 10 * k + 10, 1)]))}}
-        """
-      aggregate.add(try Support.metricPayload(json), options: options)
-    }
-    // Two histograms fill the 4 ranges; the next three each bring new ones.
-    #expect(aggregate.histogram(.histogrammedTimeToFirstDraw)?.histogramCount == 2)
-    #expect(aggregate.histogramsNotMerged == [.histogrammedTimeToFirstDraw: 3])
+    for payload in try Self.rangePayloads() { aggregate.add(payload, options: options) }
+    #expect(aggregate.histogramsOverRangeLimit == [.histogrammedTimeToFirstDraw: 5])
     let snapshot = VersionSnapshot(
       aggregate: aggregate, estimator: .midpoint, payloadPercentiles: [], inputs: InputAccounting())
+    #expect(
+      snapshot.json.contains(
+        "\"histogramsOverRangeLimit\": {\n    \"applicationLaunchMetrics.histogrammedTimeToFirstDraw\": 5"))
     let dir = try Support.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let file = dir.appendingPathComponent("s.json")
     try Data(snapshot.json.utf8).write(to: file)
     let loaded = try VersionSnapshot.load(path: file.path)
-    #expect(loaded.aggregate.histogramsNotMerged == [.histogrammedTimeToFirstDraw: 3])
+    #expect(loaded.aggregate.histogramsOverRangeLimit == [.histogrammedTimeToFirstDraw: 5])
+    #expect(loaded.json == snapshot.json)
+    // A snapshot that is under the limit alone, merged with one that takes the union past it.
+    var under = VersionAggregate(version: "1.0", options: options)
+    for payload in try Self.rangePayloads().prefix(2) { under.add(payload, options: options) }
+    #expect(under.histogramsOverRangeLimit.isEmpty)
+    var other = VersionAggregate(version: "1.0", options: options)
+    other.add(try Self.rangePayloads()[3], options: options)
+    under.merge(other)
+    #expect(under.histogramsOverRangeLimit == [.histogrammedTimeToFirstDraw: 3])
     let summary = SummaryReport(aggregate: DumpAggregate(snapshots: [loaded]))
-    #expect(summary.omissions.contains { $0.contains("3 payload histograms left out") }, "\(summary.omissions)")
+    #expect(
+      summary.omissions.contains {
+        $0.contains("not computed: its 5 payload histograms hold more than") && $0.contains("distinct bucket ranges")
+      }, "\(summary.omissions)")
+  }
+
+  /// A format-2 snapshot's `histogramsNotMerged` (part of a metric's histograms kept) reads as a
+  /// metric over the limit: its histogram is dropped and its payload histograms counted.
+  @Test func aFormatTwoPartialHistogramReadsAsOverTheLimit() throws {
+    var aggregate = VersionAggregate(version: "1.0")
+    for payload in try Self.rangePayloads().prefix(2) { aggregate.add(payload, options: AggregationOptions()) }
+    let text = VersionSnapshot(
+      aggregate: aggregate, estimator: .midpoint, payloadPercentiles: [], inputs: InputAccounting()
+    ).json
+      .replacingOccurrences(of: "\"snapshotVersion\": 3", with: "\"snapshotVersion\": 2")
+      .replacingOccurrences(
+        of: "  \"payloadStatistics\"",
+        with:
+          "  \"histogramsNotMerged\": {\"applicationLaunchMetrics.histogrammedTimeToFirstDraw\": 3},\n  \"payloadStatistics\""
+      )
+    let dir = try Support.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("two.json")
+    try Data(text.utf8).write(to: file)
+    let loaded = try VersionSnapshot.load(path: file.path)
+    #expect(loaded.aggregate.histogramsOverRangeLimit == [.histogrammedTimeToFirstDraw: 5])
+    #expect(loaded.aggregate.histogram(.histogrammedTimeToFirstDraw) == nil)
+    #expect(loaded.aggregate.histogram(.histogrammedApplicationHangTime)?.histogramCount == 2)
   }
 }

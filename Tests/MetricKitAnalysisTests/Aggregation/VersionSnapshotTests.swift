@@ -142,4 +142,87 @@ struct VersionSnapshotTests {
       merged.aggregate.histogram(.histogrammedTimeToFirstDraw)?.buckets
         == snapshot.aggregate.histogram(.histogrammedTimeToFirstDraw)?.buckets)
   }
+
+  /// Snapshots of single payloads: shards of disjoint inputs.
+  static func payloadShards() throws -> [VersionSnapshot] {
+    try MergedHistogramTests.rangePayloads().map { payload in
+      var aggregate = VersionAggregate(version: "1.0")
+      aggregate.add(payload, options: AggregationOptions())
+      return VersionSnapshot(
+        aggregate: aggregate, estimator: .midpoint, payloadPercentiles: [], inputs: InputAccounting())
+    }
+  }
+
+  @Test func aMergeWithOneOfItsOwnPartsIsRefused() throws {
+    let shards = try Self.payloadShards()
+    let (a, b, c) = (shards[0], shards[1], shards[2])
+    #expect(a.shards.count == 1 && a.shards != b.shards)
+    let ab = try VersionSnapshot.merge([a, b])
+    #expect(ab.shards == (a.shards + b.shards).sorted())
+    // Its own part, alone or within another merge, and the same merge twice.
+    for overlapping in [[ab, a], [b, ab], [ab, try VersionSnapshot.merge([b, c])], [ab, ab]] {
+      #expect {
+        try VersionSnapshot.merge(overlapping)
+      } throws: { error in
+        "\(error)".contains("both hold the same shard") && "\(error)".contains("count its payloads twice")
+      }
+    }
+    // Disjoint merges add up; identities survive writing and reading.
+    let abc = try VersionSnapshot.merge([ab, c])
+    #expect(abc.shards == (a.shards + b.shards + c.shards).sorted())
+    #expect(abc.aggregate.payloadCount == 3)
+    let dir = try Support.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("abc.json")
+    try Data(abc.json.utf8).write(to: file)
+    let loaded = try VersionSnapshot.load(path: file.path)
+    #expect(loaded.shards == abc.shards && loaded.json == abc.json)
+    #expect(throws: VersionSnapshot.Failure.self) { try VersionSnapshot.merge([loaded, b]) }
+    // A shard's identity is its content's: the same inputs give the same identity; without payloads, none.
+    #expect(try Self.payloadShards()[0].shards == a.shards)
+    let empty = VersionSnapshot(
+      aggregate: VersionAggregate(version: "1.0"), estimator: .midpoint, payloadPercentiles: [],
+      inputs: InputAccounting())
+    #expect(empty.shards.isEmpty)
+    #expect(try VersionSnapshot.merge([empty, empty, a]).shards == a.shards)
+  }
+
+  @Test func aFormatTwoSnapshotIsOneShardIdentifiedByItsContent() throws {
+    let a = try Self.payloadShards()[0]
+    let dir = try Support.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let formatTwo = a.json.replacingOccurrences(of: "\"snapshotVersion\": 3", with: "\"snapshotVersion\": 2")
+      .replacingOccurrences(of: "  \"shards\": [\n    \"\(a.shards[0])\"\n  ],\n", with: "")
+    #expect(!formatTwo.contains("shards"))
+    let file = dir.appendingPathComponent("two.json")
+    try Data(formatTwo.utf8).write(to: file)
+    let loaded = try VersionSnapshot.load(path: file.path)
+    #expect(loaded.shards == a.shards)
+    #expect(throws: VersionSnapshot.Failure.self) { try VersionSnapshot.merge([loaded, a]) }
+  }
+
+  @Test(arguments: [
+    ("[\"not hex\"]", "shards.0: expected 32 lower-case hexadecimal digits"),
+    ("[\"0123456789ABCDEF0123456789abcdef\"]", "shards.0: expected 32 lower-case hexadecimal digits"),
+    (
+      "[\"0123456789abcdef0123456789abcdef\", \"0123456789abcdef0123456789abcdef\"]",
+      "shards.1: shard 0123456789abcdef0123456789abcdef named twice"
+    ),
+    ("{}", "shards: expected an array of shard identities"),
+  ])
+  func forgedShardIdentitiesAreRefusedNamingTheKey(shards: String, message: String) throws {
+    let a = try Self.payloadShards()[0]
+    let forged = a.json.replacingOccurrences(
+      of: "\"shards\": [\n    \"\(a.shards[0])\"\n  ]", with: "\"shards\": \(shards)")
+    #expect(forged != a.json)
+    let dir = try Support.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("forged.json")
+    try Data(forged.utf8).write(to: file)
+    #expect {
+      try VersionSnapshot.load(path: file.path)
+    } throws: { error in
+      "\(error)".contains(message)
+    }
+  }
 }

@@ -1,8 +1,9 @@
 import Foundation
 
-/// SHA-256 (FIPS 180-4), for the Content-Security-Policy hashes of the report's own script and style:
-/// with them, the page runs exactly the code it ships, and nothing a payload string might smuggle in
-/// (an inline handler, a script element) would run even if escaping failed.
+/// SHA-256 (FIPS 180-4), for two digests that must not collide by accident: the Content-Security-Policy
+/// hashes of the report's own script and style (the page runs exactly the code it ships, and nothing a
+/// payload string might smuggle in would run even if escaping failed), and the identities of snapshot
+/// shards (``ShardIdentity``).
 enum SHA256 {
   private static let k: [UInt32] = [
     0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
