@@ -91,7 +91,7 @@ public struct DiagnosticAggregate: Sendable {
       if let mb = d.writesCaused?.converted(to: .megabytes).value { writes.append(mb) }
     case .appLaunch:
       if let s = d.launchDuration?.converted(to: .seconds).value { launchDurations.append(s) }
-    case .crash:
+    case .crash, .memoryException:
       break
     }
     if options.foldedStacks, let tree = d.callStackTree {

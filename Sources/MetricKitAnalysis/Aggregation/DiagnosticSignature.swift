@@ -27,7 +27,7 @@ public struct DiagnosticSignature: Sendable, Hashable, Comparable {
       if let name = diagnostic.objectiveCExceptionReason?.exceptionName { parts.append(name) }
     case .hang:
       if let t = diagnostic.hangType { parts.append(t) }
-    case .cpuException, .diskWriteException, .appLaunch:
+    case .cpuException, .diskWriteException, .appLaunch, .memoryException:
       break
     }
     var frames: [String] = []

@@ -9,6 +9,7 @@ extension InputAccounting {
     for (kind, n) in other.otherDocuments { otherDocuments[kind, default: 0] += n }
     ignoredFiles = (ignoredFiles + other.ignoredFiles).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     zoneAssumedPayloads += other.zoneAssumedPayloads
+    addUnknownKeys(other.unknownKeys)
   }
 
   /// The same accounting in a canonical order (rejections and ignored files sorted), so that

@@ -19,6 +19,13 @@ public struct InputAccounting: Sendable {
   public var zoneAssumedPayloads = 0
   /// The offset assumed for zone-less timestamps, in seconds east of UTC.
   public var assumedUTCOffset = 0
+  /// Members of the documents read that no reader knew, counted by name (`cpuMetrics.newCounter`,
+  /// `intervalEntries[].values[].newMetric`): read past, never fatal, listed so that a format MetricKit
+  /// changed shows. At most ``unknownKeyNamesKept`` names; the others are counted together.
+  public var unknownKeys: [String: Int] = [:]
+
+  /// The most distinct unknown names listed.
+  public static let unknownKeyNamesKept = 1_000
 
   /// Creates empty accounting.
   public init() {}
@@ -37,12 +44,32 @@ public struct InputAccounting: Sendable {
     case .payload(let payload, _):
       payloads += 1
       if payload.timeZoneAssumed { zoneAssumedPayloads += 1 }
-    case .diagnostics(_, let kind, _):
+      addUnknownKeys(payload.unknownKeys)
+    case .diagnostics(let payload, let kind, _):
       if kind != .metricPayload { otherDocuments[kind, default: 0] += 1 }
+      addUnknownKeys(payload.unknownKeys)
     case .otherDocument(let kind, _):
       otherDocuments[kind, default: 0] += 1
     case .rejected(let rejection):
       rejections.append(rejection)
+    }
+  }
+
+  /// Adds counts of unknown names, keeping at most ``unknownKeyNamesKept`` names.
+  mutating func addUnknownKeys(_ counts: [String: Int]) {
+    for (name, n) in counts {
+      if unknownKeys[name] != nil || unknownKeys.count < Self.unknownKeyNamesKept {
+        unknownKeys[name, default: 0] += n
+      } else {
+        unknownKeys[DecodingContext.moreUnknownKeys, default: 0] += n
+      }
+    }
+  }
+
+  /// The unknown names, most frequent first, then byte-wise.
+  public var unknownKeysByCount: [(name: String, count: Int)] {
+    unknownKeys.map { ($0.key, $0.value) }.sorted {
+      $0.count != $1.count ? $0.count > $1.count : $0.name.utf8.lexicographicallyPrecedes($1.name.utf8)
     }
   }
 

@@ -343,5 +343,10 @@ extension InputAccounting {
       try v.member("timestamps").map { t throws(PayloadDecodingError) in
         try Snapshot.count(in: t, "zoneAssumedPayloads", "inputs.timestamps.zoneAssumedPayloads")
       } ?? 0
+    var unknown: [String: Int] = [:]
+    for (name, n) in try Snapshot.counts(v.member("unknownKeys"), "inputs.unknownKeys") where n > 0 {
+      unknown[name] = n
+    }
+    addUnknownKeys(unknown)
   }
 }

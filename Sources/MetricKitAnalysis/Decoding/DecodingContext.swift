@@ -10,6 +10,34 @@ struct DecodingContext {
   var measurements: MeasurementCache? = nil
   /// Set when a zone-less timestamp was read.
   var zoneAssumed = false
+  /// Members no table has a row for, counted by name (`cpuMetrics.newCounter`): what a user sends
+  /// when MetricKit writes something this reader does not know. At most ``unknownKeyNamesKept``
+  /// distinct names per document; the others are counted under ``moreUnknownKeys``.
+  var unknownKeys: [String: Int] = [:]
+
+  /// The most distinct unknown names kept per document (a hostile document may hold millions).
+  static let unknownKeyNamesKept = 64
+  /// The name the unknown keys past the kept ones are counted under.
+  static let moreUnknownKeys = "(other unknown keys)"
+
+  /// Counts an unknown member of an object read with `table`.
+  mutating func noteUnknown<Root>(_ member: JSONValue, in table: FieldTable<Root>) {
+    noteUnknown(table.unknownKeyName(member))
+  }
+
+  /// Counts an unknown name `n` times.
+  mutating func noteUnknown(_ name: String, _ n: Int = 1) {
+    if unknownKeys[name] != nil || unknownKeys.count < Self.unknownKeyNamesKept {
+      unknownKeys[name, default: 0] += n
+    } else {
+      unknownKeys[Self.moreUnknownKeys, default: 0] += n
+    }
+  }
+
+  /// Counts unknown names.
+  mutating func noteUnknown(_ counts: [String: Int]) {
+    for (name, n) in counts { noteUnknown(name, n) }
+  }
 
   /// Runs `body`, prefixing `key` to the key path of any error it throws.
   @inline(__always)
@@ -134,7 +162,10 @@ struct DecodingContext {
   ) throws(PayloadDecodingError) {
     guard value.kind == .object else { throw failure("expected an object, found \(value.kindName)") }
     for member in value.children where member.kind != .null {
-      guard let read = table.row(for: member) else { continue }
+      guard let read = table.row(for: member) else {
+        noteUnknown(member, in: table)
+        continue
+      }
       do { try read(member, &self, &root) } catch { throw error.nested(under: member.key) }
     }
   }

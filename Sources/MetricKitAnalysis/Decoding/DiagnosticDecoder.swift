@@ -6,9 +6,11 @@ import Foundation
 struct DiagnosticDecoder {
   var context: DecodingContext
 
-  /// A diagnostic payload: the five arrays and the period.
+  /// A diagnostic payload: the arrays of diagnostics and the period.
   mutating func decodePayload(_ root: JSONValue) throws(PayloadDecodingError) -> DiagnosticPayload {
-    try context.decode(root, with: Self.payload)
+    var payload = try context.decode(root, with: Self.payload)
+    payload.unknownKeys = context.unknownKeys
+    return payload
   }
 
   /// A single diagnostic written on its own; its kind is read from its fields.
@@ -29,9 +31,9 @@ struct DiagnosticDecoder {
     return try context.decode(root, with: Self.diagnostic(kind))
   }
 
-  /// The payload's period and its five arrays of diagnostics, one per kind.
+  /// The payload's period and its arrays of diagnostics, one per kind.
   static let payload = FieldTable(
-    empty: DiagnosticPayload(),
+    "", empty: DiagnosticPayload(),
     [
       .timestamp("timeStampBegin", at: \.timeStampBegin),
       .timestamp("timeStampEnd", at: \.timeStampEnd),
@@ -52,7 +54,7 @@ struct DiagnosticDecoder {
   /// One diagnostic of each kind, in `allCases` order (the kind is its array's).
   private static let diagnostics = DiagnosticKind.allCases.map { kind in
     FieldTable(
-      empty: Diagnostic(kind: kind),
+      "\(kind.payloadKey)[]", empty: Diagnostic(kind: kind),
       [
         .custom(
           "version",
@@ -63,7 +65,9 @@ struct DiagnosticDecoder {
         .custom(
           "callStackTree",
           read: { (value, context, root) throws(PayloadDecodingError) in
-            root.callStackTree = try DiagnosticDecoder(context: context).callStackTree(value)
+            let read = try DiagnosticDecoder(context: context).callStackTree(value)
+            root.callStackTree = read.tree
+            context.noteUnknown(read.unknownKeys)
           }, write: { $0.callStackTree.map { .raw(DiagnosticPayloadEncoder.callStackTree($0)) } }),
       ])
   }
@@ -71,7 +75,7 @@ struct DiagnosticDecoder {
   /// `diagnosticMetaData`: the fields it shares with a metric payload's `metaData`, and its own, read
   /// into the diagnostic itself (its empty value is not used).
   static let metaData = FieldTable(
-    empty: Diagnostic(kind: .crash),
+    "diagnosticMetaData", empty: Diagnostic(kind: .crash),
     FieldTable<Diagnostic>.Field.lifting(MetaData.rows, at: \.metaData.common) + [
       .custom(
         "appVersion",
@@ -95,7 +99,7 @@ struct DiagnosticDecoder {
     ])
 
   static let objectiveCReason = FieldTable(
-    empty: ObjectiveCExceptionReason(),
+    "diagnosticMetaData.objectiveCexceptionReason", empty: ObjectiveCExceptionReason(),
     [
       .string("composedMessage", at: \.composedMessage),
       .string("formatString", at: \.formatString),
@@ -111,7 +115,7 @@ struct DiagnosticDecoder {
 
   /// A signpost record of `signpostData`: kept as found, a value of another type read as absent.
   static let signpostRecord = FieldTable(
-    empty: SignpostRecord(),
+    "diagnosticMetaData.signpostData[]", empty: SignpostRecord(),
     [
       .lenientString("name", at: \.name),
       .lenientString("category", at: \.category),
@@ -121,16 +125,28 @@ struct DiagnosticDecoder {
       .lenientString("endTimeStamp", at: \.endTimeStamp),
     ])
 
-  /// A call stack tree, frames collected with an explicit stack.
-  func callStackTree(_ value: JSONValue) throws(PayloadDecodingError) -> CallStackTree {
+  /// A call stack tree, frames collected with an explicit stack: the legacy form (`callStacks` of
+  /// `callStackRootFrames`, binary names in the frames) or MetricKit 27's (`callStackThreads` of
+  /// `rootFrames`, binary names in `binaryInfo`, by UUID).
+  /// Members it does not know are counted by name, as the tables count theirs (`callStackTree.x`,
+  /// `callStackTree.callStacks[].x`, `callStackTree.frame.x`).
+  func callStackTree(
+    _ value: JSONValue
+  ) throws(PayloadDecodingError) -> (tree: CallStackTree, unknownKeys: [String: Int]) {
     let c = context
     var tree = CallStackTree()
+    var binaryNames: [String: String] = [:]
+    var unknown: [String: Int] = [:]
     for m in try c.object(value).children where m.kind != .null {
+      if m.keyEquals("binaryInfo") {
+        binaryNames = try c.within("binaryInfo") { () throws(PayloadDecodingError) in try binaryInfo(m) }
+        continue
+      }
       if m.keyEquals("callStackPerThread") {
         tree.callStackPerThread = try c.within("callStackPerThread") { () throws(PayloadDecodingError) in try c.flag(m)
         }
-      } else if m.keyEquals("callStacks") {
-        try c.within("callStacks") { () throws(PayloadDecodingError) in
+      } else if m.keyEquals("callStacks") || m.keyEquals("callStackThreads") {
+        try c.within(m.key) { () throws(PayloadDecodingError) in
           guard m.kind == .array else { throw c.failure("expected an array, found \(m.kindName)") }
           for (i, stackValue) in m.children.enumerated() {
             try c.within(String(i)) { () throws(PayloadDecodingError) in
@@ -138,24 +154,59 @@ struct DiagnosticDecoder {
               for s in try c.object(stackValue).children where s.kind != .null {
                 if s.keyEquals("threadAttributed") {
                   stack.threadAttributed = try c.flag(s)
-                } else if s.keyEquals("callStackRootFrames") {
-                  stack.rootFrames = try c.within("callStackRootFrames") { () throws(PayloadDecodingError) in
-                    try frames(s, into: &tree)
+                } else if s.keyEquals("callStackRootFrames") || s.keyEquals("rootFrames") {
+                  stack.rootFrames = try c.within(s.key) { () throws(PayloadDecodingError) in
+                    try frames(s, into: &tree, unknown: &unknown)
                   }
+                } else {
+                  unknown["callStackTree.callStacks[].\(s.key)", default: 0] += 1
                 }
               }
               tree.callStacks.append(stack)
             }
           }
         }
+      } else {
+        unknown["callStackTree.\(m.key)", default: 0] += 1
       }
     }
-    return tree
+    if !binaryNames.isEmpty {
+      for i in tree.frames.indices where tree.frames[i].binaryName == nil {
+        if let uuid = tree.frames[i].binaryUUID { tree.frames[i].binaryName = binaryNames[uuid] }
+      }
+    }
+    return (tree, unknown)
+  }
+
+  /// `binaryInfo`: the binaries' names by UUID, as `[{"uuid": "…", "name": "…"}]` (also
+  /// `binaryUUID`/`binaryName`), or an object from UUID to name.
+  private func binaryInfo(_ value: JSONValue) throws(PayloadDecodingError) -> [String: String] {
+    let c = context
+    var names: [String: String] = [:]
+    switch value.kind {
+    case .object:
+      for m in value.children { if let name = m.string { names[m.key] = name } }
+    case .array:
+      for (i, entry) in value.children.enumerated() {
+        if entry.kind == .string { continue }  // a UUID alone names nothing
+        guard entry.kind == .object else {
+          throw c.failure("\(i): expected an object of a binary's uuid and name, found \(entry.kindName)")
+        }
+        let uuid = (entry.member("uuid") ?? entry.member("binaryUUID") ?? entry.member("UUID"))?.string
+        let name = (entry.member("name") ?? entry.member("binaryName"))?.string
+        if let uuid, let name { names[uuid] = name }
+      }
+    default:
+      throw c.failure("expected an array of binaries, found \(value.kindName)")
+    }
+    return names
   }
 
   /// Decodes an array of frames and all their sub-frames into `tree.frames`; returns the indices of
   /// the array's frames.
-  private func frames(_ array: JSONValue, into tree: inout CallStackTree) throws(PayloadDecodingError) -> [Int] {
+  private func frames(
+    _ array: JSONValue, into tree: inout CallStackTree, unknown: inout [String: Int]
+  ) throws(PayloadDecodingError) -> [Int] {
     let c = context
     guard array.kind == .array else { throw c.failure("expected an array of frames, found \(array.kindName)") }
     var roots: [Int] = []
@@ -183,6 +234,8 @@ struct DiagnosticDecoder {
         } else if m.keyEquals("subFrames") {
           guard m.kind == .array else { throw c.failure("subFrames at depth \(depth) is \(m.kindName), not an array") }
           children = m
+        } else if unknown.count < DecodingContext.unknownKeyNamesKept {
+          unknown["callStackTree.frame.\(m.key)", default: 0] += 1
         }
       }
       let index = tree.frames.count

@@ -2,7 +2,8 @@
 public enum DocumentKind: String, Sendable, Hashable, CaseIterable {
   /// An `MXMetricPayload`.
   case metricPayload
-  /// An `MXDiagnosticPayload` (arrays of crash, hang, CPU, disk-write and launch diagnostics).
+  /// An `MXDiagnosticPayload` (arrays of crash, hang, CPU, disk-write, launch and memory-exception
+  /// diagnostics).
   case diagnosticPayload
   /// One diagnostic on its own (`MXCrashDiagnostic` etc.).
   case diagnostic
@@ -15,10 +16,7 @@ public enum DocumentKind: String, Sendable, Hashable, CaseIterable {
     "cpuMetrics", "gpuMetrics", "diskIOMetrics", "memoryMetrics", "displayMetrics",
     "locationActivityMetrics", "networkTransferMetrics", "signpostMetrics", "multipleAppVersions",
   ]
-  static let diagnosticArrayKeys: [StaticString] = [
-    "crashDiagnostics", "hangDiagnostics", "cpuExceptionDiagnostics", "diskWriteExceptionDiagnostics",
-    "appLaunchDiagnostics",
-  ]
+  static let diagnosticArrayKeys: [StaticString] = DiagnosticKind.allCases.map(\.payloadKey)
 
   /// Whether a diagnostic payload also holds metric sections (a collector that wrote both in one
   /// document): then it is read as both, and counted once, as a metric payload. Top-level

@@ -5,7 +5,7 @@ import Foundation
 /// in which unit, a histogram, a nested section…), which field of `Root` it fills, and how that field
 /// is written as MetricKit writes it. ``DecodingContext`` walks an object's members once, finds each
 /// name in the table, and prefixes the name to the key path of any error the row throws; unknown keys
-/// are skipped, `null` values count as absent. ``encode(_:)`` writes the fields that are present,
+/// are counted under the table's name (``DecodingContext/unknownKeys``), `null` values count as absent. ``encode(_:)`` writes the fields that are present,
 /// under each row's first key, in the table's order.
 ///
 /// Adding a MetricKit field is one row, read and written:
@@ -28,6 +28,9 @@ struct FieldTable<Root>: @unchecked Sendable {
     var readOnly: Self { Self(keys: keys, read: read, write: nil) }
   }
 
+  /// The JSON object the table reads, as unknown keys are named (`cpuMetrics`, `signpostMetrics[]`; ""
+  /// for a document's top level).
+  let name: String
   /// The value decoding starts from (an empty section).
   let empty: Root
   private let keys: KeySet
@@ -36,13 +39,20 @@ struct FieldTable<Root>: @unchecked Sendable {
   /// The written rows, in the table's order, each under its first key.
   private let writers: [(key: String, write: Write)]
 
-  /// A table of `fields`, filling a copy of `empty`.
-  init(empty: Root, _ fields: [Field]) {
+  /// A table named `name` of `fields`, filling a copy of `empty`.
+  init(_ name: String, empty: Root, _ fields: [Field]) {
+    self.name = name
     self.empty = empty
     keys = KeySet(fields.flatMap(\.keys))
     rows = fields.flatMap { field in field.keys.map { _ in field.read } }
     writers = fields.compactMap { field in field.write.map { (field.keys[0].description, $0) } }
   }
+
+  /// Whether the table has a row for a member's name.
+  func knows(_ member: JSONValue) -> Bool { keys.index(of: member) != nil }
+
+  /// How an unknown member is named: the table's name and the member's key.
+  func unknownKeyName(_ member: JSONValue) -> String { name.isEmpty ? member.key : "\(name).\(member.key)" }
 
   /// The row for a member's name, nil when the table has none.
   @inline(__always)

@@ -114,13 +114,25 @@ public enum MeasurementParser {
     guard let unit = MeasurementUnit.lookup(unitBytes) else {
       throw failure(bytes, "unknown unit \"\(String(decoding: unitBytes, as: UTF8.self))\"")
     }
+    return try measured(value, in: unit) { String(decoding: bytes, as: UTF8.self) }
+  }
+
+  /// A number written in `unit`, checked and converted to its kind's base unit: the one place every
+  /// measurement goes through, whether MetricKit wrote it as a string (`"420 ms"`) or, from iOS 27,
+  /// as an object (`{"value": 420, "unit": "ms"}`); `text` shows it in errors.
+  static func measured(
+    _ value: Double, in unit: MeasurementUnit, text: () -> String
+  ) throws(PayloadDecodingError) -> Parsed {
+    func failure(_ what: String) -> PayloadDecodingError {
+      PayloadDecodingError(keyPath: [], reason: "\(what) in \"\(text())\"")
+    }
     let result = value * unit.multiplier / unit.divisor
-    guard result.isFinite else { throw failure(bytes, "number too large") }
+    guard result.isFinite else { throw failure("number too large") }
     // Every quantity MetricKit measures (durations, data, ratios, luminance, bars, instructions) is
     // non-negative, and none is finer than a billionth of its base unit: a value below that is no
     // measurement (and would reach the report's scales as a subnormal).
-    guard value >= 0 else { throw failure(bytes, "negative value") }
-    guard result == 0 || result >= smallestValue else { throw failure(bytes, "number too small") }
+    guard value >= 0 else { throw failure("negative value") }
+    guard result == 0 || result >= smallestValue else { throw failure("number too small") }
     return Parsed(value: result, kind: unit.kind, number: value, scale: unit.multiplier / unit.divisor)
   }
 

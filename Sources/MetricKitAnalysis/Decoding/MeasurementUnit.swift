@@ -48,6 +48,7 @@ struct MeasurementUnit: Sendable {
     func add(_ names: [String], _ kind: Kind, _ multiplier: Double = 1, _ divisor: Double = 1) {
       for name in names { t[name] = MeasurementUnit(kind: kind, multiplier: multiplier, divisor: divisor) }
     }
+    add(["ns"], .duration, 1, 1_000_000)
     add(["µs", "μs", "us", "微秒", "мкс"], .duration, 1, 1000)
     add(["ms", "msec", "msecs", "毫秒", "ミリ秒", "мс", "밀리초"], .duration)
     add(
@@ -62,6 +63,10 @@ struct MeasurementUnit: Sendable {
     add(["MB", "兆字节", "メガバイト", "МБ", "Mo"], .storage, 1_000_000)
     add(["GB", "吉字节", "ギガバイト", "ГБ", "Go"], .storage, 1_000_000_000)
     add(["TB", "太字节", "ТБ", "To"], .storage, 1_000_000_000_000)
+    // Binary prefixes: Foundation's symbols for UnitInformationStorage (iOS 27 writes unit symbols).
+    add(["KiB"], .storage, 1024)
+    add(["MiB"], .storage, 1_048_576)
+    add(["GiB"], .storage, 1_073_741_824)
     add(["bars", "bar", "格"], .signalBars)
     add(["apl", "APL"], .pixelLuminance)
     add(["instructions", "instruction"], .instructions)

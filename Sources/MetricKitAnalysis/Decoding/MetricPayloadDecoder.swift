@@ -12,12 +12,13 @@ struct MetricPayloadDecoder {
   mutating func decode(_ root: JSONValue) throws(PayloadDecodingError) -> MetricPayload {
     var payload = try context.decode(root, with: Self.payload)
     payload.timeZoneAssumed = context.zoneAssumed
+    payload.unknownKeys = context.unknownKeys
     return payload
   }
 
   /// The payload's own keys and its sections.
   static let payload = FieldTable(
-    empty: MetricPayload(latestApplicationVersion: ""),
+    "", empty: MetricPayload(latestApplicationVersion: ""),
     [
       .custom(
         "appVersion",
@@ -81,7 +82,7 @@ struct MetricPayloadDecoder {
   }
 
   static let signpost = FieldTable(
-    empty: SignpostDraft(),
+    "signpostMetrics[]", empty: SignpostDraft(),
     [
       .string("signpostName", at: \.name),
       .string("signpostCategory", at: \.category),

@@ -131,6 +131,22 @@ public struct PayloadDecoder: Sendable {
     guard root.kind == .object else {
       return .failure(.init(keyPath: [], reason: "expected a payload object, found \(root.kindName)"))
     }
+    // MetricKit 27's reports, told apart by their own members; counted as the legacy documents they
+    // stand for (a report as a metric payload, a diagnostic report as a diagnostic payload).
+    if root.member("intervalEntries") != nil || root.member("stateEntries") != nil {
+      var decoder = MetricReportDecoder(
+        context: DecodingContext(timestamps: timestamps, limits: limits, measurements: measurements))
+      do { return .success(.metricPayload(try decoder.decode(root), diagnostics: nil)) } catch {
+        return .failure(error)
+      }
+    }
+    if DiagnosticReportDecoder.isReport(root) {
+      var decoder = DiagnosticReportDecoder(
+        context: DecodingContext(timestamps: timestamps, limits: limits, measurements: measurements))
+      do { return .success(.diagnosticPayload(try decoder.decode(root), .diagnosticPayload)) } catch {
+        return .failure(error)
+      }
+    }
     guard let kind = DocumentKind.detect(root) else {
       let keys = root.children.prefix(5).map { "\"\($0.key)\"" }.joined(separator: ", ")
       return .failure(
@@ -150,7 +166,15 @@ public struct PayloadDecoder: Sendable {
         let diagnostics = try decoder.decodePayload(root)
         guard DocumentKind.hasMetricSections(root) else { return .success(.diagnosticPayload(diagnostics, kind)) }
         var metricDecoder = MetricPayloadDecoder(context: context)
-        return .success(.metricPayload(try metricDecoder.decode(root), diagnostics: diagnostics))
+        var payload = try metricDecoder.decode(root)
+        // Each table saw the other's members as unknown: a name is unknown when neither knows it.
+        payload.unknownKeys = payload.unknownKeys.filter { name, _ in
+          diagnostics.unknownKeys[name] != nil || name.contains(".")
+        }
+        for (name, n) in diagnostics.unknownKeys where name.contains(".") { payload.unknownKeys[name, default: 0] += n }
+        var sections = diagnostics
+        sections.unknownKeys = [:]
+        return .success(.metricPayload(payload, diagnostics: sections))
       case .diagnostic:
         var decoder = DiagnosticDecoder(context: context)
         let diagnostic = try decoder.decodeSingle(root)

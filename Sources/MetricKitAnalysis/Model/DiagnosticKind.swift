@@ -1,4 +1,4 @@
-/// The five kinds of MetricKit diagnostic.
+/// The six kinds of MetricKit diagnostic.
 public enum DiagnosticKind: String, Sendable, Hashable, CaseIterable, Comparable {
   /// `MXCrashDiagnostic` (`crashDiagnostics`).
   case crash
@@ -10,6 +10,10 @@ public enum DiagnosticKind: String, Sendable, Hashable, CaseIterable, Comparable
   case diskWriteException
   /// `MXAppLaunchDiagnostic` (`appLaunchDiagnostics`).
   case appLaunch
+  /// MetricKit 27's `MemoryExceptionDiagnostic`: the app was terminated for exceeding its memory limit
+  /// (an out-of-memory termination). Read from `DiagnosticReport` JSON, and from
+  /// `memoryExceptionDiagnostics` where a collector wrote it into a legacy payload.
+  case memoryException
 
   /// The payload's array key for this kind.
   var payloadKey: StaticString {
@@ -19,6 +23,7 @@ public enum DiagnosticKind: String, Sendable, Hashable, CaseIterable, Comparable
     case .cpuException: "cpuExceptionDiagnostics"
     case .diskWriteException: "diskWriteExceptionDiagnostics"
     case .appLaunch: "appLaunchDiagnostics"
+    case .memoryException: "memoryExceptionDiagnostics"
     }
   }
 
@@ -29,6 +34,7 @@ public enum DiagnosticKind: String, Sendable, Hashable, CaseIterable, Comparable
     case .cpuException: 2
     case .diskWriteException: 3
     case .appLaunch: 4
+    case .memoryException: 5
     }
   }
 

@@ -6,6 +6,8 @@ public struct DiagnosticMetaData: Sendable, Hashable {
   public var applicationVersion: String?
   /// Signposts active at the time (`signpostData`).
   public var signpostData: [SignpostRecord] = []
+  /// The states the app reported around the event (MetricKit 27 diagnostic reports).
+  public var states: [ReportedState] = []
 
   /// Creates empty metadata.
   public init() {}

@@ -9,6 +9,8 @@ public struct DiagnosticPayload: Sendable, Hashable {
   public var timeStampEnd: Date?
   /// Every diagnostic, crashes first, in the order written.
   public var diagnostics: [Diagnostic]
+  /// The members of its JSON that no reader knew, counted by name.
+  public var unknownKeys: [String: Int] = [:]
 
   /// Creates a payload.
   public init(timeStampBegin: Date? = nil, timeStampEnd: Date? = nil, diagnostics: [Diagnostic] = []) {
@@ -27,4 +29,7 @@ public struct DiagnosticPayload: Sendable, Hashable {
   public var diskWriteExceptionDiagnostics: [Diagnostic] { diagnostics.filter { $0.kind == .diskWriteException } }
   /// The launch diagnostics.
   public var appLaunchDiagnostics: [Diagnostic] { diagnostics.filter { $0.kind == .appLaunch } }
+  /// The memory-exception diagnostics: out-of-memory terminations (MetricKit 27's
+  /// `DiagnosticResult.memoryException`).
+  public var memoryExceptionDiagnostics: [Diagnostic] { diagnostics.filter { $0.kind == .memoryException } }
 }

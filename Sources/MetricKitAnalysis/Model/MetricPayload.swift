@@ -1,6 +1,7 @@
 import Foundation
 
-/// One day of one device's metrics (`MXMetricPayload`), decoded from its `jsonRepresentation()`.
+/// One day of one device's metrics: an `MXMetricPayload` decoded from its `jsonRepresentation()`, or
+/// the full-day entry of a MetricKit 27 `MetricReport` (its environment and time range included).
 ///
 /// Measurements are stored in canonical units: histogram durations in milliseconds, cumulative times
 /// in seconds, memory and data in megabytes (10⁶ bytes). Sections the payload did not carry are nil.
@@ -46,6 +47,14 @@ public struct MetricPayload: Sendable, Hashable {
   public var networkTransferMetrics: NetworkTransferMetric?
   /// Custom signposts.
   public var signpostMetrics: [SignpostMetric]
+  /// MetricKit 27 reports: the metrics aggregated per reported state (empty for legacy payloads).
+  public var stateEntries: [MetricStateEntry] = []
+  /// MetricKit 27 reports: the interval entries shorter than the full day, whose metrics overlap the
+  /// payload's own (empty for legacy payloads).
+  public var subIntervalEntries: [MetricIntervalEntry] = []
+  /// The members of its JSON that no reader knew, counted by name (`cpuMetrics.newCounter`): kept so
+  /// that nothing MetricKit writes is dropped unseen (summaries list them).
+  public var unknownKeys: [String: Int] = [:]
 
   /// Creates an empty payload for `latestApplicationVersion`.
   public init(latestApplicationVersion: String, includesMultipleApplicationVersions: Bool = false) {

@@ -70,6 +70,13 @@ public enum SummaryJSONRenderer {
           ("assumedUTCOffset", .string(inputs.assumedUTCOffsetText)),
         ])
       ),
+      (
+        "unknownKeys",
+        .object(
+          inputs.unknownKeys.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map {
+            ($0, .integer(Int128(inputs.unknownKeys[$0]!)))
+          })
+      ),
     ])
   }
 

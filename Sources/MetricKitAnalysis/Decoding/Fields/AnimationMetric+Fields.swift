@@ -3,7 +3,7 @@ import Foundation
 extension AnimationMetric {
   /// How the members of its MetricKit object reach its fields (see ``FieldTable``).
   static let fields = FieldTable(
-    empty: AnimationMetric(),
+    "animationMetrics", empty: AnimationMetric(),
     [
       .measurement(
         "scrollHitchTimeRatio", kind: .hitchRatio, unit: UnitHitchTimeRatio.millisecondsPerSecond,

@@ -3,7 +3,7 @@ import Foundation
 extension AppExitMetric {
   /// How the members of its MetricKit object reach its fields (see ``FieldTable``).
   static let fields = FieldTable(
-    empty: AppExitMetric(),
+    "applicationExitMetrics", empty: AppExitMetric(),
     [
       .custom(
         "foregroundExitData",

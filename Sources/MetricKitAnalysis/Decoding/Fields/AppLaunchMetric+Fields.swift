@@ -3,7 +3,7 @@ import Foundation
 extension AppLaunchMetric {
   /// How the members of its MetricKit object reach its fields (see ``FieldTable``).
   static let fields = FieldTable(
-    empty: AppLaunchMetric(),
+    "applicationLaunchMetrics", empty: AppLaunchMetric(),
     [
       .histogram(
         "histogrammedTimeToFirstDrawKey", "histogrammedTimeToFirstDraw", kind: .duration,

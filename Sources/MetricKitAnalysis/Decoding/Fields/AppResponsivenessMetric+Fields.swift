@@ -3,7 +3,7 @@ import Foundation
 extension AppResponsivenessMetric {
   /// How the members of its MetricKit object reach its fields (see ``FieldTable``).
   static let fields = FieldTable(
-    empty: AppResponsivenessMetric(),
+    "applicationResponsivenessMetrics", empty: AppResponsivenessMetric(),
     [
       .histogram(
         "histogrammedAppHangTime", kind: .duration, unit: MetricUnit.millisecondsUnit,

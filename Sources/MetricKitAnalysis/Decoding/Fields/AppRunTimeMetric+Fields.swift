@@ -3,7 +3,7 @@ import Foundation
 extension AppRunTimeMetric {
   /// How the members of its MetricKit object reach its fields (see ``FieldTable``).
   static let fields = FieldTable(
-    empty: AppRunTimeMetric(),
+    "applicationTimeMetrics", empty: AppRunTimeMetric(),
     [
       .seconds("cumulativeForegroundTime", at: \.cumulativeForegroundTime),
       .seconds("cumulativeBackgroundTime", at: \.cumulativeBackgroundTime),

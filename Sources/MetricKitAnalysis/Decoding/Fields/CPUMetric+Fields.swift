@@ -3,7 +3,7 @@ import Foundation
 extension CPUMetric {
   /// How the members of its MetricKit object reach its fields (see ``FieldTable``).
   static let fields = FieldTable(
-    empty: CPUMetric(),
+    "cpuMetrics", empty: CPUMetric(),
     [
       .seconds("cumulativeCPUTime", at: \.cumulativeCPUTime),
       .measurement(

@@ -3,5 +3,5 @@ import Foundation
 extension DiskIOMetric {
   /// How the members of its MetricKit object reach its fields (see ``FieldTable``).
   static let fields = FieldTable(
-    empty: DiskIOMetric(), [.megabytes("cumulativeLogicalWrites", at: \.cumulativeLogicalWrites)])
+    "diskIOMetrics", empty: DiskIOMetric(), [.megabytes("cumulativeLogicalWrites", at: \.cumulativeLogicalWrites)])
 }

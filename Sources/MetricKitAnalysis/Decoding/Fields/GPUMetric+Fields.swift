@@ -2,5 +2,6 @@ import Foundation
 
 extension GPUMetric {
   /// How the members of its MetricKit object reach its fields (see ``FieldTable``).
-  static let fields = FieldTable(empty: GPUMetric(), [.seconds("cumulativeGPUTime", at: \.cumulativeGPUTime)])
+  static let fields = FieldTable(
+    "gpuMetrics", empty: GPUMetric(), [.seconds("cumulativeGPUTime", at: \.cumulativeGPUTime)])
 }

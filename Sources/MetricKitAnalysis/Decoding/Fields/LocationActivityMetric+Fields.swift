@@ -3,7 +3,7 @@ import Foundation
 extension LocationActivityMetric {
   /// How the members of its MetricKit object reach its fields (see ``FieldTable``).
   static let fields = FieldTable(
-    empty: LocationActivityMetric(),
+    "locationActivityMetrics", empty: LocationActivityMetric(),
     [
       .seconds("cumulativeBestAccuracyForNavigationTime", at: \.cumulativeBestAccuracyForNavigationTime),
       .seconds("cumulativeBestAccuracyTime", at: \.cumulativeBestAccuracyTime),

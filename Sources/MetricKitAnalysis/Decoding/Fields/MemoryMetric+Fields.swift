@@ -3,7 +3,7 @@ import Foundation
 extension MemoryMetric {
   /// How the members of its MetricKit object reach its fields (see ``FieldTable``).
   static let fields = FieldTable(
-    empty: MemoryMetric(),
+    "memoryMetrics", empty: MemoryMetric(),
     [
       .megabytes("peakMemoryUsage", at: \.peakMemoryUsage),
       .average(

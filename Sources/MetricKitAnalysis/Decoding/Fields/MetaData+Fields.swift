@@ -2,7 +2,8 @@ import Foundation
 
 extension MetaData {
   /// The fields of `metaData`.
-  static let fields = FieldTable(empty: MetaData(), rows)
+  static let fields = FieldTable(
+    "metaData", empty: MetaData(), rows)
 
   /// The rows of the fields `metaData` and `diagnosticMetaData` share.
   static let rows: [FieldTable<MetaData>.Field] = [

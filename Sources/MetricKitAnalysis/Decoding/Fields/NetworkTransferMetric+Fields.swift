@@ -3,7 +3,7 @@ import Foundation
 extension NetworkTransferMetric {
   /// How the members of its MetricKit object reach its fields (see ``FieldTable``).
   static let fields = FieldTable(
-    empty: NetworkTransferMetric(),
+    "networkTransferMetrics", empty: NetworkTransferMetric(),
     [
       .megabytes("cumulativeWifiUpload", at: \.cumulativeWifiUpload),
       .megabytes("cumulativeWifiDownload", at: \.cumulativeWifiDownload),

@@ -3,7 +3,7 @@ import Foundation
 extension SignpostIntervalData {
   /// How the members of its MetricKit object reach its fields (see ``FieldTable``).
   static let fields = FieldTable(
-    empty: SignpostIntervalData(),
+    "signpostMetrics[].signpostIntervalData", empty: SignpostIntervalData(),
     [
       .histogram(
         "histogrammedSignpostDurations", "histogrammedSignpostDuration", kind: .duration,
