@@ -117,7 +117,7 @@ struct DiagnosticTests {
     let parser = try #require(JSONParser(maximumDepth: 100_000))
     return try parser.parse(buffer.bytes) { (root) throws(PayloadDecodingError) in
       try DiagnosticDecoder(context: DecodingContext(timestamps: TimestampParser(), limits: InputLimits()))
-        .callStackTree(root)
+        .callStackTree(root).tree
     }
   }
 
