@@ -83,13 +83,30 @@ struct Compare: ParsableCommand {
     let baselineSnapshot = try baselineFile.map { try load($0, version: baseline, for: evaluator) }
     let candidateSnapshot = try candidateFile.map { try load($0, version: candidate, for: evaluator) }
 
+    // Rules on one group (`where:`) need the versions' groups of their key.
+    let targetedKeys = Set(ruleSet.rules.compactMap { $0.group?.key })
+    guard targetedKeys.count <= 1 else {
+      throw ValidationError(
+        "Rules with where: name groups of several keys (\(targetedKeys.map(\.description).sorted().joined(separator: ", "))): one compare groups by one key."
+      )
+    }
+    let grouping = breakdown.key ?? targetedKeys.first
+    if let targetedKey = targetedKeys.first {
+      if let by = breakdown.key, by != targetedKey {
+        throw ValidationError("Rules with where: name \(targetedKey) groups, but --by is \(by).")
+      }
+      if baselineFile != nil || candidateFile != nil {
+        throw ValidationError("Rules with where: need both versions from the dump (snapshots hold no groups).")
+      }
+    }
+
     var aggregate = DumpAggregate()
     let wanted = [baselineFromDump, candidateFromDump].compactMap { $0 }
     if !wanted.isEmpty {
       var filter = try input.filter()
       filter.applicationVersions = Set(wanted)
       var options = evaluator.aggregationOptions
-      options.grouping = breakdown.key
+      options.grouping = grouping
       aggregate = DumpAggregate(
         paths: input.inputPaths, reader: try input.reader(), filter: filter, options: options, threads: input.threads,
         standardInput: input.stdin)
@@ -105,9 +122,10 @@ struct Compare: ParsableCommand {
     var inputs = aggregate.inputs
     if let candidateSnapshot { inputs.merge(candidateSnapshot.inputs) }
     let report: ComparisonReport
-    if breakdown.by != nil, let baseline, let candidate {
+    if grouping != nil, let baseline, let candidate {
       report = ComparisonReport(
         grouped: aggregate, baseline: baseline, candidate: candidate, top: breakdown.top,
+        wholeVersions: breakdown.key == nil,
         baselineDiagnostics: aggregate.diagnostics[baseline], candidateDiagnostics: aggregate.diagnostics[candidate],
         evaluator: evaluator, threads: input.threads)
     } else {

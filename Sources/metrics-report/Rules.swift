@@ -30,7 +30,9 @@ struct Rules: ParsableCommand {
     guard let check else { return }
     do {
       let set = try RuleFileParser.load(path: check)
-      let lines = set.rules.map { "\($0.severity.rawValue)  \($0.metric) \($0.statistic)" }
+      let lines = set.rules.map { rule in
+        "\(rule.severity.rawValue)  \(rule.metric) \(rule.statistic)" + (rule.group.map { " where \($0)" } ?? "")
+      }
       try ReportOutput.write(
         "\(check): \(set.rules.count) rules, alpha \(set.alpha)\n" + lines.joined(separator: "\n") + "\n", to: output)
     } catch let error as RuleFileError {

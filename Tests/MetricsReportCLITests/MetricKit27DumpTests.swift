@@ -117,4 +117,88 @@ struct MetricKit27DumpTests {
     #expect(text.stdout.contains("Unknown keys (read past, not used): "), "\(text.stdout)")
     #expect(text.stdout.contains("MetricResult.metalFrameRateMetric ×2"))
   }
+
+  /// The launch p90 rule's verdict per group of a JSON comparison.
+  static func verdicts(_ json: [String: Any]) -> [String: String] {
+    var out: [String: String] = [:]
+    for r in json["results"] as? [[String: Any]] ?? [] {
+      guard r["metric"] as? String == "applicationLaunchMetrics.histogrammedTimeToFirstDraw",
+        r["statistic"] as? String == "p90"
+      else { continue }
+      let group = (r["by"] as? [String: String])?.values.first ?? "(version)"
+      out[group] = r["verdict"] as? String
+    }
+    return out
+  }
+
+  @Test func byStateFindsTheOneStateThatRegressed() throws {
+    for name in ["default", "byDomain", "mixed"] {
+      let r = try CLIRunner.run([
+        "compare", Self.dumps[name]!.path, "--baseline", "4.0.0", "--candidate", "4.1.0", "--by",
+        "state:com.example.shop.screen", "--format", "json",
+      ])
+      #expect(r.status == 1, "\(r.stderr)")
+      var verdicts = Self.verdicts(try r.json())
+      // The mixed dump's legacy days report no state: a group of their own, with every state's days.
+      #expect((verdicts.removeValue(forKey: "(unknown)") != nil) == (name == "mixed"))
+      #expect(verdicts == ["checkout": "regression", "browse": "unchanged", "search": "unchanged"], "\(name)")
+    }
+    // Legacy payloads report no state: one group, (unknown).
+    let legacy = try CLIRunner.run(["summary", Self.dumps["legacy"]!.path, "--by", "state", "--format", "json"])
+    let groups = (try legacy.json()["versions"] as? [[String: Any]] ?? []).compactMap {
+      ($0["by"] as? [String: String])?["state"]
+    }
+    #expect(Set(groups) == ["(unknown)"])
+    // Across domains, the group names its domain.
+    let all = try CLIRunner.run(["summary", Self.dumps["default"]!.path, "--by", "state"])
+    #expect(all.stdout.contains("state com.example.shop.screen:checkout"), "\(all.stdout.prefix(400))")
+  }
+
+  @Test func aRuleOnOneStateGatesThatStateAlone() throws {
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let rules = dir.appendingPathComponent("rules.yml")
+    try Data(
+      """
+      rules:
+        - metric: applicationLaunchMetrics.histogrammedTimeToFirstDraw
+          statistic: p90
+          maxIncrease: "20%"
+        - metric: applicationLaunchMetrics.histogrammedTimeToFirstDraw
+          statistic: p90
+          maxIncrease: "10%"
+          where: {"state:com.example.shop.screen": checkout}
+        - metric: applicationLaunchMetrics.histogrammedTimeToFirstDraw
+          statistic: p90
+          maxIncrease: "10%"
+          where: {"state:com.example.shop.screen": browse}
+        - metric: diagnostics.memoryException
+          statistic: rate
+      """.utf8
+    ).write(to: rules)
+    let r = try CLIRunner.run([
+      "compare", Self.dumps["mixed"]!.path, "--baseline", "4.0.0", "--candidate", "4.1.0", "--rules", rules.path,
+      "--format", "json",
+    ])
+    #expect(r.status == 1, "\(r.stderr)")
+    let json = try r.json()
+    #expect(Self.verdicts(json) == ["(version)": "unchanged", "checkout": "regression", "browse": "unchanged"])
+    let memory = (json["results"] as? [[String: Any]] ?? []).first {
+      $0["metric"] as? String == "diagnostics.memoryException"
+    }
+    let expected = Self.days().filter { $0.version == "4.0.0" }.flatMap(\.events).filter {
+      $0.kind == "memoryException"
+    }
+    #expect(memory?["verdict"] as? String == "unchanged")
+    #expect(!expected.isEmpty)
+    // A rule on a diagnostic's group, or on an unknown key, is refused naming the field.
+    for (bad, message) in [
+      ("    where: {state: checkout}\n", "diagnostics are not grouped"),
+      ("    where: {tab: checkout}\n", "'tab' is not a grouping key"),
+    ] {
+      try Data("rules:\n  - metric: diagnostics.crash\n\(bad)".utf8).write(to: rules)
+      let refused = try CLIRunner.run(["rules", "--check", rules.path])
+      #expect(refused.status == 2 && refused.stderr.contains(message), "\(refused.stderr)")
+    }
+  }
 }

@@ -21,7 +21,11 @@ struct MetricReportDecoder {
     let draft = try context.decode(root, with: Self.report)
     var entries = draft.intervalEntries
     var payload = MetricPayload(latestApplicationVersion: "")
-    if let day = Self.fullDayIndex(entries) { payload = entries.remove(at: day).values }
+    if let day = Self.fullDayIndex(entries) {
+      let entry = entries.remove(at: day)
+      payload = entry.values
+      payload.reportedStates = entry.states
+    }
     payload.latestApplicationVersion = draft.header.latestApplicationVersion
     payload.includesMultipleApplicationVersions = draft.header.includesMultipleApplicationVersions
     payload.timeStampBegin = draft.header.timeStampBegin

@@ -53,7 +53,8 @@ public struct RegressionEvaluator: Sendable {
   }
 
   /// Evaluates every rule, on up to `threads` threads. Diagnostic rules need the versions'
-  /// diagnostics; without them they report `insufficient-data`.
+  /// diagnostics; without them they report `insufficient-data`. Rules on one group (`where:`) need
+  /// the versions' groups, and are left to ``ComparisonReport/init(grouped:baseline:candidate:top:wholeVersions:baselineDiagnostics:candidateDiagnostics:evaluator:threads:)``.
   public func evaluate(
     baseline: VersionAggregate, candidate: VersionAggregate, baselineDiagnostics: DiagnosticAggregate? = nil,
     candidateDiagnostics: DiagnosticAggregate? = nil, statistics: (PooledStatistics, PooledStatistics)? = nil,
@@ -61,7 +62,7 @@ public struct RegressionEvaluator: Sendable {
   ) -> [RuleResult] {
     var pair = Pair(
       baseline: baseline, candidate: candidate, baselineDiagnostics: baselineDiagnostics,
-      candidateDiagnostics: candidateDiagnostics)
+      candidateDiagnostics: candidateDiagnostics, rules: ruleSet.rules.filter { $0.group == nil })
     pair.statistics = statistics
     return evaluate(pairs: [pair], threads: threads)[0]
   }

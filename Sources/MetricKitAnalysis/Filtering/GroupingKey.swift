@@ -1,4 +1,5 @@
-/// What `--by` breaks a version down by: a metadata field of each payload.
+/// What `--by` breaks a version down by: a metadata field of each payload, or the state the app
+/// reported it spent the day in (MetricKit 27).
 public enum GroupingKey: Sendable, Hashable, CustomStringConvertible {
   /// `metaData.deviceType`, e.g. `iPhone15,3`.
   case deviceType
@@ -12,6 +13,11 @@ public enum GroupingKey: Sendable, Hashable, CustomStringConvertible {
   case platformArchitecture
   /// `metaData.appBuildVersion`.
   case build
+  /// The state the app spent the longest part of the day in, of the states it reported (MetricKit 27
+  /// state reporting): within one domain (`--by state:com.example.tabs`, its labels), or across all
+  /// (`--by state`, `domain:label`). Each device-day counts once, in its main state, with all of its
+  /// metrics; days without a reported state (legacy payloads among them) are `(unknown)`.
+  case state(domain: String?)
 
   /// The value of payloads without the field.
   public static let unknown = "(unknown)"
@@ -20,7 +26,8 @@ public enum GroupingKey: Sendable, Hashable, CustomStringConvertible {
 
   /// Every key, as written on the command line.
   public static let names = [
-    "deviceType", "osVersion", "osVersion:major", "regionFormat", "platformArchitecture", "build",
+    "deviceType", "osVersion", "osVersion:major", "regionFormat", "platformArchitecture", "build", "state",
+    "state:<domain>",
   ]
 
   /// Parses `deviceType`, `osVersion`, `osVersion:major`, `regionFormat`, `platformArchitecture`, `build`.
@@ -32,7 +39,10 @@ public enum GroupingKey: Sendable, Hashable, CustomStringConvertible {
     case "regionFormat": self = .regionFormat
     case "platformArchitecture": self = .platformArchitecture
     case "build": self = .build
-    default: return nil
+    case "state": self = .state(domain: nil)
+    default:
+      guard text.hasPrefix("state:"), text.count > "state:".count else { return nil }
+      self = .state(domain: String(text.dropFirst("state:".count)))
     }
   }
 
@@ -45,6 +55,7 @@ public enum GroupingKey: Sendable, Hashable, CustomStringConvertible {
     case .regionFormat: "regionFormat"
     case .platformArchitecture: "platformArchitecture"
     case .build: "build"
+    case .state(let domain): domain.map { "state:\($0)" } ?? "state"
     }
   }
 
@@ -59,6 +70,7 @@ public enum GroupingKey: Sendable, Hashable, CustomStringConvertible {
     case .regionFormat: value = m?.regionFormat
     case .platformArchitecture: value = m?.platformArchitecture
     case .build: value = m?.applicationBuildVersion
+    case .state(let domain): value = Self.mainState(of: payload, domain: domain)
     }
     return Self.label(value)
   }
@@ -78,6 +90,24 @@ public enum GroupingKey: Sendable, Hashable, CustomStringConvertible {
   public static func ranked(_ payloads: [String: Int]) -> [String] {
     payloads.sorted { ($0.key != other ? 1 : 0, $0.value, $1.key) > ($1.key != other ? 1 : 0, $1.value, $0.key) }.map(
       \.key)
+  }
+
+  /// The state of `domain` (any, when nil) the payload reports the longest duration in, then the
+  /// byte-wise first: its label within a domain, `domain:label` across domains; nil without one.
+  static func mainState(of payload: MetricPayload, domain: String?) -> String? {
+    var best: (seconds: Double, name: String)? = nil
+    for state in payload.reportedStates + payload.stateEntries.map(\.state) {
+      guard domain == nil || state.domain == domain else { continue }
+      let name = domain == nil ? "\(state.domain):\(state.label)" : state.label
+      let seconds = state.duration?.converted(to: .seconds).value ?? 0
+      if let b = best,
+        b.seconds > seconds || (b.seconds == seconds && !name.utf8.lexicographicallyPrecedes(b.name.utf8))
+      {
+        continue
+      }
+      best = (seconds, name)
+    }
+    return best?.name
   }
 
   /// `iPhone OS 17.5.1 (21F90)` → `iPhone OS 17`: the text up to the end of the first number.

@@ -47,6 +47,9 @@ public struct MetricPayload: Sendable, Hashable {
   public var networkTransferMetrics: NetworkTransferMetric?
   /// Custom signposts.
   public var signpostMetrics: [SignpostMetric]
+  /// MetricKit 27 reports: the states active during the day, with how long each lasted (the full-day
+  /// entry's states; empty for legacy payloads).
+  public var reportedStates: [ReportedState] = []
   /// MetricKit 27 reports: the metrics aggregated per reported state (empty for legacy payloads).
   public var stateEntries: [MetricStateEntry] = []
   /// MetricKit 27 reports: the interval entries shorter than the full day, whose metrics overlap the

@@ -43,10 +43,12 @@ public struct ComparisonReport: Sendable {
 
   /// Compares each group of the two versions on its own (`compare --by`): the metric rules per group,
   /// the groups with the most payloads (both versions together) first and those beyond `top` merged
-  /// into `(other)`; the diagnostic rules on the whole versions (diagnostics are not grouped). Every
-  /// test enters one Benjamini–Hochberg family.
+  /// into `(other)`; the diagnostic rules on the whole versions (diagnostics are not grouped). With
+  /// `wholeVersions`, the metric rules compare the whole versions instead, and only the rules on one
+  /// group (`where:`) read the groups. A rule on one group compares that group alone, whether or not it
+  /// is among the `top`. Every test enters one Benjamini–Hochberg family.
   public init(
-    grouped aggregate: DumpAggregate, baseline: String, candidate: String, top: Int,
+    grouped aggregate: DumpAggregate, baseline: String, candidate: String, top: Int, wholeVersions: Bool = false,
     baselineDiagnostics: DiagnosticAggregate? = nil, candidateDiagnostics: DiagnosticAggregate? = nil,
     evaluator: RegressionEvaluator, threads: Int = 1
   ) {
@@ -73,20 +75,36 @@ public struct ComparisonReport: Sendable {
       }
       return merged
     }
-    var labels: [String] = []
+    var labels: [String?] = []
     var pairs: [RegressionEvaluator.Pair] = []
-    let metricRules = evaluator.ruleSet.rules.filter { $0.metric.kind != .diagnostic }
+    let metricRules = evaluator.ruleSet.rules.filter { $0.metric.kind != .diagnostic && $0.group == nil }
     let diagnosticRules = evaluator.ruleSet.rules.filter { $0.metric.kind == .diagnostic }
-    for value in ranked.prefix(max(0, top)) {
-      labels.append(value)
-      pairs.append(.init(baseline: side(baseline, [value]), candidate: side(candidate, [value]), rules: metricRules))
+    // The rules on one group, by the group's value (rules on another key's groups compare nothing here).
+    var targeted: [String: [RegressionRule]] = [:]
+    for rule in evaluator.ruleSet.rules {
+      if let g = rule.group, g.key == aggregate.grouping { targeted[g.value, default: []].append(rule) }
     }
-    if ranked.count > top {
-      labels.append(GroupingKey.other)
+    if wholeVersions {
+      labels.append(nil)
+      pairs.append(.init(baseline: b, candidate: c, rules: metricRules))
+    } else {
+      for value in ranked.prefix(max(0, top)) {
+        labels.append(value)
+        let rules = metricRules + (targeted.removeValue(forKey: value) ?? [])
+        pairs.append(.init(baseline: side(baseline, [value]), candidate: side(candidate, [value]), rules: rules))
+      }
+      if ranked.count > top {
+        labels.append(GroupingKey.other)
+        pairs.append(
+          .init(
+            baseline: side(baseline, ranked.dropFirst(top)), candidate: side(candidate, ranked.dropFirst(top)),
+            rules: metricRules))
+      }
+    }
+    for value in targeted.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+      labels.append(value)
       pairs.append(
-        .init(
-          baseline: side(baseline, ranked.dropFirst(top)), candidate: side(candidate, ranked.dropFirst(top)),
-          rules: metricRules))
+        .init(baseline: side(baseline, [value]), candidate: side(candidate, [value]), rules: targeted[value]!))
     }
     if !diagnosticRules.isEmpty {
       pairs.append(
@@ -100,7 +118,7 @@ public struct ComparisonReport: Sendable {
       zip(labels, evaluated).flatMap { label, results in
         results.map { r in
           var r = r
-          r.by = (key, label)
+          r.by = label.map { (key, $0) }
           return r
         }
       } + (diagnosticRules.isEmpty ? [] : evaluated[evaluated.count - 1])

@@ -31,6 +31,9 @@ public struct RegressionRule: Sendable, Hashable {
   public package(set) var minPayloads: Int
   /// `newSignature` rules: how many occurrences in the candidate make a new signature count.
   public package(set) var minCount: Int
+  /// The one group the rule compares (`where:` in a rule file); nil for every group, or the whole
+  /// versions without `--by`.
+  public package(set) var group: GroupFilter?
 
   /// Creates a rule, checked as a rule file's rule is. Without a statistic, the metric's usual one:
   /// p90 for histograms, the mean for scalar metrics and counters, the rate for rates and
@@ -134,6 +137,18 @@ public struct RegressionRule: Sendable, Hashable {
     }
     if minPayloads < 2 { throw RuleValidationError(field: "minPayloads", message: "\(minPayloads) is below 2") }
     if minCount < 1 { throw RuleValidationError(field: "minCount", message: "\(minCount) is below 1") }
+    if group != nil, kind == .diagnostic {
+      throw RuleValidationError(
+        field: "where", message: "diagnostics are not grouped: a diagnostic rule applies to the whole versions")
+    }
+  }
+
+  /// The same rule, comparing only one group of each version.
+  public func only(_ group: GroupFilter) throws(RuleValidationError) -> RegressionRule {
+    var copy = self
+    copy.group = group
+    try copy.validate()
+    return copy
   }
 
   private static func applicable(_ kind: MetricKind) -> String {

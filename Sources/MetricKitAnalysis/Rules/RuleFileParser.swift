@@ -119,6 +119,19 @@ public enum RuleFileParser {
       return v
     }
 
+    /// A `where` mapping of one grouping key to one value: `{state: checkout}`,
+    /// `{"state:com.example.tabs": checkout}`, `{deviceType: "iPhone15,3"}`.
+    func group(_ node: Node, _ key: String) throws(RuleFileError) -> GroupFilter {
+      guard case .mapping(let mapping) = node, mapping.count == 1, let (k, v) = mapping.first else {
+        throw fail(node, key, "expected one grouping key and its value, e.g. {state: checkout}")
+      }
+      guard let name = k.string, let grouping = GroupingKey(parsing: name) else {
+        throw fail(k, key, "'\(k.string ?? "")' is not a grouping key (\(GroupingKey.names.joined(separator: ", ")))")
+      }
+      guard let value = v.string, !value.isEmpty else { throw fail(v, "\(key).\(name)", "expected the group's value") }
+      return GroupFilter(key: grouping, value: value)
+    }
+
     func relative(_ node: Node, _ key: String) throws(RuleFileError) -> Double {
       switch RuleQuantity.relative(try string(node, key)) {
       case .success(let v): return v
@@ -173,7 +186,7 @@ public enum RuleFileParser {
       var fields: [String: Node] = [:]
       let known = [
         "metric", "statistic", "polarity", "maxIncrease", "maxIncreaseAbsolute", "budget", "severity", "minPayloads",
-        "minCount",
+        "minCount", "where",
       ]
       for (k, v) in mapping {
         let name = k.string ?? ""
@@ -208,6 +221,7 @@ public enum RuleFileParser {
       if let v = fields["minPayloads"] { rule.minPayloads = try integer(v, "\(prefix).minPayloads", minimum: 2) }
       if let v = fields["minCount"] { rule.minCount = try integer(v, "\(prefix).minCount", minimum: 1) }
       if let v = fields["maxIncrease"] { rule.maxIncrease = try relative(v, "\(prefix).maxIncrease") }
+      if let v = fields["where"] { rule.group = try group(v, "\(prefix).where") }
       for name in ["maxIncreaseAbsolute", "budget"] {
         guard let v = fields[name] else { continue }
         let amount: Double
@@ -253,6 +267,7 @@ public enum RuleFileParser {
       out += "    severity: \(rule.severity.rawValue)\n"
       out += "    minPayloads: \(rule.minPayloads)\n"
       if rule.statistic == .newSignature { out += "    minCount: \(rule.minCount)\n" }
+      if let g = rule.group { out += "    where: {\"\(g.key)\": \"\(g.value)\"}\n" }
     }
     return out
   }
