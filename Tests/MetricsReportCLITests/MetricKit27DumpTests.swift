@@ -201,4 +201,21 @@ struct MetricKit27DumpTests {
       #expect(refused.status == 2 && refused.stderr.contains(message), "\(refused.stderr)")
     }
   }
+
+  @Test func statesExportAsLabelsPrometheusAccepts() throws {
+    let dump = Self.dumps["default"]!.path
+    for arguments in [
+      ["export", dump, "--to", "openmetrics", "--by", "state:com.example.shop.screen"],
+      [
+        "compare", dump, "--baseline", "4.0.0", "--candidate", "4.1.0", "--by", "state:com.example.shop.screen",
+        "--format", "openmetrics",
+      ],
+    ] {
+      let exposition = try CLIRunner.run(arguments)
+      #expect(exposition.stdout.contains("state=\"checkout\",state_domain=\"com.example.shop.screen\""))
+      guard let promtool = ExportCommandTests.tool("promtool", flag: "--prometheus") else { continue }
+      let check = try ExportCommandTests.run(promtool, ["check", "metrics"], input: Data(exposition.stdout.utf8))
+      #expect(check.status == 0 && check.stderr.isEmpty, "\(arguments): \(check.stdout)\(check.stderr)")
+    }
+  }
 }

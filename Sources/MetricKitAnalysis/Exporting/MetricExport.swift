@@ -146,15 +146,22 @@ public struct MetricExport: Sendable {
   /// category and name.
   public func labels(of point: Point, metric: MetricID) -> [(name: String, value: String)] {
     var labels = [(name: "app_version", value: point.version)]
-    if let grouping, let group = point.group { labels.append((Self.labelName(grouping.description), group)) }
+    if let grouping, let group = point.group { labels += Self.groupLabels(grouping, group) }
     if metric.isSignpost { labels += Self.signpostLabels(metric) }
     return labels
   }
 
-  /// A grouping key as a label name: `deviceType` → `device_type`, `osVersion:major` →
-  /// `os_version_major`.
-  static func labelName(_ key: String) -> String {
-    ExportName.snake(key.replacingOccurrences(of: ":", with: "_"))
+  /// The labels of a group: the key in snake case and the value (`device_type="iPhone15,3"`,
+  /// `os_version_major="iPhone OS 17"`); a state's label is `state`, with its domain, when the key
+  /// names one, as `state_domain` (a domain is text, not a label name).
+  static func groupLabels(_ key: GroupingKey, _ value: String) -> [(name: String, value: String)] {
+    if case .state(let domain) = key { return [("state", value)] + (domain.map { [("state_domain", $0)] } ?? []) }
+    return [(ExportName.snake(key.description.replacingOccurrences(of: ":", with: "_")), value)]
+  }
+
+  /// The labels of a group named by its key's text (a rule result's `by`).
+  static func groupLabels(_ key: String, _ value: String) -> [(name: String, value: String)] {
+    GroupingKey(parsing: key).map { groupLabels($0, value) } ?? [("group", value)]
   }
 
   /// A signpost identifier's category and name.

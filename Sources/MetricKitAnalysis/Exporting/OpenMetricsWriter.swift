@@ -106,7 +106,7 @@ public enum OpenMetricsWriter {
           ("verdict", r.verdict.rawValue),
           ("severity", r.rule.severity.rawValue),
         ]
-      if let by = r.by { labels.append((MetricExport.labelName(by.key), by.value)) }
+      if let by = r.by { labels += MetricExport.groupLabels(by.key, by.value) }
       return labels
     }
     header(
