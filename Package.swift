@@ -9,6 +9,8 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .library(name: "MetricKitAnalysis", targets: ["MetricKitAnalysis"]),
+    // MetricKit 27's report types over the library, for code written against the iOS 27 SDK.
+    .library(name: "MetricKitReports", targets: ["MetricKitReports"]),
     .executable(name: "metrics-report", targets: ["metrics-report"]),
   ],
   dependencies: [
@@ -49,6 +51,10 @@ let package = Package(
       // The report page's style and script, compiled into the library so the CLI stays one file.
       resources: [.embedInCode("Rendering/HTML/report.css"), .embedInCode("Rendering/HTML/report.js")]),
 
+    // MetricKit 27's `MetricReport`, `MetricResult`, `Histogram<D>`… over the library's reader: a module
+    // of its own, since its `Histogram` is MetricKit's, not the library's.
+    .target(name: "MetricKitReports", dependencies: ["MetricKitAnalysis"]),
+
     // The thin command-line shell.
     .executableTarget(
       name: "metrics-report",
@@ -72,6 +78,7 @@ let package = Package(
 
     .testTarget(
       name: "MetricKitAnalysisTests", dependencies: ["MetricKitAnalysis", "PayloadSynthesis"]),
+    .testTarget(name: "MetricKitReportsTests", dependencies: ["MetricKitReports", "PayloadSynthesis"]),
     .testTarget(
       name: "MetricsReportCLITests", dependencies: ["metrics-report", "PayloadSynthesis"],
       exclude: ["Golden", "Schemas"]),

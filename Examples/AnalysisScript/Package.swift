@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // A separate package that depends on metrics-report by path, as an analysis script would: CI builds
-// and runs it against Samples/dump (the library's contract, issue 10).
+// and runs it against Samples/dump and a dump of MetricKit 27 reports (the library's contract).
 import PackageDescription
 
 let package = Package(
@@ -14,5 +14,8 @@ let package = Package(
     // The on-device recipe with only `import MetricKit` replaced, compiled and compared.
     .executableTarget(
       name: "device-recipe", dependencies: [.product(name: "MetricKitAnalysis", package: "metrics-report")]),
+    // Code written against the iOS 27 SDK's report types, with only `import MetricKit` replaced.
+    .executableTarget(
+      name: "ios27-report", dependencies: [.product(name: "MetricKitReports", package: "metrics-report")]),
   ]
 )

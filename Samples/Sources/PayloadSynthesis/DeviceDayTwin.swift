@@ -22,6 +22,13 @@ public struct DeviceDayTwin: Sendable {
     public var frames: [(name: String, uuid: String, offset: Int)]
     /// A hang's duration, ms.
     public var hangMilliseconds: Int
+
+    /// Creates an event.
+    public init(kind: String, frames: [(name: String, uuid: String, offset: Int)], hangMilliseconds: Int) {
+      self.kind = kind
+      self.frames = frames
+      self.hangMilliseconds = hangMilliseconds
+    }
   }
 
   public var version: String

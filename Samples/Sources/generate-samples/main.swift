@@ -1,6 +1,11 @@
 // Writes the sample dump under Samples/dump: deterministic (same seed, same bytes).
 //
 //   swift run generate-samples [DIRECTORY] [--seed N] [--payloads-per-version N]
+//   swift run generate-samples --reports DIRECTORY [--seed N]
+//
+// With --reports, writes device-days of two versions as MetricKit 27 reports (both encodings) mixed
+// with legacy payloads, each day's diagnostics beside it; 4.1.0's launches are slower in the
+// `checkout` state.
 import Foundation
 import PayloadSynthesis
 
@@ -19,6 +24,25 @@ let positional = arguments.enumerated().filter { i, a in
 let directory = URL(fileURLWithPath: positional.first ?? "Samples/dump")
 
 do {
+  if let reports = option("--reports", in: arguments) {
+    var rng = SplitMix64(seed: seed)
+    var days: [DeviceDayTwin] = []
+    for (v, version) in ["4.0.0", "4.1.0"].enumerated() {
+      for day in 0..<60 {
+        for device in 0..<2 {
+          days.append(
+            DeviceDayTwin.make(
+              version: version, device: device, day: day + 30 * v, rng: &rng, slowState: v == 1 ? "checkout" : nil,
+              slower: 1.3))
+        }
+      }
+    }
+    let url = URL(fileURLWithPath: reports)
+    try? FileManager.default.removeItem(at: url)
+    try DeviceDayTwin.write(days, mix: .mixed, to: url)
+    print("Wrote \(days.count) device-days (MetricKit 27 reports and legacy payloads) to \(url.path)")
+    exit(0)
+  }
   try? FileManager.default.removeItem(at: directory)
   let dump = try SampleDump.write(to: directory, seed: seed, payloadsPerVersion: perVersion)
   let multi = dump.payloads.filter(\.multipleVersions).count
