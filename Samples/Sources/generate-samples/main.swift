@@ -28,7 +28,7 @@ do {
     var rng = SplitMix64(seed: seed)
     var days: [DeviceDayTwin] = []
     for (v, version) in ["4.0.0", "4.1.0"].enumerated() {
-      for day in 0..<60 {
+      for day in 0..<120 {
         for device in 0..<2 {
           days.append(
             DeviceDayTwin.make(
