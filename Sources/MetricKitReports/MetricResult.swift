@@ -26,6 +26,7 @@ public enum MetricResult: Sendable, Hashable {
   case foregroundTermination(ForegroundTerminationMetric)
   case backgroundTermination(BackgroundTerminationMetric)
   case signpostInterval(SignpostIntervalMetric)
+  case metalFrameRate(MetalFrameRateMetric)
 
   /// The group the metric belongs to.
   public var metricGroup: MetricGroup {
@@ -35,7 +36,7 @@ public enum MetricResult: Sendable, Hashable {
     case .totalForegroundTime, .totalBackgroundTime, .totalBackgroundAudioTime, .totalBackgroundLocationTime:
       .appRunTime
     case .cpuTime, .cpuInstructionsCount: .cpu
-    case .gpuTime: .gpu
+    case .gpuTime, .metalFrameRate: .gpu
     case .peakMemory, .suspendedMemory: .memory
     case .logicalDiskWrites: .diskIO
     case .hitchTime: .animation
@@ -127,6 +128,14 @@ extension MetricResult {
             cpuTime: data?.cumulativeCPUTime,
             averageMemory: data?.averageMemory.map { AverageStatistics(average: $0, count: 0) },
             logicalWrites: data?.cumulativeLogicalWrites, hitchTimeRatio: data?.cumulativeHitchTimeRatio)))
+    }
+    for m in p.metalFrameRates {
+      out.append(
+        .metalFrameRate(
+          .init(
+            framesPerSecond: m.framesPerSecond, frameCount: m.frameCount,
+            activeDrawingDuration: m.activeDrawingDuration,
+            layerName: m.layerName)))
     }
     return out
   }

@@ -75,3 +75,15 @@ public struct TotalBackgroundLocationTimeMetric: Sendable, Hashable {
 
 /// MetricKit 27's unit of hitch-time ratios (`ms per s`).
 public typealias HitchTimeRatio = UnitHitchTimeRatio
+
+/// `MetricResult.metalFrameRate`: one Metal layer's frame rate.
+public struct MetalFrameRateMetric: Sendable, Hashable {
+  /// Frames presented per second while drawing.
+  public let framesPerSecond: Measurement<UnitFrequency>?
+  /// Frames presented.
+  public let frameCount: Int?
+  /// How long the layer was drawing.
+  public let activeDrawingDuration: Measurement<UnitDuration>?
+  /// The layer's name.
+  public let layerName: String?
+}

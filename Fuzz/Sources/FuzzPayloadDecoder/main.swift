@@ -13,6 +13,12 @@ public func fuzzPayloadDecoder(_ start: UnsafeRawPointer?, _ count: Int) -> CInt
         payload,
         options: AggregationOptions(payloadStatistics: MetricSelection(), payloadPercentiles: Percentile.defaults))
       for (_, merged) in aggregate.histograms { _ = try? merged.percentiles(Percentile.defaults) }
+      _ = GroupingKey.state(domain: nil).value(of: payload)
+      for entry in payload.stateEntries
+        + payload.subIntervalEntries.map({ MetricStateEntry(state: ReportedState(), values: $0.values) })
+      {
+        aggregate.add(entry.values, options: AggregationOptions())
+      }
     }
   }
   return 0

@@ -5,7 +5,7 @@ import Foundation
 struct MeasurementUnit: Sendable {
   /// The kinds of quantity MetricKit measures.
   enum Kind: String, Sendable {
-    case duration, storage, signalBars, pixelLuminance, instructions, hitchRatio
+    case duration, storage, signalBars, pixelLuminance, instructions, hitchRatio, frequency
 
     /// How a kind is named in error messages.
     var noun: String {
@@ -16,6 +16,7 @@ struct MeasurementUnit: Sendable {
       case .pixelLuminance: "a pixel luminance"
       case .instructions: "an instruction count"
       case .hitchRatio: "a hitch-time ratio"
+      case .frequency: "a frequency"
       }
     }
   }
@@ -72,6 +73,7 @@ struct MeasurementUnit: Sendable {
     add(["instructions", "instruction"], .instructions)
     add(["kiloinstructions", "kiloinstruction"], .instructions, 1000)
     add(["ms per s", "ms/s", "毫秒/秒"], .hitchRatio)
+    add(["Hz", "fps"], .frequency)
     return t
   }()
 }

@@ -106,6 +106,13 @@ enum MetricResultFields {
       // Terminations: the legacy exit counters, by their MetricKit 27 names.
       .enumCase("foregroundTerminationMetric", "foregroundTermination", with: terminations(foreground: true)),
       .enumCase("backgroundTerminationMetric", "backgroundTermination", with: terminations(foreground: false)),
+      // Metal: one per layer, appended in order.
+      .custom(
+        "metalFrameRateMetric", "metalFrameRate",
+        read: { (value, context, root) throws(PayloadDecodingError) in
+          let body = value.kind == .object && value.count == 1 ? value.member("_0") ?? value : value
+          root.metalFrameRates.append(try context.decode(body, with: metalFrameRate))
+        }, write: nil),
       // Signposts: one per result, appended in order.
       .custom(
         "signpostIntervalMetric", "signpostInterval",
@@ -164,6 +171,16 @@ enum MetricResultFields {
         counter("taskTimeoutTerminationCount", "cumulativeBackgroundTaskAssertionTimeoutExitCount"),
       ])
   }
+
+  /// `MetalFrameRateMetric`.
+  static let metalFrameRate = FieldTable(
+    "MetricResult.metalFrameRateMetric", empty: MetalFrameRate(),
+    [
+      .measurementObject("framesPerSecond", kind: .frequency, unit: UnitFrequency.hertz, at: \.framesPerSecond),
+      .count("frameCount", at: \.frameCount),
+      .secondsObject("activeDrawingDuration", at: \.activeDrawingDuration),
+      .string("layerName", at: \.layerName),
+    ])
 
   /// `SignpostIntervalMetric`, onto the legacy signpost and its interval data.
   static let signpost = FieldTable(

@@ -50,6 +50,10 @@ public enum MetricCatalog {
     },
     .scalar(.scrollHitchTimeRatio, .millisecondsPerSecond) { $0.animationMetrics?.scrollHitchTimeRatio?.value },
     .scalar(.hitchTimeRatio, .millisecondsPerSecond) { $0.animationMetrics?.hitchTimeRatio?.value },
+    Metric(
+      .metalFrameRate, kind: .scalar, unit: .framesPerSecond, title: "Metal frame rate",
+      exportName: ExportName(section: "metal", field: "frame_rate"), polarity: .higherIsBetter,
+      reading: .value { $0.metalFramesPerSecond }),
     .scalar(.averagePixelLuminance, .averagePixelLuminance) {
       guard let a = $0.displayMetrics?.averagePixelLuminance, a.sampleCount > 0 else { return nil }
       return a.averageMeasurement.value

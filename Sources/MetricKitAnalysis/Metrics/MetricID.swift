@@ -108,6 +108,8 @@ public struct MetricID: Hashable, Sendable, CustomStringConvertible {
     return DiagnosticKind(rawValue: String(rawValue.dropFirst(Self.diagnosticsPrefix.count)))
   }
 
+  /// `metalFrameRate`: frames per second over the day's Metal layers (MetricKit 27).
+  public static let metalFrameRate = MetricID(catalog: "metalFrameRate")
   /// `hangRate`: seconds of hang per hour of foreground time.
   public static let hangRate = MetricID(catalog: "hangRate")
   /// `scrollHitchRate`: ms of scroll hitch per s, weighted by foreground time.

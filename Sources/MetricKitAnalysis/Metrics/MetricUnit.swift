@@ -23,6 +23,8 @@ public enum MetricUnit: String, Sendable, Hashable, CaseIterable, CustomStringCo
   case millisecondsPerSecond = "ms/s"
   /// Seconds per hour: the hang rate.
   case secondsPerHour = "s/h"
+  /// Frames per second: the Metal frame rate.
+  case framesPerSecond = "fps"
   /// A plain number of events (exits).
   case count
   /// Diagnostics per 1,000 payloads.
@@ -45,6 +47,7 @@ public enum MetricUnit: String, Sendable, Hashable, CaseIterable, CustomStringCo
     case .averagePixelLuminance: UnitAveragePixelLuminance.apl
     case .millisecondsPerSecond: UnitTimeRatio.millisecondsPerSecond
     case .secondsPerHour: UnitTimeRatio.secondsPerHour
+    case .framesPerSecond: UnitFrequency.hertz
     case .count, .perThousandPayloads: nil
     }
   }
@@ -70,6 +73,7 @@ public enum MetricUnit: String, Sendable, Hashable, CaseIterable, CustomStringCo
     // Seconds of hang per hour of foreground time, as a ratio of times.
     case .secondsPerHour: ("ratio", 1, 3600)
     case .bars: ("bars", 1, 1)
+    case .framesPerSecond: ("hertz", 1, 1)
     case .instructions, .averagePixelLuminance, .count, .perThousandPayloads: (nil, 1, 1)
     }
   }

@@ -47,6 +47,8 @@ public struct MetricPayload: Sendable, Hashable {
   public var networkTransferMetrics: NetworkTransferMetric?
   /// Custom signposts.
   public var signpostMetrics: [SignpostMetric]
+  /// MetricKit 27 reports: the Metal layers' frame rates (empty for legacy payloads).
+  public var metalFrameRates: [MetalFrameRate] = []
   /// MetricKit 27 reports: the states active during the day, with how long each lasted (the full-day
   /// entry's states; empty for legacy payloads).
   public var reportedStates: [ReportedState] = []
@@ -65,5 +67,31 @@ public struct MetricPayload: Sendable, Hashable {
     self.includesMultipleApplicationVersions = includesMultipleApplicationVersions
     timeZoneAssumed = false
     signpostMetrics = []
+  }
+}
+
+extension MetricPayload {
+  /// The day's Metal frame rate over all its layers: frames presented over drawing time, each layer
+  /// counting its frames and its drawing time (a layer missing one of them gives it from its rate);
+  /// nil without a layer that says both.
+  public var metalFramesPerSecond: Double? {
+    var frames = 0.0
+    var seconds = 0.0
+    for layer in metalFrameRates {
+      let count = layer.frameCount.map(Double.init)
+      let duration = layer.activeDrawingDuration?.converted(to: .seconds).value
+      let rate = layer.framesPerSecond?.converted(to: .hertz).value
+      if let count, let duration, duration > 0 {
+        frames += count
+        seconds += duration
+      } else if let count, let rate, rate > 0 {
+        frames += count
+        seconds += count / rate
+      } else if let rate, let duration, duration > 0 {
+        frames += rate * duration
+        seconds += duration
+      }
+    }
+    return seconds > 0 ? frames / seconds : nil
   }
 }

@@ -44,7 +44,7 @@ enum RuleQuantity {
     case ("duration", .seconds): return .success(parsed.value / 1000)
     case ("storage", .megabytes): return .success(parsed.value / 1_000_000)
     case ("signalBars", .bars), ("pixelLuminance", .averagePixelLuminance), ("instructions", .instructions),
-      ("hitchRatio", .millisecondsPerSecond):
+      ("hitchRatio", .millisecondsPerSecond), ("frequency", .framesPerSecond):
       return .success(parsed.value)
     default: return .failure(QuantityError(message: "'\(text)' is not in \(symbol)"))
     }

@@ -173,4 +173,20 @@ struct MetricReportDecodingTests {
       "{\"timeRange\": {\"begin\": 786240000}, \"environment\": {}, \"crashDiagnostic\": {}, \"hangDiagnostic\": {}}")
     #expect(error.reason.contains("a second diagnostic result"), "\(error)")
   }
+
+  @Test func metalLayersGiveFramesOverDrawingTime() throws {
+    let payload = try Support.metricPayload(
+      """
+      {"timeRange": {"begin": 786240000}, "intervalEntries": [{"values": [
+        {"metalFrameRateMetric": {"framesPerSecond": {"value": 60, "unit": "Hz"}, "frameCount": 600,
+          "activeDrawingDuration": {"value": 10, "unit": "s"}, "layerName": "Board"}},
+        {"metalFrameRateMetric": {"framesPerSecond": {"value": 30, "unit": "Hz"}, "frameCount": 300}}]}]}
+      """)
+    #expect(payload.metalFrameRates.map(\.layerName) == ["Board", nil])
+    #expect(payload.metalFrameRates[1].framesPerSecond?.value == 30)
+    // 600 frames in 10 s, and 300 frames at 30 fps (10 s): 900 frames in 20 s.
+    #expect(payload.metalFramesPerSecond == 45)
+    #expect(MetricID.metalFrameRate.metric.polarity == .higherIsBetter)
+    #expect(MetricID.metalFrameRate.metric.unit == .framesPerSecond)
+  }
 }

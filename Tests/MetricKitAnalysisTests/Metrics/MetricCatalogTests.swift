@@ -89,14 +89,30 @@ struct MetricCatalogTests {
       """
   }
 
-  /// Two versions of 24 payloads each, over 6 days, aggregated per day.
+  /// A MetricKit 27 report of the metrics only MetricKit 27 has (the Metal frame rate), on the same
+  /// days as ``fullPayload(version:day:i:)``.
+  static func reportOnlyMetrics(version: String, day: Int, i: Int) -> String {
+    let k = i % 7 + 1
+    let begin = String(format: "2024-05-%02dT00:00:00Z", day)
+    return """
+      {"timeRange": {"begin": "\(begin)"}, "environment": {"latestApplicationVersion": "\(version)"},
+       "intervalEntries": [{"duration": {"value": 86400, "unit": "s"}, "values": [
+         {"metalFrameRateMetric": {"framesPerSecond": {"value": \(50 + k), "unit": "Hz"}, "frameCount": \(600 * k),
+          "activeDrawingDuration": {"value": \(10 + k), "unit": "s"}, "layerName": "Board"}}]}]}
+      """
+  }
+
+  /// Two versions of 24 legacy payloads and 24 reports each, over 6 days, aggregated per day.
   static func fullAggregate(options: AggregationOptions = AggregationOptions()) throws -> DumpAggregate {
     let dir = try Support.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
-    let lines = ["1.0", "1.1"].flatMap { version in
-      (0..<24).map { i in
-        fullPayload(version: version, day: 1 + i % 6, i: i + (version == "1.1" ? 3 : 0))
-          .replacingOccurrences(of: "\n", with: " ")
+    var lines: [String] = []
+    for version in ["1.0", "1.1"] {
+      for i in 0..<24 {
+        let day = 1 + i % 6
+        let k = i + (version == "1.1" ? 3 : 0)
+        lines.append(fullPayload(version: version, day: day, i: k).replacingOccurrences(of: "\n", with: " "))
+        lines.append(reportOnlyMetrics(version: version, day: day, i: k).replacingOccurrences(of: "\n", with: " "))
       }
     }
     let file = dir.appendingPathComponent("full.ndjson")
