@@ -97,7 +97,7 @@ struct MetricKit27DumpTests {
     var report = DeviceDayTwin.make(version: "1.0", device: 0, day: 0, rng: &rng).report(.standard)
     var entries = report["intervalEntries"] as! [[String: Any]]
     var values = entries[1]["values"] as! [[String: Any]]
-    values.append(["metalFrameRateMetric": ["framesPerSecond": ["value": 60, "unit": "Hz"], "frameCount": 600]])
+    values.append(["networkTransferMetric": ["wifiDownload": ["value": 60, "unit": "MB"]]])
     values.append(["cpuTimeMetric": ["value": ["value": 3, "unit": "s"], "newMember": 1]])
     entries[1]["values"] = values
     report["intervalEntries"] = entries
@@ -110,12 +110,12 @@ struct MetricKit27DumpTests {
     let inputs = try #require(try r.json()["inputs"] as? [String: Any])
     #expect(
       inputs["unknownKeys"] as? [String: Int] == [
-        "MetricReport.futureTopLevel": 2, "MetricResult.metalFrameRateMetric": 2,
+        "MetricReport.futureTopLevel": 2, "MetricResult.networkTransferMetric": 2,
         "MetricResult.cpuTimeMetric.newMember": 2,
       ])
     let text = try CLIRunner.run(["summary", dir.path])
     #expect(text.stdout.contains("Unknown keys (read past, not used): "), "\(text.stdout)")
-    #expect(text.stdout.contains("MetricResult.metalFrameRateMetric ×2"))
+    #expect(text.stdout.contains("MetricResult.networkTransferMetric ×2"))
   }
 
   /// The launch p90 rule's verdict per group of a JSON comparison.
