@@ -7,21 +7,7 @@ import Testing
 @Suite("MetricKit 27 dumps")
 struct MetricKit27DumpTests {
   /// Two versions, two devices, 120 days each; 4.1.0's launches in the `checkout` state are slower.
-  static func days() -> [DeviceDayTwin] {
-    var rng = SplitMix64(seed: 27)
-    var days: [DeviceDayTwin] = []
-    for (v, version) in ["4.0.0", "4.1.0"].enumerated() {
-      for day in 0..<120 {
-        for device in 0..<2 {
-          days.append(
-            DeviceDayTwin.make(
-              version: version, device: device, day: day + 30 * v, rng: &rng, slowState: v == 1 ? "checkout" : nil,
-              slower: 1.3))
-        }
-      }
-    }
-    return days
-  }
+  static func days() -> [DeviceDayTwin] { DeviceDayTwin.rollout(daysPerVersion: 120, seed: 27) }
 
   /// The dumps, written once per test run.
   static let dumps: [String: URL] = {

@@ -49,6 +49,24 @@ public struct DeviceDayTwin: Sendable {
   public var abnormalExits: Int
   public var events: [Event]
 
+  /// Two versions, 4.0.0 and 4.1.0 (started 30 days later), of `daysPerVersion` days on two devices
+  /// each; 4.1.0's launches are 30% slower on days in the `checkout` state, and no other.
+  public static func rollout(daysPerVersion: Int, seed: UInt64) -> [DeviceDayTwin] {
+    var rng = SplitMix64(seed: seed)
+    var days: [DeviceDayTwin] = []
+    for (v, version) in ["4.0.0", "4.1.0"].enumerated() {
+      for day in 0..<daysPerVersion {
+        for device in 0..<2 {
+          days.append(
+            make(
+              version: version, device: device, day: day + 30 * v, rng: &rng, slowState: v == 1 ? "checkout" : nil,
+              slower: 1.3))
+        }
+      }
+    }
+    return days
+  }
+
   /// The states a generated day is in, one per day.
   public static let states = ["browse", "checkout", "search"]
 
@@ -345,9 +363,9 @@ public struct DeviceDayTwin: Sendable {
         "callStackTree": [
           "callStackPerThread": true,
           "callStackThreads": [["threadAttributed": true, "rootFrames": Self.frameTree(event.frames, name: false)]],
-          "binaryInfo": Dictionary(grouping: event.frames, by: \.uuid).map {
-            ["uuid": $0.key, "name": $0.value[0].name]
-          },
+          // Each binary once, in the order of first appearance (deterministic output).
+          "binaryInfo": event.frames.enumerated().filter { i, f in !event.frames[..<i].contains { $0.uuid == f.uuid } }
+            .map { ["uuid": $0.element.uuid, "name": $0.element.name] },
         ]
       ]
       if event.kind == "crash" {

@@ -25,18 +25,7 @@ let directory = URL(fileURLWithPath: positional.first ?? "Samples/dump")
 
 do {
   if let reports = option("--reports", in: arguments) {
-    var rng = SplitMix64(seed: seed)
-    var days: [DeviceDayTwin] = []
-    for (v, version) in ["4.0.0", "4.1.0"].enumerated() {
-      for day in 0..<120 {
-        for device in 0..<2 {
-          days.append(
-            DeviceDayTwin.make(
-              version: version, device: device, day: day + 30 * v, rng: &rng, slowState: v == 1 ? "checkout" : nil,
-              slower: 1.3))
-        }
-      }
-    }
+    let days = DeviceDayTwin.rollout(daysPerVersion: 120, seed: seed)
     let url = URL(fileURLWithPath: reports)
     try? FileManager.default.removeItem(at: url)
     try DeviceDayTwin.write(days, mix: .mixed, to: url)

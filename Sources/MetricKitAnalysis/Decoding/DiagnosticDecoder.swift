@@ -115,15 +115,17 @@ struct DiagnosticDecoder {
 
   /// A signpost record of `signpostData`: kept as found, a value of another type read as absent.
   static let signpostRecord = FieldTable(
-    "diagnosticMetaData.signpostData[]", empty: SignpostRecord(),
-    [
-      .lenientString("name", at: \.name),
-      .lenientString("category", at: \.category),
-      .lenientString("subsystem", at: \.subsystem),
-      .lenientFlag("isInterval", at: \.isInterval),
-      .lenientString("beginTimeStamp", at: \.beginTimeStamp),
-      .lenientString("endTimeStamp", at: \.endTimeStamp),
-    ])
+    "diagnosticMetaData.signpostData[]", empty: SignpostRecord(), signpostRecordRows)
+
+  /// The rows of a signpost record, shared with MetricKit 27's `SignpostRecord`.
+  static let signpostRecordRows: [FieldTable<SignpostRecord>.Field] = [
+    .lenientString("name", at: \.name),
+    .lenientString("category", at: \.category),
+    .lenientString("subsystem", at: \.subsystem),
+    .lenientFlag("isInterval", at: \.isInterval),
+    .lenientString("beginTimeStamp", at: \.beginTimeStamp),
+    .lenientString("endTimeStamp", at: \.endTimeStamp),
+  ]
 
   /// A call stack tree, frames collected with an explicit stack: the legacy form (`callStacks` of
   /// `callStackRootFrames`, binary names in the frames) or MetricKit 27's (`callStackThreads` of

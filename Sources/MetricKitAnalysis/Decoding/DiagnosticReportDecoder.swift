@@ -28,19 +28,8 @@ struct DiagnosticReportDecoder {
     return payload
   }
 
-  /// Whether a document's top level has a `DiagnosticResult` member beside `timeRange` or
-  /// `environment`.
-  static func isReport(_ root: JSONValue) -> Bool {
-    var hasResult = false
-    var hasContext = false
-    for member in root.children {
-      if resultKeys.index(of: member) != nil { hasResult = true }
-      if member.keyEquals("timeRange") || member.keyEquals("environment") { hasContext = true }
-    }
-    return hasResult && hasContext
-  }
-
-  private static let resultKeys = KeySet(DiagnosticKind.allCases.flatMap { [$0.reportKey, $0.caseKey] })
+  /// The members that hold a `DiagnosticResult`.
+  static let resultKeys = KeySet(DiagnosticKind.allCases.flatMap { [$0.reportKey, $0.caseKey] })
 
   /// The report's own members: the time range, the environment, and one result.
   static let report = FieldTable(
@@ -73,7 +62,7 @@ struct DiagnosticReportDecoder {
   /// signposts active around the event and the states the app reported.
   static let environment = FieldTable(
     "DiagnosticReport.environment", empty: DiagnosticMetaData(),
-    FieldTable<DiagnosticMetaData>.Field.lifting(MetricReportDecoder.environmentRows, at: \.common) + [
+    FieldTable<DiagnosticMetaData>.Field.lifting(MetaData.rows, at: \.common) + [
       .custom(
         "applicationVersion", "latestApplicationVersion",
         read: { (value, context, root) throws(PayloadDecodingError) in
@@ -83,27 +72,15 @@ struct DiagnosticReportDecoder {
       .custom(
         "states",
         read: { (value, context, root) throws(PayloadDecodingError) in
-          root.states = try context.grouped(value, of: MetricReportDecoder.state) { state, domain in
-            var state = state
-            if state.domain.isEmpty, let domain { state.domain = domain }
-            return state
-          }
+          root.states = try context.states(value)
         }, write: nil),
       .known("includesMultipleApplicationVersions", "hasExceededStateLimit"),
     ])
 
-  /// `SignpostRecord`: the legacy record's fields; its `interval` read for its begin and end.
+  /// `SignpostRecord`: the legacy record's fields, and its `interval` (not analysed).
   static let signpostRecord = FieldTable(
     "DiagnosticReport.environment.signpostData[]", empty: SignpostRecord(),
-    [
-      .lenientString("name", at: \.name),
-      .lenientString("category", at: \.category),
-      .lenientString("subsystem", at: \.subsystem),
-      .lenientFlag("isInterval", at: \.isInterval),
-      .lenientString("beginTimeStamp", at: \.beginTimeStamp),
-      .lenientString("endTimeStamp", at: \.endTimeStamp),
-      .known("interval"),
-    ])
+    DiagnosticDecoder.signpostRecordRows + [.known("interval")])
 
   /// The table of a result of `kind`.
   static func result(_ kind: DiagnosticKind) -> FieldTable<Diagnostic> {

@@ -120,24 +120,7 @@ struct MetricReportDecoder {
         }, write: nil),
       // Whether the app reported more states than MetricKit keeps; the states kept are read as they are.
       .known("hasExceededStateLimit"),
-    ] + FieldTable<MetricPayload>.Field.lifting(environmentRows, at: \.meta))
-
-  /// The environment's device and app fields, shared with `DiagnosticReport.Environment`.
-  static let environmentRows: [FieldTable<MetaData>.Field] = [
-    .string("applicationBuildVersion", "appBuildVersion", at: \.applicationBuildVersion),
-    .custom(
-      "osVersion",
-      read: { (value, context, root) throws(PayloadDecodingError) in
-        root.osVersion = try context.osVersion(value)
-      }, write: nil),
-    .string("regionFormat", at: \.regionFormat),
-    .string("deviceType", at: \.deviceType),
-    .string("platformArchitecture", at: \.platformArchitecture),
-    .string("bundleIdentifier", at: \.bundleIdentifier),
-    .flag("lowPowerModeEnabled", at: \.lowPowerModeEnabled),
-    .flag("isTestFlightApp", at: \.isTestFlightApp),
-    .count("pid", at: \.pid),
-  ]
+    ] + FieldTable<MetricPayload>.Field.lifting(MetaData.rows, at: \.meta))
 
   /// One interval entry: its duration, the states active during it, and its metrics.
   static let intervalEntry = FieldTable(
@@ -146,13 +129,8 @@ struct MetricReportDecoder {
       .secondsObject("duration", at: \.duration),
       .custom(
         "states",
-        read: { (value, context, root) throws(PayloadDecodingError) in
-          root.states = try context.grouped(value, of: state) { state, domain in
-            var state = state
-            if state.domain.isEmpty, let domain { state.domain = domain }
-            return state
-          }
-        }, write: nil),
+        read: { (value, context, root) throws(PayloadDecodingError) in root.states = try context.states(value) },
+        write: nil),
       .custom(
         "values",
         read: { (value, context, root) throws(PayloadDecodingError) in
@@ -236,6 +214,16 @@ extension DecodingContext {
       return all
     default:
       throw failure("expected an array or an object of arrays by domain, found \(value.kindName)")
+    }
+  }
+
+  /// A list of reported states: an array, or (`.byStateReportingDomain`) arrays by domain, a state
+  /// without a domain of its own taking its group's.
+  mutating func states(_ value: JSONValue) throws(PayloadDecodingError) -> [ReportedState] {
+    try grouped(value, of: MetricReportDecoder.state) { state, domain in
+      var state = state
+      if state.domain.isEmpty, let domain { state.domain = domain }
+      return state
     }
   }
 

@@ -133,19 +133,20 @@ public struct PayloadDecoder: Sendable {
     }
     // MetricKit 27's reports, told apart by their own members; counted as the legacy documents they
     // stand for (a report as a metric payload, a diagnostic report as a diagnostic payload).
-    if root.member("intervalEntries") != nil || root.member("stateEntries") != nil {
+    switch MetricKit27Document.detect(root) {
+    case .metricReport?:
       var decoder = MetricReportDecoder(
         context: DecodingContext(timestamps: timestamps, limits: limits, measurements: measurements))
       do { return .success(.metricPayload(try decoder.decode(root), diagnostics: nil)) } catch {
         return .failure(error)
       }
-    }
-    if DiagnosticReportDecoder.isReport(root) {
+    case .diagnosticReport?:
       var decoder = DiagnosticReportDecoder(
         context: DecodingContext(timestamps: timestamps, limits: limits, measurements: measurements))
       do { return .success(.diagnosticPayload(try decoder.decode(root), .diagnosticPayload)) } catch {
         return .failure(error)
       }
+    case nil: break
     }
     guard let kind = DocumentKind.detect(root) else {
       let keys = root.children.prefix(5).map { "\"\($0.key)\"" }.joined(separator: ", ")
