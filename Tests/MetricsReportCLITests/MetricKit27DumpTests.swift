@@ -102,6 +102,13 @@ struct MetricKit27DumpTests {
     let text = try CLIRunner.run(["summary", dir.path])
     #expect(text.stdout.contains("Unknown keys (read past, not used): "), "\(text.stdout)")
     #expect(text.stdout.contains("MetricResult.networkTransferMetric ×2"))
+    // The report page says so too.
+    let page = dir.appendingPathComponent("page.html")
+    let rendered = try CLIRunner.run(["report", dir.path, "-o", page.path])
+    #expect(rendered.status == 0, "\(rendered.stderr)")
+    let html = try String(contentsOf: page, encoding: .utf8)
+    #expect(
+      html.contains("Unknown keys (read past, not used): ") && html.contains("MetricResult.networkTransferMetric ×2"))
   }
 
   /// The launch p90 rule's verdict per group of a JSON comparison.

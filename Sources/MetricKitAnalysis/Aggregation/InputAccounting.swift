@@ -73,6 +73,16 @@ public struct InputAccounting: Sendable {
     }
   }
 
+  /// The unknown keys as one sentence, the ten most frequent named (nil without any); each report
+  /// escapes it for its own format.
+  public var unknownKeysNote: String? {
+    let all = unknownKeysByCount
+    guard !all.isEmpty else { return nil }
+    let shown = all.prefix(10).map { "\($0.name) ×\($0.count)" }.joined(separator: ", ")
+    let more = all.count > 10 ? ", and \(all.count - 10) more (JSON lists every one)" : ""
+    return "Unknown keys (read past, not used): \(shown)\(more)"
+  }
+
   /// The rejections listed in full, in canonical order (``rejectedCount`` counts them all).
   public var rejected: [Rejection] { rejections.listed }
 

@@ -130,6 +130,7 @@ public enum ComparisonRenderer {
     var out =
       "Inputs: \(i.files) files; \(i.payloads) payloads read; \(i.counted) counted; \(i.rejectedCount) rejected\n"
     out += "Accounting: \(i.balance)\n"
+    if let note = i.unknownKeysNote { out += TextEscaping.terminal(note) + "\n" }
     if let snapshot = report.baselineSnapshot {
       out += "Baseline from snapshot \(snapshot.path) (\(snapshot.inputs.counted) payloads)\n"
     }

@@ -152,6 +152,7 @@ public enum DiagnosticsRenderer {
     }
     if versions.isEmpty { out += "No diagnostics.\n\n" }
     out += "Inputs: \(inputs.files) files; \(inputs.read) documents read; \(inputs.rejectedCount) rejected\n"
+    if let note = inputs.unknownKeysNote { out += TextEscaping.terminal(note) + "\n" }
     return out
   }
 }

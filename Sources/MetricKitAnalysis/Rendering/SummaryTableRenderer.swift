@@ -113,14 +113,6 @@ public enum SummaryTableRenderer {
 
   private static func displayVersion(_ version: String) -> String { version.isEmpty ? "(no version)" : version }
 
-  /// The unknown keys, the most frequent ten, as one line.
-  static func unknownKeysLine(_ i: InputAccounting) -> String {
-    let all = i.unknownKeysByCount
-    let shown = all.prefix(10).map { "\(TextEscaping.terminalCell($0.name)) ×\($0.count)" }.joined(separator: ", ")
-    let more = all.count > 10 ? ", and \(all.count - 10) more (JSON lists every one)" : ""
-    return "Unknown keys (read past, not used): \(shown)\(more)\n"
-  }
-
   /// The accounting line(s) under every human-readable report.
   static func footer(_ report: SummaryReport) -> String {
     let i = report.inputs
@@ -133,7 +125,7 @@ public enum SummaryTableRenderer {
     let others = DocumentKind.allCases.compactMap { k in i.otherDocuments[k].map { "\($0) \(k.rawValue)" } }
     if !others.isEmpty { out += "Not metric payloads (passed over): " + others.joined(separator: ", ") + "\n" }
     if !i.ignoredFiles.isEmpty { out += "Ignored by file name: \(i.ignoredFiles.count) files\n" }
-    if !i.unknownKeys.isEmpty { out += unknownKeysLine(i) }
+    if let note = i.unknownKeysNote { out += TextEscaping.terminal(note) + "\n" }
     if i.zoneAssumedPayloads > 0 {
       out +=
         "Timestamps without a zone in \(i.zoneAssumedPayloads) payloads were taken as UTC\(i.assumedUTCOffsetText)\n"

@@ -166,6 +166,7 @@ public enum HTMLReportRenderer {
         notes.append(
           "Timestamps without a zone in \(i.zoneAssumedPayloads) payloads were taken as UTC\(i.assumedUTCOffsetText)")
       }
+      if let note = i.unknownKeysNote { notes.append(note) }
       notes += page.omissions
       for note in notes { out += "<p class=\"note\">\(TextEscaping.html(note))</p>\n" }
       out += "<table class=\"versions\"><thead><tr><th>Version</th><th>Payloads</th><th>First</th><th>Last</th>"
