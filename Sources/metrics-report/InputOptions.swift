@@ -42,6 +42,9 @@ struct InputOptions: ParsableArguments {
     parsing: .unconditional, help: "UTC offset assumed for timestamps written without a zone, e.g. +02:00 or -12:00.")
   var utcOffset: String = "+00:00"
 
+  @Flag(help: "Read MetricKit 27 reports' shorter interval entries, each as a payload, instead of their full days.")
+  var withinDay = false
+
   @Flag(help: "Exit 2 when any input is rejected.")
   var strict = false
 
@@ -145,6 +148,7 @@ struct InputOptions: ParsableArguments {
     filter.deviceTypes = Set(deviceTypes)
     filter.osVersionPrefixes = osVersionPrefixes
     filter.includeMultipleVersions = includeMultipleVersions
+    filter.subIntervalEntries = withinDay
     filter.since = try since.map { try Self.date($0, option: "--since") }
     filter.until = try until.map { try Self.date($0, option: "--until") }
     return filter

@@ -211,4 +211,26 @@ struct MetricKit27DumpTests {
       #expect(check.status == 0 && check.stderr.isEmpty, "\(arguments): \(check.stdout)\(check.stderr)")
     }
   }
+
+  @Test func withinDayReadsTheShorterEntriesAlone() throws {
+    let r = try CLIRunner.run(["summary", Self.dumps["default"]!.path, "--within-day", "--format", "json"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let json = try r.json()
+    let days = Self.days().filter { !$0.multipleVersions }
+    #expect((json["inputs"] as? [String: Any])?["subIntervalEntries"] as? Int == days.count)
+    for version in ["4.0.0", "4.1.0"] {
+      // Each report's one shorter entry: its launch histogram is the day's first bucket, its CPU time half the day's.
+      let ofVersion = days.filter { $0.version == version }
+      let entry = (json["versions"] as? [[String: Any]] ?? []).first { $0["version"] as? String == version }
+      #expect(entry?["payloads"] as? Int == ofVersion.count)
+      let metrics = entry?["metrics"] as? [[String: Any]] ?? []
+      let launch = metrics.first { $0["metric"] as? String == "applicationLaunchMetrics.histogrammedTimeToFirstDraw" }
+      #expect(launch?["count"] as? Int == ofVersion.reduce(0) { $0 + $1.launches[0].count })
+      let cpu = metrics.first { $0["metric"] as? String == "cpuMetrics.cumulativeCPUTime" }
+      let expected = Double(ofVersion.reduce(0) { $0 + $1.cpuSeconds / 2 }) / Double(ofVersion.count)
+      #expect(abs((cpu?["mean"] as? Double ?? 0) - expected) < 1e-9)
+    }
+    let text = try CLIRunner.run(["summary", Self.dumps["default"]!.path, "--within-day"])
+    #expect(text.stdout.contains("Within the day: \(days.count) shorter interval entries"))
+  }
 }

@@ -194,34 +194,8 @@ public struct DumpAggregate: Sendable {
         inputs.excluded[reason, default: 0] += 1
         return
       }
-      let version = payload.latestApplicationVersion
-      if let bundle = payload.metaData?.bundleIdentifier { countBundle(bundle, 1) }
-      let groupValue = options.grouping.map { trackGroup($0.value(of: payload), version: version, options: options) }
-      if options.grouping != nil { grouping = options.grouping }
-      let day = CalendarDay(payload: payload, utcOffset: options.dayUTCOffset)
-      if let day { latestDay = max(latestDay ?? day, day) }
-      if let interval = options.interval {
-        if let day {
-          let key = SeriesKey(version: version, group: groupValue, start: interval.start(of: day))
-          if let groupValue, series[key] == nil {
-            groupStarts[VersionGroup(version: version, value: groupValue), default: []].append(key.start)
-          }
-          series[key, default: VersionAggregate(version: version, options: options)].add(
-            payload, options: options)
-        } else {
-          undatedPayloads += 1
-        }
-        // A trend reads the series alone (its versions and groups are their sums).
-        if options.seriesOnly { return }
-      }
-      versions[version, default: VersionAggregate(version: version, options: options)].add(
-        payload, options: options)
-      if let key = options.grouping, let groupValue {
-        grouping = key
-        let group = VersionGroup(version: version, value: groupValue)
-        groups[group, default: VersionAggregate(version: version, options: options)].add(
-          payload, options: options)
-      }
+      if filter.subIntervalEntries { inputs.subIntervalEntries += payload.subIntervalEntries.count }
+      for contribution in filter.contributions(of: payload) { aggregate(contribution, options: options) }
     case .diagnostics(let payload, _, _):
       var seen = Set<String>()
       for d in payload.diagnostics where filter.keeps(diagnostic: d) {
@@ -236,6 +210,38 @@ public struct DumpAggregate: Sendable {
       }
     case .otherDocument, .rejected:
       break
+    }
+  }
+
+  /// Aggregates one counted payload into its version (and group, and interval).
+  private mutating func aggregate(_ payload: MetricPayload, options: AggregationOptions) {
+    let version = payload.latestApplicationVersion
+    if let bundle = payload.metaData?.bundleIdentifier { countBundle(bundle, 1) }
+    let groupValue = options.grouping.map { trackGroup($0.value(of: payload), version: version, options: options) }
+    if options.grouping != nil { grouping = options.grouping }
+    let day = CalendarDay(payload: payload, utcOffset: options.dayUTCOffset)
+    if let day { latestDay = max(latestDay ?? day, day) }
+    if let interval = options.interval {
+      if let day {
+        let key = SeriesKey(version: version, group: groupValue, start: interval.start(of: day))
+        if let groupValue, series[key] == nil {
+          groupStarts[VersionGroup(version: version, value: groupValue), default: []].append(key.start)
+        }
+        series[key, default: VersionAggregate(version: version, options: options)].add(
+          payload, options: options)
+      } else {
+        undatedPayloads += 1
+      }
+      // A trend reads the series alone (its versions and groups are their sums).
+      if options.seriesOnly { return }
+    }
+    versions[version, default: VersionAggregate(version: version, options: options)].add(
+      payload, options: options)
+    if let key = options.grouping, let groupValue {
+      grouping = key
+      let group = VersionGroup(version: version, value: groupValue)
+      groups[group, default: VersionAggregate(version: version, options: options)].add(
+        payload, options: options)
     }
   }
 }

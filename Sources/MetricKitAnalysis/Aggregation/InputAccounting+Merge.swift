@@ -10,6 +10,7 @@ extension InputAccounting {
     ignoredFiles = (ignoredFiles + other.ignoredFiles).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     zoneAssumedPayloads += other.zoneAssumedPayloads
     addUnknownKeys(other.unknownKeys)
+    subIntervalEntries += other.subIntervalEntries
   }
 
   /// The same accounting in a canonical order (rejections and ignored files sorted), so that

@@ -24,6 +24,9 @@ public struct InputAccounting: Sendable {
   /// changed shows. At most ``unknownKeyNamesKept`` names; the others are counted together.
   public var unknownKeys: [String: Int] = [:]
 
+  /// With `--within-day`: the shorter interval entries read, each as a payload of its own.
+  public var subIntervalEntries = 0
+
   /// The most distinct unknown names listed.
   public static let unknownKeyNamesKept = 1_000
 

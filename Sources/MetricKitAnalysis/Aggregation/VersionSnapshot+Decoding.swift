@@ -348,5 +348,8 @@ extension InputAccounting {
       unknown[name] = n
     }
     addUnknownKeys(unknown)
+    if let entries = v.member("subIntervalEntries") {
+      subIntervalEntries = try Snapshot.count(entries, "inputs.subIntervalEntries")
+    }
   }
 }

@@ -18,9 +18,29 @@ public struct PayloadFilter: Sendable, Hashable {
   public var until: Date? = nil
   /// Count payloads that span several app versions, for their latest version.
   public var includeMultipleVersions = false
+  /// Read MetricKit 27 reports' shorter interval entries (`--within-day`), each as a payload with its
+  /// report's version, metadata and period, instead of the reports' full days. Legacy payloads have
+  /// none. An entry has a duration and the states active during it, not a start time.
+  public var subIntervalEntries = false
 
   /// Creates a filter that keeps every single-version payload.
   public init() {}
+
+  /// What a kept payload contributes: itself, or with ``subIntervalEntries`` its shorter entries.
+  public func contributions(of payload: MetricPayload) -> [MetricPayload] {
+    guard subIntervalEntries else { return [payload] }
+    return payload.subIntervalEntries.map { entry in
+      var p = entry.values
+      p.latestApplicationVersion = payload.latestApplicationVersion
+      p.includesMultipleApplicationVersions = payload.includesMultipleApplicationVersions
+      p.metaData = payload.metaData
+      p.timeStampBegin = payload.timeStampBegin
+      p.timeStampEnd = payload.timeStampEnd
+      p.timeZoneAssumed = payload.timeZoneAssumed
+      p.reportedStates = entry.states
+      return p
+    }
+  }
 
   /// Whether a diagnostic counts: the version, build, device and OS filters apply to it (payloads
   /// spanning an update do not exist for diagnostics, and the date range applies to metric payloads).

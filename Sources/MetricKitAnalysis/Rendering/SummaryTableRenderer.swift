@@ -126,6 +126,11 @@ public enum SummaryTableRenderer {
     if !others.isEmpty { out += "Not metric payloads (passed over): " + others.joined(separator: ", ") + "\n" }
     if !i.ignoredFiles.isEmpty { out += "Ignored by file name: \(i.ignoredFiles.count) files\n" }
     if let note = i.unknownKeysNote { out += TextEscaping.terminal(note) + "\n" }
+    if i.subIntervalEntries > 0 {
+      out +=
+        "Within the day: \(i.subIntervalEntries) shorter interval entries of MetricKit 27 reports, each counted as a "
+        + "payload (an entry has a duration and its states, not a start time)\n"
+    }
     if i.zoneAssumedPayloads > 0 {
       out +=
         "Timestamps without a zone in \(i.zoneAssumedPayloads) payloads were taken as UTC\(i.assumedUTCOffsetText)\n"
