@@ -30,6 +30,7 @@ base = json.load(open(f"{work}/base.json"))
 metric = "applicationLaunchMetrics.histogrammedTimeToFirstDraw"
 for shard in (0, 1):
     s = json.loads(json.dumps(base))
+    s["shards"] = [f"{shard + 1:032x}"]  # a shard of its own
     # Shard 0 holds the even ranges, shard 1 the odd ones; each written from the largest down.
     buckets = [[k * 0.5, k * 0.5 + 0.25, 1] for k in range(n - 2 + shard, -1, -2)]
     s["histograms"][metric] = {"unit": "ms", "payloads": len(buckets), "buckets": buckets}
