@@ -194,8 +194,12 @@ public struct DumpAggregate: Sendable {
         inputs.excluded[reason, default: 0] += 1
         return
       }
-      if filter.subIntervalEntries { inputs.subIntervalEntries += payload.subIntervalEntries.count }
-      for contribution in filter.contributions(of: payload) { aggregate(contribution, options: options) }
+      if filter.subIntervalEntries {
+        inputs.subIntervalEntries += payload.subIntervalEntries.count
+        for entry in filter.contributions(of: payload) { aggregate(entry, options: options) }
+      } else {
+        aggregate(payload, options: options)  // no array of one per payload
+      }
     case .diagnostics(let payload, _, _):
       var seen = Set<String>()
       for d in payload.diagnostics where filter.keeps(diagnostic: d) {
