@@ -60,13 +60,7 @@ public struct InputAccounting: Sendable {
 
   /// Adds counts of unknown names, keeping at most ``unknownKeyNamesKept`` names.
   mutating func addUnknownKeys(_ counts: [String: Int]) {
-    for (name, n) in counts {
-      if unknownKeys[name] != nil || unknownKeys.count < Self.unknownKeyNamesKept {
-        unknownKeys[name, default: 0] += n
-      } else {
-        unknownKeys[DecodingContext.moreUnknownKeys, default: 0] += n
-      }
-    }
+    for (name, n) in counts { unknownKeys.count(name, n, keeping: Self.unknownKeyNamesKept) }
   }
 
   /// The unknown names, most frequent first, then byte-wise.

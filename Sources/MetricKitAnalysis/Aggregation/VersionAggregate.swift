@@ -179,10 +179,7 @@ public struct VersionAggregate: Sendable {
       guard case .histogram(let read) = histograms[i].reading, let buckets = read(payload),
         selection.includes(histograms[i].id.rawValue)
       else { continue }
-      if !histogramsOverRangeLimit.isEmpty, histogramsOverRangeLimit[histograms[i].id] != nil {
-        histogramsOverRangeLimit[histograms[i].id]! += 1
-        continue
-      }
+      if countedOverRangeLimit(histograms[i].id) { continue }
       if fixedHistograms[i] == nil {
         fixedHistograms[i] = MergedHistogram(unit: histograms[i].unit.dimension ?? MetricUnit.millisecondsUnit)
       }
@@ -196,10 +193,7 @@ public struct VersionAggregate: Sendable {
     for signpost in payload.signpostMetrics {
       guard let buckets = signpost.histogram?.buckets else { continue }
       guard let slot = signpostSlot(signpost, selection: selection) else { continue }
-      if !histogramsOverRangeLimit.isEmpty, histogramsOverRangeLimit[signposts[slot].identifier] != nil {
-        histogramsOverRangeLimit[signposts[slot].identifier]! += 1
-        continue
-      }
+      if countedOverRangeLimit(signposts[slot].identifier) { continue }
       signposts[slot].merged.add(buckets: buckets)
       if signposts[slot].merged.buckets.count > rangeLimit {
         dropSignpostHistogram(slot)
@@ -297,6 +291,14 @@ public struct VersionAggregate: Sendable {
     // One lookup of the metric, then its statistics.
     payloadStatistics[identifier, default: [:]].record(
       mean: mean, percentiles: percentiles, values: values, exactLimit: exactValueLimit)
+  }
+
+  /// Counts a payload histogram of a metric already over the range limit; false for any other metric
+  /// (no lookup while no metric is over it).
+  private mutating func countedOverRangeLimit(_ id: MetricID) -> Bool {
+    guard !histogramsOverRangeLimit.isEmpty, histogramsOverRangeLimit[id] != nil else { return false }
+    histogramsOverRangeLimit[id]! += 1
+    return true
   }
 
   /// Drops a fixed histogram whose distinct ranges passed the limit, or whose metric did already,

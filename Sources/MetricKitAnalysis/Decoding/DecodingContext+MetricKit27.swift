@@ -35,11 +35,7 @@ extension DecodingContext {
     guard let unit = MeasurementUnit.lookup(symbol) else {
       throw failure("unknown unit \"\(String(decoding: symbol, as: UTF8.self))\"")
     }
-    let parsed = try MeasurementParser.measured(number, in: unit, text: text)
-    guard parsed.kind == kind else {
-      throw failure("expected \(kind.noun), found \(parsed.kind.noun) in \"\(text())\"")
-    }
-    return parsed.scale == divisor ? parsed.number : parsed.value / divisor
+    return try checked(try MeasurementParser.measured(number, in: unit, text: text), kind, divisor: divisor, text: text)
   }
 
   /// A duration measurement object, in seconds.
@@ -135,6 +131,30 @@ extension DecodingContext {
     guard let mean else { throw failure("average has no average") }
     return AverageMeasurement(
       averageMeasurement: Measurement(value: mean, unit: unit), standardDeviation: deviation, sampleCount: samples)
+  }
+
+  /// A `Codable` enum case's value, read with `table`: the case's struct itself, or, in Swift's
+  /// synthesized form for a case with an unnamed value, its one member `_0` (errors then name it).
+  mutating func decode<Root>(
+    enumCase value: JSONValue, with table: FieldTable<Root>, into root: inout Root
+  ) throws(PayloadDecodingError) {
+    guard value.kind == .object, value.count == 1, let inner = value.member("_0") else {
+      return try decode(value, with: table, into: &root)
+    }
+    do throws(PayloadDecodingError) {
+      try decode(inner, with: table, into: &root)
+    } catch {
+      throw error.nested(under: "_0")
+    }
+  }
+
+  /// The same, into a new value.
+  mutating func decode<Root>(enumCase value: JSONValue, with table: FieldTable<Root>) throws(PayloadDecodingError)
+    -> Root
+  {
+    var root = table.empty
+    try decode(enumCase: value, with: table, into: &root)
+    return root
   }
 
   /// A date as `JSONEncoder` writes one: a number of seconds since 2001-01-01 (its default), since

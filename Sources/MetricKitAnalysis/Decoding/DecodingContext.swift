@@ -27,11 +27,7 @@ struct DecodingContext {
 
   /// Counts an unknown name `n` times.
   mutating func noteUnknown(_ name: String, _ n: Int = 1) {
-    if unknownKeys[name] != nil || unknownKeys.count < Self.unknownKeyNamesKept {
-      unknownKeys[name, default: 0] += n
-    } else {
-      unknownKeys[Self.moreUnknownKeys, default: 0] += n
-    }
+    unknownKeys.count(name, n, keeping: Self.unknownKeyNamesKept)
   }
 
   /// Counts unknown names.
@@ -122,9 +118,16 @@ struct DecodingContext {
     } else {
       parsed = try MeasurementParser.parse(bytes)
     }
+    return try checked(parsed, kind, divisor: divisor) { String(decoding: bytes, as: UTF8.self) }
+  }
+
+  /// A parsed measurement (a string's, or an object's) checked to be of `kind`, in the kind's base unit
+  /// divided by `divisor`; `text` shows it in errors.
+  func checked(
+    _ parsed: MeasurementParser.Parsed, _ kind: MeasurementUnit.Kind, divisor: Double, text: () -> String
+  ) throws(PayloadDecodingError) -> Double {
     guard parsed.kind == kind else {
-      throw failure(
-        "expected \(kind.noun), found \(parsed.kind.noun) in \"\(String(decoding: bytes, as: UTF8.self))\"")
+      throw failure("expected \(kind.noun), found \(parsed.kind.noun) in \"\(text())\"")
     }
     // Written in the wanted unit itself ("12.5 MB" for megabytes): the number as written, exactly.
     return parsed.scale == divisor ? parsed.number : parsed.value / divisor
@@ -323,5 +326,17 @@ struct DecodingContext {
     guard let bucketCount else { throw failure("bucket has no bucketCount") }
     guard start <= end else { throw failure("bucketStart \(start) is above bucketEnd \(end)") }
     return HistogramBucket(start: start, end: end, count: bucketCount)
+  }
+}
+
+extension [String: Int] {
+  /// Counts `name` `n` times, keeping at most `limit` names: past them, a new name is counted under
+  /// ``DecodingContext/moreUnknownKeys`` (a hostile document may hold millions of names).
+  mutating func count(_ name: String, _ n: Int, keeping limit: Int) {
+    if self[name] != nil || count < limit {
+      self[name, default: 0] += n
+    } else {
+      self[DecodingContext.moreUnknownKeys, default: 0] += n
+    }
   }
 }

@@ -62,15 +62,18 @@ struct DiagnosticDecoder {
           write: { $0.version.map(JSONWriter.Value.string) }),
         .string("hangType", at: \.hangType),
         .inline("diagnosticMetaData", with: metaData),
-        .custom(
-          "callStackTree",
-          read: { (value, context, root) throws(PayloadDecodingError) in
-            let read = try DiagnosticDecoder(context: context).callStackTree(value)
-            root.callStackTree = read.tree
-            context.noteUnknown(read.unknownKeys)
-          }, write: { $0.callStackTree.map { .raw(DiagnosticPayloadEncoder.callStackTree($0)) } }),
+        callStackTreeRow,
       ])
   }
+
+  /// `callStackTree`, in either form, its unknown members counted with the document's.
+  static let callStackTreeRow = FieldTable<Diagnostic>.Field.custom(
+    "callStackTree",
+    read: { (value, context, root) throws(PayloadDecodingError) in
+      let read = try DiagnosticDecoder(context: context).callStackTree(value)
+      root.callStackTree = read.tree
+      context.noteUnknown(read.unknownKeys)
+    }, write: { $0.callStackTree.map { .raw(DiagnosticPayloadEncoder.callStackTree($0)) } })
 
   /// `diagnosticMetaData`: the fields it shares with a metric payload's `metaData`, and its own, read
   /// into the diagnostic itself (its empty value is not used).
@@ -161,7 +164,7 @@ struct DiagnosticDecoder {
                     try frames(s, into: &tree, unknown: &unknown)
                   }
                 } else {
-                  unknown["callStackTree.callStacks[].\(s.key)", default: 0] += 1
+                  unknown.count("callStackTree.callStacks[].\(s.key)", 1, keeping: DecodingContext.unknownKeyNamesKept)
                 }
               }
               tree.callStacks.append(stack)
@@ -169,7 +172,7 @@ struct DiagnosticDecoder {
           }
         }
       } else {
-        unknown["callStackTree.\(m.key)", default: 0] += 1
+        unknown.count("callStackTree.\(m.key)", 1, keeping: DecodingContext.unknownKeyNamesKept)
       }
     }
     if !binaryNames.isEmpty {
@@ -236,8 +239,8 @@ struct DiagnosticDecoder {
         } else if m.keyEquals("subFrames") {
           guard m.kind == .array else { throw c.failure("subFrames at depth \(depth) is \(m.kindName), not an array") }
           children = m
-        } else if unknown.count < DecodingContext.unknownKeyNamesKept {
-          unknown["callStackTree.frame.\(m.key)", default: 0] += 1
+        } else {
+          unknown.count("callStackTree.frame.\(m.key)", 1, keeping: DecodingContext.unknownKeyNamesKept)
         }
       }
       let index = tree.frames.count

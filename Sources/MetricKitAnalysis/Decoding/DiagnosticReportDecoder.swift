@@ -53,8 +53,7 @@ struct DiagnosticReportDecoder {
           kind.reportKey, kind.caseKey,
           read: { (value, context, root) throws(PayloadDecodingError) in
             guard root.diagnostic == nil else { throw context.failure("a second diagnostic result in one report") }
-            let body = value.kind == .object && value.count == 1 ? value.member("_0") ?? value : value
-            root.diagnostic = try context.decode(body, with: result(kind))
+            root.diagnostic = try context.decode(enumCase: value, with: result(kind))
           }, write: nil)
       })
 
@@ -89,13 +88,6 @@ struct DiagnosticReportDecoder {
 
   /// One result table per kind, in `allCases` order: the call stack tree and the kind's own fields.
   private static let results = DiagnosticKind.allCases.map { kind in
-    let callStackTree = FieldTable<Diagnostic>.Field.custom(
-      "callStackTree",
-      read: { (value, context, root) throws(PayloadDecodingError) in
-        let read = try DiagnosticDecoder(context: context).callStackTree(value)
-        root.callStackTree = read.tree
-        context.noteUnknown(read.unknownKeys)
-      }, write: nil)
     let own: [FieldTable<Diagnostic>.Field]
     switch kind {
     case .crash:
@@ -124,7 +116,8 @@ struct DiagnosticReportDecoder {
     case .memoryException:
       own = []
     }
-    return FieldTable("DiagnosticResult.\(kind.reportKey)", empty: Diagnostic(kind: kind), [callStackTree] + own)
+    return FieldTable(
+      "DiagnosticResult.\(kind.reportKey)", empty: Diagnostic(kind: kind), [DiagnosticDecoder.callStackTreeRow] + own)
   }
 }
 

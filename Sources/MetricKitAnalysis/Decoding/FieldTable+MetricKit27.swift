@@ -92,15 +92,7 @@ extension FieldTable.Field {
     Self(
       keys: keys,
       read: { (value, context, root) throws(PayloadDecodingError) in
-        if value.kind == .object, value.count == 1, let inner = value.member("_0") {
-          do throws(PayloadDecodingError) {
-            try context.decode(inner, with: table, into: &root)
-          } catch {
-            throw error.nested(under: "_0")
-          }
-        } else {
-          try context.decode(value, with: table, into: &root)
-        }
+        try context.decode(enumCase: value, with: table, into: &root)
       }, write: nil)
   }
 }

@@ -48,9 +48,6 @@ struct FieldTable<Root>: @unchecked Sendable {
     writers = fields.compactMap { field in field.write.map { (field.keys[0].description, $0) } }
   }
 
-  /// Whether the table has a row for a member's name.
-  func knows(_ member: JSONValue) -> Bool { keys.index(of: member) != nil }
-
   /// How an unknown member is named: the table's name and the member's key.
   func unknownKeyName(_ member: JSONValue) -> String { name.isEmpty ? member.key : "\(name).\(member.key)" }
 

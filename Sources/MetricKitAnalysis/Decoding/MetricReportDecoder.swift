@@ -41,16 +41,7 @@ struct MetricReportDecoder {
   /// The full-day entry: the longest (the first of equals); an entry without a duration counts as
   /// shorter than any with one.
   static func fullDayIndex(_ entries: [MetricIntervalEntry]) -> Int? {
-    var best: Int? = nil
-    for (i, entry) in entries.enumerated() {
-      guard let b = best else {
-        best = i
-        continue
-      }
-      let current = entries[b].duration?.value ?? -1
-      if (entry.duration?.value ?? -1) > current { best = i }
-    }
-    return best
+    entries.indices.max { (entries[$0].duration?.value ?? -1) < (entries[$1].duration?.value ?? -1) }
   }
 
   /// The report's own members.

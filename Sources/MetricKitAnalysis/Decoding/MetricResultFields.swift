@@ -110,15 +110,13 @@ enum MetricResultFields {
       .custom(
         "metalFrameRateMetric", "metalFrameRate",
         read: { (value, context, root) throws(PayloadDecodingError) in
-          let body = value.kind == .object && value.count == 1 ? value.member("_0") ?? value : value
-          root.metalFrameRates.append(try context.decode(body, with: metalFrameRate))
+          root.metalFrameRates.append(try context.decode(enumCase: value, with: metalFrameRate))
         }, write: nil),
       // Signposts: one per result, appended in order.
       .custom(
         "signpostIntervalMetric", "signpostInterval",
         read: { (value, context, root) throws(PayloadDecodingError) in
-          let body = value.kind == .object && value.count == 1 ? value.member("_0") ?? value : value
-          let draft = try context.decode(body, with: signpost)
+          let draft = try context.decode(enumCase: value, with: signpost)
           root.signpostMetrics.append(try MetricPayloadDecoder.SignpostDraft.metric(draft))
         }, write: nil),
     ])

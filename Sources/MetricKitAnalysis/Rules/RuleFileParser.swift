@@ -267,7 +267,11 @@ public enum RuleFileParser {
       out += "    severity: \(rule.severity.rawValue)\n"
       out += "    minPayloads: \(rule.minPayloads)\n"
       if rule.statistic == .newSignature { out += "    minCount: \(rule.minCount)\n" }
-      if let g = rule.group { out += "    where: {\"\(g.key)\": \"\(g.value)\"}\n" }
+      if let g = rule.group {
+        // JSON strings are YAML's double-quoted scalars: any key or value reads back as written.
+        let key = JSONWriter.compact(.string(g.key.description))
+        out += "    where: {\(key): \(JSONWriter.compact(.string(g.value)))}\n"
+      }
     }
     return out
   }

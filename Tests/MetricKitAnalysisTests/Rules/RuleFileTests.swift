@@ -116,4 +116,19 @@ struct RuleFileTests {
     let parsed = try RuleFileParser.parse(text, file: "defaults.yml")
     #expect(parsed == RuleSet.builtIn)
   }
+
+  @Test func aRuleOnOneGroupMadeInCodeReadsBackFromItsFile() throws {
+    let launch = try RegressionRule(metric: .histogrammedTimeToFirstDraw)
+    let rules = try RuleSet(rules: [
+      try launch.only(GroupFilter(key: .state(domain: "com.example.tabs"), value: "check\"out: {a}")),
+      try launch.only(GroupFilter(key: .deviceType, value: "iPhone15,3")),
+    ])
+    #expect(
+      rules.rules.map(\.group?.description) == ["state:com.example.tabs = check\"out: {a}", "deviceType = iPhone15,3"])
+    #expect(try RuleFileParser.parse(RuleFileParser.yaml(rules), file: "groups.yml") == rules)
+    // A diagnostic rule on one group is refused, in code as in a file.
+    #expect(throws: RuleValidationError.self) {
+      try RegressionRule(metric: .diagnostics(.crash)).only(GroupFilter(key: .deviceType, value: "x"))
+    }
+  }
 }
