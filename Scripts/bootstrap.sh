@@ -9,6 +9,9 @@
 #   Scripts/bootstrap.sh --otlp        also a Python virtual environment (.build/venv) with
 #                                      opentelemetry-proto and jsonschema, for the OTLP and Datadog files
 #   Scripts/bootstrap.sh --spark       also PySpark 4.3 in .build/venv and a Java runtime, for Scripts/spark/test.sh
+#   Scripts/bootstrap.sh --symbols     also lld-19 and llvm-19 (ld64.lld, dsymutil, llvm-lipo), to build the
+#                                      Mach-O fixtures of Scripts/symbol-fixtures.sh (symbolication itself
+#                                      needs only the toolchain's llvm-symbolizer)
 #   Scripts/bootstrap.sh --test        everything the whole test suite drives (also GNU parallel, for the
 #                                      sharding recipes)
 set -euo pipefail
@@ -22,9 +25,10 @@ for flag in "$@"; do
     --browser) packages+=(chromium fonts-dejavu-core) ;;
     --prometheus) packages+=(prometheus prometheus-pushgateway) ;;
     --otlp) venv=1 ;;
+    --symbols) packages+=(lld-19 llvm-19) ;;
     --spark) venv=1; spark=1 ;;
-    --test) packages+=(chromium fonts-dejavu-core prometheus prometheus-pushgateway parallel); venv=1 ;;
-    *) echo "usage: Scripts/bootstrap.sh [--browser] [--prometheus] [--otlp] [--spark] [--test]" >&2; exit 64 ;;
+    --test) packages+=(chromium fonts-dejavu-core prometheus prometheus-pushgateway parallel lld-19 llvm-19); venv=1 ;;
+    *) echo "usage: Scripts/bootstrap.sh [--browser] [--prometheus] [--otlp] [--spark] [--symbols] [--test]" >&2; exit 64 ;;
   esac
 done
 

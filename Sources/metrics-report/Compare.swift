@@ -43,6 +43,14 @@ struct Compare: ParsableCommand {
 
   @OptionGroup var breakdown: BreakdownOptions
 
+  @OptionGroup var symbols: SymbolOptions
+
+  @Option(
+    help:
+      "The repository's root: with --format github, a new signature whose culprit file lies in it is annotated on that file and line."
+  )
+  var sourceRoot: String?
+
   /// The versions read from the dump (not from snapshot files).
   private var baselineFromDump: String? { baselineFile == nil ? baseline : nil }
   private var candidateFromDump: String? { candidateFile == nil ? candidate : nil }
@@ -100,6 +108,7 @@ struct Compare: ParsableCommand {
       }
     }
 
+    let diagnosticOptions = symbols.diagnosticOptions()
     var aggregate = DumpAggregate()
     let wanted = [baselineFromDump, candidateFromDump].compactMap { $0 }
     if !wanted.isEmpty {
@@ -107,6 +116,7 @@ struct Compare: ParsableCommand {
       filter.applicationVersions = Set(wanted)
       var options = evaluator.aggregationOptions
       options.grouping = grouping
+      options.diagnostics = diagnosticOptions
       aggregate = DumpAggregate(
         paths: input.inputPaths, reader: try input.reader(), filter: filter, options: options, threads: input.threads,
         standardInput: input.stdin)
@@ -136,7 +146,9 @@ struct Compare: ParsableCommand {
         candidateDiagnostics: candidateSnapshot?.diagnostics ?? candidate.flatMap { aggregate.diagnostics[$0] },
         evaluator: evaluator, threads: input.threads)
     }
-    try ReportOutput.write(ComparisonRenderer.render(report, as: format), to: output, inputs: aggregate.discovery)
+    try ReportOutput.write(
+      ComparisonRenderer.render(report, as: format, sourceRoot: sourceRoot), to: output, inputs: aggregate.discovery)
+    SymbolOptions.printNotes(diagnosticOptions)
     if report.gateFails { throw ExitStatus.gateFailed }
     if report.nothingEvaluated && !allowInsufficient {
       ReportOutput.printError(

@@ -12,8 +12,7 @@ struct Diagnostics: ParsableCommand {
 
   @OptionGroup var input: InputOptions
 
-  @Option(help: "The app's own binary name: marks its frames and picks the culprit frame of each group.")
-  var appBinary: String?
+  @OptionGroup var symbols: SymbolOptions
 
   @Option(help: "Output format: text, json, markdown, or folded (collapsed stacks for flamegraph.pl).")
   var format: DiagnosticsRenderer.Format = .text
@@ -36,8 +35,7 @@ struct Diagnostics: ParsableCommand {
 
   func run() throws {
     var options = AggregationOptions()
-    options.diagnostics = DiagnosticOptions(
-      appBinary: appBinary, foldedStacks: format == .folded, maximumFoldedDepth: maxFoldedDepth)
+    options.diagnostics = symbols.diagnosticOptions(foldedStacks: format == .folded, maximumFoldedDepth: maxFoldedDepth)
     let aggregate = DumpAggregate(
       paths: input.inputPaths, reader: try input.reader(), filter: try input.filter(), options: options,
       threads: input.threads, standardInput: input.stdin)
@@ -53,8 +51,11 @@ struct Diagnostics: ParsableCommand {
         if let failure { throw failure }
       }
     } else {
-      try ReportOutput.write(DiagnosticsRenderer.render(aggregate, as: format), to: output, inputs: aggregate.discovery)
+      try ReportOutput.write(
+        DiagnosticsRenderer.render(aggregate, as: format, symbolication: options.diagnostics.symbolicator?.report),
+        to: output, inputs: aggregate.discovery)
     }
+    SymbolOptions.printNotes(options.diagnostics)
     try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
     let missing = input.appVersions.filter { aggregate.diagnostics[$0] == nil }
     if !missing.isEmpty || aggregate.diagnostics.isEmpty {

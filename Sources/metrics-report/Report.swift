@@ -35,8 +35,7 @@ struct Report: ParsableCommand {
 
   @OptionGroup var histogram: HistogramOptions
 
-  @Option(help: "The app's own binary name: picks the culprit frame of each diagnostic signature.")
-  var appBinary: String?
+  @OptionGroup var symbols: SymbolOptions
 
   @Option(name: [.customShort("o"), .long], help: "Write the page to this file instead of standard output.")
   var output: String?
@@ -78,7 +77,7 @@ struct Report: ParsableCommand {
     aggregation.interval = axis.fixedInterval ?? .day
     aggregation.grouping = breakdown.key
     aggregation.dayUTCOffset = try input.timestampParser().assumedUTCOffset
-    aggregation.diagnostics = DiagnosticOptions(appBinary: appBinary)
+    aggregation.diagnostics = symbols.diagnosticOptions()
     let aggregate = DumpAggregate(
       paths: input.inputPaths, reader: try input.reader(), filter: try input.filter(), options: aggregation,
       threads: input.threads, standardInput: input.stdin)
@@ -94,6 +93,7 @@ struct Report: ParsableCommand {
     }
     let page = ReportPage(aggregate: aggregate, options: options, gate: pageGate)
     try ReportOutput.write(HTMLReportRenderer.render(page), to: output, inputs: aggregate.discovery)
+    SymbolOptions.printNotes(aggregation.diagnostics)
     try ReportOutput.finish(
       inputs: aggregate.inputs, strict: input.strict, requestedVersions: input.appVersions,
       countedVersions: Array(aggregate.versions.keys))

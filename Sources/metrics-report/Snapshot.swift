@@ -15,6 +15,8 @@ struct Snapshot: ParsableCommand {
 
   @OptionGroup var input: InputOptions
 
+  @OptionGroup var symbols: SymbolOptions
+
   @Option(help: "Histogram mean estimator: midpoint, bucket-end or bucket-start.")
   var estimator: MeanEstimator = .midpoint
 
@@ -75,6 +77,7 @@ struct Snapshot: ParsableCommand {
     options.exactValueLimit = exactValues
     options.grouping = by.flatMap(GroupingKey.init(parsing:))
     options.dayUTCOffset = try input.timestampParser().assumedUTCOffset
+    options.diagnostics = symbols.diagnosticOptions()
     let aggregate = DumpAggregate(
       paths: input.inputPaths, reader: try input.reader(), filter: try input.filter(), options: options,
       threads: input.threads, standardInput: input.stdin)
@@ -112,5 +115,6 @@ struct Snapshot: ParsableCommand {
       text += snapshot.json(compact: compact)
     }
     try ReportOutput.write(text, to: output, inputs: aggregate.discovery)
+    SymbolOptions.printNotes(options.diagnostics)
   }
 }

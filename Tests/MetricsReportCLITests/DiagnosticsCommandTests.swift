@@ -5,12 +5,14 @@ import Testing
 /// `metrics-report diagnostics`, and diagnostic gate rules in `compare`, on a mixed dump.
 @Suite("metrics-report diagnostics")
 struct DiagnosticsCommandTests {
-  /// A crash diagnostic whose attributed thread is `frames` (innermost first).
+  /// A crash diagnostic whose attributed thread is `frames` (innermost first): MyApp's at its
+  /// executable's address, the others in the shared region, where Apple's libraries load.
   static func crash(version: String, frames: [(String, Int)], signal: Int = 11) -> String {
     var tree = ""
     for (i, frame) in frames.enumerated() {
+      let address = (frame.0 == "MyApp" ? 0x1_0000_0000 : 0x1_9A00_0000) + frame.1
       tree +=
-        #"{"binaryUUID": "UUID-\#(frame.0)", "binaryName": "\#(frame.0)", "offsetIntoBinaryTextSegment": \#(frame.1), "sampleCount": 1, "address": \#(1000 + i)"#
+        #"{"binaryUUID": "UUID-\#(frame.0)", "binaryName": "\#(frame.0)", "offsetIntoBinaryTextSegment": \#(frame.1), "sampleCount": 1, "address": \#(address)"#
       tree += i + 1 < frames.count ? #", "subFrames": ["# : "}"
     }
     tree += String(repeating: "]}", count: max(frames.count - 1, 0))

@@ -215,7 +215,8 @@ public struct DeviceDayTwin: Sendable {
     for frame in frames.reversed() {
       var node: [String: Any] = [
         "binaryUUID": frame.uuid, "offsetIntoBinaryTextSegment": frame.offset, "sampleCount": 1,
-        "address": 0x1_0000_0000 + frame.offset,
+        // The app's executable loads at 0x1_0000_0000, Apple's libraries in the shared region above.
+        "address": (frame.name == "ShopApp" ? 0x1_0000_0000 : 0x1_9A00_0000) + frame.offset,
       ]
       if name { node["binaryName"] = frame.name }
       if !tree.isEmpty { node["subFrames"] = tree }

@@ -26,8 +26,21 @@ public struct DiagnosticAggregate: Sendable {
     public var objectiveCException: String?
     /// The hang type (hangs).
     public var hangType: String?
-    /// The app's culprit frame (with `appBinary`).
-    public var culpritFrame: String?
+    /// The culprit frame (``Diagnostic/culpritFrame(appBinaries:)``), innermost symbol, of the
+    /// diagnostic whose frames come first in byte order: members may differ in offsets (a rebuild), and
+    /// the one shown must not depend on the order they were read.
+    public var culprit: DiagnosticFrame?
+    /// That diagnostic's frames of the signature, as shown.
+    public var frames: [DiagnosticFrame] = []
+
+    /// Keeps `culprit` and `frames` when they come before this group's in byte order of their labels.
+    mutating func keepFirst(culprit other: DiagnosticFrame?, frames otherFrames: [DiagnosticFrame]) {
+      let mine = frames.map(\.label) + [culprit?.label ?? ""]
+      let theirs = otherFrames.map(\.label) + [other?.label ?? ""]
+      guard theirs.lexicographicallyPrecedes(mine, by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) else { return }
+      culprit = other
+      frames = otherFrames
+    }
   }
 
   /// The app version.
@@ -65,11 +78,17 @@ public struct DiagnosticAggregate: Sendable {
   ) {
     if countingPayload { payloadCount += 1 }
     counts[d.kind, default: 0] += 1
-    let signature = DiagnosticSignature(d)
+    var d = d
+    if let symbolicator = options.symbolicator, d.callStackTree != nil { symbolicator.symbolicate(&d.callStackTree!) }
+    let appBinaries = options.appBinaries
+    let signature = DiagnosticSignature(d, appBinaries: appBinaries)
+    let culprit = d.culpritFrame(appBinaries: appBinaries)?.shownFrames.first
+    let frames = Self.signatureFrames(d)
     if var group = groups[signature.identifier] {
       group.count += 1
       if let begin { group.firstSeen = min(group.firstSeen ?? begin, begin) }
       if let end { group.lastSeen = max(group.lastSeen ?? end, end) }
+      group.keepFirst(culprit: culprit, frames: frames)
       groups[signature.identifier] = group
     } else {
       let objc = d.objectiveCExceptionReason.map { r in
@@ -79,7 +98,7 @@ public struct DiagnosticAggregate: Sendable {
         signature: signature, kind: d.kind, count: 1, firstSeen: begin, lastSeen: end, exceptionName: d.exceptionName,
         signalName: d.signalName, exceptionCode: d.exceptionCode, terminationReason: d.terminationReason,
         objectiveCException: objc, hangType: d.hangType,
-        culpritFrame: d.culpritFrame(appBinary: options.appBinary)?.label)
+        culprit: culprit, frames: frames)
     }
     switch d.kind {
     case .hang:
@@ -99,6 +118,16 @@ public struct DiagnosticAggregate: Sendable {
     }
   }
 
+  /// The shown frames of the attributed thread's heaviest path that a signature takes.
+  static func signatureFrames(_ d: Diagnostic) -> [DiagnosticFrame] {
+    guard let tree = d.callStackTree, let stack = tree.attributedStack else { return [] }
+    var frames: [DiagnosticFrame] = []
+    for frame in tree.heaviestPath(stack) where frames.count < DiagnosticSignature.frameCount {
+      frames += frame.shownFrames
+    }
+    return Array(frames.prefix(DiagnosticSignature.frameCount))
+  }
+
   /// Adds another aggregate of the same version.
   public mutating func merge(_ other: DiagnosticAggregate) {
     payloadCount += other.payloadCount
@@ -108,6 +137,7 @@ public struct DiagnosticAggregate: Sendable {
         mine.count += g.count
         if let f = g.firstSeen { mine.firstSeen = min(mine.firstSeen ?? f, f) }
         if let l = g.lastSeen { mine.lastSeen = max(mine.lastSeen ?? l, l) }
+        mine.keepFirst(culprit: g.culprit, frames: g.frames)
         groups[id] = mine
       } else {
         groups[id] = g
@@ -133,13 +163,32 @@ public struct DiagnosticOptions: Sendable, Hashable {
   public var foldedStacks: Bool
   /// The most call frames of a collapsed stack; deeper frames fold into one marker frame.
   public var maximumFoldedDepth: Int
+  /// Gives frames their function, file and line (`--symbols`); nil leaves them as reported.
+  public var symbolicator: Symbolicator?
 
   /// Creates options.
   public init(
-    appBinary: String? = nil, foldedStacks: Bool = false, maximumFoldedDepth: Int = FoldedStacks.defaultMaximumDepth
+    appBinary: String? = nil, foldedStacks: Bool = false, maximumFoldedDepth: Int = FoldedStacks.defaultMaximumDepth,
+    symbolicator: Symbolicator? = nil
   ) {
     self.appBinary = appBinary
     self.foldedStacks = foldedStacks
     self.maximumFoldedDepth = maximumFoldedDepth
+    self.symbolicator = symbolicator
+  }
+
+  /// `appBinary` as a set.
+  var appBinaries: Set<String> { appBinary.map { [$0] } ?? [] }
+
+  public static func == (a: DiagnosticOptions, b: DiagnosticOptions) -> Bool {
+    (a.appBinary, a.foldedStacks, a.maximumFoldedDepth) == (b.appBinary, b.foldedStacks, b.maximumFoldedDepth)
+      && a.symbolicator === b.symbolicator
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(appBinary)
+    hasher.combine(foldedStacks)
+    hasher.combine(maximumFoldedDepth)
+    hasher.combine(symbolicator.map(ObjectIdentifier.init))
   }
 }

@@ -70,9 +70,11 @@ public struct FoldedStacks: Sendable {
           if frame.subFrames.isEmpty {
             var node = parent
             var i = index
-            while i >= 0 {
-              node = child(of: node, frames[i].label)
-              if nodes[node].isMarker { break }
+            walk: while i >= 0 {
+              for label in Self.labels(frames[i]) {
+                node = child(of: node, label)
+                if nodes[node].isMarker { break walk }
+              }
               i = up[i]
             }
             addSamples(max(frame.sampleCount, 1), at: node)
@@ -86,7 +88,7 @@ public struct FoldedStacks: Sendable {
         var pending = stack.rootFrames.reversed().map { ($0, parent) }
         while let (index, parentNode) = pending.popLast() {
           let frame = frames[index]
-          let node = child(of: parentNode, frame.label)
+          let node = Self.labels(frame).reduce(parentNode) { child(of: $0, $1) }
           let childSamples = frame.subFrames.reduce(0) { $0 + frames[$1].sampleCount }
           let own = frame.subFrames.isEmpty ? frame.sampleCount : max(0, frame.sampleCount - childSamples)
           if own > 0 { addSamples(own, at: node) }
@@ -94,6 +96,12 @@ public struct FoldedStacks: Sendable {
         }
       }
     }
+  }
+
+  /// A frame's labels, outermost first: its functions when symbolicated (the function, then those
+  /// inlined into it), else `binary+0xoffset`.
+  static func labels(_ frame: CallStackTree.Frame) -> [String] {
+    frame.symbols.isEmpty ? [frame.label] : frame.symbols.reversed().map(\.shortFunction)
   }
 
   /// Adds other stacks (of disjoint inputs).

@@ -272,7 +272,14 @@ extension VersionSnapshot {
         exceptionCode: (g.member("exceptionCode")?.int64).map(Int.init),
         terminationReason: g.member("terminationReason")?.string,
         objectiveCException: g.member("objectiveCException")?.string, hangType: g.member("hangType")?.string,
-        culpritFrame: g.member("culpritFrame")?.string)
+        culprit: try g.member("culprit").flatMap { (c) throws(PayloadDecodingError) in
+          c.kind == .null
+            ? nil : try DiagnosticFrame(json: c, keyPath: ["diagnostics", "groups", String(i), "culprit"])
+        } ?? g.member("culpritFrame")?.string.map(DiagnosticFrame.init(label:)),
+        frames: try (g.member("frames").map { Array($0.children) } ?? []).enumerated().map {
+          (j, f) throws(PayloadDecodingError) in
+          try DiagnosticFrame(json: f, keyPath: ["diagnostics", "groups", String(i), "frames", String(j)])
+        })
     }
     d.hangDurations = try values("hangDurations")
     for (name, n) in try counts(v.member("hangTypes"), "diagnostics.hangTypes") { d.hangTypes[name] = n }

@@ -102,7 +102,8 @@ extension VersionSnapshot {
         ("signal", optional(g.signalName)),
         ("exceptionCode", g.exceptionCode.map { .integer(Int128($0)) } ?? .null),
         ("terminationReason", optional(g.terminationReason)), ("objectiveCException", optional(g.objectiveCException)),
-        ("hangType", optional(g.hangType)), ("culpritFrame", optional(g.culpritFrame)),
+        ("hangType", optional(g.hangType)), ("culprit", g.culprit?.json ?? .null),
+        ("frames", .array(g.frames.map(\.json))),
       ])
     }
     return .object([

@@ -272,7 +272,6 @@ public struct RegressionEvaluator: Sendable {
       result.newSignatures = cd.groups.values
         .filter { $0.kind == kind && $0.count >= rule.minCount && !known.contains($0.signature.identifier) }
         .sorted { ($0.count, $1.signature.identifier) > ($1.count, $0.signature.identifier) }
-        .map { ($0.signature, $0.count) }
       result.baseline = 0
       result.candidate = Double(result.newSignatures.count)
       result.verdict = result.newSignatures.isEmpty ? .unchanged : .regression

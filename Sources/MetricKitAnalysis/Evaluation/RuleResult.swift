@@ -28,7 +28,7 @@ public struct RuleResult: Sendable {
   /// interval for diagnostic rates; nil where none applies.
   public var changeInterval: ClosedRange<Double>?
   /// `newSignature` rules: the candidate's new signatures, most frequent first.
-  public var newSignatures: [(signature: DiagnosticSignature, count: Int)] = []
+  public var newSignatures: [DiagnosticAggregate.Group] = []
   /// Its Benjamini–Hochberg q-value over every test of the run.
   public var qValue: Double?
   /// The q-value of the opposite one-sided test (the candidate is better), for improvements.

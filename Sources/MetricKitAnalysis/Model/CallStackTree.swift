@@ -22,10 +22,38 @@ public struct CallStackTree: Sendable, Hashable {
     public var subFrames: [Int]
     /// The depth from the root frame (0).
     public var depth: Int
+    /// The function, file and line of the instruction, innermost first (inlined functions, then
+    /// the function they were inlined into); empty until a ``Symbolicator`` found them.
+    public var symbols: [FrameSymbol] = []
 
-    /// `binaryName+0xoffset`, the frame's label in signatures and folded stacks.
-    public var label: String {
-      "\(binaryName ?? binaryUUID.map { "<\($0.prefix(8))>" } ?? "???")+0x\(String(offsetIntoBinaryTextSegment, radix: 16))"
+    /// Creates a frame.
+    public init(
+      binaryUUID: String?, binaryName: String?, offsetIntoBinaryTextSegment: UInt64, address: UInt64?,
+      sampleCount: Int, subFrames: [Int], depth: Int, symbols: [FrameSymbol] = []
+    ) {
+      self.binaryUUID = binaryUUID
+      self.binaryName = binaryName
+      self.offsetIntoBinaryTextSegment = offsetIntoBinaryTextSegment
+      self.address = address
+      self.sampleCount = sampleCount
+      self.subFrames = subFrames
+      self.depth = depth
+      self.symbols = symbols
+    }
+
+    /// The binary's name, else the start of its UUID in angle brackets, else `???`.
+    public var binaryLabel: String { binaryName ?? binaryUUID.map { "<\($0.prefix(8))>" } ?? "???" }
+
+    /// `binaryName+0xoffset` (the offset from the `__TEXT` segment, load-address quirk undone).
+    public var label: String { "\(binaryLabel)+0x\(String(imageOffset, radix: 16))" }
+
+    /// The frames people read: one per symbol, innermost first, each inlined one naming the function
+    /// it is in; or the frame itself, unsymbolicated.
+    public var shownFrames: [DiagnosticFrame] {
+      guard !symbols.isEmpty else { return [DiagnosticFrame(self, symbol: nil, inlinedInto: nil)] }
+      return symbols.indices.map { i in
+        DiagnosticFrame(self, symbol: symbols[i], inlinedInto: i + 1 < symbols.count ? symbols[i + 1].function : nil)
+      }
     }
   }
 

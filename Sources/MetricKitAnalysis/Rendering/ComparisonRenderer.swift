@@ -20,14 +20,15 @@ public enum ComparisonRenderer {
     case openmetrics
   }
 
-  /// Renders `report` in `format`.
-  public static func render(_ report: ComparisonReport, as format: Format) -> String {
+  /// Renders `report` in `format`. With `sourceRoot` (the repository's folder), the GitHub format
+  /// annotates each new signature whose culprit's file lies in it on that file and line.
+  public static func render(_ report: ComparisonReport, as format: Format, sourceRoot: String? = nil) -> String {
     switch format {
     case .text: text(report)
     case .json: json(report)
     case .markdown: markdown(report)
     case .junit: junit(report)
-    case .github: github(report)
+    case .github: github(report, sourceRoot: sourceRoot)
     case .openmetrics: OpenMetricsWriter.write(report)
     }
   }
@@ -84,7 +85,9 @@ public enum ComparisonRenderer {
     if !r.newSignatures.isEmpty {
       parts = [
         "new in \(report.candidate): "
-          + r.newSignatures.map { "\($0.signature.text) (×\($0.count))" }.joined(separator: "; ")
+          + r.newSignatures.map { g in
+            "\(g.signature.text) (×\(g.count))" + (g.culprit.map { "; culprit \($0.text)" } ?? "")
+          }.joined(separator: "; ")
       ]
     }
     return parts.joined(separator: "; ")
@@ -227,7 +230,7 @@ public enum ComparisonRenderer {
             r.newSignatures.map {
               .object([
                 ("signature", .string($0.signature.identifier)), ("text", .string($0.signature.text)),
-                ("count", .integer(Int128($0.count))),
+                ("count", .integer(Int128($0.count))), ("culprit", $0.culprit?.json ?? .null),
               ])
             })
         ))
@@ -303,7 +306,23 @@ public enum ComparisonRenderer {
 
   // MARK: - GitHub Actions
 
-  static func github(_ report: ComparisonReport) -> String {
+  /// `file` relative to `root` when it lies inside it (a build machine's absolute path, or one
+  /// already relative); nil otherwise. The compiler's path is the build machine's: a file is found in
+  /// the repository by the longest tail of its path that exists under `root`.
+  static func repositoryPath(_ file: String, root: String) -> String? {
+    let parts = file.split(separator: "/")
+    for start in parts.indices {
+      let tail = parts[start...].joined(separator: "/")
+      var isDirectory: ObjCBool = false
+      let candidate = (root as NSString).appendingPathComponent(tail)
+      if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue {
+        return tail
+      }
+    }
+    return nil
+  }
+
+  static func github(_ report: ComparisonReport, sourceRoot: String? = nil) -> String {
     var out = ""
     for r in report.results {
       let level: String
@@ -319,6 +338,16 @@ public enum ComparisonRenderer {
       let title = "\(verdictText(r)): \(ruleName(r))"
       out +=
         "::\(level) title=\(TextEscaping.githubProperty(title))::\(TextEscaping.githubMessage(explanation(r, report)))\n"
+      // Each new signature on its culprit's line, when that file is the repository's.
+      for g in r.newSignatures {
+        guard let sourceRoot, let culprit = g.culprit, let symbol = culprit.symbol, let file = symbol.file,
+          let path = repositoryPath(file, root: sourceRoot)
+        else { continue }
+        let place = "file=\(TextEscaping.githubProperty(path))" + (symbol.line.map { ",line=\($0)" } ?? "")
+        let title = "New \(g.kind.rawValue) signature in \(report.candidate): \(symbol.shortFunction)"
+        out += "::\(level) \(place),title=\(TextEscaping.githubProperty(title))::"
+        out += TextEscaping.githubMessage("\(g.signature.text) (×\(g.count))") + "\n"
+      }
     }
     out += "::notice title=metrics-report gate \(report.gate)::"
     out +=

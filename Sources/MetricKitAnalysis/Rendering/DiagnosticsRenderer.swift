@@ -15,9 +15,10 @@ public enum DiagnosticsRenderer {
     case folded
   }
 
-  /// Renders `aggregate`'s diagnostics.
+  /// Renders `aggregate`'s diagnostics; JSON also says what `symbolication` did.
   public static func render(
-    _ aggregate: DumpAggregate, as format: Format, percentiles: [Percentile] = [50, 90].compactMap(Percentile.init)
+    _ aggregate: DumpAggregate, as format: Format, percentiles: [Percentile] = [50, 90].compactMap(Percentile.init),
+    symbolication: SymbolicationReport? = nil
   ) -> String {
     let versions = aggregate.diagnostics.values.sorted { VersionOrder.precedes($0.version, $1.version) }
     switch format {
@@ -26,12 +27,13 @@ public enum DiagnosticsRenderer {
       writeFolded(aggregate) { out += $0 }
       return out
     case .json:
-      return JSONWriter.render(
-        .object([
-          ("schemaVersion", .integer(1)),
-          ("inputs", SummaryJSONRenderer.inputs(aggregate.inputs)),
-          ("versions", .array(versions.map { json($0, percentiles) })),
-        ]))
+      var members: [(String, JSONWriter.Value)] = [
+        ("schemaVersion", .integer(1)),
+        ("inputs", SummaryJSONRenderer.inputs(aggregate.inputs)),
+        ("versions", .array(versions.map { json($0, percentiles) })),
+      ]
+      if let symbolication { members.append(("symbolication", json(symbolication))) }
+      return JSONWriter.render(.object(members))
     case .text, .markdown:
       return table(versions, aggregate.inputs, markdown: format == .markdown, percentiles)
     }
@@ -70,6 +72,29 @@ public enum DiagnosticsRenderer {
     return .object(members)
   }
 
+  private static func json(_ r: SymbolicationReport) -> JSONWriter.Value {
+    func count(_ n: Int) -> JSONWriter.Value { .integer(Int128(n)) }
+    var missing: [JSONWriter.Value] = []
+    for m in r.missingAppBinaries {
+      let name: JSONWriter.Value = m.name.map { .string($0) } ?? .null
+      missing.append(.object([("uuid", .string(m.uuid)), ("name", name), ("frames", count(m.frames))]))
+    }
+    var unused: [JSONWriter.Value] = []
+    for image in r.unused {
+      unused.append(
+        .object([
+          ("path", .string(image.path)), ("uuid", .string(image.uuid)), ("architecture", .string(image.architecture)),
+        ]))
+    }
+    let symbolizer: String = r.symbolizerMissing ?? r.symbolizerFailure ?? "ok"
+    return .object([
+      ("symbolicatedFrames", count(r.symbolicatedFrames)), ("unresolvedFrames", count(r.unresolvedFrames)),
+      ("framesWithoutUUID", count(r.framesWithoutUUID)), ("systemFrames", count(r.systemFrames)),
+      ("missingAppBinaries", .array(missing)), ("unusedSymbols", .array(unused)),
+      ("problems", .array(r.problems.map { JSONWriter.Value.string($0) })), ("symbolizer", .string(symbolizer)),
+    ])
+  }
+
   private static func json(_ v: DiagnosticAggregate, _ percentiles: [Percentile]) -> JSONWriter.Value {
     let total = Double(max(v.total, 1))
     return .object([
@@ -92,7 +117,11 @@ public enum DiagnosticsRenderer {
             if let t = g.terminationReason { members.append(("terminationReason", .string(t))) }
             if let o = g.objectiveCException { members.append(("objectiveCException", .string(o))) }
             if let h = g.hangType { members.append(("hangType", .string(h))) }
-            if let c = g.culpritFrame { members.append(("culpritFrame", .string(c))) }
+            if let c = g.culprit {
+              members.append(("culpritFrame", .string(c.text)))
+              members.append(("culprit", c.json))
+            }
+            members.append(("frames", .array(g.frames.map(\.json))))
             return .object(members)
           })
       ),
@@ -124,11 +153,11 @@ public enum DiagnosticsRenderer {
         if markdown {
           out +=
             "| \(g.count) | \(share) | \(g.kind.rawValue) | `\(g.signature.identifier)` \(cell(g.signature.text)) | "
-          out += "\(cell(details)) | \(cell(g.culpritFrame ?? "")) |\n"
+          out += "\(cell(details)) | \(cell(g.culprit?.text ?? "")) |\n"
         } else {
           out += "  \(String(repeating: " ", count: max(0, 5 - String(g.count).count)))\(g.count)  \(share)  "
           out += "\(g.signature.identifier)  \(cell(g.signature.text))"
-          if let c = g.culpritFrame { out += "  culprit \(cell(c))" }
+          if let c = g.culprit { out += "  culprit \(cell(c.text))" }
           out += "\n"
         }
       }

@@ -419,7 +419,7 @@ public enum HTMLReportRenderer {
         for g in DiagnosticsRenderer.sortedGroups(v).prefix(10) {
           out += "<tr><td class=\"num\">\(g.count)</td><td>\(g.kind.rawValue)</td>"
           out +=
-            "<td>\(TextEscaping.html(g.signature.text))</td><td>\(TextEscaping.html(g.culpritFrame ?? "–"))</td></tr>\n"
+            "<td>\(TextEscaping.html(g.signature.text))</td><td>\(TextEscaping.html(g.culprit?.text ?? "–"))</td></tr>\n"
         }
         out += "</tbody></table></details>\n"
       }

@@ -1,0 +1,32 @@
+import ArgumentParser
+import MetricKitAnalysis
+
+/// `--symbols` and `--app-binary`: how the frames of diagnostics are named, shared by every command
+/// that shows or compares diagnostic signatures.
+struct SymbolOptions: ParsableArguments {
+  @Option(
+    name: .customLong("symbols"),
+    help: ArgumentHelp(
+      "A .dSYM bundle, a DWARF file, a Mach-O binary, or a folder of them (repeatable): frames get their function, file and line.",
+      valueName: "path"))
+  var paths: [String] = []
+
+  @Option(
+    help: "The app's own binary name: its frames are the app's (culprit frames; signatures without offsets).")
+  var appBinary: String?
+
+  /// The diagnostic options these arguments describe, with a symbolicator when symbols are given.
+  func diagnosticOptions(foldedStacks: Bool = false, maximumFoldedDepth: Int = FoldedStacks.defaultMaximumDepth)
+    -> DiagnosticOptions
+  {
+    DiagnosticOptions(
+      appBinary: appBinary, foldedStacks: foldedStacks, maximumFoldedDepth: maximumFoldedDepth,
+      symbolicator: paths.isEmpty ? nil : Symbolicator(index: SymbolIndex(paths: paths)))
+  }
+
+  /// Prints what symbolication did and could not do (standard error), after the output.
+  static func printNotes(_ options: DiagnosticOptions) {
+    guard let report = options.symbolicator?.report else { return }
+    for line in report.notes { ReportOutput.printError("metrics-report: \(line)") }
+  }
+}

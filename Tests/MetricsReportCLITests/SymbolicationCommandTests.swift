@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+
+/// `--symbols` on `diagnostics`, `compare`, `report` and `snapshot`, over Mach-O fixtures built from
+/// source (`Scripts/symbol-fixtures.sh`) and payloads whose frames point at their known functions. The
+/// expected functions and lines come from the sources' markers, not from the symbolizer.
+@Suite("metrics-report --symbols", .serialized)
+struct SymbolicationCommandTests {
+  static let rules =
+    "rules:\n  - metric: diagnostics.crash\n    statistic: newSignature\n    minCount: 3\n    minPayloads: 2\n"
+
+  /// The JSON of `diagnostics --format json` over `dump` with the fixtures' symbols.
+  static func diagnosticsJSON(_ fx: SymbolFixtures, _ dump: URL, _ extra: [String] = []) throws -> [String: Any] {
+    let result = try CLIRunner.run(
+      ["diagnostics", dump.path, "--symbols", fx.symbols.path, "--format", "json"] + extra)
+    #expect(result.status == 0, "\(result.stderr)")
+    return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+  }
+
+  static func groups(_ json: [String: Any], version: String) -> [[String: Any]] {
+    let versions = json["versions"] as! [[String: Any]]
+    return versions.first { $0["version"] as? String == version }?["groups"] as? [[String: Any]] ?? []
+  }
+
+  static func line(_ frame: [String: Any]) -> SymbolFixtures.Line? {
+    guard let file = frame["file"] as? String, let line = frame["line"] as? Int else { return nil }
+    return SymbolFixtures.Line(file: file, line: line)
+  }
+
+  @Test func everyAppFrameResolvesToTheMarkedFunctionFileAndLine() throws {
+    guard let fx = SymbolFixtures.built else { return }
+    let dump = try fx.dump()
+    defer { try? FileManager.default.removeItem(at: dump) }
+    let json = try Self.diagnosticsJSON(fx, dump)
+    let m = fx.markers
+    for version in ["3.8.0", "3.9.0"] {
+      let groups = Self.groups(json, version: version)
+      // The feed crash: reload_feed's first instruction is `scaled`, inlined; the caller frame's return
+      // address is on the line after the call, looked up one byte earlier: the call's line.
+      let feed = try #require(groups.first { ($0["text"] as? String)?.contains("FeedApp reload_feed") == true })
+      let frames = feed["frames"] as! [[String: Any]]
+      #expect(frames.map { $0["function"] as? String } == ["scaled", "reload_feed", "render_row", nil])
+      #expect(frames[0]["inlinedInto"] as? String == "reload_feed")
+      #expect(frames.prefix(3).map(Self.line) == [m["scaled"], m["reload_feed.inlined"], m["render_row.call"]])
+      #expect(frames[3]["symbolicated"] as? Bool == false)
+      #expect(frames[3]["binary"] as? String == "libdyld.dylib")
+      #expect(frames[3]["offset"] as? Int == 0x1d8c)
+      // 3.8.0's iOS 15 report, whose offset field is the load address, is the same crash.
+      #expect(feed["count"] as? Int == 4)
+      let culprit = try #require(feed["culprit"] as? [String: Any])
+      #expect(culprit["function"] as? String == "scaled" && Self.line(culprit) == m["scaled"])
+      #expect(feed["culpritFrame"] as? String == "scaled (Feed.c:\(m["scaled"]!.line))")
+      // The framework, universal, __TEXT at 0.
+      let kit = try #require(groups.first { ($0["text"] as? String)?.contains("FeedKit decode_item") == true })
+      let kitFrame = (kit["frames"] as! [[String: Any]])[0]
+      #expect(kitFrame["function"] as? String == "decode_item" && Self.line(kitFrame) == m["decode_item.body"])
+      if fx.swift {
+        let hang = try #require(groups.first { $0["kind"] as? String == "hang" })
+        let swiftFrame = (hang["frames"] as! [[String: Any]])[0]
+        #expect(swiftFrame["function"] as? String == "Feed.FeedViewController.reload() -> Swift.Int")
+        #expect(swiftFrame["shortFunction"] as? String == "FeedViewController.reload()")
+        #expect(Self.line(swiftFrame) == m["reload.body"])
+        #expect((hang["text"] as? String)?.contains("FeedApp FeedViewController.reload()") == true)
+      } else {
+        print("skipped: Embedded Swift does not build here; the Swift frame is not checked")
+      }
+    }
+    // A frame at a function's first instruction (3.9.0's new crash).
+    let first = try #require(
+      Self.groups(json, version: "3.9.0").first {
+        ($0["text"] as? String)?.hasSuffix("| FeedApp render_row < libdyld.dylib+0x1d8c") == true
+      })
+    #expect(Self.line((first["frames"] as! [[String: Any]])[0]) == m["render_row.start"])
+    let report = try #require(json["symbolication"] as? [String: Any])
+    #expect((report["missingAppBinaries"] as? [Any])?.isEmpty == true)
+    #expect((report["unusedSymbols"] as? [Any])?.isEmpty == true)
+    #expect(report["unresolvedFrames"] as? Int == 0)
+  }
+
+  @Test func aRebuildKeepsItsSignaturesAndANewCrashIsFlaggedByItsFunction() throws {
+    guard let fx = SymbolFixtures.built else { return }
+    let dump = try fx.dump()
+    defer { try? FileManager.default.removeItem(at: dump) }
+    let rules = dump.appendingPathComponent("gate.yml")
+    try Data(Self.rules.utf8).write(to: rules)
+    let compare = ["compare", dump.path, "--baseline", "3.8.0", "--candidate", "3.9.0", "--rules", rules.path]
+    let result = try CLIRunner.run(compare + ["--symbols", fx.symbols.path, "--format", "json"])
+    #expect(result.status == 1, "\(result.stderr)")
+    let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+    let rule = (json["results"] as! [[String: Any]])[0]
+    let listed = rule["newSignatures"] as! [[String: Any]]
+    // Only the crash at render_row's start is new; the feed and framework crashes moved, unchanged.
+    #expect(listed.count == 1)
+    #expect((listed.first?["text"] as? String)?.hasSuffix("| FeedApp render_row < libdyld.dylib+0x1d8c") == true)
+    #expect((listed.first?["culprit"] as? [String: Any])?["function"] as? String == "render_row")
+
+    // Without symbols, the app's frames are signed by the binary's name: the rebuild flags nothing
+    // old either, and the new crash is still new (its stack differs).
+    let plain = try CLIRunner.run(compare + ["--format", "json"])
+    let plainJSON = try JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as! [String: Any]
+    let plainListed = ((plainJSON["results"] as! [[String: Any]])[0]["newSignatures"] as! [[String: Any]])
+    #expect(
+      plainListed.map { $0["text"] as? String } == [
+        "crash EXC_BAD_ACCESS SIGSEGV code 0 | FeedApp < libdyld.dylib+0x1d8c"
+      ])
+
+    // GitHub: the new signature lands on its culprit's line, the file relative to the repository.
+    let github = try CLIRunner.run(
+      compare + ["--symbols", fx.symbols.path, "--format", "github", "--source-root", CLIRunner.packageRoot.path])
+    let start = fx.markers["render_row.start"]!.line
+    #expect(
+      github.stdout.contains(
+        "::error file=Tests/Fixtures/Symbolication/Feed.c,line=\(start),title=New crash signature in 3.9.0%3A render_row::"
+      ),
+      "\(github.stdout)")
+  }
+
+  @Test func foldedStacksAndTheReportPageCarryFunctionsAndLines() throws {
+    guard let fx = SymbolFixtures.built else { return }
+    let dump = try fx.dump()
+    defer { try? FileManager.default.removeItem(at: dump) }
+    let folded = try CLIRunner.run(["diagnostics", dump.path, "--symbols", fx.symbols.path, "--format", "folded"])
+    #expect(folded.status == 0)
+    // Outermost first; an inlined function is the frame below the one it is in.
+    #expect(
+      folded.stdout.contains("3.8.0;crash;libdyld.dylib+0x1d8c;render_row;reload_feed;scaled 4\n"), "\(folded.stdout)")
+    let page = dump.appendingPathComponent("report.html")
+    let report = try CLIRunner.run(["report", dump.path, "--symbols", fx.symbols.path, "-o", page.path])
+    #expect(report.status == 0, "\(report.stderr)")
+    let html = try String(contentsOf: page, encoding: .utf8)
+    #expect(html.contains("scaled (Feed.c:\(fx.markers["scaled"]!.line))"))
+  }
+
+  @Test func missingCorruptAndUnusedSymbolsAreSaidAndLoseNothingElse() throws {
+    guard let fx = SymbolFixtures.built else { return }
+    let dump = try fx.dump()
+    defer { try? FileManager.default.removeItem(at: dump) }
+    let plain = try CLIRunner.run(["diagnostics", dump.path, "--format", "json"])
+    // Only build 1's dSYM, a corrupt copy of build 2's, and the framework's: build 2's frames have no
+    // symbols, and are named.
+    let symbols = dump.appendingPathComponent("symbols")
+    try FileManager.default.createDirectory(at: symbols, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: fx.symbols.appendingPathComponent("FeedApp-build1.dSYM"),
+      to: symbols.appendingPathComponent("FeedApp-build1.dSYM"))
+    let corrupt = symbols.appendingPathComponent("Broken.dSYM/Contents/Resources/DWARF")
+    try FileManager.default.createDirectory(at: corrupt, withIntermediateDirectories: true)
+    let dwarf = try Data(
+      contentsOf: fx.symbols.appendingPathComponent("FeedApp-build2.dSYM/Contents/Resources/DWARF/FeedApp"))
+    try dwarf.prefix(40).write(to: corrupt.appendingPathComponent("FeedApp"))
+    let result = try CLIRunner.run(["diagnostics", dump.path, "--symbols", symbols.path, "--format", "json"])
+    #expect(result.status == 0)
+    #expect(result.stderr.contains("symbols not read: \(corrupt.path)/FeedApp: at byte 16: "), "\(result.stderr)")
+    #expect(result.stderr.contains("FeedApp \(fx.uuids[2]!): no symbols, "), "\(result.stderr)")
+    let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+    let built2 = Self.groups(json, version: "3.9.0")
+    #expect(
+      built2.allSatisfy {
+        (($0["frames"] as? [[String: Any]]) ?? []).allSatisfy { $0["symbolicated"] as? Bool == false }
+      })
+    #expect(
+      Self.groups(json, version: "3.8.0").contains { ($0["text"] as? String)?.contains("FeedApp scaled") == true })
+
+    // A dSYM no frame needs is listed as unused.
+    let unused = try CLIRunner.run([
+      "diagnostics", dump.path, "--app-version", "3.9.0", "--symbols",
+      fx.symbols.appendingPathComponent("FeedApp-build1.dSYM").path,
+    ])
+    #expect(unused.stderr.contains("unused symbols: "), "\(unused.stderr)")
+    #expect(unused.stderr.contains("(\(fx.uuids[1]!), arm64): no frame has this UUID"))
+
+    // Without llvm-symbolizer: said once, and the output is the unsymbolicated one.
+    let bare = try CLIRunner.shell(
+      "PATH=/nonexistent \"$B\" diagnostics '\(dump.path)' --symbols '\(fx.symbols.path)' --format json")
+    #expect(bare.status == 0)
+    #expect(bare.stderr.components(separatedBy: "llvm-symbolizer was not found").count == 2, "\(bare.stderr)")
+    let withoutSymbolication = try JSONSerialization.jsonObject(with: Data(bare.stdout.utf8)) as! [String: Any]
+    let plainJSON = try JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as! [String: Any]
+    #expect((withoutSymbolication["versions"] as! NSArray) == (plainJSON["versions"] as! NSArray))
+  }
+}
