@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer harness for a while:  Scripts/fuzz.sh TARGET SECONDS [libFuzzer options…]
-#   TARGET: payload-decoder | measurement-parser | rule-file | snapshot | report
+#   TARGET: payload-decoder | measurement-parser | rule-file | snapshot | report | mach-o
 # Seeds: ../shared/fixtures/public (when present), Samples/, and Fuzz/Seeds/TARGET. New corpus inputs go to
 # .fuzz/TARGET/corpus; crashes to .fuzz/TARGET/ (turn each into a regression test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: Scripts/fuzz.sh payload-decoder|measurement-parser|rule-file|snapshot|report SECONDS}
+target=${1:?usage: Scripts/fuzz.sh payload-decoder|measurement-parser|rule-file|snapshot|report|mach-o SECONDS}
 seconds=${2:?usage: Scripts/fuzz.sh TARGET SECONDS}
 shift 2
 case "$target" in
@@ -14,6 +14,7 @@ case "$target" in
   rule-file) product=FuzzRuleFile ;;
   snapshot) product=FuzzSnapshot ;;
   report) product=FuzzReport ;;
+  mach-o) product=FuzzMachO ;;
   *) echo "unknown target $target" >&2; exit 64 ;;
 esac
 work=.fuzz/$target
@@ -34,6 +35,13 @@ case "$target" in
     swift run -c release metrics-report snapshot Samples/dump --interval week --by deviceType \
       > "$work/seeds/samples-weekly.json" 2>/dev/null || true
     swift run -c release metrics-report snapshot Samples/dump --compact > "$work/seeds/samples.ndjson" 2>/dev/null || true ;;
+  mach-o)
+    # The test app's binaries and dSYMs, thin and universal, built from source.
+    if Scripts/symbol-fixtures.sh "$work/fixtures" >/dev/null 2>&1; then
+      find "$work/fixtures/build1" "$work/fixtures/symbols" -type f -path '*DWARF*' -o -type f -name FeedApp \
+        | while read -r f; do cp "$f" "$work/seeds/$(echo "$f" | md5sum | cut -c1-12)"; done
+      cp "$work/fixtures/obj/FeedKit" "$work/seeds/feedkit-universal"
+    fi ;;
 esac
 # Hand-made seeds: the hostile cases found so far, one file each.
 if [[ -d Fuzz/Seeds/$target ]]; then cp Fuzz/Seeds/"$target"/* "$work/seeds/"; fi

@@ -13,6 +13,7 @@
 # --test installs them. Exits 3 when one is missing. The same sources give the same bytes and UUIDs.
 set -euo pipefail
 out=${1:?usage: Scripts/symbol-fixtures.sh OUT}
+mkdir -p "$out" && out="$(cd "$out" && pwd)"
 here="$(cd "$(dirname "$0")/.." && pwd)"
 src="$here/Tests/Fixtures/Symbolication"
 
