@@ -9,7 +9,8 @@ let package = Package(
   platforms: [.macOS(.v15)],
   dependencies: [.package(name: "metrics-report", path: "..")],
   targets: [.target(name: "FuzzSupport")]
-    + ["FuzzPayloadDecoder", "FuzzMeasurementParser", "FuzzRuleFile", "FuzzSnapshot", "FuzzReport", "FuzzMachO"].map { name in
+    + ["FuzzPayloadDecoder", "FuzzMeasurementParser", "FuzzRuleFile", "FuzzSnapshot", "FuzzReport", "FuzzMachO"].map {
+      name in
       .executableTarget(
         name: name, dependencies: ["FuzzSupport", .product(name: "MetricKitAnalysis", package: "metrics-report")])
     }

@@ -113,7 +113,7 @@ final class LLVMSymbolizer {
         return line
       }
       var buffer = [UInt8](repeating: 0, count: 65_536)
-      let n = buffer.withUnsafeMutableBytes { Glibc_read(output, $0.baseAddress, $0.count) }
+      let n = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
       if n < 0 && errno == EINTR { continue }
       guard n > 0 else { throw Failure(description: "\(executable) ended before answering") }
       pending += buffer[..<n]
@@ -151,9 +151,3 @@ final class LLVMSymbolizer {
     }
   }
 }
-
-#if canImport(Glibc)
-  private let Glibc_read = Glibc.read
-#else
-  private let Glibc_read = Darwin.read
-#endif
