@@ -94,6 +94,22 @@ struct SymbolicationCommandTests {
     #expect((listed.first?["text"] as? String)?.hasSuffix("| FeedApp render_row < libdyld.dylib+0x1d8c") == true)
     #expect((listed.first?["culprit"] as? [String: Any])?["function"] as? String == "render_row")
 
+    // A baseline snapshot taken with the same symbols keeps the frames: the same verdict from it.
+    let snapshot = dump.appendingPathComponent("baseline.json")
+    let taken = try CLIRunner.run([
+      "snapshot", dump.path, "--app-version", "3.8.0", "--symbols", fx.symbols.path, "-o", snapshot.path,
+    ])
+    #expect(taken.status == 0, "\(taken.stderr)")
+    let fromSnapshot = try CLIRunner.run([
+      "compare", dump.path, "--baseline-file", snapshot.path, "--baseline", "3.8.0", "--candidate", "3.9.0",
+      "--rules", rules.path, "--symbols", fx.symbols.path, "--format", "json",
+    ])
+    let snapshotJSON = try JSONSerialization.jsonObject(with: Data(fromSnapshot.stdout.utf8)) as! [String: Any]
+    let snapshotListed = (snapshotJSON["results"] as! [[String: Any]])[0]["newSignatures"] as! [[String: Any]]
+    #expect(snapshotListed.map { $0["signature"] as? String } == listed.map { $0["signature"] as? String })
+    let written = try String(contentsOf: snapshot, encoding: .utf8)
+    #expect(written.contains(#""shortFunction": "scaled""#) || written.contains(#""shortFunction":"scaled""#))
+
     // Without symbols, the app's frames are signed by the binary's name: the rebuild flags nothing
     // old either, and the new crash is still new (its stack differs).
     let plain = try CLIRunner.run(compare + ["--format", "json"])
