@@ -16,7 +16,8 @@ import Foundation
 ///  "scalars": {"<metric>": sample},
 ///  "rates": {"hangRate": rates, "scrollHitchRate": rates},
 ///  "diagnostics": null | {"payloads": N, "counts": {"crash": N, …},
-///     "groups": [{"signature": "…", "text": "…", "kind": "crash", "count": N, "firstSeen": epoch s, …}],
+///     "groups": [{"signature": "…", "text": "…", "kind": "crash", "count": N, "firstSeen": epoch s, …,
+///                 "culprit": frame | null, "frames": [frame]}],   (frames as `diagnostics --format json`)
 ///     "hangDurations": sample, "hangTypes": {"…": N}, "cpuTimes": sample, "writes": sample,
 ///     "launchDurations": sample},
 ///  "interval"?: "week", "by"?: "deviceType" | null, "latestDay"?: "2024-01-22", "undatedPayloads"?: N,
