@@ -40,9 +40,6 @@ public struct DiagnosticFrame: Sendable, Hashable {
     }
   }
 
-  /// Whether the frame has a function.
-  public var isSymbolicated: Bool { symbol != nil }
-
   /// `binary+0xoffset`.
   public var label: String { "\(binary)+0x\(String(offset, radix: 16))" }
 

@@ -13,8 +13,6 @@ public struct SymbolIndex: Sendable {
   public private(set) var images: [String: MachOImage] = [:]
   /// Files that could not be used, with the reason.
   public private(set) var problems: [MachOError] = []
-  /// The files read.
-  public private(set) var filesRead = 0
 
   /// An empty index.
   public init() {}
@@ -101,7 +99,6 @@ public struct SymbolIndex: Sendable {
         }
         return
       }
-      filesRead += 1
       for image in try reader.images() { add(image) }
     } catch {
       problems.append(error)

@@ -74,29 +74,6 @@ public struct SymbolicationReport: Sendable, Hashable {
     missing[uuid] = entry
   }
 
-  /// Adds the report of another run over other inputs.
-  public mutating func merge(_ other: SymbolicationReport) {
-    symbolicatedFrames += other.symbolicatedFrames
-    unresolvedFrames += other.unresolvedFrames
-    framesWithoutUUID += other.framesWithoutUUID
-    for (uuid, file) in other.available {
-      available[uuid, default: file].frames += available[uuid] == nil ? 0 : file.frames
-    }
-    for (uuid, m) in other.missing {
-      if var mine = missing[uuid] {
-        mine.frames += m.frames
-        mine.isAppImage = mine.isAppImage || m.isAppImage
-        mine.name = mine.name ?? m.name
-        missing[uuid] = mine
-      } else {
-        missing[uuid] = m
-      }
-    }
-    problems += other.problems.filter { !problems.contains($0) }
-    symbolizerMissing = symbolizerMissing ?? other.symbolizerMissing
-    symbolizerFailure = symbolizerFailure ?? other.symbolizerFailure
-  }
-
   /// The lines a command prints under its output (none when nothing was asked and nothing is amiss).
   public var notes: [String] {
     var lines: [String] = []
