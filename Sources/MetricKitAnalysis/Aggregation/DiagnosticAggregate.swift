@@ -80,10 +80,12 @@ public struct DiagnosticAggregate: Sendable {
     counts[d.kind, default: 0] += 1
     var d = d
     if let symbolicator = options.symbolicator, d.callStackTree != nil { symbolicator.symbolicate(&d.callStackTree!) }
-    let appBinaries = options.appBinaries
-    let signature = DiagnosticSignature(d, appBinaries: appBinaries)
-    let culprit = d.culpritFrame(appBinaries: appBinaries)?.shownFrames.first
-    let frames = Self.signatureFrames(d)
+    // The heaviest path walked once, for the signature, its frames and the culprit.
+    let path = d.attributedPath
+    let signatureFrames = DiagnosticSignature.frames(on: path)
+    let signature = DiagnosticSignature(d, frames: signatureFrames, appBinaries: options.appBinaries)
+    let culprit = Diagnostic.culpritFrame(on: path, appBinaries: options.appBinaries)?.shownFrames.first
+    let frames = signatureFrames.map(\.shown)
     if var group = groups[signature.identifier] {
       group.count += 1
       if let begin { group.firstSeen = min(group.firstSeen ?? begin, begin) }
@@ -116,16 +118,6 @@ public struct DiagnosticAggregate: Sendable {
     if options.foldedStacks, let tree = d.callStackTree {
       foldedStacks.add(tree, under: foldedStacks.child(of: FoldedStacks.root, d.kind.rawValue))
     }
-  }
-
-  /// The shown frames of the attributed thread's heaviest path that a signature takes.
-  static func signatureFrames(_ d: Diagnostic) -> [DiagnosticFrame] {
-    guard let tree = d.callStackTree, let stack = tree.attributedStack else { return [] }
-    var frames: [DiagnosticFrame] = []
-    for frame in tree.heaviestPath(stack) where frames.count < DiagnosticSignature.frameCount {
-      frames += frame.shownFrames
-    }
-    return Array(frames.prefix(DiagnosticSignature.frameCount))
   }
 
   /// Adds another aggregate of the same version.

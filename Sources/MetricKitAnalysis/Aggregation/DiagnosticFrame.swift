@@ -81,8 +81,8 @@ public struct DiagnosticFrame: Sendable, Hashable {
     var symbol: FrameSymbol?
     if let function = v.member("function")?.string {
       symbol = FrameSymbol(
-        function: function, file: v.member("file")?.string, line: LLVMSymbolizer.positive(v.member("line")?.int64),
-        column: LLVMSymbolizer.positive(v.member("column")?.int64))
+        function: function, file: v.member("file")?.string, line: FrameSymbol.position(v.member("line")?.int64),
+        column: FrameSymbol.position(v.member("column")?.int64))
     }
     self.init(
       binary: binary, binaryUUID: v.member("binaryUUID")?.string, offset: offset, symbol: symbol,

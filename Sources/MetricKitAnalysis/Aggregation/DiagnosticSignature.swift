@@ -24,6 +24,13 @@ public struct DiagnosticSignature: Sendable, Hashable, Comparable {
 
   /// The signature of `diagnostic`, whose frames in `appBinaries` are the app's.
   public init(_ diagnostic: Diagnostic, appBinaries: Set<String> = []) {
+    self.init(diagnostic, frames: Self.frames(on: diagnostic.attributedPath), appBinaries: appBinaries)
+  }
+
+  /// The signature of `diagnostic` with its ``frames(on:)``.
+  init(
+    _ diagnostic: Diagnostic, frames: [(source: CallStackTree.Frame, shown: DiagnosticFrame)], appBinaries: Set<String>
+  ) {
     var parts = [diagnostic.kind.rawValue]
     switch diagnostic.kind {
     case .crash:
@@ -36,33 +43,44 @@ public struct DiagnosticSignature: Sendable, Hashable, Comparable {
     case .cpuException, .diskWriteException, .appLaunch, .memoryException:
       break
     }
-    var frames: [String] = []
-    if let tree = diagnostic.callStackTree, let stack = tree.attributedStack {
-      for frame in tree.heaviestPath(stack) {
-        if frame.symbols.isEmpty {
-          frames.append(frame.isAppImage(appBinaries: appBinaries) ? frame.binaryLabel : frame.label)
-        } else {
-          frames += frame.symbols.map { "\(frame.binaryLabel) \($0.shortFunction)" }
-        }
-        if frames.count >= Self.frameCount { break }
-      }
+    let labels = frames.map { frame in
+      if let symbol = frame.shown.symbol { return "\(frame.shown.binary) \(symbol.shortFunction)" }
+      return frame.source.isAppImage(appBinaries: appBinaries) ? frame.shown.binary : frame.shown.label
     }
-    frames = Array(frames.prefix(Self.frameCount))
-    text = parts.joined(separator: " ") + " | " + (frames.isEmpty ? "(no frames)" : frames.joined(separator: " < "))
+    text = parts.joined(separator: " ") + " | " + (labels.isEmpty ? "(no frames)" : labels.joined(separator: " < "))
     let hex = String(FNV1a.hash(text.utf8), radix: 16)
     identifier = String(repeating: "0", count: 16 - hex.count) + hex
+  }
+
+  /// The frames a signature takes from `path` (innermost first): each frame's shown frames, one per
+  /// symbol, the first ``frameCount`` of them, each with the frame it comes from.
+  static func frames(on path: [CallStackTree.Frame]) -> [(source: CallStackTree.Frame, shown: DiagnosticFrame)] {
+    var frames: [(source: CallStackTree.Frame, shown: DiagnosticFrame)] = []
+    for source in path where frames.count < frameCount {
+      for shown in source.shownFrames.prefix(frameCount - frames.count) { frames.append((source, shown)) }
+    }
+    return frames
   }
 
   public static func < (a: DiagnosticSignature, b: DiagnosticSignature) -> Bool { a.identifier < b.identifier }
 }
 
 extension Diagnostic {
+  /// The attributed thread's heaviest path, innermost first; empty without a call stack tree.
+  public var attributedPath: [CallStackTree.Frame] {
+    guard let tree = callStackTree, let stack = tree.attributedStack else { return [] }
+    return tree.heaviestPath(stack)
+  }
+
   /// The frame to look at: on the attributed thread's heaviest path, innermost first, the first frame
   /// of a binary in `appBinaries`; without names, the first symbolicated frame of the app's own images,
   /// else the first of the app's images. Nil when there is none.
   public func culpritFrame(appBinaries: Set<String>) -> CallStackTree.Frame? {
-    guard let tree = callStackTree, let stack = tree.attributedStack else { return nil }
-    let path = tree.heaviestPath(stack)
+    Self.culpritFrame(on: attributedPath, appBinaries: appBinaries)
+  }
+
+  /// ``culpritFrame(appBinaries:)`` on a path already walked.
+  static func culpritFrame(on path: [CallStackTree.Frame], appBinaries: Set<String>) -> CallStackTree.Frame? {
     if !appBinaries.isEmpty { return path.first { $0.binaryName.map(appBinaries.contains) ?? false } }
     return path.first { !$0.symbols.isEmpty && $0.isAppImage(appBinaries: []) }
       ?? path.first { $0.isAppImage(appBinaries: []) }

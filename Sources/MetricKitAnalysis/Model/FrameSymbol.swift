@@ -21,4 +21,11 @@ public struct FrameSymbol: Sendable, Hashable {
     self.line = line
     self.column = column
   }
+
+  /// A line or column read as a whole number: positive, else unknown (0 is what DWARF and
+  /// `llvm-symbolizer` say for unknown).
+  static func position(_ value: Int64?) -> Int? {
+    guard let value, value > 0, value <= Int64(Int32.max) else { return nil }
+    return Int(value)
+  }
 }

@@ -23,7 +23,7 @@ public struct InputDiscovery: Sendable {
     /// Paths that could not be read (missing, unreadable directory, a FIFO in a directory), with the
     /// reason.
     public var failures: [(path: InputPath, failure: InputFailure)] = []
-    /// Files inside directories whose names do not end in a payload suffix (hidden files included).
+    /// Files inside directories whose names do not end in one of `fileSuffixes` (hidden files included).
     public var ignored: [InputPath] = []
     /// Paths that name a file already listed (same device and inode): read once, counted here.
     public var duplicates: [InputPath] = []
@@ -37,8 +37,13 @@ public struct InputDiscovery: Sendable {
     }
   }
 
-  /// Creates a discovery.
-  public init() {}
+  /// The name endings of the files read from inside directories; nil reads every regular file that
+  /// is not hidden (symbol files have no common ending).
+  public let fileSuffixes: [String]?
+
+  /// Creates a discovery of the files ending in `fileSuffixes` (payload files by default), or of every
+  /// file with nil.
+  public init(fileSuffixes: [String]? = InputDiscovery.payloadFileSuffixes) { self.fileSuffixes = fileSuffixes }
 
   /// Lists the files under `paths`.
   public func discover(_ paths: [String]) -> Result { discover(paths.map(InputPath.init)) }
@@ -107,7 +112,7 @@ public struct InputDiscovery: Sendable {
         for name in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
           let path = dir.appending(name)
           let hidden = name.first == UInt8(ascii: ".")
-          let payloadName = !hidden && Self.payloadFileSuffixes.contains { path.hasSuffix($0) }
+          let wanted = !hidden && (fileSuffixes?.contains { path.hasSuffix($0) } ?? true)
           // One fstatat per entry, relative to the open directory: the kind after following links,
           // and the identity that finds loops and duplicates.
           var info = stat()
@@ -117,16 +122,16 @@ public struct InputDiscovery: Sendable {
           guard status == 0 else {
             // A dangling link or an entry gone since the listing: worth a word only when its name
             // says it is a payload.
-            if payloadName { result.failures.append(Self.unreadable(path)) } else { result.ignored.append(path) }
+            if wanted { result.failures.append(Self.unreadable(path)) } else { result.ignored.append(path) }
             continue
           }
           switch info.st_mode & S_IFMT {
           case S_IFDIR:
             if !hidden { children.append(.directory(path, FileIdentity(info))) }
           case S_IFREG:
-            if payloadName { children.append(.file(path, FileIdentity(info))) } else { result.ignored.append(path) }
+            if wanted { children.append(.file(path, FileIdentity(info))) } else { result.ignored.append(path) }
           default:
-            if payloadName {
+            if wanted {
               let kind = Self.kindName(info.st_mode)
               result.failures.append((path, InputFailure(reason: "not a regular file (\(kind)); not read")))
             } else {

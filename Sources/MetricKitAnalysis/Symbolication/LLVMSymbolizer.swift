@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// One `llvm-symbolizer` process (`--output-style=JSON --inlining`), fed `"FILE:ARCH" 0xADDRESS`
 /// lines in batches and read one JSON line per address. It lives as long as the object: a run starts
 /// it once, however many frames it asks.
@@ -22,6 +16,9 @@ final class LLVMSymbolizer {
     var description: String
   }
 
+  /// The longest answer read (a frame inlined a few levels deep answers a few hundred bytes).
+  static let maximumAnswerLength = 16 << 20
+
   /// Lines written before their answers are read: small enough that a batch's questions always fit
   /// the pipe, so neither side waits on the other.
   static let batchSize = 256
@@ -30,7 +27,6 @@ final class LLVMSymbolizer {
   private let process: Process
   private let input: FileHandle
   private let output: Int32
-  private var pending: [UInt8] = []
   private let parser: JSONParser
 
   /// `llvm-symbolizer` on `PATH`, else beside the `swift` on `PATH` (the toolchain ships one).
@@ -92,55 +88,48 @@ final class LLVMSymbolizer {
       do { try input.write(contentsOf: Data(text.utf8)) } catch {
         throw Failure(description: "\(executable) stopped reading (\(error.localizedDescription))")
       }
-      for _ in batch { answers.append(try parse(try line())) }
+      try read(batch.count, into: &answers)
       start += Self.batchSize
     }
     return answers
   }
 
-  /// A line or column: positive, else unknown (0 is what llvm-symbolizer says for unknown).
-  static func positive(_ value: Int64?) -> Int? {
-    guard let value, value > 0, value <= Int64(Int32.max) else { return nil }
-    return Int(value)
-  }
-
-  /// The next line of output.
-  private func line() throws(Failure) -> [UInt8] {
-    while true {
-      if let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
-        let line = Array(pending[..<end])
-        pending.removeSubrange(...end)
-        return line
+  /// Reads `count` answers. The symbolizer writes nothing it was not asked, so stopping after the
+  /// last of them leaves nothing unread.
+  private func read(_ count: Int, into answers: inout [[FrameSymbol]]) throws(Failure) {
+    var source = StreamSource(descriptor: output)
+    var failure: Failure?
+    var read = 0
+    do throws(InputFailure) {
+      try LineReader.forEachLine(in: &source, window: 1 << 16, maximumLineLength: Self.maximumAnswerLength) {
+        line, _ in
+        do throws(Failure) { answers.append(try parse(line)) } catch {
+          failure = error
+          return false
+        }
+        read += 1
+        return read < count
       }
-      var buffer = [UInt8](repeating: 0, count: 65_536)
-      let n = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { throw Failure(description: "\(executable) ended before answering") }
-      pending += buffer[..<n]
+    } catch {
+      throw Failure(description: "\(executable): \(error.reason)")
     }
+    if let failure { throw failure }
+    guard read == count else { throw Failure(description: "\(executable) ended before answering") }
   }
 
   /// One answer: `{"Address": …, "Symbol": [{"FunctionName", "FileName", "Line", "Column"…}…]}`, or
   /// `{"Error": …}` (the file could not be read: no symbols).
-  private func parse(_ line: [UInt8]) throws(Failure) -> [FrameSymbol] {
-    let buffer: PaddedBuffer
-    do throws(InputFailure) {
-      buffer = try PaddedBuffer(count: line.count)
-      buffer.room.copyBytes(from: line)
-      buffer.setCount(line.count)
-    } catch {
-      throw Failure(description: error.reason)
-    }
+  private func parse(_ line: UnsafeRawBufferPointer) throws(Failure) -> [FrameSymbol] {
     do {
-      return try parser.parse(buffer.bytes) { root throws(PayloadDecodingError) in
+      return try parser.parse(line) { root throws(PayloadDecodingError) in
         guard let list = root.member("Symbol"), list.kind == .array else { return [] }
         var symbols: [FrameSymbol] = []
         for s in list.children {
           guard let name = s.member("FunctionName")?.string, !name.isEmpty, name != "??" else { continue }
           var file: String? = s.member("FileName")?.string
           if file == "" || file == "??" { file = nil }
-          let line = Self.positive(s.member("Line")?.int64)
-          let column = Self.positive(s.member("Column")?.int64)
+          let line = FrameSymbol.position(s.member("Line")?.int64)
+          let column = FrameSymbol.position(s.member("Column")?.int64)
           symbols.append(FrameSymbol(function: name, file: file, line: line, column: column))
         }
         return symbols

@@ -3,9 +3,9 @@ import Foundation
 /// The images of `.dSYM` bundles, bare DWARF files and Mach-O binaries, found by UUID: the symbols a
 /// run can look frames up in.
 ///
-/// Folders are walked (a `.dSYM` bundle's `Contents/Resources/DWARF` files are read; other files
-/// count when they start as Mach-O). A file named outright that is not Mach-O, and any file inside a
-/// dSYM that is not, is a ``problems`` entry; so is a corrupt header. None of them stops the others.
+/// Folders are walked, and each file that starts as Mach-O is read. A file named outright that is not
+/// Mach-O, a file of a dSYM's `Contents/Resources/DWARF` that is not, and a dSYM without such files are
+/// ``problems`` entries; so is a corrupt header. None of them stops the others.
 /// When two files hold one UUID, a dSYM's DWARF is preferred to a binary (it has lines), then the
 /// first path in byte order.
 public struct SymbolIndex: Sendable {
@@ -17,9 +17,39 @@ public struct SymbolIndex: Sendable {
   /// An empty index.
   public init() {}
 
-  /// The index of the files and folders at `paths`.
+  /// The index of the files and folders at `paths`, walked as payload folders are (sorted, links
+  /// followed once, hidden entries passed over), every file looked at.
   public init(paths: [String]) {
-    for path in paths { add(path: path, named: true, depth: 0) }
+    let discovery = InputDiscovery(fileSuffixes: nil).discover(paths)
+    for (path, failure) in discovery.failures {
+      problems.append(MachOError(path: path.description, offset: nil, reason: failure.reason))
+    }
+    var bundles = Set(paths.compactMap(Self.bundle(of:)))
+    var bundlesWithDWARF = Set<String>()
+    for file in discovery.files {
+      let path = file.description
+      let bundle = Self.bundle(of: path)
+      if let bundle { bundles.insert(bundle) }
+      // A dSYM's DWARF file must be Mach-O, as must a file named outright; others in folders may be
+      // anything (Info.plist, relocation maps, sources).
+      let isDWARF = bundle.map { path.hasPrefix($0 + "/" + Self.dwarfFolder + "/") } ?? false
+      if isDWARF, let bundle { bundlesWithDWARF.insert(bundle) }
+      add(file: path, required: isDWARF || paths.contains(path))
+    }
+    for bundle in bundles.subtracting(bundlesWithDWARF).sorted() {
+      problems.append(
+        MachOError(path: bundle, offset: nil, reason: "a dSYM bundle without \(Self.dwarfFolder) files"))
+    }
+  }
+
+  /// Where a dSYM bundle keeps its DWARF files.
+  static let dwarfFolder = "Contents/Resources/DWARF"
+
+  /// The `.dSYM` bundle `path` is or lies in.
+  private static func bundle(of path: String) -> String? {
+    let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+    if trimmed.hasSuffix(".dSYM") { return trimmed }
+    return trimmed.range(of: ".dSYM/", options: .backwards).map { String(trimmed[..<$0.lowerBound]) + ".dSYM" }
   }
 
   /// The image with `uuid` (any case).
@@ -27,53 +57,6 @@ public struct SymbolIndex: Sendable {
 
   /// Whether nothing was found.
   public var isEmpty: Bool { images.isEmpty }
-
-  private mutating func add(path: String, named: Bool, depth: Int) {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      problems.append(MachOError(path: path, offset: nil, reason: "no such file or folder"))
-      return
-    }
-    if !isDirectory.boolValue {
-      add(file: path, required: named)
-      return
-    }
-    // Deeper than any real tree of symbols: a folder linking to its parent.
-    guard depth < 32 else {
-      problems.append(MachOError(path: path, offset: nil, reason: "folders nested over 32 deep (a link loop?)"))
-      return
-    }
-    if path.hasSuffix(".dSYM") || path.hasSuffix(".dSYM/") {
-      addBundle(path)
-      return
-    }
-    let entries: [String]
-    do {
-      entries = try FileManager.default.contentsOfDirectory(atPath: path).sorted {
-        $0.utf8.lexicographicallyPrecedes($1.utf8)
-      }
-    } catch {
-      problems.append(
-        MachOError(path: path, offset: nil, reason: "cannot list the folder (\(error.localizedDescription))"))
-      return
-    }
-    for entry in entries where !entry.hasPrefix(".") {
-      add(path: (path as NSString).appendingPathComponent(entry), named: false, depth: depth + 1)
-    }
-  }
-
-  /// A `.dSYM` bundle: each file in `Contents/Resources/DWARF` must be Mach-O.
-  private mutating func addBundle(_ bundle: String) {
-    let dwarf = (bundle as NSString).appendingPathComponent("Contents/Resources/DWARF")
-    guard let files = try? FileManager.default.contentsOfDirectory(atPath: dwarf), !files.isEmpty else {
-      problems.append(
-        MachOError(path: bundle, offset: nil, reason: "a dSYM bundle without Contents/Resources/DWARF files"))
-      return
-    }
-    for file in files.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where !file.hasPrefix(".") {
-      add(file: (dwarf as NSString).appendingPathComponent(file), required: true)
-    }
-  }
 
   /// One file: read when it is Mach-O; a problem when it is not and `required`.
   private mutating func add(file path: String, required: Bool) {
