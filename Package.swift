@@ -11,11 +11,14 @@ let package = Package(
     .library(name: "MetricKitAnalysis", targets: ["MetricKitAnalysis"]),
     // MetricKit 27's report types over the library, for code written against the iOS 27 SDK.
     .library(name: "MetricKitReports", targets: ["MetricKitReports"]),
+    // App Store Connect's power and performance endpoints: signed requests that fetch Organizer's data.
+    .library(name: "AppStoreConnect", targets: ["AppStoreConnect"]),
     .executable(name: "metrics-report", targets: ["metrics-report"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+    .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
   ],
   targets: [
     // Debian's C libraries, through system-library targets.
@@ -31,9 +34,13 @@ let package = Package(
     .systemLibrary(
       name: "CIsal", pkgConfig: "libisal",
       providers: [.apt(["libisal-dev"]), .brew(["isa-l"])]),
+    .systemLibrary(
+      name: "CCurl", pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
 
     // Small prefixed (`mr_`) shims with no Swift API of their own.
     .target(name: "CMetricsShims", dependencies: ["CGSL"]),
+    .target(name: "CMetricsHTTP", dependencies: ["CCurl"]),
     // simdjson is C++ (Debian's libsimdjson-dev): its header is included by the shim's C++ source
     // only, so it is linked here rather than through a system-library module Swift would import.
     .target(
@@ -55,11 +62,17 @@ let package = Package(
     // of its own, since its `Histogram` is MetricKit's, not the library's.
     .target(name: "MetricKitReports", dependencies: ["MetricKitAnalysis"]),
 
+    // App Store Connect: the ES256 token (swift-crypto), HTTPS through libcurl, and the fetch of
+    // Organizer's responses, which the library reads.
+    .target(
+      name: "AppStoreConnect",
+      dependencies: ["MetricKitAnalysis", "CMetricsHTTP", .product(name: "Crypto", package: "swift-crypto")]),
+
     // The thin command-line shell.
     .executableTarget(
       name: "metrics-report",
       dependencies: [
-        "MetricKitAnalysis",
+        "MetricKitAnalysis", "AppStoreConnect",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 

@@ -9,7 +9,10 @@ let package = Package(
   platforms: [.macOS(.v15)],
   dependencies: [.package(name: "metrics-report", path: "..")],
   targets: [.target(name: "FuzzSupport")]
-    + ["FuzzPayloadDecoder", "FuzzMeasurementParser", "FuzzRuleFile", "FuzzSnapshot", "FuzzReport", "FuzzMachO"].map {
+    + [
+      "FuzzPayloadDecoder", "FuzzMeasurementParser", "FuzzRuleFile", "FuzzSnapshot", "FuzzReport", "FuzzMachO",
+      "FuzzOrganizer",
+    ].map {
       name in
       .executableTarget(
         name: name, dependencies: ["FuzzSupport", .product(name: "MetricKitAnalysis", package: "metrics-report")])

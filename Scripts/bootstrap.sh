@@ -2,12 +2,13 @@
 # Installs what metrics-report needs beyond the Swift toolchain, on Debian or Ubuntu (or macOS with
 # Homebrew). Safe to run again; installs only what is missing (with sudo when not root).
 #
-#   Scripts/bootstrap.sh               GNU GSL, simdjson, zlib, libdeflate and ISA-L development files:
-#                                      enough to build and run
+#   Scripts/bootstrap.sh               GNU GSL, simdjson, zlib, libdeflate, ISA-L and libcurl development
+#                                      files: enough to build and run
 #   Scripts/bootstrap.sh --browser     also headless Chromium, for the report page's browser tests
 #   Scripts/bootstrap.sh --prometheus  also prometheus (promtool) and prometheus-pushgateway, for the exports
 #   Scripts/bootstrap.sh --otlp        also a Python virtual environment (.build/venv) with
-#                                      opentelemetry-proto and jsonschema, for the OTLP and Datadog files
+#                                      opentelemetry-proto, jsonschema and PyJWT, for the OTLP and Datadog
+#                                      files and the App Store Connect server of the organizer tests
 #   Scripts/bootstrap.sh --spark       also PySpark 4.3 in .build/venv and a Java runtime, for Scripts/spark/test.sh
 #   Scripts/bootstrap.sh --symbols     also lld-19 and llvm-19 (ld64.lld, dsymutil, llvm-lipo), to build the
 #                                      Mach-O fixtures of Scripts/symbol-fixtures.sh (symbolication itself
@@ -17,7 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libgsl-dev libsimdjson-dev zlib1g-dev libdeflate-dev libisal-dev pkg-config)
+packages=(libgsl-dev libsimdjson-dev zlib1g-dev libdeflate-dev libisal-dev libcurl4-openssl-dev pkg-config)
 venv=0
 spark=0
 for flag in "$@"; do
@@ -33,7 +34,7 @@ for flag in "$@"; do
 done
 
 if [[ "$(uname)" == "Darwin" ]]; then
-  brew install gsl simdjson libdeflate isa-l pkg-config
+  brew install gsl simdjson libdeflate isa-l curl pkg-config
   # The browser tests find Google Chrome or Chromium on the PATH, or $CHROMIUM; the export tests
   # promtool, prometheus and pushgateway on the PATH (brew install prometheus pushgateway).
 else
@@ -54,11 +55,12 @@ else
   fi
 fi
 
-if (( venv )) && ! .build/venv/bin/python -c "import opentelemetry.proto, jsonschema" 2>/dev/null; then
-  echo "Creating .build/venv with opentelemetry-proto and jsonschema" >&2
+if (( venv )) && ! .build/venv/bin/python -c "import opentelemetry.proto, jsonschema, jwt, cryptography" 2>/dev/null; then
+  echo "Creating .build/venv with opentelemetry-proto, jsonschema and PyJWT" >&2
   mkdir -p .build
   python3 -m venv .build/venv
-  .build/venv/bin/pip install -q --disable-pip-version-check "opentelemetry-proto==1.45.2" "jsonschema>=4" >&2
+  .build/venv/bin/pip install -q --disable-pip-version-check "opentelemetry-proto==1.45.2" "jsonschema>=4" \
+    "PyJWT[crypto]>=2.8" >&2
 fi
 
 if (( spark )) && ! .build/venv/bin/python -c "import pyspark" 2>/dev/null; then

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer harness for a while:  Scripts/fuzz.sh TARGET SECONDS [libFuzzer options…]
-#   TARGET: payload-decoder | measurement-parser | rule-file | snapshot | report | mach-o
+#   TARGET: payload-decoder | measurement-parser | rule-file | snapshot | report | mach-o | organizer
 # Seeds: ../shared/fixtures/public (when present), Samples/, and Fuzz/Seeds/TARGET. New corpus inputs go to
 # .fuzz/TARGET/corpus; crashes to .fuzz/TARGET/ (turn each into a regression test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: Scripts/fuzz.sh payload-decoder|measurement-parser|rule-file|snapshot|report|mach-o SECONDS}
+target=${1:?usage: Scripts/fuzz.sh payload-decoder|measurement-parser|rule-file|snapshot|report|mach-o|organizer SECONDS}
 seconds=${2:?usage: Scripts/fuzz.sh TARGET SECONDS}
 shift 2
 case "$target" in
@@ -15,6 +15,7 @@ case "$target" in
   snapshot) product=FuzzSnapshot ;;
   report) product=FuzzReport ;;
   mach-o) product=FuzzMachO ;;
+  organizer) product=FuzzOrganizer ;;
   *) echo "unknown target $target" >&2; exit 64 ;;
 esac
 work=.fuzz/$target
@@ -42,6 +43,9 @@ case "$target" in
         | while read -r f; do cp "$f" "$work/seeds/$(echo "$f" | md5sum | cut -c1-12)"; done
       cp "$work/fixtures/obj/FeedKit" "$work/seeds/feedkit-universal"
     fi ;;
+  organizer)
+    # Apple's documented examples and the samples' responses.
+    cp Tests/Fixtures/Organizer/*.json Samples/organizer/*.json "$work/seeds/" ;;
 esac
 # Hand-made seeds: the hostile cases found so far, one file each.
 if [[ -d Fuzz/Seeds/$target ]]; then cp Fuzz/Seeds/"$target"/* "$work/seeds/"; fi

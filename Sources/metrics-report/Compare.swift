@@ -45,6 +45,8 @@ struct Compare: ParsableCommand {
 
   @OptionGroup var symbols: SymbolOptions
 
+  @OptionGroup var organizer: OrganizerOptions
+
   @Option(
     help:
       "The repository's root: with --format github, a new signature whose culprit file lies in it is annotated on that file and line."
@@ -56,7 +58,8 @@ struct Compare: ParsableCommand {
   private var candidateFromDump: String? { candidateFile == nil ? candidate : nil }
 
   mutating func validate() throws {
-    try input.validate(output: output, alsoReading: [gate.rules, baselineFile, candidateFile].compactMap { $0 })
+    try input.validate(
+      output: output, alsoReading: [gate.rules, baselineFile, candidateFile].compactMap { $0 } + organizer.paths)
     if baseline == nil && baselineFile == nil {
       throw ValidationError(
         "Give --baseline VERSION, --baseline-file SNAPSHOT, or both (a version of a multi-version file).")
@@ -79,6 +82,7 @@ struct Compare: ParsableCommand {
 
   func run() throws {
     var ruleSet = try gate.ruleSet()
+    let apple = try organizer.load()
     if let minPayloads {
       ruleSet.rules = ruleSet.rules.map {
         var r = $0
@@ -131,7 +135,7 @@ struct Compare: ParsableCommand {
     }
     var inputs = aggregate.inputs
     if let candidateSnapshot { inputs.merge(candidateSnapshot.inputs) }
-    let report: ComparisonReport
+    var report: ComparisonReport
     if grouping != nil, let baseline, let candidate {
       report = ComparisonReport(
         grouped: aggregate, baseline: baseline, candidate: candidate, top: breakdown.top,
@@ -145,6 +149,10 @@ struct Compare: ParsableCommand {
         baselineDiagnostics: baselineSnapshot?.diagnostics ?? baseline.flatMap { aggregate.diagnostics[$0] },
         candidateDiagnostics: candidateSnapshot?.diagnostics ?? candidate.flatMap { aggregate.diagnostics[$0] },
         evaluator: evaluator, threads: input.threads)
+    }
+    if !organizer.paths.isEmpty {
+      report.organizer = OrganizerGate(
+        report: report, files: apple, severity: ruleSet.organizerRegressions)
     }
     try ReportOutput.write(
       ComparisonRenderer.render(report, as: format, sourceRoot: sourceRoot), to: output, inputs: aggregate.discovery)

@@ -37,11 +37,13 @@ struct Report: ParsableCommand {
 
   @OptionGroup var symbols: SymbolOptions
 
+  @OptionGroup var organizer: OrganizerOptions
+
   @Option(name: [.customShort("o"), .long], help: "Write the page to this file instead of standard output.")
   var output: String?
 
   mutating func validate() throws {
-    try input.validate(output: output, alsoReading: [gate.rules].compactMap { $0 })
+    try input.validate(output: output, alsoReading: [gate.rules].compactMap { $0 } + organizer.paths)
     if input.paths.isEmpty && !input.stdin {
       throw ValidationError("Name at least one payload file or directory, or pass --stdin.")
     }
@@ -72,8 +74,10 @@ struct Report: ParsableCommand {
         ruleSet: try gate.ruleSet(), estimator: histogram.estimator, decision: gate.decision,
         interpolation: histogram.interpolation)
     }
+    let apple = try organizer.load()
     var aggregation = evaluator?.aggregationOptions ?? AggregationOptions(estimator: histogram.estimator)
-    aggregation.selection = options.selection(adding: evaluator?.ruleSet.rules.map(\.metric) ?? [])
+    aggregation.selection = options.selection(
+      adding: (evaluator?.ruleSet.rules.map(\.metric) ?? []) + OrganizerComparison.metrics(in: apple))
     aggregation.interval = axis.fixedInterval ?? .day
     aggregation.grouping = breakdown.key
     aggregation.dayUTCOffset = try input.timestampParser().assumedUTCOffset
@@ -91,7 +95,16 @@ struct Report: ParsableCommand {
       }
       pageGate = ReportPage.Gate(evaluator: evaluator, baseline: baseline, candidate: candidate, threads: input.threads)
     }
-    let page = ReportPage(aggregate: aggregate, options: options, gate: pageGate)
+    var page = ReportPage(aggregate: aggregate, options: options, gate: pageGate)
+    if !organizer.paths.isEmpty {
+      page.organizer = OrganizerComparison(
+        aggregate: aggregate, files: apple, device: organizer.device, estimator: histogram.estimator,
+        interpolation: histogram.interpolation)
+      if let comparison = page.comparison {
+        page.comparison?.organizer = OrganizerGate(
+          report: comparison, files: apple, severity: evaluator?.ruleSet.organizerRegressions)
+      }
+    }
     try ReportOutput.write(HTMLReportRenderer.render(page), to: output, inputs: aggregate.discovery)
     SymbolOptions.printNotes(aggregation.diagnostics)
     try ReportOutput.finish(

@@ -27,6 +27,8 @@ struct Summary: ParsableCommand {
 
   @OptionGroup var breakdown: BreakdownOptions
 
+  @OptionGroup var organizer: OrganizerOptions
+
   @Option(help: "Output format: text, json, markdown or csv.")
   var format: OutputFormat = .text
 
@@ -43,7 +45,8 @@ struct Summary: ParsableCommand {
   }
 
   mutating func validate() throws {
-    try input.validate(output: output)
+    try input.validate(output: output, alsoReading: organizer.paths)
+    try organizer.validate(format: format)
     if input.paths.isEmpty && !input.stdin {
       throw ValidationError("Name at least one payload file or directory, or pass --stdin.")
     }
@@ -57,6 +60,7 @@ struct Summary: ParsableCommand {
   }
 
   func run() throws {
+    let apple = try organizer.load()
     var options = SummaryOptions()
     options.percentiles = try parsedPercentiles()
     options.estimator = histogram.estimator
@@ -70,7 +74,9 @@ struct Summary: ParsableCommand {
     let aggregate = DumpAggregate(
       paths: input.inputPaths, reader: try input.reader(), filter: try input.filter(), options: aggregation,
       threads: input.threads, standardInput: input.stdin)
-    let report = SummaryReport(aggregate: aggregate, options: options, threads: input.threads)
+    var report = SummaryReport(aggregate: aggregate, options: options, threads: input.threads)
+    report.organizer = organizer.comparison(
+      aggregate, files: apple, histogram: histogram, selection: MetricSelection(metrics))
 
     let text: String
     switch format {

@@ -24,6 +24,8 @@ struct Trend: ParsableCommand {
 
   @OptionGroup var histogram: HistogramOptions
 
+  @OptionGroup var organizer: OrganizerOptions
+
   @Option(help: "Output format: text, json, markdown or csv.")
   var format: OutputFormat = .text
 
@@ -82,7 +84,11 @@ struct Trend: ParsableCommand {
   }
 
   mutating func validate() throws {
-    try input.validate(output: output)
+    try input.validate(output: output, alsoReading: organizer.paths)
+    try organizer.validate(format: format)
+    if !organizer.paths.isEmpty && !snapshots.isEmpty {
+      throw ValidationError("--organizer compares whole versions: give payloads, not --snapshot files.")
+    }
     if input.paths.isEmpty && !input.stdin && snapshots.isEmpty {
       throw ValidationError("Name at least one payload file or directory, pass --stdin, or give --snapshot files.")
     }
@@ -101,13 +107,15 @@ struct Trend: ParsableCommand {
 
   func run() throws {
     let options = try options()
+    let apple = try organizer.load()
     // Only the metrics asked are aggregated (adoption needs payload counts alone).
     let asked = metrics.filter { !TrendSubject.isAdoption($0) }
     var aggregation = AggregationOptions(
       estimator: histogram.estimator, selection: asked.isEmpty ? MetricSelection.none : MetricSelection(asked))
     aggregation.grouping = breakdown.key
     aggregation.interval = interval
-    aggregation.seriesOnly = true
+    // Apple's numbers are per version: beside them, the whole versions too.
+    aggregation.seriesOnly = organizer.paths.isEmpty
     aggregation.dayUTCOffset = try input.timestampParser().assumedUTCOffset
     let aggregate =
       snapshots.isEmpty
@@ -115,7 +123,9 @@ struct Trend: ParsableCommand {
         paths: input.inputPaths, reader: try input.reader(), filter: try input.filter(), options: aggregation,
         threads: input.threads, standardInput: input.stdin)
       : try Self.load(snapshots, interval: interval, grouping: aggregation.grouping)
-    let report = TrendReport(aggregate: aggregate, metrics: metrics, interval: interval, options: options)
+    var report = TrendReport(aggregate: aggregate, metrics: metrics, interval: interval, options: options)
+    report.organizer = organizer.comparison(
+      aggregate, files: apple, histogram: histogram, selection: MetricSelection(asked))
     try ReportOutput.write(
       TrendRenderer.render(report, as: format, minPayloads: axis.minPayloads), to: output,
       inputs: aggregate.discovery)

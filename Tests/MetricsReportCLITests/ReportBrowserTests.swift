@@ -169,6 +169,100 @@ struct ReportBrowserTests {
 
   static func day(_ days: Double) -> String { CalendarDayText.of(Int(days)) }
 
+  @Test func applesLevelsAndGoalBandsFollowZoomAndLegend() throws {
+    guard let executable = Self.browser() else { return }
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let page = dir.appendingPathComponent("report.html")
+    let made = try CLIRunner.run([
+      "report", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--organizer", "Samples/organizer",
+      "-o", page.path,
+    ])
+    #expect(made.status == 0, "\(made.stderr)")
+    let session = try ChromiumSession(executable: executable)
+    defer { session.close() }
+    try session.open(page)
+    #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
+
+    // Apple's levels: one per version on the charts whose metric and statistic Apple gives (launch
+    // p50 and p90, peak memory p90, foreground exits per payload); goal bands where Apple gives them.
+    let counts =
+      try session.evaluate(
+        "JSON.stringify([...document.querySelectorAll('figure[data-x0]')].map(f => [f.id, f.querySelectorAll('path.apple').length, f.querySelectorAll('rect.goal').length]))"
+      ) as? String ?? ""
+    let perChart = try JSONSerialization.jsonObject(with: Data(counts.utf8)) as? [[Any]] ?? []
+    let drawn = perChart.filter { ($0[1] as? Int ?? 0) > 0 }.map { "\($0[0]) \($0[1]) \($0[2])" }
+    #expect(drawn == ["chart-0 3 3", "chart-1 3 3", "chart-5 3 0", "chart-7 3 0"], "\(perChart)")
+
+    // The script draws Apple's levels and bands exactly as the static page does.
+    let same =
+      try session.evaluate(
+        """
+        (() => { const shapes = () => [...document.querySelectorAll('path.apple, rect.goal')].map(e =>
+            (e.getAttribute('d') || '') + '|' + (e.getAttribute('y') || '') + '|' + (e.getAttribute('height') || ''));
+          const before = shapes(); window.metricsReport.render(true); const after = shapes();
+          return JSON.stringify(before) === JSON.stringify(after); })()
+        """) as? Bool
+    #expect(same == true)
+
+    // Each level sits at Apple's value on the chart's scale: the y of 3.9.0's p90 level is that of 728.9 ms.
+    let level =
+      try session.evaluate(
+        """
+        (() => { const data = JSON.parse(document.getElementById('report-data').textContent);
+          const chart = data.charts.find(c => c.id === 'chart-1'); const a = chart.apple.find(a => a.v === 1);
+          const d = document.querySelector('#chart-1 path.apple[data-version-index="1"]').getAttribute('d');
+          return [a.y, Number(d.split('H')[0].split(' ')[1])]; })()
+        """) as? [Double] ?? []
+    #expect(level.first == 728.9)
+    // The value axis runs 0…1000 on this chart: 728.9 is 72.89% of the plot's height above its bottom.
+    let geometry =
+      try session.evaluate("JSON.stringify(JSON.parse(document.getElementById('report-data').textContent).geometry)")
+      as? String ?? ""
+    let g = try JSONSerialization.jsonObject(with: Data(geometry.utf8)) as? [String: Double] ?? [:]
+    let plotHeight = (g["height"] ?? 0) - (g["top"] ?? 0) - (g["bottom"] ?? 0)
+    let expectedY = (g["top"] ?? 0) + plotHeight - 728.9 / 1000 * plotHeight
+    #expect(level.count == 2 && abs(level[1] - expectedY) < 0.06, "\(level) vs \(expectedY)")
+
+    // Zoomed to the last two weeks, 3.8.0 (gone by then) loses its level and 3.10.0 keeps its own.
+    _ = try session.evaluate(
+      "(() => { const d = JSON.parse(document.getElementById('report-data').textContent); window.metricsReport.setRange(d.x1 - 14, d.x1); return true; })()"
+    )
+    try session.wait(
+      for:
+        "document.querySelector('#chart-0 path.apple[data-version-index=\"0\"]').getAttribute('visibility') === 'hidden'"
+    )
+    #expect(
+      try session.evaluate(
+        "document.querySelector('#chart-0 path.apple[data-version-index=\"2\"]').getAttribute('visibility')") as? String
+        == "visible")
+    _ = try session.evaluate("window.metricsReport.setRange(-Infinity, Infinity); true")
+    try session.wait(
+      for:
+        "document.querySelector('#chart-0 path.apple[data-version-index=\"0\"]').getAttribute('visibility') === 'visible'"
+    )
+
+    // Hiding a version hides its level; showing it again brings it back.
+    _ = try session.evaluate("document.querySelector('.legend .version[data-version-index=\"1\"]').click()")
+    try session.wait(
+      for:
+        "document.querySelector('#chart-0 path.apple[data-version-index=\"1\"]').getAttribute('visibility') === 'hidden'"
+    )
+    _ = try session.evaluate("document.querySelector('.legend .version[data-version-index=\"1\"]').click()")
+    try session.wait(
+      for:
+        "document.querySelector('#chart-0 path.apple[data-version-index=\"1\"]').getAttribute('visibility') === 'visible'"
+    )
+    #expect(try session.evaluate("document.querySelectorAll('#organizer tbody tr').length") as? Int == 33)
+    #expect(try session.evaluate("document.querySelectorAll('ul.organizer-insights li').length") as? Int == 2)
+    #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
+
+    _ = try session.evaluate("document.getElementById('trends').scrollIntoView(); true")
+    let png = try session.screenshot()
+    #expect(png.count > 10_000)
+    try png.write(to: Self.artifacts.appendingPathComponent("report-organizer.png"))
+  }
+
   @Test func hostileNamesCreateNoElementRunNothingAndRequestNothing() throws {
     guard let executable = Self.browser() else { return }
     let hostile = "</script><img src=x onerror=alert(1)>"

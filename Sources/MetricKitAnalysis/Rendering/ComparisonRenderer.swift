@@ -106,24 +106,15 @@ public enum ComparisonRenderer {
         decisiveQ(r), verdictText(r), r.rule.severity.rawValue,
       ]
     }
-    let all = [header] + rows
-    let widths = header.indices.map { i in all.map { $0[i].count }.max() ?? 0 }
-    for (n, row) in all.enumerated() {
-      let cells = row.enumerated().map { i, cell in
-        let pad = String(repeating: " ", count: widths[i] - cell.count)
-        return (1...4).contains(i) ? pad + cell : cell + pad
-      }
-      out +=
-        "  " + cells.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
-        + "\n"
-      if n == 0 { out += "  " + widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n" }
-    }
+    out += TextTable.render(header: header, rows: rows, leftAligned: [0, 5, 6])
+    if let organizer = report.organizer { out += "\n" + OrganizerRenderer.text(organizer) }
     out += "\nGate: \(report.gate.uppercased())"
     if report.nothingEvaluated { out += " — no error rule had data enough to decide" }
     let failing = report.results.filter(\.failsGate)
     if !failing.isEmpty {
       out += " — " + failing.map { TextEscaping.terminalCell(ruleName($0)) }.joined(separator: ", ")
     }
+    if report.organizer?.failsGate == true { out += (failing.isEmpty ? " — " : ", ") + "Apple's regressions" }
     out += "\n" + footer(report)
     return out
   }
@@ -168,6 +159,7 @@ public enum ComparisonRenderer {
     top.append(("alpha", .number(report.alpha)))
     top.append(("decision", .string(report.decision.rawValue)))
     top.append(("results", .array(report.results.map(result))))
+    if let organizer = report.organizer { top.append(("organizer", OrganizerRenderer.json(organizer))) }
     top.append(("gate", .string(report.gate)))
     top.append(("evaluatedErrorRules", .integer(Int128(report.evaluatedErrorRules))))
     return JSONWriter.render(.object(top))
@@ -271,20 +263,25 @@ public enum ComparisonRenderer {
       report.decision == .confident
       ? "the whole interval past the rule's threshold. metrics-report</sub>\n"
       : "the pooled statistic past the rule's threshold. metrics-report</sub>\n"
+    if let organizer = report.organizer { out += "\n" + OrganizerRenderer.markdown(organizer) }
     return out
   }
 
   // MARK: - JUnit
 
   static func junit(_ report: ComparisonReport) -> String {
-    let failures = report.results.filter { $0.verdict == .regression || $0.budgetExceeded == true }.count
+    let apple = report.organizer.map { [$0] } ?? []
+    let appleFailures = apple.filter { $0.severity != nil && !$0.appleRegressions.isEmpty }.count
+    let failures =
+      report.results.filter { $0.verdict == .regression || $0.budgetExceeded == true }.count + appleFailures
     let skipped = report.results.filter { $0.verdict == .insufficientData }.count
+    let tests = report.results.count + apple.count
     let suite = "metrics-report \(report.candidate) vs \(report.baseline)"
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     out +=
-      "<testsuites name=\"metrics-report\" tests=\"\(report.results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n"
+      "<testsuites name=\"metrics-report\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n"
     out +=
-      "  <testsuite name=\"\(TextEscaping.xml(suite))\" tests=\"\(report.results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n"
+      "  <testsuite name=\"\(TextEscaping.xml(suite))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n"
     for r in report.results {
       out +=
         "    <testcase classname=\"metrics-report.\(TextEscaping.xml(r.rule.metric.rawValue))\" name=\"\(TextEscaping.xml(ruleName(r)))\">\n"
@@ -297,6 +294,17 @@ public enum ComparisonRenderer {
         out += "      <skipped message=\"\(message)\"/>\n"
       } else {
         out += "      <system-out>\(TextEscaping.xml(r.verdict.rawValue)): \(message)</system-out>\n"
+      }
+      out += "    </testcase>\n"
+    }
+    for gate in apple {
+      out += "    <testcase classname=\"metrics-report.organizer\" name=\"Apple's regression insights\">\n"
+      let message = TextEscaping.xml(OrganizerRenderer.text(gate))
+      if let severity = gate.severity, !gate.appleRegressions.isEmpty {
+        out += "      <failure type=\"organizer\" message=\"\(gate.appleRegressions.count) regressions\">"
+        out += "\(severity.rawValue): \(message)</failure>\n"
+      } else {
+        out += "      <system-out>\(message)</system-out>\n"
       }
       out += "    </testcase>\n"
     }
@@ -349,6 +357,7 @@ public enum ComparisonRenderer {
         out += TextEscaping.githubMessage("\(g.signature.text) (×\(g.count))") + "\n"
       }
     }
+    if let organizer = report.organizer { out += OrganizerRenderer.github(organizer) }
     out += "::notice title=metrics-report gate \(report.gate)::"
     out +=
       TextEscaping.githubMessage(

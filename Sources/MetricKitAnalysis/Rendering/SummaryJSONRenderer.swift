@@ -3,22 +3,23 @@
 public enum SummaryJSONRenderer {
   /// The JSON text.
   public static func render(_ report: SummaryReport) -> String {
-    JSONWriter.render(
-      .object([
-        ("schemaVersion", .integer(Int128(SummaryReport.schemaVersion))),
-        ("inputs", inputs(report.inputs)),
-        (
-          "options",
-          .object([
-            ("estimator", .string(report.options.estimator.rawValue)),
-            ("pooling", .string(report.options.pooling.rawValue)),
-            ("interpolation", .string(report.options.interpolation.rawValue)),
-            ("percentiles", .array(report.options.percentiles.map { .number($0.value) })),
-          ])
-        ),
-        ("versions", .array(report.versions.map(version))),
-        ("omissions", .array(report.omissions.map { .string($0) })),
-      ]))
+    var members: [(String, JSONWriter.Value)] = [
+      ("schemaVersion", .integer(Int128(SummaryReport.schemaVersion))),
+      ("inputs", inputs(report.inputs)),
+      (
+        "options",
+        .object([
+          ("estimator", .string(report.options.estimator.rawValue)),
+          ("pooling", .string(report.options.pooling.rawValue)),
+          ("interpolation", .string(report.options.interpolation.rawValue)),
+          ("percentiles", .array(report.options.percentiles.map { .number($0.value) })),
+        ])
+      ),
+      ("versions", .array(report.versions.map(version))),
+      ("omissions", .array(report.omissions.map { .string($0) })),
+    ]
+    if let organizer = report.organizer { members.append(("organizer", OrganizerRenderer.json(organizer))) }
+    return JSONWriter.render(.object(members))
   }
 
   static func inputs(_ inputs: InputAccounting) -> JSONWriter.Value {

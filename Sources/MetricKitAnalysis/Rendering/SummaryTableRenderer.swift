@@ -57,6 +57,7 @@ public enum SummaryTableRenderer {
       out += "\n"
     }
     if report.versions.isEmpty { out += "No payloads counted.\n\n" }
+    if let organizer = report.organizer { out += OrganizerRenderer.text(organizer) + "\n" }
     out += footer(report)
     return out
   }
@@ -77,6 +78,7 @@ public enum SummaryTableRenderer {
       }
       out += "\n"
     }
+    if let organizer = report.organizer { out += OrganizerRenderer.markdown(organizer) }
     out += footer(report).split(separator: "\n").map { "> \(TextEscaping.markdownCell(String($0)))" }.joined(
       separator: "\n")
     return out + "\n"

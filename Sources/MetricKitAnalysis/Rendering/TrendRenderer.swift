@@ -62,6 +62,9 @@ public enum TrendRenderer {
       out += "\n"
     }
     if report.series.isEmpty { out += "No data for the metrics asked.\n\n" }
+    if let organizer = report.organizer {
+      out += markdown ? OrganizerRenderer.markdown(organizer) : OrganizerRenderer.text(organizer) + "\n"
+    }
     let mark = markdown ? "sparse" : "*"
     out += (markdown ? "> " : "") + "Points: one per \(report.interval.rawValue) with data; \(mark): fewer than "
     out += "\(minPayloads) payloads in the interval\n"
@@ -132,13 +135,14 @@ public enum TrendRenderer {
         ))
       return .object(members)
     }
-    return JSONWriter.render(
-      .object([
-        ("schemaVersion", .integer(Int128(SummaryReport.schemaVersion))),
-        ("interval", .string(report.interval.rawValue)),
-        ("inputs", SummaryJSONRenderer.inputs(report.inputs)),
-        ("series", .array(series)),
-        ("omissions", .array(report.omissions.map { .string($0) })),
-      ]))
+    var members: [(String, JSONWriter.Value)] = [
+      ("schemaVersion", .integer(Int128(SummaryReport.schemaVersion))),
+      ("interval", .string(report.interval.rawValue)),
+      ("inputs", SummaryJSONRenderer.inputs(report.inputs)),
+      ("series", .array(series)),
+      ("omissions", .array(report.omissions.map { .string($0) })),
+    ]
+    if let organizer = report.organizer { members.append(("organizer", OrganizerRenderer.json(organizer))) }
+    return JSONWriter.render(.object(members))
   }
 }

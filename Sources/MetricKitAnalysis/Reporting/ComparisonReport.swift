@@ -20,6 +20,9 @@ public struct ComparisonReport: Sendable {
   public var decision: Decision
   /// One result per rule, in rule order.
   public var results: [RuleResult]
+  /// Apple's regression insights for the candidate beside the results, when Apple's responses were
+  /// given (`compare --organizer`).
+  public var organizer: OrganizerGate?
 
   /// Creates a report, its rules evaluated on up to `threads` threads.
   public init(
@@ -125,7 +128,7 @@ public struct ComparisonReport: Sendable {
   }
 
   /// Whether the gate fails: some error-severity rule regressed or broke its budget.
-  public var gateFails: Bool { results.contains(where: \.failsGate) }
+  public var gateFails: Bool { results.contains(where: \.failsGate) || organizer?.failsGate == true }
 
   /// Error-severity rules that had data enough to be decided (not `insufficient-data`).
   public var evaluatedErrorRules: Int {

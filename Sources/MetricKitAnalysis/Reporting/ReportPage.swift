@@ -82,10 +82,21 @@ public struct ReportPage: Sendable {
   public var distributions: [Distribution] = []
   /// The gate, when a baseline and candidate were given.
   public var comparison: ComparisonReport?
+  /// Apple's Organizer numbers beside the versions', when Apple's responses were given: drawn on the
+  /// trend charts of the same metric and statistic, with Apple's goal bands, and tabled.
+  public var organizer: OrganizerComparison?
   /// Diagnostics per version, in version order.
   public var diagnostics: [DiagnosticAggregate] = []
   /// What could not be computed or placed.
   public var omissions: [String] = []
+
+  /// Apple's values for a chart: the rows of the chart's metric and statistic (a rate's value is
+  /// compared with Apple's mean), one per version.
+  public func organizerRows(for spec: ReportChartSpec) -> [OrganizerComparison.Row] {
+    guard let organizer else { return [] }
+    let statistic: Statistic = spec.statistic == .value ? .mean : spec.statistic
+    return organizer.rows.filter { $0.metric == spec.metric && $0.statistic == statistic }
+  }
 
   /// The first and last interval start of any series: the time axis.
   public var axis: ClosedRange<CalendarDay>? {

@@ -29,6 +29,8 @@ public struct SummaryReport: Sendable {
   public var versions: [VersionSummary]
   /// Statistics that could not be computed, with the reason (they are left out of `versions`).
   public var omissions: [String]
+  /// Apple's Organizer numbers beside these, when Apple's responses were given (`--organizer`).
+  public var organizer: OrganizerComparison?
 
   /// Computes the summary of an aggregate, versions in parallel on up to `threads` threads.
   public init(aggregate: DumpAggregate, options: SummaryOptions = SummaryOptions(), threads: Int = 1) {

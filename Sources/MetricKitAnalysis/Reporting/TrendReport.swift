@@ -62,6 +62,9 @@ public struct TrendReport: Sendable {
   public var series: [TrendSeries] = []
   /// What could not be computed or placed.
   public var omissions: [String] = []
+  /// Apple's Organizer numbers beside the whole versions, when Apple's responses were given
+  /// (`--organizer`).
+  public var organizer: OrganizerComparison?
 
   /// Builds the series of `metrics` (identifiers, prefixes ending in `*`, or `payloads`) from an
   /// aggregate made with `AggregationOptions.interval == interval`; what matches no metric is left out.

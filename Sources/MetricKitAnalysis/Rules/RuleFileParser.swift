@@ -24,6 +24,9 @@ import Yams
 ///   - metric: diagnostics.crash
 ///     statistic: newSignature      # a crash signature seen ≥ minCount times, never in the baseline
 ///     minCount: 3
+/// organizer:
+///   regressions: error             # Apple's regression insights for the candidate fail the gate
+///                                  # (warning: listed as warnings; absent: listed for information)
 /// ```
 public enum RuleFileParser {
   /// Reads and parses a rule file.
@@ -142,6 +145,7 @@ public enum RuleFileParser {
     mutating func ruleSet(_ top: Node.Mapping) throws(RuleFileError) -> RuleSet {
       var defaults = Defaults()
       var ruleNodes: Node.Sequence? = nil
+      var organizerRegressions: Severity?
       for (keyNode, value) in top {
         let key = keyNode.string ?? ""
         switch key {
@@ -165,8 +169,15 @@ public enum RuleFileParser {
         case "rules":
           guard case .sequence(let sequence) = value else { throw fail(value, key, "expected a list of rules") }
           ruleNodes = sequence
+        case "organizer":
+          guard case .mapping(let mapping) = value else { throw fail(value, key, "expected a mapping") }
+          for (k, v) in mapping {
+            let name = k.string ?? ""
+            guard name == "regressions" else { throw fail(k, "organizer.\(name)", "unknown key (known: regressions)") }
+            organizerRegressions = try choice(v, "organizer.regressions", Severity.self)
+          }
         default:
-          throw fail(keyNode, key, "unknown key (known: defaults, rules)")
+          throw fail(keyNode, key, "unknown key (known: defaults, rules, organizer)")
         }
       }
       var rules: [RegressionRule] = []
@@ -177,7 +188,9 @@ public enum RuleFileParser {
       guard !rules.isEmpty else {
         throw RuleFileError(file: file, line: nil, key: "rules", message: "the file defines no rules")
       }
-      return RuleSet(unchecked: defaults.alpha, rules: rules)
+      var set = RuleSet(unchecked: defaults.alpha, rules: rules)
+      set.organizerRegressions = organizerRegressions
+      return set
     }
 
     func rule(_ node: Node, index: Int, defaults: Defaults) throws(RuleFileError) -> RegressionRule {

@@ -4,6 +4,9 @@ public struct RuleSet: Sendable, Hashable {
   public package(set) var alpha: Double
   /// The rules, in the order they are reported.
   public package(set) var rules: [RegressionRule]
+  /// What Apple's own regression insights for the candidate do to the gate (`compare --organizer`):
+  /// nil lists them for information; ``Severity/error`` fails the gate on any of them.
+  public var organizerRegressions: Severity?
 
   /// Creates a rule set of checked rules.
   /// - Throws: ``RuleValidationError`` when alpha is not in (0, 1) or there is no rule (a gate without

@@ -23,6 +23,25 @@ struct ChartData {
     var breaks: [Int]
   }
 
+  /// Apple's Organizer value of one version, drawn across the version's intervals.
+  struct ApplePoint {
+    /// The position of the version in the page's version list.
+    var version: Int
+    var label: String
+    var color: String
+    var value: Double
+    /// The version's first and last interval starts, days since 1970-01-01.
+    var from: Int
+    var to: Int
+  }
+
+  /// One of Apple's goal bands, in the chart's unit (nil bounds: unbounded).
+  struct Goal {
+    var name: String
+    var lower: Double?
+    var upper: Double?
+  }
+
   /// `line` or `stack`.
   var kind: String
   /// The element id (`chart-3`) and what is drawn.
@@ -32,6 +51,22 @@ struct ChartData {
   var unit: String
   var title: String
   var series: [Series]
+  /// Apple's values per version and goal bands (empty without Apple's responses).
+  var apple: [ApplePoint] = []
+  var goals: [Goal] = []
+
+  /// The largest value drawn over days `x0…x1`: the visible series' points and Apple's values whose
+  /// version spans part of the range (`hidden` versions left out).
+  func maximum(x0: Double, x1: Double, hidden: Set<Int> = []) -> Double {
+    var maximum = 0.0
+    for s in series where !hidden.contains(s.version) {
+      for (d, v) in zip(s.days, s.values) where Double(d) >= x0 && Double(d) <= x1 { maximum = max(maximum, v) }
+    }
+    for a in apple where !hidden.contains(a.version) && Double(a.to) >= x0 && Double(a.from) <= x1 {
+      maximum = max(maximum, a.value)
+    }
+    return maximum
+  }
 
   /// A value rounded to 6 significant digits: what the page shows and draws.
   static func rounded(_ v: Double) -> Double {
@@ -52,7 +87,7 @@ struct ChartData {
 
   /// The chart as JSON for `report.js`: days and values as arrays, brackets only where they exist.
   var json: JSONWriter.Value {
-    .object([
+    var fields: [(String, JSONWriter.Value)] = [
       ("id", .string(id)), ("kind", .string(kind)), ("metric", .string(metric)),
       ("stat", statistic.map { .string($0) } ?? .null), ("unit", .string(unit)), ("title", .string(title)),
       (
@@ -74,6 +109,23 @@ struct ChartData {
             return .object(members)
           })
       ),
-    ])
+    ]
+    // Apple's levels and goal bands, only on the charts that have them.
+    if !apple.isEmpty {
+      let levels: [JSONWriter.Value] = apple.map { a in
+        .object([
+          ("v", .integer(Int128(a.version))), ("y", .number(a.value)), ("d0", .integer(Int128(a.from))),
+          ("d1", .integer(Int128(a.to))),
+        ])
+      }
+      let bands: [JSONWriter.Value] = goals.map { g in
+        .object([
+          ("name", .string(g.name)), ("lo", g.lower.map { .number($0) } ?? .null),
+          ("hi", g.upper.map { .number($0) } ?? .null),
+        ])
+      }
+      fields += [("apple", .array(levels)), ("goals", .array(bands))]
+    }
+    return .object(fields)
   }
 }

@@ -111,6 +111,7 @@ public enum HTMLReportRenderer {
       out += adoption()
       out += trends()
       out += distributions()
+      if let organizer = page.organizer { out += self.organizer(organizer) }
       if let comparison = page.comparison { out += gate(comparison) }
       if !page.diagnostics.isEmpty { out += diagnostics() }
       out += "</main>\n<footer><p>Made by metrics-report from \(page.inputs.files) files. Percentiles invert the "
@@ -150,6 +151,7 @@ public enum HTMLReportRenderer {
       out += "</span></nav>\n<nav class=\"sections\" aria-label=\"Sections\"><a href=\"#overview\">Overview</a>"
       out +=
         "<a href=\"#adoption\">Adoption</a><a href=\"#trends\">Trends</a><a href=\"#distributions\">Distributions</a>"
+      if page.organizer != nil { out += "<a href=\"#organizer\">Apple&apos;s Organizer</a>" }
       if page.comparison != nil { out += "<a href=\"#gate\">Gate</a>" }
       if !page.diagnostics.isEmpty { out += "<a href=\"#diagnostics\">Diagnostics</a>" }
       return out + "</nav>\n</header>\n"
@@ -218,15 +220,31 @@ public enum HTMLReportRenderer {
     private mutating func trends() -> String {
       var out = "<section id=\"trends\">\n<h2>Trends</h2>\n<div class=\"grid\">\n"
       for (n, chart) in page.charts.enumerated() {
-        let data = ChartData(
+        var data = ChartData(
           kind: "line", id: "chart-\(n)", metric: chart.spec.metric.rawValue,
           statistic: chart.spec.statistic.description, unit: chart.unit.symbol, title: chart.spec.title,
           series: chart.series.map { chartSeries($0, share: false) })
+        let apple = page.organizerRows(for: chart.spec)
+        data.apple = apple.compactMap { row in
+          guard let i = versionIndex[row.version], let first = page.versions[i].first, let last = page.versions[i].last
+          else { return nil }
+          return ChartData.ApplePoint(
+            version: i, label: "\(label(row.version)) \(row.statistic)", color: styles[i].color,
+            value: ChartData.rounded(row.apple), from: first.daysSinceEpoch, to: last.daysSinceEpoch)
+        }
+        if !data.apple.isEmpty {
+          data.goals = (page.organizer?.goals[chart.spec.metric] ?? []).map {
+            ChartData.Goal(name: $0.name, lower: $0.lower, upper: $0.upper)
+          }
+        }
         if chartOfMetric[chart.spec.metric] == nil { chartOfMetric[chart.spec.metric] = data.id }
         if chartOfSpec[chart.spec] == nil { chartOfSpec[chart.spec] = data.id }
         var headline = ""
         if let latest = chart.headline.first {
           headline = "\(TextEscaping.html(label(latest.version))) <b>\(value(latest.value, chart.unit))</b>"
+          if let own = apple.first(where: { $0.version == latest.version }) {
+            headline += " <span class=\"apple-value\">(Apple \(value(own.apple, chart.unit)))</span>"
+          }
           if chart.headline.count > 1 {
             let previous = chart.headline[1]
             headline += " · \(TextEscaping.html(label(previous.version))) \(value(previous.value, chart.unit))"
@@ -273,6 +291,15 @@ public enum HTMLReportRenderer {
         chart, x0: axis.x0, x1: axis.x1, releases: releases, minPayloads: page.minPayloads, title: chart.title,
         description: description)
       out += "\n<p class=\"readout\" aria-live=\"off\"></p>\n"
+      if !chart.apple.isEmpty {
+        let device = TextEscaping.html(page.organizer?.device ?? "")
+        out += "<p class=\"note organizer-key\">Dotted level ending in a diamond: Apple&apos;s Organizer value of "
+        out += "each version (\(device)); shaded: Apple&apos;s goal bands"
+        out +=
+          chart.goals.isEmpty
+          ? " (none given)" : " (\(chart.goals.map { TextEscaping.html($0.name) }.joined(separator: ", ")))"
+        out += ".</p>\n"
+      }
       out += table(chart)
       return out + "</figure>\n"
     }
@@ -397,6 +424,55 @@ public enum HTMLReportRenderer {
       }
       out += "</tbody></table>\n"
       out += "<p class=\"note\">\(ComparisonRenderer.methods(report)).</p>\n"
+      if let apple = report.organizer {
+        let role = apple.severity.map { "\($0.rawValue)s" } ?? "for information"
+        out += "<h3>Apple&apos;s regression insights for \(TextEscaping.html(label(apple.candidate))) (\(role))</h3>\n"
+        if apple.entries.isEmpty {
+          out += "<p class=\"note\">None, and none of ours on a metric Apple&apos;s responses cover.</p>\n"
+        }
+        out += "<ul class=\"organizer-insights\">\n"
+        for entry in apple.entries {
+          out +=
+            "<li class=\"\(entry.agreement.rawValue)\"><b>\(entry.agreement.rawValue)</b> \(TextEscaping.html(entry.appleMetric))"
+          if let summary = entry.insight?.summaryString { out += " — Apple: \(TextEscaping.html(summary))" }
+          out +=
+            entry.verdicts.isEmpty
+            ? " — no rule compares it" : " — ours: \(TextEscaping.html(entry.verdicts.joined(separator: ", ")))"
+          out += "</li>\n"
+        }
+        out += "</ul>\n"
+      }
+      return out + "</section>\n"
+    }
+
+    /// Apple's numbers beside the versions': the side-by-side table.
+    private func organizer(_ comparison: OrganizerComparison) -> String {
+      var out =
+        "<section id=\"organizer\">\n<h2>Apple&apos;s Organizer (\(TextEscaping.html(comparison.device)))</h2>\n"
+      out += "<p class=\"note\">Apple&apos;s population is every device that shares analytics; ours is what the app "
+      out += "collected. ≈ marks a related quantity rather than the same one. Inside: Apple&apos;s value lies in the "
+      out += "bracket guaranteed to hold the true percentile of what the app collected.</p>\n"
+      out += "<table class=\"organizer\"><thead><tr><th>Version</th><th>Metric</th><th>Statistic</th>"
+      out += "<th class=\"num\">Apple</th><th class=\"num\">Ours</th><th class=\"num\">Bracket</th>"
+      out += "<th class=\"num\">Difference</th><th>Inside</th><th>Apple&apos;s goal</th></tr></thead><tbody>\n"
+      for row in comparison.rows {
+        let unit = row.metric.metric.unit
+        let target =
+          chartOfSpec[ReportChartSpec(metric: row.metric, statistic: row.statistic)] ?? chartOfMetric[row.metric]
+        let name = TextEscaping.html(row.metric.rawValue) + (row.comparability == .approximate ? " ≈" : "")
+        out += "<tr><td>\(TextEscaping.html(label(row.version)))</td><td>"
+        out += target.map { "<a href=\"#\($0)\">\(name)</a>" } ?? name
+        out += "</td><td>\(row.statistic)</td><td class=\"num\">\(value(row.apple, unit))</td>"
+        out += "<td class=\"num\">\(row.ours.map { value($0, unit) } ?? "no data")</td>"
+        out += "<td class=\"num\">\(TextEscaping.html(OrganizerRenderer.bracketText(row) ?? "–"))</td>"
+        out += "<td class=\"num\">\(OrganizerRenderer.differenceText(row) ?? "–")</td>"
+        out += "<td>\(row.appleInsideBracket.map { $0 ? "yes" : "no" } ?? "–")</td>"
+        out += "<td>\(TextEscaping.html(row.appleGoal ?? ""))</td></tr>\n"
+      }
+      out += "</tbody></table>\n"
+      for line in comparison.notCompared + comparison.notes {
+        out += "<p class=\"note\">\(TextEscaping.html(line))</p>\n"
+      }
       return out + "</section>\n"
     }
 

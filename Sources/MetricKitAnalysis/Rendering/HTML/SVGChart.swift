@@ -12,11 +12,7 @@ enum SVGChart {
   /// The scale of a time chart over days `x0…x1`, its value axis fitted to the visible values.
   static func timeScale(_ chart: ChartData, x0: Double, x1: Double) -> (ChartScale, step: Double, ticks: [Double]) {
     if chart.kind == "stack" { return (ChartScale(x0: x0, x1: x1, y0: 0, y1: 1), 0.25, [0, 0.25, 0.5, 0.75, 1]) }
-    var maximum = 0.0
-    for s in chart.series {
-      for (d, v) in zip(s.days, s.values) where Double(d) >= x0 && Double(d) <= x1 { maximum = max(maximum, v) }
-    }
-    let axis = ChartScale.valueAxis(maximum: maximum)
+    let axis = ChartScale.valueAxis(maximum: chart.maximum(x0: x0, x1: x1))
     return (ChartScale(x0: x0, x1: x1, y0: 0, y1: axis.top), axis.step, axis.ticks)
   }
 
@@ -70,6 +66,36 @@ enum SVGChart {
     }
   }
 
+  /// A goal band's class: `good`, `fair` and `poor` (and their like) get the colours of their meaning,
+  /// any other name its position's.
+  static func goalClass(_ goal: ChartData.Goal, index: Int) -> String {
+    switch goal.name.lowercased() {
+    case "good", "great", "excellent": return "goal good"
+    case "fair", "ok", "average", "moderate": return "goal fair"
+    case "poor", "bad", "high": return "goal poor"
+    default: return "goal goal-\(index % 3)"
+    }
+  }
+
+  /// A goal band's rectangle over the plot (y from its upper bound, or the axis' top, to its lower).
+  static func goalRect(_ goal: ChartData.Goal, _ scale: ChartScale) -> (y: Double, height: Double) {
+    let top = scale.y(min(goal.upper ?? scale.y1, scale.y1))
+    let bottom = scale.y(max(goal.lower ?? 0, 0))
+    return (min(top, bottom), max(0, bottom - top))
+  }
+
+  /// Apple's value of a version: a dashed level across the version's intervals, ended by a diamond.
+  static func applePath(_ a: ChartData.ApplePoint, _ scale: ChartScale) -> String {
+    let left = ChartScale.left
+    let right = ChartScale.width - ChartScale.right
+    let xa = min(max(scale.x(Double(a.from)), left), right)
+    let xb = min(max(scale.x(Double(a.to)), left), right)
+    let y = scale.y(a.value)
+    let c = ChartScale.coordinate
+    return
+      "M\(c(xa)) \(c(y))H\(c(xb))M\(c(xb - 6)) \(c(y))L\(c(xb)) \(c(y - 6))L\(c(xb + 6)) \(c(y))L\(c(xb)) \(c(y + 6))Z"
+  }
+
   /// The value axis: grid lines and labels (percentages on a stacked chart).
   static func valueAxis(_ scale: ChartScale, step: Double, ticks: [Double], percent: Bool) -> String {
     var out = ""
@@ -116,6 +142,18 @@ enum SVGChart {
     out += "<g class=\"axis y\">\(valueAxis(scale, step: step, ticks: ticks, percent: chart.kind == "stack"))</g>"
     out += "<g class=\"axis x\">\(timeAxis(scale))</g>"
     out += "<g clip-path=\"url(#\(chart.id)-clip)\">"
+    if !chart.goals.isEmpty {
+      out += "<g class=\"goals\">"
+      for (i, goal) in chart.goals.enumerated() {
+        let r = goalRect(goal, scale)
+        out +=
+          "<rect class=\"\(goalClass(goal, index: i))\" data-goal=\"\(i)\" x=\"\(ChartScale.coordinate(ChartScale.left))\""
+        out += " width=\"\(ChartScale.coordinate(ChartScale.plotWidth))\" y=\"\(ChartScale.coordinate(r.y))\""
+        out +=
+          " height=\"\(ChartScale.coordinate(r.height))\"><title>Apple's goal: \(TextEscaping.html(goal.name))</title></rect>"
+      }
+      out += "</g>"
+    }
     if chart.kind == "stack" {
       out += "<g class=\"areas\">"
       for (i, (s, d)) in zip(chart.series, stackPaths(chart.series, scale)).enumerated() {
@@ -139,6 +177,17 @@ enum SVGChart {
         out += "<path class=\"marker\" data-series=\"\(i)\" stroke=\"\(s.style.color)\" d=\"\(p.markers)\"/>"
       }
       out += "</g>"
+      if !chart.apple.isEmpty {
+        out += "<g class=\"organizer\">"
+        for (i, a) in chart.apple.enumerated() {
+          let shown = Double(a.to) >= x0 && Double(a.from) <= x1
+          out += "<path class=\"apple\" data-apple=\"\(i)\" data-version-index=\"\(a.version)\" stroke=\"\(a.color)\""
+          out += " fill=\"\(a.color)\" d=\"\(applePath(a, scale))\"\(shown ? "" : " visibility=\"hidden\"")>"
+          out +=
+            "<title>Apple's Organizer, \(TextEscaping.html(a.label)): \(NumberFormatting.text(a.value)) \(TextEscaping.html(chart.unit))</title></path>"
+        }
+        out += "</g>"
+      }
     }
     out += "</g><g class=\"releases\">"
     let bottom = ChartScale.coordinate(ChartScale.top + ChartScale.plotHeight)

@@ -201,6 +201,9 @@
       s.breakAt = {};
       s.b.forEach(function (i) { s.breakAt[i] = true; });
     });
+    // Apple's Organizer values (a level per version) and goal bands, when the page has them.
+    this.apple = Array.prototype.slice.call(this.svg.querySelectorAll('path.apple'));
+    this.goals = Array.prototype.slice.call(this.svg.querySelectorAll('rect.goal'));
     this.key = null;
     this.scale = null;
   }
@@ -215,6 +218,9 @@
       spec.series.forEach(function (s) {
         if (!visible(s)) return;
         for (var i = 0; i < s.d.length; i++) if (s.d[i] >= x0 && s.d[i] <= x1) maximum = Math.max(maximum, s.y[i]);
+      });
+      (spec.apple || []).forEach(function (a) {
+        if (!hidden[a.v] && a.d1 >= x0 && a.d0 <= x1) maximum = Math.max(maximum, a.y);
       });
       axis = valueAxis(maximum);
     }
@@ -233,6 +239,7 @@
     var scale = this.scale;
     this.drawAxes(scale, axis);
     if (this.spec.kind === 'stack') this.drawStack(scale); else this.drawLines(scale);
+    this.drawOrganizer(scale, axis);
     this.releases.forEach(function (g) {
       var day = Number(g.getAttribute('data-day')), x = scale.x(day);
       var shown = day >= x0 && day <= x1 && !hidden[g.getAttribute('data-version-index')];
@@ -288,6 +295,29 @@
       line.setAttribute('d', linePath(xs, ys, segs));
       if (band) band.setAttribute('d', s.lo ? bandPath(xs, up, low, segs) : '');
       if (marker) marker.setAttribute('d', markerPath(xs, ys, marked));
+    });
+  };
+
+  // Apple's goal bands across the plot, and each version's Apple value as a level over its intervals.
+  Chart.prototype.drawOrganizer = function (scale, axis) {
+    var spec = this.spec, x0 = view.x0, x1 = view.x1;
+    var left = G.left, right = G.width - G.right;
+    this.goals.forEach(function (rect) {
+      var goal = spec.goals[Number(rect.getAttribute('data-goal'))];
+      var top = scale.y(Math.min(goal.hi === null ? axis.top : goal.hi, axis.top));
+      var bottom = scale.y(Math.max(goal.lo === null ? 0 : goal.lo, 0));
+      rect.setAttribute('y', coordinate(Math.min(top, bottom)));
+      rect.setAttribute('height', coordinate(Math.max(0, bottom - top)));
+    });
+    this.apple.forEach(function (path) {
+      var a = spec.apple[Number(path.getAttribute('data-apple'))];
+      var shown = !hidden[a.v] && a.d1 >= x0 && a.d0 <= x1;
+      path.setAttribute('visibility', shown ? 'visible' : 'hidden');
+      if (!shown) return;
+      var xa = Math.min(Math.max(scale.x(a.d0), left), right), xb = Math.min(Math.max(scale.x(a.d1), left), right);
+      var y = scale.y(a.y), c = coordinate;
+      path.setAttribute('d', 'M' + c(xa) + ' ' + c(y) + 'H' + c(xb) + 'M' + c(xb - 6) + ' ' + c(y) + 'L' + c(xb) + ' ' +
+        c(y - 6) + 'L' + c(xb + 6) + ' ' + c(y) + 'L' + c(xb) + ' ' + c(y + 6) + 'Z');
     });
   };
 

@@ -1,0 +1,94 @@
+import Crypto
+import Foundation
+
+/// An App Store Connect API key: its identifier, its issuer, and the P-256 private key of the
+/// `AuthKey_<id>.p8` file, which signs the short-lived ES256 tokens every request carries.
+///
+/// The private key is never written anywhere: ``description`` names the key by its identifier only.
+public struct AppStoreConnectKey: Sendable, CustomStringConvertible {
+  /// The key's identifier (the JWT header's `kid`).
+  public let keyID: String
+  /// The issuer's identifier (the JWT's `iss`), from App Store Connect's Keys page.
+  public let issuerID: String
+  /// The private key's raw scalar (the key type itself is not `Sendable`).
+  private let privateKey: Data
+
+  /// The audience App Store Connect expects.
+  static let audience = "appstoreconnect-v1"
+  /// The longest life App Store Connect accepts for a token, in seconds.
+  public static let maximumLifetime: TimeInterval = 20 * 60
+
+  /// A key from the text of a `.p8` file (PKCS #8 PEM, `BEGIN PRIVATE KEY`).
+  /// - Throws: ``AppStoreConnectError/badKey(_:)`` when the text holds no P-256 private key; the
+  ///   message does not quote the text.
+  public init(keyID: String, issuerID: String, pem: String) throws(AppStoreConnectError) {
+    guard !keyID.isEmpty, !issuerID.isEmpty else { throw .badKey("the key and issuer identifiers must not be empty") }
+    do {
+      privateKey = try P256.Signing.PrivateKey(pemRepresentation: pem).rawRepresentation
+    } catch {
+      throw .badKey("not a P-256 private key in PEM (an App Store Connect .p8 file holds one)")
+    }
+    self.keyID = keyID
+    self.issuerID = issuerID
+  }
+
+  /// A key read from a `.p8` file.
+  public init(keyID: String, issuerID: String, path: String) throws(AppStoreConnectError) {
+    let text: String
+    do {
+      text = try String(contentsOfFile: path, encoding: .utf8)
+    } catch {
+      throw .badKey("cannot read \(path)")
+    }
+    do {
+      try self.init(keyID: keyID, issuerID: issuerID, pem: text)
+    } catch {
+      guard case .badKey(let reason) = error else { throw error }
+      throw .badKey("\(path): \(reason)")
+    }
+  }
+
+  public var description: String { "App Store Connect key \(keyID) of issuer \(issuerID)" }
+
+  /// A signed token (JWS compact form) issued at `now`, valid for `lifetime` seconds (at most
+  /// ``maximumLifetime``): header `{"alg":"ES256","kid":…,"typ":"JWT"}`, claims `iss`, `iat`, `exp`,
+  /// `aud`.
+  public func token(now: Date = Date(), lifetime: TimeInterval = maximumLifetime) throws(AppStoreConnectError) -> String
+  {
+    let issued = Int(now.timeIntervalSince1970)
+    let expires = issued + Int(min(max(lifetime, 1), Self.maximumLifetime))
+    let header = #"{"alg":"ES256","kid":"# + Self.jsonString(keyID) + #","typ":"JWT"}"#
+    let claims =
+      #"{"iss":"# + Self.jsonString(issuerID) + #","iat":\#(issued),"exp":\#(expires),"aud":"#
+      + Self.jsonString(Self.audience) + "}"
+    let signingInput = Self.base64URL(Data(header.utf8)) + "." + Self.base64URL(Data(claims.utf8))
+    let signature: P256.Signing.ECDSASignature
+    do {
+      signature = try P256.Signing.PrivateKey(rawRepresentation: privateKey).signature(for: Data(signingInput.utf8))
+    } catch {
+      throw .badKey("signing failed")
+    }
+    // JWS wants R ‖ S, 64 bytes, not DER.
+    return signingInput + "." + Self.base64URL(signature.rawRepresentation)
+  }
+
+  /// Base64 without padding, `-` and `_` for `+` and `/`.
+  static func base64URL(_ data: Data) -> String {
+    data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+      .replacingOccurrences(of: "=", with: "")
+  }
+
+  /// A JSON string literal.
+  static func jsonString(_ s: String) -> String {
+    var out = "\""
+    for scalar in s.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// An aligned text table for a terminal: a header, a rule under it, and rows, each indented two
+/// spaces, columns two spaces apart, trailing spaces trimmed.
+enum TextTable {
+  /// The table; columns in `leftAligned` are padded on the right (names), the others on the left
+  /// (numbers).
+  static func render(header: [String], rows: [[String]], leftAligned: Set<Int>) -> String {
+    let all = [header] + rows
+    let widths = header.indices.map { i in all.map { i < $0.count ? $0[i].count : 0 }.max() ?? 0 }
+    var out = ""
+    for (n, row) in all.enumerated() {
+      let cells = row.enumerated().map { i, cell in
+        let pad = String(repeating: " ", count: max(0, widths[i] - cell.count))
+        return leftAligned.contains(i) ? cell + pad : pad + cell
+      }
+      out +=
+        "  " + cells.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+        + "\n"
+      if n == 0 { out += "  " + widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n" }
+    }
+    return out
+  }
+}
