@@ -74,6 +74,11 @@ struct Report: ParsableCommand {
         ruleSet: try gate.ruleSet(), estimator: histogram.estimator, decision: gate.decision,
         interpolation: histogram.interpolation)
     }
+    // Rules on one group (`where:`) are evaluated on a page grouped by their key (`--by`), as compare does.
+    let targetedKeys = Set(evaluator?.ruleSet.rules.compactMap { $0.group?.key } ?? [])
+    if let by = breakdown.key, let other = targetedKeys.first(where: { $0 != by }) {
+      throw ValidationError("Rules with where: name \(other) groups, but --by is \(by).")
+    }
     let apple = try organizer.load()
     var aggregation = evaluator?.aggregationOptions ?? AggregationOptions(estimator: histogram.estimator)
     aggregation.selection = options.selection(
@@ -93,7 +98,8 @@ struct Report: ParsableCommand {
         throw ReportOutput.noPayloads(
           for: [baseline, candidate].filter { aggregate.versions[$0] == nil }, counted: aggregate.versions.keys)
       }
-      pageGate = ReportPage.Gate(evaluator: evaluator, baseline: baseline, candidate: candidate, threads: input.threads)
+      pageGate = ReportPage.Gate(
+        evaluator: evaluator, baseline: baseline, candidate: candidate, threads: input.threads, top: breakdown.top)
     }
     var page = ReportPage(aggregate: aggregate, options: options, gate: pageGate)
     if !organizer.paths.isEmpty {

@@ -50,6 +50,45 @@ struct CompareCommandTests {
     #expect(Self.flagged(object).contains("applicationLaunchMetrics.histogrammedTimeToFirstDraw"))
   }
 
+  @Test func eachVerdictSaysWhyAndEachRuleItsThreshold() throws {
+    let result = try CLIRunner.run([
+      "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--format", "json",
+    ])
+    let results = try #require(try result.json()["results"] as? [[String: Any]])
+    func reason(_ metric: String, _ statistic: String) -> String? {
+      results.first { $0["metric"] as? String == metric && $0["statistic"] as? String == statistic }?["reason"]
+        as? String
+    }
+    // Each from the result's own q-value, change and thresholds (printed beside them below).
+    #expect(
+      reason("applicationLaunchMetrics.histogrammedTimeToFirstDraw", "p50")
+        == "significant (q = 0.000544 < α 0.05) and +8.7% is past +5%")
+    #expect(
+      reason("applicationLaunchMetrics.histogrammedApplicationResumeTime", "p90")
+        == "significant (q = 0.0327 < α 0.05), but +8.1% is within +10%")
+    #expect(reason("hangRate", "rate") == "not significant (q = 0.108 ≥ α 0.05)")
+    #expect(
+      reason("diagnostics.crash", "rate") == "no diagnostics for one of the versions, or fewer than 20 payloads")
+    for r in results {
+      let q = r["verdict"] as? String == "improvement" ? r["qValueImprovement"] : r["qValue"]
+      guard let q = q as? Double, let text = r["reason"] as? String else { continue }
+      #expect(text.contains(String(format: "q = %.3g", q)) || !text.contains("q ="), "\(text) vs \(q)")
+    }
+    let text = try CLIRunner.run(["compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0"]).stdout
+    #expect(text.contains("threshold"))
+    #expect(text.contains("+25% and +0.0100"))  // abnormal exits: relative and absolute thresholds
+    #expect(text.contains("new ≥ 3×"))
+    // The confident decision says when the interval, not the point, kept a change from a verdict.
+    let confident = try CLIRunner.run([
+      "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--decision", "confident", "--format",
+      "json",
+    ])
+    let confidentResults = try #require(try confident.json()["results"] as? [[String: Any]])
+    for r in confidentResults where r["verdict"] as? String == "regression" {
+      #expect((r["reason"] as? String)?.hasSuffix(", the whole 95% interval too") == true)
+    }
+  }
+
   @Test func improvingSamplesPass() throws {
     let result = try CLIRunner.run(["compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.10.0"])
     #expect(result.status == 0, "\(result.stdout)")

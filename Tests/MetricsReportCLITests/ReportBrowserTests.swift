@@ -107,13 +107,29 @@ struct ReportBrowserTests {
     #expect(Set(reopened.map { $0[1] + "…" + $0[2] }).count == 1)
     #expect(abs(Double(reopened[0][1])! - z0) <= 0.5 && abs(Double(reopened[0][2])! - z1) <= 0.5, "\(reopened[0])")
 
-    // Hovering one chart puts the crosshair and a readout with each version's value on every chart.
+    // Hovering one chart puts the crosshair and a readout with each version's value on every chart,
+    // over the plots: no element moves by a pixel.
     let hover = try Self.overlay(session, chart: "chart-2")
+    let layout = """
+      JSON.stringify([...document.querySelectorAll('figure, section, details, table')].map(e => {
+        const r = e.getBoundingClientRect(); return [r.left, r.top + window.scrollY, r.width, r.height]; }))
+      """
+    let before = try session.evaluate(layout) as? String
     try session.mouse("mouseMoved", x: hover.left + hover.width * 0.5, y: hover.top + hover.height / 2)
     try session.wait(
       for:
         "[...document.querySelectorAll('figure[data-x0] .crosshair')].every(c => c.getAttribute('visibility') === 'visible')"
     )
+    #expect(try session.evaluate(layout) as? String == before, "hovering moved elements")
+    // The readout lies within its chart's plot.
+    let inside =
+      try session.evaluate(
+        """
+        (() => { const f = document.querySelector('#chart-2'); const r = f.querySelector('.readout').getBoundingClientRect();
+          const p = f.querySelector('svg.plot').getBoundingClientRect();
+          return r.width > 0 && r.left >= p.left && r.right <= p.right && r.top >= p.top && r.top < p.bottom; })()
+        """) as? Bool
+    #expect(inside == true)
     let readouts =
       try session.evaluate("[...document.querySelectorAll('figure[data-x0] .readout')].map(r => r.textContent)")
       as? [String] ?? []

@@ -49,6 +49,44 @@ struct ReportCommandTests {
     #expect(html.contains("<a href=\"#chart-1\">applicationLaunchMetrics.histogrammedTimeToFirstDraw"))
   }
 
+  @Test func theGroupedPageGatesLikeCompareByAndNamesItsReasons() throws {
+    // 4.1.0's launches are 30% slower on the checkout screen alone (DeviceDayTwin.rollout).
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let dump = dir.appendingPathComponent("reports")
+    try DeviceDayTwin.write(DeviceDayTwin.rollout(daysPerVersion: 120, seed: 1), mix: .mixed, to: dump)
+    let options = ["--baseline", "4.0.0", "--candidate", "4.1.0", "--by", "state:com.example.shop.screen"]
+    let page = dir.appendingPathComponent("report.html")
+    let made = try CLIRunner.run(["report", dump.path] + options + ["-o", page.path])
+    #expect(made.status == 0, "\(made.stderr)")
+    let html = try String(contentsOf: page, encoding: .utf8)
+    let compare = try CLIRunner.run(["compare", dump.path] + options + ["--format", "json"])
+    #expect(compare.status == 1)
+    let json = try compare.json()
+    let results = try #require(json["results"] as? [[String: Any]])
+    let gate = try #require(
+      html.components(separatedBy: "<table class=\"gate\">").last?.components(separatedBy: "</table>").first)
+    let rows = gate.components(separatedBy: "<tr class=").dropFirst()
+    #expect(rows.count == results.count)
+    // Row for row, the page's gate is compare's: the rule (with its group), the verdict and the reason.
+    for (row, r) in zip(rows, results) {
+      let group = ((r["by"] as? [String: String])?.values.first).map { " [state:com.example.shop.screen \($0)]" } ?? ""
+      let name = "\(r["metric"] as? String ?? "") \(r["statistic"] as? String ?? "")\(group)"
+      #expect(row.contains(name), "\(name)")
+      #expect(row.contains("<span class=\"verdict\">\(r["verdict"] as? String ?? "?")"))
+      let reason = (r["reason"] as? String ?? "?").replacingOccurrences(of: "<", with: "&lt;")
+      #expect(row.contains("<td class=\"why\">\(reason)</td>"), "\(reason)")
+    }
+    let regressed = results.filter { $0["verdict"] as? String == "regression" }
+    #expect(regressed.contains { ($0["by"] as? [String: String])?.values.first == "checkout" })
+    #expect(html.contains("Gate: <b>FAIL</b>"))
+    // The regressed group's rule links to its chart.
+    #expect(
+      gate.contains(
+        "<a href=\"#chart-1\">applicationLaunchMetrics.histogrammedTimeToFirstDraw p90 [state:com.example.shop.screen checkout]"
+      ))
+  }
+
   @Test func writesToStandardOutputAndRefusesWhatItCannotDraw() throws {
     let page = try CLIRunner.run(["report", "Samples/dump", "--app-version", "3.10.0", "--interval", "day"])
     #expect(page.status == 0)

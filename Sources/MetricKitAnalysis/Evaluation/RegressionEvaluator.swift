@@ -187,9 +187,9 @@ public struct RegressionEvaluator: Sendable {
       result.qValue = q[k]
       result.improvementQValue = qBetter[k]
       if result.baseline != nil, result.candidate != nil {
-        if q[k] < ruleSet.alpha && pastThresholds(result, worse: true) {
+        if q[k] < ruleSet.alpha && result.pastThresholds(worse: true, decision: decision) {
           result.verdict = .regression
-        } else if qBetter[k] < ruleSet.alpha && pastThresholds(result, worse: false) {
+        } else if qBetter[k] < ruleSet.alpha && result.pastThresholds(worse: false, decision: decision) {
           result.verdict = .improvement
         } else {
           result.verdict = .unchanged
@@ -229,19 +229,6 @@ public struct RegressionEvaluator: Sendable {
       return ((1 + interval.lowerBound) * factor - 1)...((1 + interval.upperBound) * factor - 1)
     }
     return (interval.lowerBound + change - estimate)...(interval.upperBound + change - estimate)
-  }
-
-  /// Whether a result's change is past its rule's thresholds in the bad (`worse`) or good direction:
-  /// the point estimate, and with ``Decision/confident`` the end of the interval nearest no change too.
-  func pastThresholds(_ r: RuleResult, worse: Bool) -> Bool {
-    guard let b = r.baseline, let c = r.candidate else { return false }
-    let rule = r.rule
-    let point = worse ? rule.worsened(from: b, to: c) : rule.improved(from: b, to: c)
-    guard point, decision == .confident, let interval = r.changeInterval else { return point }
-    let increaseIsWorse = rule.polarity == .lowerIsBetter
-    let end = increaseIsWorse == worse ? interval.lowerBound : interval.upperBound
-    let bound = b + end * abs(b)
-    return worse ? rule.worsened(from: b, to: bound) : rule.improved(from: b, to: bound)
   }
 
   /// A diagnostic rule: a rate per 1,000 payloads (tested by the conditional Poisson-rate test and

@@ -62,6 +62,12 @@ public enum ComparisonRenderer {
     return q.map { String(format: "%.3g", $0) } ?? "–"
   }
 
+  /// The rule's thresholds and budget in one cell: `+10%`, `+5% · ≤ 800 ms`.
+  static func thresholdCell(_ rule: RegressionRule) -> String {
+    if rule.statistic == .newSignature { return "new ≥ \(rule.minCount)×" }
+    return VerdictReason.threshold(rule) + (VerdictReason.budget(rule).map { " · \($0)" } ?? "")
+  }
+
   static func verdictText(_ r: RuleResult) -> String {
     var text = r.verdict.rawValue
     if r.budgetExceeded == true { text += " + over budget" }
@@ -82,6 +88,9 @@ public enum ComparisonRenderer {
     default: break
     }
     if r.budgetExceeded == true, let budget = r.rule.budget { parts.append("budget \(value(budget, unit))") }
+    if r.verdict != .insufficientData {
+      parts.append(VerdictReason.text(r, alpha: report.alpha, decision: report.decision))
+    }
     if !r.newSignatures.isEmpty {
       parts = [
         "new in \(report.candidate): "
@@ -98,15 +107,14 @@ public enum ComparisonRenderer {
   static func text(_ report: ComparisonReport) -> String {
     var out = "Comparing \(TextEscaping.terminalCell(report.candidate)) (\(report.candidatePayloads) payloads) against "
     out += "\(TextEscaping.terminalCell(report.baseline)) (\(report.baselinePayloads) payloads)\n\n"
-    let header = ["rule", "baseline", "candidate", "change", "q", "verdict", "severity"]
+    let header = ["rule", "baseline", "candidate", "change", "q", "threshold", "verdict", "severity"]
     let rows = report.results.map { r in
       [
         TextEscaping.terminalCell(ruleName(r)), value(r.baseline, r.rule.unit), value(r.candidate, r.rule.unit),
-        changeText(r),
-        decisiveQ(r), verdictText(r), r.rule.severity.rawValue,
+        changeText(r), decisiveQ(r), thresholdCell(r.rule), verdictText(r), r.rule.severity.rawValue,
       ]
     }
-    out += TextTable.render(header: header, rows: rows, leftAligned: [0, 5, 6])
+    out += TextTable.render(header: header, rows: rows, leftAligned: [0, 5, 6, 7])
     if let organizer = report.organizer { out += "\n" + OrganizerRenderer.text(organizer) }
     out += "\nGate: \(report.gate.uppercased())"
     if report.nothingEvaluated { out += " — no error rule had data enough to decide" }
@@ -158,7 +166,7 @@ public enum ComparisonRenderer {
     }
     top.append(("alpha", .number(report.alpha)))
     top.append(("decision", .string(report.decision.rawValue)))
-    top.append(("results", .array(report.results.map(result))))
+    top.append(("results", .array(report.results.map { result($0, report) })))
     if let organizer = report.organizer { top.append(("organizer", OrganizerRenderer.json(organizer))) }
     top.append(("gate", .string(report.gate)))
     top.append(("evaluatedErrorRules", .integer(Int128(report.evaluatedErrorRules))))
@@ -167,7 +175,7 @@ public enum ComparisonRenderer {
 
   private static func optional(_ v: Double?) -> JSONWriter.Value { v.map { .number($0) } ?? .null }
 
-  private static func result(_ r: RuleResult) -> JSONWriter.Value {
+  private static func result(_ r: RuleResult, _ report: ComparisonReport) -> JSONWriter.Value {
     var members: [(String, JSONWriter.Value)] = [
       ("metric", .string(r.rule.metric.rawValue)),
       ("statistic", .string(r.rule.statistic.description)),
@@ -228,6 +236,7 @@ public enum ComparisonRenderer {
         ))
     }
     members.append(("verdict", .string(r.verdict.rawValue)))
+    members.append(("reason", .string(VerdictReason.text(r, alpha: report.alpha, decision: report.decision))))
     members.append(("severity", .string(r.rule.severity.rawValue)))
     return .object(members)
   }
@@ -239,8 +248,8 @@ public enum ComparisonRenderer {
     var out = "### \(icon) MetricKit gate: \(report.gate) — \(TextEscaping.markdownCell(report.candidate)) vs "
     out += "\(TextEscaping.markdownCell(report.baseline))\n\n"
     out += "\(report.candidatePayloads) candidate and \(report.baselinePayloads) baseline payloads (device-days).\n\n"
-    out += "| | Metric | Statistic | Baseline | Candidate | Change | q | Verdict |\n"
-    out += "|---|---|---|---:|---:|---:|---:|---|\n"
+    out += "| | Metric | Statistic | Baseline | Candidate | Change | q | Threshold | Verdict |\n"
+    out += "|---|---|---|---:|---:|---:|---:|---|---|\n"
     for r in report.results {
       let mark: String
       switch (r.failsGate, r.verdict, r.budgetExceeded == true) {
@@ -253,7 +262,8 @@ public enum ComparisonRenderer {
       let cells = [
         mark, TextEscaping.markdownCell(r.rule.metric.rawValue),
         r.rule.statistic.description, value(r.baseline, r.rule.unit), value(r.candidate, r.rule.unit), changeText(r),
-        decisiveQ(r), verdictText(r) + (r.rule.severity == .warning ? " (warning)" : ""),
+        decisiveQ(r), TextEscaping.markdownCell(thresholdCell(r.rule)),
+        verdictText(r) + (r.rule.severity == .warning ? " (warning)" : ""),
       ]
       out += "| " + cells.joined(separator: " | ") + " |\n"
     }

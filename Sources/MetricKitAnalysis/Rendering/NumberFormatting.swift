@@ -10,4 +10,11 @@ enum NumberFormatting {
     let decimals = magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : magnitude >= 1 ? 2 : value == 0 ? 0 : 4
     return String(format: "%.\(decimals)f", value)
   }
+
+  /// A fraction as a percentage without trailing zeros: 0.05 → `5%`, 0.125 → `12.5%`.
+  static func percentText(_ fraction: Double) -> String {
+    let percent = fraction * 100
+    let rounded = (percent * 1000).rounded() / 1000
+    return (rounded == rounded.rounded() ? String(Int64(rounded)) : String(rounded)) + "%"
+  }
 }

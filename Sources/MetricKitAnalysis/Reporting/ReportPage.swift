@@ -115,13 +115,17 @@ public struct ReportPage: Sendable {
     public var candidate: String
     /// Threads evaluating the rules.
     public var threads: Int
+    /// With groups (`--by`), the groups compared one by one, the rest merged into `(other)`: as
+    /// `compare --by` does.
+    public var top: Int
 
     /// A gate of `candidate` against `baseline`.
-    public init(evaluator: RegressionEvaluator, baseline: String, candidate: String, threads: Int = 1) {
+    public init(evaluator: RegressionEvaluator, baseline: String, candidate: String, threads: Int = 1, top: Int = 10) {
       self.evaluator = evaluator
       self.baseline = baseline
       self.candidate = candidate
       self.threads = threads
+      self.top = top
     }
   }
 
@@ -213,7 +217,13 @@ public struct ReportPage: Sendable {
       pooled: distributed.reduce(into: [:]) { $0[$1] = pooled($1) },
       interpolation: options.interpolation)
     diagnostics = aggregate.diagnostics.values.sorted { VersionOrder.precedes($0.version, $1.version) }
-    if let gate, let b = aggregate.versions[gate.baseline], let c = aggregate.versions[gate.candidate],
+    if let gate, aggregate.grouping != nil {
+      // Grouped, the gate is compare --by's: each group of the two versions compared on its own.
+      comparison = ComparisonReport(
+        grouped: aggregate, baseline: gate.baseline, candidate: gate.candidate, top: gate.top,
+        baselineDiagnostics: aggregate.diagnostics[gate.baseline],
+        candidateDiagnostics: aggregate.diagnostics[gate.candidate], evaluator: gate.evaluator, threads: gate.threads)
+    } else if let gate, let b = aggregate.versions[gate.baseline], let c = aggregate.versions[gate.candidate],
       let pb = pooled(gate.baseline), let pc = pooled(gate.candidate)
     {
       comparison = ComparisonReport(

@@ -400,7 +400,7 @@ public enum HTMLReportRenderer {
       if report.nothingEvaluated { out += " — no error rule had data enough to decide" }
       out += " (\(report.candidatePayloads) candidate and \(report.baselinePayloads) baseline payloads)</p>\n"
       out += "<table class=\"gate\"><thead><tr><th>Rule</th><th>Baseline</th><th>Candidate</th><th>Change</th>"
-      out += "<th>q</th><th>Verdict</th><th>Severity</th></tr></thead><tbody>\n"
+      out += "<th>q</th><th>Threshold</th><th>Verdict</th><th>Why</th><th>Severity</th></tr></thead><tbody>\n"
       for r in report.results {
         let verdictClass =
           r.failsGate
@@ -419,7 +419,10 @@ public enum HTMLReportRenderer {
         out += "<td class=\"num\">\(TextEscaping.html(ComparisonRenderer.value(r.candidate, r.rule.unit)))</td>"
         out += "<td class=\"num\">\(TextEscaping.html(ComparisonRenderer.changeText(r)))</td>"
         out += "<td class=\"num\">\(ComparisonRenderer.decisiveQ(r))</td>"
+        out += "<td>\(TextEscaping.html(ComparisonRenderer.thresholdCell(r.rule)))</td>"
         out += "<td><span class=\"verdict\">\(TextEscaping.html(ComparisonRenderer.verdictText(r)))</span></td>"
+        out +=
+          "<td class=\"why\">\(TextEscaping.html(VerdictReason.text(r, alpha: report.alpha, decision: report.decision)))</td>"
         out += "<td>\(r.rule.severity.rawValue)</td></tr>\n"
       }
       out += "</tbody></table>\n"

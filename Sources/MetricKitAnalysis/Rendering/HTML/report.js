@@ -403,6 +403,17 @@
       }
       readout.appendChild(document.createTextNode(text));
     });
+    // Over the plot's top, on the side away from the cursor.
+    var plot = this.svg.getBoundingClientRect(), figure = this.figure.getBoundingClientRect();
+    var scale = plot.width / G.width;
+    readout.style.top = coordinate(plot.top - figure.top + G.top * scale + 2) + 'px';
+    if (x > G.left + PW / 2) {
+      readout.style.left = coordinate(plot.left - figure.left + G.left * scale + 4) + 'px';
+      readout.style.right = '';
+    } else {
+      readout.style.left = '';
+      readout.style.right = coordinate(figure.right - plot.right + G.right * scale + 4) + 'px';
+    }
   };
 
   // ---- The shared view: {x0, x1, cursor} and its subscribers ----

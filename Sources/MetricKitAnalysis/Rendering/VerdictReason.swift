@@ -1,0 +1,89 @@
+import Foundation
+
+/// Why a gate's verdict is what it is, and what a rule asks, in words a reader checks against the
+/// numbers beside them: every report of a comparison (text, Markdown, JSON, JUnit, GitHub, the page)
+/// says it the same way.
+public enum VerdictReason {
+  /// Why `result`'s verdict is what it is: the test's q-value against `alpha`, the change against the
+  /// rule's thresholds (and with ``Decision/confident`` the interval), the payloads a side lacks, the
+  /// budget.
+  ///
+  /// `significant (q = 0.0327 < α 0.05), but +8.1% is within +10%`.
+  public static func text(_ result: RuleResult, alpha: Double, decision: Decision) -> String {
+    let rule = result.rule
+    var text: String
+    let alphaText = String(format: "α %.3g", alpha)
+    let threshold = self.threshold(rule)
+    switch result.verdict {
+    case .insufficientData:
+      if rule.metric.kind == .diagnostic && result.baseline == nil {
+        text = "no diagnostics for one of the versions, or fewer than \(rule.minPayloads) payloads"
+      } else {
+        text =
+          "\(result.baselinePayloads) baseline and \(result.candidatePayloads) candidate payloads; "
+          + "\(rule.minPayloads) needed a side"
+      }
+    case .regression where rule.statistic == .newSignature:
+      let n = result.newSignatures.count
+      text = "\(n) signature\(n == 1 ? "" : "s") new in the candidate"
+    case .unchanged where rule.statistic == .newSignature:
+      text = "no signature new in the candidate"
+    case .regression, .improvement:
+      let q = (result.verdict == .regression ? result.qValue : result.improvementQValue) ?? .nan
+      text = String(format: "significant (q = %.3g < %@) and %@ is past %@", q, alphaText, move(result), threshold)
+      if decision == .confident, result.changeInterval != nil { text += ", the whole 95% interval too" }
+    case .unchanged:
+      guard let q = result.qValue, let qBetter = result.improvementQValue else {
+        text = "no test could be run"
+        break
+      }
+      let worse = q <= qBetter
+      let decisive = min(q, qBetter)
+      if decisive >= alpha {
+        text = String(format: "not significant (q = %.3g ≥ %@)", decisive, alphaText)
+      } else if !result.pastThresholds(worse: worse, decision: .significant) {
+        text = String(
+          format: "significant (q = %.3g < %@), but %@ is within %@", decisive, alphaText, move(result), threshold)
+      } else {
+        text = String(
+          format: "significant (q = %.3g < %@) and %@ is past %@, but the 95%% interval reaches within it", decisive,
+          alphaText, move(result), threshold)
+      }
+    }
+    if result.budgetExceeded == true, let candidate = result.candidate, let budget = self.budget(rule) {
+      text += "; \(NumberFormatting.text(candidate)) breaks the budget \(budget)"
+    }
+    return text
+  }
+
+  /// The thresholds a change must pass, in the bad direction: `+5%`, `+10% and +25 ms`, `−5%` for a
+  /// higher-is-better metric; `any change` without one.
+  public static func threshold(_ rule: RegressionRule) -> String {
+    let sign = rule.polarity == .lowerIsBetter ? "+" : "−"
+    var parts: [String] = []
+    if let maxIncrease = rule.maxIncrease { parts.append(sign + NumberFormatting.percentText(maxIncrease)) }
+    if let absolute = rule.maxIncreaseAbsolute { parts.append(sign + NumberFormatting.text(absolute) + unit(rule)) }
+    return parts.isEmpty ? "any change" : parts.joined(separator: " and ")
+  }
+
+  /// The budget: `≤ 800 ms` (`≥` for a higher-is-better metric); nil without one.
+  public static func budget(_ rule: RegressionRule) -> String? {
+    guard let budget = rule.budget else { return nil }
+    return (rule.polarity == .lowerIsBetter ? "≤ " : "≥ ") + NumberFormatting.text(budget) + unit(rule)
+  }
+
+  /// ` ms`, or nothing for plain numbers.
+  private static func unit(_ rule: RegressionRule) -> String { rule.unit == "count" ? "" : " \(rule.unit)" }
+
+  /// The change as the thresholds read it: `+8.1%`, `+8.1% (+12 ms)` when the rule has an absolute
+  /// threshold too.
+  static func move(_ result: RuleResult) -> String {
+    var parts: [String] = []
+    if let change = result.change { parts.append(String(format: "%+.1f%%", change * 100)) }
+    if result.rule.maxIncreaseAbsolute != nil || result.change == nil, let absolute = result.changeAbsolute {
+      parts.append((absolute >= 0 ? "+" : "") + NumberFormatting.text(absolute) + unit(result.rule))
+    }
+    if parts.isEmpty { return "the change" }
+    return parts.count == 2 ? "\(parts[0]) (\(parts[1]))" : parts[0]
+  }
+}
