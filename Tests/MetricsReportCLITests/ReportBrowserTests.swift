@@ -134,7 +134,8 @@ struct ReportBrowserTests {
       try session.evaluate("[...document.querySelectorAll('figure[data-x0] .readout')].map(r => r.textContent)")
       as? [String] ?? []
     #expect(readouts.count == 9)
-    #expect(readouts.allSatisfy { $0.range(of: #"^\d{4}-\d{2}-\d{2}"#, options: .regularExpression) != nil })
+    // The page is weekly: the readout names the week.
+    #expect(readouts.allSatisfy { $0.range(of: #"^week of \d{4}-\d{2}-\d{2}"#, options: .regularExpression) != nil })
     #expect(readouts.filter { $0.contains(" n=") }.count >= 6, "\(readouts)")
 
     // Double-click resets every chart; a preset shows the last 7 days.
@@ -144,9 +145,20 @@ struct ReportBrowserTests {
     try session.mouse("mouseReleased", x: hover.left + 20, y: hover.top + 20, clickCount: 2)
     try session.wait(for: "document.querySelector('#chart-0').dataset.x0 === '\(full[0][1])'")
     #expect(try Self.ranges(session) == full)
-    _ = try session.evaluate("document.querySelector('.presets [data-days=\"30\"]').click()")
+    // The weekly page's presets speak in weeks; the one in effect is pressed.
+    let presets =
+      try session.evaluate(
+        "[...document.querySelectorAll('.presets button')].map(b => b.textContent + '=' + b.getAttribute('aria-pressed'))"
+      ) as? [String]
+    #expect(presets == ["4 weeks=false", "13 weeks=false", "52 weeks=false", "All=true"])
+    _ = try session.evaluate("document.querySelector('.presets [data-days=\"28\"]').click()")
     try session.wait(for: "document.querySelector('#chart-5').dataset.x0 !== '\(full[0][1])'")
-    #expect(try Self.ranges(session).allSatisfy { Double($0[1])! == x1 - 29 && Double($0[2])! == x1 })
+    #expect(try Self.ranges(session).allSatisfy { Double($0[1])! == x1 - 27 && Double($0[2])! == x1 })
+    #expect(
+      try session.evaluate(
+        "[...document.querySelectorAll('.presets button')].map(b => b.getAttribute('aria-pressed')).join()")
+        as? String == "true,false,false,false")
+    #expect(try session.evaluate("document.querySelector('.presets .active').textContent") as? String == "4 weeks")
 
     // The legend hides a version on every chart.
     _ = try session.evaluate("document.querySelector('.legend .version[data-version-index=\"0\"]').click()")
@@ -158,7 +170,7 @@ struct ReportBrowserTests {
         """)
     #expect(
       try session.evaluate("location.hash") as? String ?? ""
-        == "#from=\(Self.day(x1 - 29))&to=\(Self.day(x1))&hide=3.8.0")
+        == "#from=\(Self.day(x1 - 27))&to=\(Self.day(x1))&hide=3.8.0")
 
     #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
     // Nothing but the page itself was requested, and the policy never had to refuse anything.
@@ -184,6 +196,59 @@ struct ReportBrowserTests {
   }
 
   static func day(_ days: Double) -> String { CalendarDayText.of(Int(days)) }
+
+  @Test func darkAndNarrowPagesAreWhole() throws {
+    guard let executable = Self.browser() else { return }
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let page = dir.appendingPathComponent("report.html")
+    let made = try CLIRunner.run([
+      "report", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--organizer", "Samples/organizer",
+      "-o", page.path,
+    ])
+    #expect(made.status == 0, "\(made.stderr)")
+    let session = try ChromiumSession(executable: executable)
+    defer { session.close() }
+
+    // Dark: the paper and ink follow the reader's scheme.
+    _ = try session.send(
+      "Emulation.setEmulatedMedia", ["features": [["name": "prefers-color-scheme", "value": "dark"]]])
+    try session.open(page)
+    #expect(try session.evaluate("getComputedStyle(document.body).backgroundColor") as? String == "rgb(22, 25, 28)")
+    #expect(try session.evaluate("getComputedStyle(document.body).color") as? String == "rgb(230, 232, 234)")
+    #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
+    try session.screenshot().write(to: Self.artifacts.appendingPathComponent("report-dark.png"))
+
+    // 420 px wide: one column, nothing wider than the screen, a header that does not eat the screen.
+    _ = try session.send(
+      "Emulation.setEmulatedMedia", ["features": [["name": "prefers-color-scheme", "value": "light"]]])
+    _ = try session.send(
+      "Emulation.setDeviceMetricsOverride", ["width": 420, "height": 900, "deviceScaleFactor": 1, "mobile": false])
+    try session.open(page)
+    #expect(try session.evaluate("document.documentElement.scrollWidth") as? Int ?? 9999 <= 420)
+    let wider =
+      try session.evaluate(
+        "[...document.querySelectorAll('figure, section, header, h2, h3, p')].filter(e => e.getBoundingClientRect().right > 421).length"
+      ) as? Int
+    #expect(wider == 0)
+    let header =
+      try session.evaluate("document.querySelector('header.top').getBoundingClientRect().height") as? Double ?? 999
+    #expect(header < 200, "the header is \(header) px tall")
+    #expect(
+      try session.evaluate("getComputedStyle(document.querySelector('header.top')).position") as? String == "static")
+    // Charts still draw and answer: the crosshair's readout stays on the screen.
+    let box = try Self.overlay(session, chart: "chart-0")
+    try session.mouse("mouseMoved", x: box.left + box.width * 0.8, y: box.top + box.height / 2)
+    try session.wait(for: "document.querySelector('#chart-0 .readout').textContent.length > 0")
+    let readout =
+      try session.evaluate(
+        "(() => { const r = document.querySelector('#chart-0 .readout').getBoundingClientRect(); return [r.left, r.right]; })()"
+      )
+      as? [Double] ?? []
+    #expect(readout.count == 2 && readout[0] >= 0 && readout[1] <= 420, "\(readout)")
+    #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
+    try session.screenshot().write(to: Self.artifacts.appendingPathComponent("report-narrow.png"))
+  }
 
   @Test func applesLevelsAndGoalBandsFollowZoomAndLegend() throws {
     guard let executable = Self.browser() else { return }
@@ -231,13 +296,15 @@ struct ReportBrowserTests {
           return [a.y, Number(d.split('H')[0].split(' ')[1])]; })()
         """) as? [Double] ?? []
     #expect(level.first == 728.9)
-    // The value axis runs 0…1000 on this chart: 728.9 is 72.89% of the plot's height above its bottom.
-    let geometry =
-      try session.evaluate("JSON.stringify(JSON.parse(document.getElementById('report-data').textContent).geometry)")
-      as? String ?? ""
-    let g = try JSONSerialization.jsonObject(with: Data(geometry.utf8)) as? [String: Double] ?? [:]
-    let plotHeight = (g["height"] ?? 0) - (g["top"] ?? 0) - (g["bottom"] ?? 0)
-    let expectedY = (g["top"] ?? 0) + plotHeight - 728.9 / 1000 * plotHeight
+    // On the chart's own value axis (its first and last tick, label and position), 728.9 ms is there.
+    let ticks =
+      try session.evaluate(
+        "JSON.stringify([...document.querySelectorAll('#chart-1 .axis.y text')].map(t => [Number(t.textContent), Number(t.getAttribute('y'))]))"
+      ) as? String ?? "[]"
+    let axis = try JSONSerialization.jsonObject(with: Data(ticks.utf8)) as? [[Double]] ?? []
+    let (a, b) = (axis.first ?? [0, 0], axis.last ?? [1, 1])
+    let expectedY = a[1] + (728.9 - a[0]) / (b[0] - a[0]) * (b[1] - a[1])
+    #expect(a[0] > 0, "the launch p90 axis is fitted to its data, not started at 0: \(axis)")
     #expect(level.count == 2 && abs(level[1] - expectedY) < 0.06, "\(level) vs \(expectedY)")
 
     // Zoomed to the last two weeks, 3.8.0 (gone by then) loses its level and 3.10.0 keeps its own.

@@ -87,6 +87,38 @@ struct ReportCommandTests {
       ))
   }
 
+  @Test func aSparseOutlierDoesNotSetTheValueAxis() throws {
+    // The samples, and one device-day of 3.10.0 a week after the others with a 5-second launch.
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let dump = dir.appendingPathComponent("dump")
+    try FileManager.default.copyItem(at: CLIRunner.packageRoot.appendingPathComponent("Samples/dump"), to: dump)
+    let outlier = #"""
+      {"appVersion": "3.10.0", "timeStampBegin": "2024-03-04 00:00:00 +0000", "timeStampEnd": "2024-03-04 23:59:00 +0000",
+       "metaData": {"appBuildVersion": "3100", "deviceType": "iPhone15,3", "osVersion": "iPhone OS 17.5 (21F79)"},
+       "applicationLaunchMetrics": {"histogrammedTimeToFirstDrawKey": {"histogramNumBuckets": 1,
+         "histogramValue": {"0": {"bucketCount": 3, "bucketStart": "5000 ms", "bucketEnd": "5010 ms"}}}}}
+      """#
+    try Data(outlier.utf8).write(to: dump.appendingPathComponent("outlier.json"))
+    let result = try CLIRunner.run([
+      "report", dump.path, "--interval", "week", "--metric", "applicationLaunchMetrics.histogrammedTimeToFirstDraw@p50",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let chart = try #require(
+      result.stdout.components(separatedBy: "<figure class=\"chart\" id=\"chart-0\"").dropFirst().first)
+    let labels = chart.components(separatedBy: "</svg>")[0].components(separatedBy: "<g class=\"axis y\">")[1]
+      .components(separatedBy: "</g>")[0].components(separatedBy: "dy=\"4\">").dropFirst()
+      .compactMap { Double($0.prefix { $0 != "<" }) }
+    // Fitted to the dense points (about 380–480 ms): not from 0, nowhere near 5,000 ms.
+    #expect(!labels.isEmpty && labels.first! > 0 && labels.last! < 1000, "\(labels)")
+    // The outlier is marked at the plot's top edge (a notch of 3.10.0's colour).
+    let notches = chart.components(separatedBy: "class=\"offscale\"").dropFirst().map {
+      String($0.components(separatedBy: "d=\"")[1].prefix { $0 != "\"" })
+    }
+    #expect(notches.filter { !$0.isEmpty }.count == 1, "\(notches)")
+    #expect(notches.contains { $0.contains("L") && $0.hasSuffix(" 18Z") })  // from y 18 up to the edge at 12
+  }
+
   @Test func writesToStandardOutputAndRefusesWhatItCannotDraw() throws {
     let page = try CLIRunner.run(["report", "Samples/dump", "--app-version", "3.10.0", "--interval", "day"])
     #expect(page.status == 0)

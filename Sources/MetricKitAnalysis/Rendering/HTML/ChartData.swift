@@ -54,18 +54,31 @@ struct ChartData {
   /// Apple's values per version and goal bands (empty without Apple's responses).
   var apple: [ApplePoint] = []
   var goals: [Goal] = []
+  /// Whether the value axis starts at 0 whatever the data (counts, rates, shares); durations and
+  /// sizes get an axis fitted to their range.
+  var fromZero = true
 
-  /// The largest value drawn over days `x0…x1`: the visible series' points and Apple's values whose
-  /// version spans part of the range (`hidden` versions left out).
-  func maximum(x0: Double, x1: Double, hidden: Set<Int> = []) -> Double {
-    var maximum = 0.0
+  /// The smallest and largest values that set the value axis over days `x0…x1`: the visible series'
+  /// points with at least `minPayloads` payloads (all points in range when none has that many: a
+  /// sparse point never decides the scale while a denser one is there), and Apple's values whose
+  /// version spans part of the range (`hidden` versions left out). Nil when nothing is in range.
+  func extent(x0: Double, x1: Double, minPayloads: Int, hidden: Set<Int> = []) -> (minimum: Double, maximum: Double)? {
+    var dense: (Double, Double)?
+    var all: (Double, Double)?
+    func include(_ v: Double, _ range: inout (Double, Double)?) {
+      range = range.map { (min($0.0, v), max($0.1, v)) } ?? (v, v)
+    }
     for s in series where !hidden.contains(s.version) {
-      for (d, v) in zip(s.days, s.values) where Double(d) >= x0 && Double(d) <= x1 { maximum = max(maximum, v) }
+      for i in s.days.indices where Double(s.days[i]) >= x0 && Double(s.days[i]) <= x1 {
+        include(s.values[i], &all)
+        if s.payloads[i] >= minPayloads { include(s.values[i], &dense) }
+      }
     }
+    var range = dense ?? all
     for a in apple where !hidden.contains(a.version) && Double(a.to) >= x0 && Double(a.from) <= x1 {
-      maximum = max(maximum, a.value)
+      include(a.value, &range)
     }
-    return maximum
+    return range.map { (minimum: $0.0, maximum: $0.1) }
   }
 
   /// A value rounded to 6 significant digits: what the page shows and draws.
@@ -90,6 +103,7 @@ struct ChartData {
     var fields: [(String, JSONWriter.Value)] = [
       ("id", .string(id)), ("kind", .string(kind)), ("metric", .string(metric)),
       ("stat", statistic.map { .string($0) } ?? .null), ("unit", .string(unit)), ("title", .string(title)),
+      ("zero", .bool(fromZero)),
       (
         "series",
         .array(

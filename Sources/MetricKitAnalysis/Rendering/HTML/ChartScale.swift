@@ -58,16 +58,39 @@ struct ChartScale {
 
   /// The value axis from 0 to a round number above `maximum` (with 10% headroom), and its ticks.
   static func valueAxis(maximum: Double) -> (top: Double, step: Double, ticks: [Double]) {
-    let reach = drawableMaxima.contains(maximum) ? maximum * 1.1 : 1
-    let step = niceStep(reach, count: 4)
-    let top = (reach / step).rounded(.up) * step
+    let axis = valueAxis(minimum: 0, maximum: maximum, fromZero: true)
+    return (axis.top, axis.step, axis.ticks)
+  }
+
+  /// A value axis fitted to `minimum…maximum`: from 0 when `fromZero` (counts, rates) or when the
+  /// data reach within a third of 0, else from a round number below `minimum`, with 10% of the
+  /// span of headroom each side; its step and ticks.
+  static func valueAxis(minimum: Double, maximum: Double, fromZero: Bool) -> (
+    bottom: Double, top: Double, step: Double, ticks: [Double]
+  ) {
+    guard drawableMaxima.contains(maximum) else { return (0, 1, 0.25, [0, 0.25, 0.5, 0.75, 1]) }
+    if fromZero || !(minimum > maximum / 3) {
+      let reach = maximum * 1.1
+      let step = niceStep(reach, count: 4)
+      let top = (reach / step).rounded(.up) * step
+      return (0, top, step, ticks(from: 0, to: top, step: step))
+    }
+    let span = maximum - minimum > 0 ? maximum - minimum : maximum / 10
+    let step = niceStep(span * 1.2, count: 4)
+    let bottom = max(0, ((minimum - span / 10) / step).rounded(.down) * step)
+    let top = ((maximum + span / 10) / step).rounded(.up) * step
+    return (bottom, top, step, ticks(from: bottom, to: top, step: step))
+  }
+
+  /// `bottom`, `bottom + step`, … up to `top`.
+  private static func ticks(from bottom: Double, to top: Double, step: Double) -> [Double] {
     var ticks: [Double] = []
     var i = 0.0
-    while i * step <= top * (1 + 1e-9) {
-      ticks.append(i * step)
+    while bottom + i * step <= top * (1 + 1e-9) {
+      ticks.append(bottom + i * step)
       i += 1
     }
-    return (top, step, ticks)
+    return ticks
   }
 
   /// A tick label: as many decimals as the step needs, thousands as k, M, G.

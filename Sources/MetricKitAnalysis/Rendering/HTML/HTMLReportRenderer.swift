@@ -31,6 +31,17 @@ public enum HTMLReportRenderer {
     return out
   }
 
+  /// The time presets of a page with points per `interval`: its own units (7, 30, 90 days and a year;
+  /// 4, 13 and 52 weeks; 3, 6 and 12 months), then everything. Each is a count of days back from the
+  /// data's last day.
+  static func presets(_ interval: TrendInterval) -> [(days: String, text: String)] {
+    switch interval {
+    case .day: [("7", "7 days"), ("30", "30 days"), ("90", "90 days"), ("365", "1 year"), ("all", "All")]
+    case .week: [("28", "4 weeks"), ("91", "13 weeks"), ("364", "52 weeks"), ("all", "All")]
+    case .month: [("92", "3 months"), ("183", "6 months"), ("366", "12 months"), ("all", "All")]
+    }
+  }
+
   /// What the page's sections share: version styles, chart ids, the time axis.
   private struct Context {
     let page: ReportPage
@@ -134,9 +145,12 @@ public enum HTMLReportRenderer {
       if let grouping = page.grouping { out += " · by \(TextEscaping.html(grouping.description))" }
       if let range = page.axis { out += " · \(range.lowerBound) to \(range.upperBound)" }
       out += "</p>\n<nav class=\"toolbar\" aria-label=\"Time range and versions\">"
-      out += "<span class=\"presets\" hidden>"
-      for (days, text) in [("7", "7 days"), ("30", "30 days"), ("90", "90 days"), ("all", "All")] {
-        out += "<button type=\"button\" data-days=\"\(days)\">\(text)</button>"
+      out += "<span class=\"presets\" role=\"group\" aria-label=\"Time range\" hidden>"
+      for (days, text) in HTMLReportRenderer.presets(page.interval) {
+        let pressed = days == "all" ? "true" : "false"
+        out += "<button type=\"button\" data-days=\"\(days)\" aria-pressed=\"\(pressed)\""
+        out += days == "all" ? " class=\"active\">" : ">"
+        out += "\(text)</button>"
       }
       out += "</span><span class=\"legend\">"
       for (n, row) in page.versions.enumerated() {
@@ -219,11 +233,15 @@ public enum HTMLReportRenderer {
 
     private mutating func trends() -> String {
       var out = "<section id=\"trends\">\n<h2>Trends</h2>\n<div class=\"grid\">\n"
+      // Charts without data take one line under the grid, not a cell each.
+      var empty: [(id: String, metric: String, title: String)] = []
       for (n, chart) in page.charts.enumerated() {
         var data = ChartData(
           kind: "line", id: "chart-\(n)", metric: chart.spec.metric.rawValue,
           statistic: chart.spec.statistic.description, unit: chart.unit.symbol, title: chart.spec.title,
           series: chart.series.map { chartSeries($0, share: false) })
+        // Durations and sizes get an axis fitted to their range; counts and rates start at 0.
+        data.fromZero = ![MetricUnit.milliseconds, .seconds, .megabytes].contains(chart.unit)
         let apple = page.organizerRows(for: chart.spec)
         data.apple = apple.compactMap { row in
           guard let i = versionIndex[row.version], let first = page.versions[i].first, let last = page.versions[i].last
@@ -255,9 +273,7 @@ public enum HTMLReportRenderer {
           }
         }
         guard let axis, !data.series.isEmpty else {
-          out += "<figure class=\"chart empty\" id=\"\(data.id)\" data-chart=\"\(TextEscaping.html(data.metric))\">"
-          out += "<figcaption><h3>\(TextEscaping.html(data.title))</h3></figcaption>"
-          out += "<p class=\"note\">No data for this metric.</p></figure>\n"
+          empty.append((data.id, data.metric, data.title))
           continue
         }
         charts.append(data)
@@ -269,7 +285,15 @@ public enum HTMLReportRenderer {
         }.joined(separator: "; ")
         out += figure(data, headline: headline, description: description, axis: axis)
       }
-      return out + "</div>\n</section>\n"
+      out += "</div>\n"
+      if !empty.isEmpty {
+        out += "<p class=\"note empty-charts\">No data for "
+        out += empty.map {
+          "<span class=\"chart empty\" id=\"\($0.id)\" data-chart=\"\(TextEscaping.html($0.metric))\">\(TextEscaping.html($0.title))</span>"
+        }.joined(separator: ", ")
+        out += ".</p>\n"
+      }
+      return out + "</section>\n"
     }
 
     private func value(_ v: Double, _ unit: MetricUnit) -> String {

@@ -10,15 +10,20 @@ enum SVGChart {
   }
 
   /// The scale of a time chart over days `x0…x1`, its value axis fitted to the visible values.
-  static func timeScale(_ chart: ChartData, x0: Double, x1: Double) -> (ChartScale, step: Double, ticks: [Double]) {
+  static func timeScale(_ chart: ChartData, x0: Double, x1: Double, minPayloads: Int) -> (
+    ChartScale, step: Double, ticks: [Double]
+  ) {
     if chart.kind == "stack" { return (ChartScale(x0: x0, x1: x1, y0: 0, y1: 1), 0.25, [0, 0.25, 0.5, 0.75, 1]) }
-    let axis = ChartScale.valueAxis(maximum: chart.maximum(x0: x0, x1: x1))
-    return (ChartScale(x0: x0, x1: x1, y0: 0, y1: axis.top), axis.step, axis.ticks)
+    let extent = chart.extent(x0: x0, x1: x1, minPayloads: minPayloads)
+    let axis = ChartScale.valueAxis(
+      minimum: extent?.minimum ?? 0, maximum: extent?.maximum ?? 0, fromZero: chart.fromZero)
+    return (ChartScale(x0: x0, x1: x1, y0: axis.bottom, y1: axis.top), axis.step, axis.ticks)
   }
 
-  /// The paths of a line series: band, line, sparse markers.
+  /// The paths of a line series: band, line, sparse markers, and a notch at the plot's edge for each
+  /// point beyond the value axis (a sparse point the axis was not fitted to).
   static func linePaths(_ s: ChartData.Series, _ scale: ChartScale, minPayloads: Int) -> (
-    band: String, line: String, markers: String
+    band: String, line: String, markers: String, offscale: String
   ) {
     let path = SeriesPath(
       xs: s.days.map { scale.x(Double($0)) }, ys: s.values.map(scale.y), breaks: Set(s.breaks))
@@ -26,7 +31,23 @@ enum SVGChart {
       s.upper.map { upper in path.band(upper: upper.map(scale.y), lower: lower.map(scale.y)) }
     }
     let sparse = s.payloads.indices.filter { s.payloads[$0] < minPayloads }
-    return (band ?? "", path.line, path.markers(sparse))
+    return (band ?? "", path.line, path.markers(sparse), offscalePath(s, scale))
+  }
+
+  /// A small triangle at the top (or bottom) edge of the plot for each point above (or below) the axis.
+  static func offscalePath(_ s: ChartData.Series, _ scale: ChartScale) -> String {
+    let c = ChartScale.coordinate
+    let top = ChartScale.top
+    let bottom = ChartScale.top + ChartScale.plotHeight
+    var d = ""
+    for (day, v) in zip(s.days, s.values) where v > scale.y1 || v < scale.y0 {
+      let x = scale.x(Double(day))
+      guard x >= ChartScale.left, x <= ChartScale.width - ChartScale.right else { continue }
+      let edge = v > scale.y1 ? top : bottom
+      let base = v > scale.y1 ? edge + 6 : edge - 6
+      d += "M\(c(x - 4)) \(c(base))L\(c(x)) \(c(edge))L\(c(x + 4)) \(c(base))Z"
+    }
+    return d
   }
 
   /// The areas of a stacked chart (shares), one per series, in series order from the bottom: each
@@ -80,7 +101,7 @@ enum SVGChart {
   /// A goal band's rectangle over the plot (y from its upper bound, or the axis' top, to its lower).
   static func goalRect(_ goal: ChartData.Goal, _ scale: ChartScale) -> (y: Double, height: Double) {
     let top = scale.y(min(goal.upper ?? scale.y1, scale.y1))
-    let bottom = scale.y(max(goal.lower ?? 0, 0))
+    let bottom = scale.y(max(goal.lower ?? scale.y0, scale.y0))
     return (min(top, bottom), max(0, bottom - top))
   }
 
@@ -128,7 +149,7 @@ enum SVGChart {
     _ chart: ChartData, x0: Double, x1: Double, releases: [Release], minPayloads: Int, title: String,
     description: String
   ) -> String {
-    let (scale, step, ticks) = timeScale(chart, x0: x0, x1: x1)
+    let (scale, step, ticks) = timeScale(chart, x0: x0, x1: x1, minPayloads: minPayloads)
     let w = ChartScale.coordinate(ChartScale.width)
     let h = ChartScale.coordinate(ChartScale.height)
     let plot =
@@ -175,6 +196,8 @@ enum SVGChart {
       out += "</g><g class=\"sparse\">"
       for (i, (s, p)) in zip(chart.series, paths).enumerated() {
         out += "<path class=\"marker\" data-series=\"\(i)\" stroke=\"\(s.style.color)\" d=\"\(p.markers)\"/>"
+        out += "<path class=\"offscale\" data-series=\"\(i)\" fill=\"\(s.style.color)\" d=\"\(p.offscale)\">"
+        out += "<title>A point beyond the axis (too few payloads to set it)</title></path>"
       }
       out += "</g>"
       if !chart.apple.isEmpty {

@@ -35,13 +35,25 @@
     var factor = normalized <= 1 ? 1 : normalized <= 2 ? 2 : normalized <= 2.5 ? 2.5 : normalized <= 5 ? 5 : 10;
     return factor * magnitude;
   }
-  function valueAxis(maximum) {
-    var reach = maximum >= 1e-290 && maximum <= 1e290 ? maximum * 1.1 : 1;
-    var step = niceStep(reach, 4);
-    var top = Math.ceil(reach / step) * step;
+  function axisTicks(bottom, top, step) {
     var ticks = [];
-    for (var i = 0; i * step <= top * (1 + 1e-9); i++) ticks.push(i * step);
-    return { top: top, step: step, ticks: ticks };
+    for (var i = 0; bottom + i * step <= top * (1 + 1e-9); i++) ticks.push(bottom + i * step);
+    return ticks;
+  }
+  // As ChartScale.valueAxis(minimum:maximum:fromZero:), operation for operation.
+  function valueAxis(minimum, maximum, fromZero) {
+    if (!(maximum >= 1e-290 && maximum <= 1e290)) return { bottom: 0, top: 1, step: 0.25, ticks: [0, 0.25, 0.5, 0.75, 1] };
+    if (fromZero || !(minimum > maximum / 3)) {
+      var reach = maximum * 1.1;
+      var step = niceStep(reach, 4);
+      var top = Math.ceil(reach / step) * step;
+      return { bottom: 0, top: top, step: step, ticks: axisTicks(0, top, step) };
+    }
+    var span = maximum - minimum > 0 ? maximum - minimum : maximum / 10;
+    var fitted = niceStep(span * 1.2, 4);
+    var bottom = Math.max(0, Math.floor((minimum - span / 10) / fitted) * fitted);
+    var high = Math.ceil((maximum + span / 10) / fitted) * fitted;
+    return { bottom: bottom, top: high, step: fitted, ticks: axisTicks(bottom, high, fitted) };
   }
   function valueLabel(v, step) {
     var value = v, scaledStep = step, suffix = '';
@@ -58,6 +70,14 @@
     return value.toFixed(decimals) + suffix;
   }
   function isoDay(day) { return new Date(day * DAY_MS).toISOString().slice(0, 10); }
+  // The interval holding `day`, as the page's points speak of it: a day, the ISO week from its
+  // Monday, or the month.
+  function intervalLabel(day) {
+    var d = Math.floor(day);
+    if (data.interval === 'week') return 'week of ' + isoDay(d - ((d + 3) % 7 + 7) % 7);
+    if (data.interval === 'month') return isoDay(d).slice(0, 7);
+    return isoDay(d);
+  }
   function dayTicks(a, b) {
     var span = b - a, first = Math.ceil(a), last = Math.floor(b), ticks = [], d;
     var steps = [1, 2, 7, 14];
@@ -87,6 +107,8 @@
     return ticks;
   }
   function Scale(x0, x1, y0, y1) {
+    this.y0 = y0;
+    this.y1 = y1;
     this.x = function (v) { return G.left + (v - x0) / (x1 - x0) * PW; };
     this.y = function (v) { return G.top + PH - (v - y0) / (y1 - y0) * PH; };
     this.day = function (px) { return x0 + (px - G.left) / PW * (x1 - x0); };
@@ -191,7 +213,7 @@
     this.selection = this.svg.querySelector('.selection');
     this.releases = Array.prototype.slice.call(this.svg.querySelectorAll('.release'));
     this.paths = {};
-    ['band', 'line', 'marker', 'area'].forEach(function (kind) {
+    ['band', 'line', 'marker', 'area', 'offscale'].forEach(function (kind) {
       self.paths[kind] = {};
       Array.prototype.forEach.call(self.svg.querySelectorAll('path.' + kind), function (p) {
         self.paths[kind][p.getAttribute('data-series')] = p;
@@ -208,23 +230,30 @@
     this.scale = null;
   }
 
-  // The scale of the current view: the value axis fitted to the visible series in range.
+  // The scale of the current view: the value axis fitted to the visible series in range, their sparse
+  // points left out while a denser one is there (as ChartData.extent).
   Chart.prototype.fit = function () {
     var spec = this.spec, x0 = view.x0, x1 = view.x1, axis;
     if (spec.kind === 'stack') {
-      axis = { top: 1, step: 0.25, ticks: [0, 0.25, 0.5, 0.75, 1] };
+      axis = { bottom: 0, top: 1, step: 0.25, ticks: [0, 0.25, 0.5, 0.75, 1] };
     } else {
-      var maximum = 0;
+      var dense = null, all = null;
+      var include = function (range, v) { return range ? [Math.min(range[0], v), Math.max(range[1], v)] : [v, v]; };
       spec.series.forEach(function (s) {
         if (!visible(s)) return;
-        for (var i = 0; i < s.d.length; i++) if (s.d[i] >= x0 && s.d[i] <= x1) maximum = Math.max(maximum, s.y[i]);
+        for (var i = 0; i < s.d.length; i++) {
+          if (s.d[i] < x0 || s.d[i] > x1) continue;
+          all = include(all, s.y[i]);
+          if (s.n[i] >= data.minPayloads) dense = include(dense, s.y[i]);
+        }
       });
+      var range = dense || all;
       (spec.apple || []).forEach(function (a) {
-        if (!hidden[a.v] && a.d1 >= x0 && a.d0 <= x1) maximum = Math.max(maximum, a.y);
+        if (!hidden[a.v] && a.d1 >= x0 && a.d0 <= x1) range = include(range, a.y);
       });
-      axis = valueAxis(maximum);
+      axis = range ? valueAxis(range[0], range[1], spec.zero) : valueAxis(0, 0, spec.zero);
     }
-    this.scale = new Scale(x0, x1, 0, axis.top);
+    this.scale = new Scale(x0, x1, axis.bottom, axis.top);
     return axis;
   };
 
@@ -276,8 +305,9 @@
     var self = this, x0 = view.x0, x1 = view.x1, minPayloads = data.minPayloads;
     this.spec.series.forEach(function (s, index) {
       var line = self.paths.line[index], band = self.paths.band[index], marker = self.paths.marker[index];
+      var offscale = self.paths.offscale[index];
       if (!visible(s)) {
-        [line, band, marker].forEach(function (p) { if (p) p.setAttribute('d', ''); });
+        [line, band, marker, offscale].forEach(function (p) { if (p) p.setAttribute('d', ''); });
         return;
       }
       // The points in range, and one beyond each side so that lines reach the edges.
@@ -295,8 +325,23 @@
       line.setAttribute('d', linePath(xs, ys, segs));
       if (band) band.setAttribute('d', s.lo ? bandPath(xs, up, low, segs) : '');
       if (marker) marker.setAttribute('d', markerPath(xs, ys, marked));
+      if (offscale) offscale.setAttribute('d', offscalePath(s, scale));
     });
   };
+
+  // As SVGChart.offscalePath: a notch at the plot's edge for each point beyond the value axis.
+  function offscalePath(s, scale) {
+    var d = '', c = coordinate, top = G.top, bottom = G.top + PH;
+    for (var i = 0; i < s.d.length; i++) {
+      var v = s.y[i];
+      if (!(v > scale.y1 || v < scale.y0)) continue;
+      var x = scale.x(s.d[i]);
+      if (x < G.left || x > G.width - G.right) continue;
+      var edge = v > scale.y1 ? top : bottom, base = v > scale.y1 ? edge + 6 : edge - 6;
+      d += 'M' + c(x - 4) + ' ' + c(base) + 'L' + c(x) + ' ' + c(edge) + 'L' + c(x + 4) + ' ' + c(base) + 'Z';
+    }
+    return d;
+  }
 
   // Apple's goal bands across the plot, and each version's Apple value as a level over its intervals.
   Chart.prototype.drawOrganizer = function (scale, axis) {
@@ -305,7 +350,7 @@
     this.goals.forEach(function (rect) {
       var goal = spec.goals[Number(rect.getAttribute('data-goal'))];
       var top = scale.y(Math.min(goal.hi === null ? axis.top : goal.hi, axis.top));
-      var bottom = scale.y(Math.max(goal.lo === null ? 0 : goal.lo, 0));
+      var bottom = scale.y(Math.max(goal.lo === null ? axis.bottom : goal.lo, axis.bottom));
       rect.setAttribute('y', coordinate(Math.min(top, bottom)));
       rect.setAttribute('height', coordinate(Math.max(0, bottom - top)));
     });
@@ -383,7 +428,7 @@
     this.crosshair.setAttribute('visibility', x >= G.left && x <= G.width - G.right ? 'visible' : 'hidden');
     if (!readout) return;
     while (readout.firstChild) readout.removeChild(readout.firstChild);
-    readout.appendChild(document.createTextNode(isoDay(day)));
+    readout.appendChild(document.createTextNode(intervalLabel(day)));
     var unit = spec.unit === 'count' || spec.unit === 'share' ? '' : ' ' + spec.unit;
     spec.series.forEach(function (s) {
       if (!visible(s)) return;
@@ -422,8 +467,20 @@
     scheduled = true;
     (window.requestAnimationFrame || function (f) { return setTimeout(f, 16); })(flush);
   }
+  // The preset matching the view, pressed; the others not.
+  function markPreset() {
+    Array.prototype.forEach.call(document.querySelectorAll('.presets button'), function (button) {
+      var days = button.getAttribute('data-days');
+      var full = view.x0 === data.x0 && view.x1 === data.x1;
+      // A preset reaching past the data's first day shows everything: All is the one pressed then.
+      var on = days === 'all' ? full : !full && view.x1 === data.x1 && view.x0 === data.x1 - Number(days) + 1;
+      button.setAttribute('aria-pressed', on ? 'true' : 'false');
+      button.className = on ? 'active' : '';
+    });
+  }
   function flush() {
     scheduled = false;
+    markPreset();
     charts.forEach(function (chart) { chart.render(false); });
     showCursor(view.cursor);
     root.setAttribute('data-report-renders', String(Number(root.getAttribute('data-report-renders') || 0) + 1));
@@ -546,6 +603,7 @@
       charts.push(chart);
     });
     readFragment();
+    markPreset();
     charts.forEach(function (chart) { chart.render(false); });
     charts.forEach(attach);
     var presets = document.querySelector('.presets');
