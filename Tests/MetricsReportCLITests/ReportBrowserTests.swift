@@ -197,6 +197,81 @@ struct ReportBrowserTests {
 
   static func day(_ days: Double) -> String { CalendarDayText.of(Int(days)) }
 
+  @Test func thirtyVersionsReadWithoutCollisions() throws {
+    guard let executable = Self.browser() else { return }
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let history = dir.appendingPathComponent("history")
+    _ = try ReleaseHistory.write(to: history, versions: 30, days: 730, payloadsPerVersion: 60)
+    let page = dir.appendingPathComponent("report.html")
+    let made = try CLIRunner.run(["report", history.path, "-o", page.path])
+    #expect(made.status == 0, "\(made.stderr)")
+    let session = try ChromiumSession(executable: executable)
+    defer { session.close() }
+    try session.open(page)
+    #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
+
+    // 30 versions, 30 styles; the 8 latest in the legend, 22 folded; their lines muted.
+    let styles =
+      try session.evaluate(
+        "new Set(JSON.parse(document.getElementById('report-data').textContent).versions.map(v => v.color + v.dash)).size"
+      )
+      as? Int
+    #expect(styles == 30)
+    #expect(try session.evaluate("document.querySelectorAll('.legend > .version').length") as? Int == 8)
+    #expect(try session.evaluate("document.querySelectorAll('.legend details.older .version').length") as? Int == 22)
+    #expect(
+      try session.evaluate("document.querySelector('.legend details.older summary').textContent") as? String
+        == "22 older")
+    #expect(try session.evaluate("document.querySelectorAll('#chart-0 path.line.older').length") as? Int == 22)
+    let header =
+      try session.evaluate("document.querySelector('header.top').getBoundingClientRect().height") as? Double ?? 999
+    #expect(header < 110, "the header is \(header) px tall")
+
+    // No two release labels of a chart overlap, at the whole range and zoomed in.
+    let overlaps = """
+      [...document.querySelectorAll('figure[data-x0]')].map(f => {
+        const boxes = [...f.querySelectorAll('.release')].filter(g => g.getAttribute('visibility') !== 'hidden')
+          .map(g => g.querySelector('text')).filter(t => t.getAttribute('visibility') !== 'hidden')
+          .map(t => t.getBoundingClientRect());
+        let n = 0;
+        for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+          const a = boxes[i], b = boxes[j];
+          if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) n++;
+        }
+        return n; }).reduce((a, b) => a + b, 0)
+      """
+    let shownLabels =
+      "document.querySelectorAll('#chart-0 .release:not([visibility=hidden]) text:not([visibility=hidden])').length"
+    #expect(try session.evaluate(overlaps) as? Int == 0)
+    #expect(try session.evaluate(shownLabels) as? Int ?? 0 >= 20)
+    _ = try session.evaluate(
+      "(() => { const d = JSON.parse(document.getElementById('report-data').textContent); window.metricsReport.setRange(d.x1 - 200, d.x1); return true; })()"
+    )
+    try session.wait(
+      for: "document.querySelector('#chart-0').dataset.x0 !== document.querySelector('#chart-0').dataset.x1")
+    try session.wait(
+      for: "window.metricsReport.view.x0 > JSON.parse(document.getElementById('report-data').textContent).x0")
+    _ = try session.evaluate("window.metricsReport.render(true); true")
+    #expect(try session.evaluate(overlaps) as? Int == 0)
+
+    // Alt-click shows one version alone; alt-click again shows them all.
+    _ = try session.evaluate(
+      "document.querySelector('.legend .version[data-version-index=\"29\"]').dispatchEvent(new MouseEvent('click', {altKey: true, bubbles: true})); true"
+    )
+    #expect(
+      try session.evaluate(
+        "[...document.querySelectorAll('.legend .version[aria-pressed=true]')].map(b => b.dataset.versionIndex).join()")
+        as? String == "29")
+    _ = try session.evaluate(
+      "document.querySelector('.legend .version[data-version-index=\"29\"]').dispatchEvent(new MouseEvent('click', {altKey: true, bubbles: true})); true"
+    )
+    #expect(
+      try session.evaluate("document.querySelectorAll('.legend .version[aria-pressed=true]').length") as? Int == 30)
+    #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
+    try session.screenshot().write(to: Self.artifacts.appendingPathComponent("report-30-versions.png"))
+  }
+
   @Test func darkAndNarrowPagesAreWhole() throws {
     guard let executable = Self.browser() else { return }
     let dir = try CLIRunner.temporaryDirectory()

@@ -75,8 +75,16 @@ struct ReportPageTests {
     let a = SeriesStyle(version: "3.9.0")
     #expect(a == SeriesStyle(version: "3.9.0"))
     #expect(SeriesStyle.palette.contains(a.color))
-    let styles = Set((0..<30).map { SeriesStyle(version: "2.\($0).0") })
-    #expect(styles.count >= 15)  // 36 combinations of colour and dash; a hash spreads 30 versions
+    // On one page, 30 versions get 30 styles; each keeps its preferred style unless an earlier one
+    // took it, and adding a version after them changes none of theirs.
+    let versions = (0..<30).map { "2.\($0).0" }
+    let assigned = SeriesStyle.assign(versions)
+    #expect(Set(assigned).count == 30)
+    #expect(assigned[0] == SeriesStyle(version: versions[0]))
+    #expect(Array(SeriesStyle.assign(versions + ["5.0.0"]).prefix(30)) == assigned)
+    // Groups of a version keep its colour, each with a dash of its own.
+    let groups = (0..<4).map { assigned[3].group(rank: $0) }
+    #expect(Set(groups.map(\.color)) == [assigned[3].color] && Set(groups.map(\.dash)).count == 4)
   }
 
   @Test func pageValuesAreTheTrendAndTheWholeVersionStatistics() throws {

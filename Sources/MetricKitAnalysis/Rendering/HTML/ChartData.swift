@@ -7,6 +7,8 @@ struct ChartData {
   struct Series {
     /// The position of the series' version in the page's version list (its legend entry).
     var version: Int
+    /// Whether the version is older than the page's recent ones: its line is drawn muted.
+    var older = false
     /// `3.9.0`, or `3.9.0 · iPhone15,2` with groups.
     var label: String
     var style: SeriesStyle

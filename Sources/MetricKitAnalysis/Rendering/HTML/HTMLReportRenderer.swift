@@ -31,6 +31,10 @@ public enum HTMLReportRenderer {
     return out
   }
 
+  /// The versions shown in full: the latest ones; the lines of older versions are muted and their
+  /// legend entries folded.
+  static let recentVersions = 8
+
   /// The time presets of a page with points per `interval`: its own units (7, 30, 90 days and a year;
   /// 4, 13 and 52 weeks; 3, 6 and 12 months), then everything. Each is a count of days back from the
   /// data's last day.
@@ -47,6 +51,8 @@ public enum HTMLReportRenderer {
     let page: ReportPage
     let versionIndex: [String: Int]
     let styles: [SeriesStyle]
+    /// Each group's rank among the page's groups: its dash.
+    let groupRank: [String: Int]
     let axis: (x0: Double, x1: Double)?
     var charts: [ChartData] = []
     /// The id of the first chart of each metric, and of each metric and statistic (gate links).
@@ -58,7 +64,10 @@ public enum HTMLReportRenderer {
     init(page: ReportPage) {
       self.page = page
       versionIndex = Dictionary(uniqueKeysWithValues: page.versions.enumerated().map { ($1.version, $0) })
-      styles = page.versions.map { SeriesStyle(version: $0.version) }
+      styles = SeriesStyle.assign(page.versions.map(\.version))
+      // Groups (with --by) ranked by name: a group has the same dash in every version.
+      let groups = Set((page.adoption + page.charts.flatMap(\.series)).compactMap { $0.by?.value }).sorted()
+      groupRank = Dictionary(uniqueKeysWithValues: groups.enumerated().map { ($1, $0) })
       axis = page.axis.map { range in
         let a = Double(range.lowerBound.daysSinceEpoch)
         let b = Double(range.upperBound.daysSinceEpoch)
@@ -102,14 +111,22 @@ public enum HTMLReportRenderer {
       label(s.version) + (s.by.map { " · \($0.value)" } ?? "")
     }
 
+    /// A series' style: its version's, with its group's dash.
+    private func style(_ s: TrendSeries) -> SeriesStyle {
+      let version = versionIndex[s.version].map { styles[$0] } ?? SeriesStyle(version: s.version)
+      guard let group = s.by?.value else { return version }
+      return version.group(rank: groupRank[group] ?? 0)
+    }
+
     /// A trend series as chart data: the single statistic of each point, rounded.
     private func chartSeries(_ s: TrendSeries, share: Bool) -> ChartData.Series {
       let days = s.points.map(\.start.daysSinceEpoch)
       let values = s.points.map { ChartData.rounded(share ? $0.share ?? 0 : $0.values.first?.value ?? 0) }
       let hasBounds = !share && s.points.allSatisfy { !$0.bounds.isEmpty }
+      let index = versionIndex[s.version] ?? 0
       return ChartData.Series(
-        version: versionIndex[s.version] ?? 0, label: seriesLabel(s),
-        style: SeriesStyle(version: s.version, group: s.by?.value), days: days, values: values,
+        version: index, older: index < page.versions.count - HTMLReportRenderer.recentVersions, label: seriesLabel(s),
+        style: style(s), days: days, values: values,
         lower: hasBounds ? s.points.map { ChartData.rounded($0.bounds[0].lower) } : nil,
         upper: hasBounds ? s.points.map { ChartData.rounded($0.bounds[0].upper) } : nil,
         payloads: s.points.map(\.payloads), breaks: ChartData.breaks(days, interval: page.interval))
@@ -137,6 +154,18 @@ public enum HTMLReportRenderer {
       return out
     }
 
+    /// A version's legend button: its swatch and name; a click hides or shows it, alt-click shows it alone.
+    private func legendButton(_ n: Int) -> String {
+      let name = TextEscaping.html(label(page.versions[n].version))
+      var out = "<button type=\"button\" class=\"version\" data-version-index=\"\(n)\" aria-pressed=\"true\" "
+      out += "title=\"Show or hide \(name) (alt-click: \(name) alone)\">"
+      out +=
+        "<svg class=\"swatch\" viewBox=\"0 0 24 10\" aria-hidden=\"true\"><line x1=\"1\" x2=\"23\" y1=\"5\" y2=\"5\" "
+      out +=
+        "stroke=\"\(styles[n].color)\"\(styles[n].dash.isEmpty ? "" : " stroke-dasharray=\"\(styles[n].dash)\"")/></svg>"
+      return out + "\(name)</button>"
+    }
+
     private func header() -> String {
       var out = "<header class=\"top\">\n<h1>MetricKit report</h1>\n"
       let i = page.inputs
@@ -153,14 +182,13 @@ public enum HTMLReportRenderer {
         out += "\(text)</button>"
       }
       out += "</span><span class=\"legend\">"
-      for (n, row) in page.versions.enumerated() {
-        out += "<button type=\"button\" class=\"version\" data-version-index=\"\(n)\" aria-pressed=\"true\" "
-        out += "title=\"Show or hide \(TextEscaping.html(label(row.version)))\">"
-        out +=
-          "<svg class=\"swatch\" viewBox=\"0 0 24 10\" aria-hidden=\"true\"><line x1=\"1\" x2=\"23\" y1=\"5\" y2=\"5\" "
-        out +=
-          "stroke=\"\(styles[n].color)\"\(styles[n].dash.isEmpty ? "" : " stroke-dasharray=\"\(styles[n].dash)\"")/></svg>"
-        out += "\(TextEscaping.html(label(row.version)))</button>"
+      // The recent versions first and in full; the older ones folded (their lines are muted too).
+      let firstRecent = max(0, page.versions.count - HTMLReportRenderer.recentVersions)
+      for n in firstRecent..<page.versions.count { out += legendButton(n) }
+      if firstRecent > 0 {
+        out += "<details class=\"older\"><summary>\(firstRecent) older</summary>"
+        for n in 0..<firstRecent { out += legendButton(n) }
+        out += "</details>"
       }
       out += "</span></nav>\n<nav class=\"sections\" aria-label=\"Sections\"><a href=\"#overview\">Overview</a>"
       out +=
@@ -311,10 +339,11 @@ public enum HTMLReportRenderer {
       if chart.kind == "line" { out += " <span class=\"unit\">\(TextEscaping.html(chart.unit))</span>" }
       out += "</h3><p class=\"headline\">\(headline)</p></figcaption>\n"
       let releases = chart.kind == "stack" ? [] : self.releases
+      out += "<div class=\"plot-area\">"
       out += SVGChart.time(
         chart, x0: axis.x0, x1: axis.x1, releases: releases, minPayloads: page.minPayloads, title: chart.title,
         description: description)
-      out += "\n<p class=\"readout\" aria-live=\"off\"></p>\n"
+      out += "\n<p class=\"readout\" aria-live=\"off\"></p></div>\n"
       if !chart.apple.isEmpty {
         let device = TextEscaping.html(page.organizer?.device ?? "")
         out += "<p class=\"note organizer-key\">Dotted level ending in a diamond: Apple&apos;s Organizer value of "

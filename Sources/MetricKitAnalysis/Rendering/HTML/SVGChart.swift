@@ -117,6 +117,30 @@ enum SVGChart {
       "M\(c(xa)) \(c(y))H\(c(xb))M\(c(xb - 6)) \(c(y))L\(c(xb)) \(c(y - 6))L\(c(xb + 6)) \(c(y))L\(c(xb)) \(c(y + 6))Z"
   }
 
+  /// The most rows of release labels.
+  static let labelRowCount = 4
+
+  /// The width a release label is given: 6 px a character and a margin (the same estimate in
+  /// report.js: no text is measured, so that the page and the script agree).
+  static func labelWidth(_ label: String) -> Double { Double(label.count) * 6 + 6 }
+
+  /// Each release label's row: the first whose previous label ends before it, among
+  /// ``labelRowCount``; nil for a label with no room (its marker stays, its name is in the title).
+  /// Releases outside the plot take no row.
+  static func labelRows(_ releases: [Release], _ scale: ChartScale) -> [Int?] {
+    var ends = [Double](repeating: -Double.infinity, count: labelRowCount)
+    let order = releases.indices.sorted { (releases[$0].day, $0) < (releases[$1].day, $1) }
+    var rows = [Int?](repeating: nil, count: releases.count)
+    for i in order {
+      let x = scale.x(Double(releases[i].day))
+      guard x >= ChartScale.left, x <= ChartScale.width - ChartScale.right else { continue }
+      guard let row = ends.firstIndex(where: { $0 <= x }) else { continue }
+      rows[i] = row
+      ends[row] = x + 3 + labelWidth(releases[i].label)
+    }
+    return rows
+  }
+
   /// The value axis: grid lines and labels (percentages on a stacked chart).
   static func valueAxis(_ scale: ChartScale, step: Double, ticks: [Double], percent: Bool) -> String {
     var out = ""
@@ -185,11 +209,12 @@ enum SVGChart {
       let paths = chart.series.map { linePaths($0, scale, minPayloads: minPayloads) }
       out += "<g class=\"bands\">"
       for (i, (s, p)) in zip(chart.series, paths).enumerated() where s.lower != nil {
-        out += "<path class=\"band\" data-series=\"\(i)\" fill=\"\(s.style.color)\" d=\"\(p.band)\"/>"
+        out +=
+          "<path class=\"band\(s.older ? " older" : "")\" data-series=\"\(i)\" fill=\"\(s.style.color)\" d=\"\(p.band)\"/>"
       }
       out += "</g><g class=\"lines\">"
       for (i, (s, p)) in zip(chart.series, paths).enumerated() {
-        out += "<path class=\"line\" data-series=\"\(i)\" stroke=\"\(s.style.color)\""
+        out += "<path class=\"line\(s.older ? " older" : "")\" data-series=\"\(i)\" stroke=\"\(s.style.color)\""
         if !s.style.dash.isEmpty { out += " stroke-dasharray=\"\(s.style.dash)\"" }
         out += " d=\"\(p.line)\"/>"
       }
@@ -214,15 +239,17 @@ enum SVGChart {
     }
     out += "</g><g class=\"releases\">"
     let bottom = ChartScale.coordinate(ChartScale.top + ChartScale.plotHeight)
-    for (n, r) in releases.enumerated() {
+    let rows = labelRows(releases, scale)
+    for (r, row) in zip(releases, rows) {
       let x = scale.x(Double(r.day))
       let visible = Double(r.day) >= x0 && Double(r.day) <= x1
       let xs = ChartScale.coordinate(x)
       out += "<g class=\"release\" data-version-index=\"\(r.version)\" data-day=\"\(r.day)\""
       out += visible ? ">" : " visibility=\"hidden\">"
       out += "<line x1=\"\(xs)\" x2=\"\(xs)\" y1=\"\(ChartScale.coordinate(ChartScale.top))\" y2=\"\(bottom)\"/>"
-      let labelY = ChartScale.coordinate(ChartScale.top + 9 + Double(n % 3) * 11)
-      out += "<text x=\"\(ChartScale.coordinate(x + 3))\" y=\"\(labelY)\">\(TextEscaping.html(r.label))</text></g>"
+      let labelY = ChartScale.coordinate(ChartScale.top + 9 + Double(row ?? 0) * 12)
+      out += "<text x=\"\(ChartScale.coordinate(x + 3))\" y=\"\(labelY)\"\(row == nil ? " visibility=\"hidden\"" : "")>"
+      out += "\(TextEscaping.html(r.label))</text><title>\(TextEscaping.html(r.label)) released</title></g>"
     }
     out += "</g>"
     out +=

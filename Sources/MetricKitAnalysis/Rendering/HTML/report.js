@@ -228,6 +228,7 @@
     this.goals = Array.prototype.slice.call(this.svg.querySelectorAll('rect.goal'));
     this.key = null;
     this.scale = null;
+    this.onscreen = true;  // until an IntersectionObserver says otherwise
   }
 
   // The scale of the current view: the value axis fitted to the visible series in range, their sparse
@@ -269,14 +270,28 @@
     this.drawAxes(scale, axis);
     if (this.spec.kind === 'stack') this.drawStack(scale); else this.drawLines(scale);
     this.drawOrganizer(scale, axis);
-    this.releases.forEach(function (g) {
-      var day = Number(g.getAttribute('data-day')), x = scale.x(day);
+    // Release labels in rows, as SVGChart.labelRows: the first row whose last label ends before this
+    // one, among four; a label with no room is hidden (its marker stays). Hidden versions take none.
+    var ends = [-Infinity, -Infinity, -Infinity, -Infinity];
+    var ordered = this.releases.map(function (g, i) { return [Number(g.getAttribute('data-day')), i, g]; });
+    ordered.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
+    ordered.forEach(function (entry) {
+      var day = entry[0], g = entry[2], x = scale.x(day);
       var shown = day >= x0 && day <= x1 && !hidden[g.getAttribute('data-version-index')];
       g.setAttribute('visibility', shown ? 'visible' : 'hidden');
       var line = g.querySelector('line'), text = g.querySelector('text');
       line.setAttribute('x1', coordinate(x));
       line.setAttribute('x2', coordinate(x));
       text.setAttribute('x', coordinate(x + 3));
+      var row = -1;
+      if (shown && x >= G.left && x <= G.width - G.right) {
+        for (var r = 0; r < ends.length; r++) if (ends[r] <= x) { row = r; break; }
+      }
+      if (row >= 0) {
+        ends[row] = x + 3 + text.textContent.length * 6 + 6;
+        text.setAttribute('y', coordinate(G.top + 9 + row * 12));
+      }
+      text.setAttribute('visibility', row >= 0 ? 'inherit' : 'hidden');
     });
     this.figure.setAttribute('data-x0', coordinate(x0));
     this.figure.setAttribute('data-x1', coordinate(x1));
@@ -416,10 +431,11 @@
   }
 
   Chart.prototype.showCursor = function (day) {
-    var readout = this.readout, spec = this.spec;
+    var readout = this.readout;
     if (day === null || !this.scale) {
       this.crosshair.setAttribute('visibility', 'hidden');
       if (readout) readout.textContent = '';
+      this.readoutKey = null;
       return;
     }
     var x = this.scale.x(day);
@@ -427,6 +443,32 @@
     this.crosshair.setAttribute('x2', coordinate(x));
     this.crosshair.setAttribute('visibility', x >= G.left && x <= G.width - G.right ? 'visible' : 'hidden');
     if (!readout) return;
+    // The values change only when the cursor enters another interval (or versions are hidden):
+    // moves within one interval only move the crosshair and, at most, the box.
+    // A chart off the screen keeps its old values until it is seen: filling a readout nobody sees
+    // would cost as much as filling the ones in view.
+    if (!this.onscreen) {
+      this.readoutKey = null;
+      return;
+    }
+    var key = intervalLabel(day) + '|' + Object.keys(hidden).join(',');
+    if (key !== this.readoutKey) {
+      this.readoutKey = key;
+      this.fillReadout(day);
+    }
+    // Over the plot's top, on the side away from the cursor: placed in percent of the plot area, so
+    // that nothing is measured (a move reads no layout).
+    var side = x > G.left + PW / 2 ? 'left' : 'right';
+    if (side !== this.readoutSide) {
+      this.readoutSide = side;
+      readout.style.left = side === 'left' ? coordinate((G.left + 4) / G.width * 100) + '%' : '';
+      readout.style.right = side === 'right' ? coordinate((G.right + 4) / G.width * 100) + '%' : '';
+    }
+  };
+
+  // The readout's values at `day`: the interval, then each visible series' value there.
+  Chart.prototype.fillReadout = function (day) {
+    var readout = this.readout, spec = this.spec;
     while (readout.firstChild) readout.removeChild(readout.firstChild);
     readout.appendChild(document.createTextNode(intervalLabel(day)));
     var unit = spec.unit === 'count' || spec.unit === 'share' ? '' : ' ' + spec.unit;
@@ -448,17 +490,6 @@
       }
       readout.appendChild(document.createTextNode(text));
     });
-    // Over the plot's top, on the side away from the cursor.
-    var plot = this.svg.getBoundingClientRect(), figure = this.figure.getBoundingClientRect();
-    var scale = plot.width / G.width;
-    readout.style.top = coordinate(plot.top - figure.top + G.top * scale + 2) + 'px';
-    if (x > G.left + PW / 2) {
-      readout.style.left = coordinate(plot.left - figure.left + G.left * scale + 4) + 'px';
-      readout.style.right = '';
-    } else {
-      readout.style.left = '';
-      readout.style.right = coordinate(figure.right - plot.right + G.right * scale + 4) + 'px';
-    }
   };
 
   // ---- The shared view: {x0, x1, cursor} and its subscribers ----
@@ -606,6 +637,18 @@
     markPreset();
     charts.forEach(function (chart) { chart.render(false); });
     charts.forEach(attach);
+    // Which charts are on the screen (or near it): only their readouts are filled on a move.
+    if (window.IntersectionObserver) {
+      var observer = new IntersectionObserver(function (entries) {
+        entries.forEach(function (entry) {
+          var chart = charts.filter(function (c) { return c.figure === entry.target; })[0];
+          if (!chart) return;
+          chart.onscreen = entry.isIntersecting;
+          if (chart.onscreen && view.cursor !== null) chart.showCursor(view.cursor);
+        });
+      }, { rootMargin: '200px 0px' });
+      charts.forEach(function (chart) { observer.observe(chart.figure); });
+    }
     var presets = document.querySelector('.presets');
     if (presets) {
       presets.hidden = false;
@@ -618,9 +661,15 @@
     Array.prototype.forEach.call(document.querySelectorAll('.legend .version'), function (button) {
       var index = button.getAttribute('data-version-index');
       if (hidden[index]) button.setAttribute('aria-pressed', 'false');
-      button.addEventListener('click', function () {
-        if (hidden[index]) delete hidden[index]; else hidden[index] = true;
-        button.setAttribute('aria-pressed', hidden[index] ? 'false' : 'true');
+      button.addEventListener('click', function (event) {
+        if (event.altKey) {
+          // Solo: this version alone; again (when it is already alone), every version.
+          var alone = !hidden[index] && data.versions.every(function (v, i) { return String(i) === index || hidden[i]; });
+          data.versions.forEach(function (v, i) { if (alone || String(i) === index) delete hidden[i]; else hidden[i] = true; });
+        } else if (hidden[index]) delete hidden[index]; else hidden[index] = true;
+        Array.prototype.forEach.call(document.querySelectorAll('.legend .version'), function (b) {
+          b.setAttribute('aria-pressed', hidden[b.getAttribute('data-version-index')] ? 'false' : 'true');
+        });
         writeFragment();
         schedule();
       });
@@ -629,8 +678,32 @@
     window.metricsReport = {
       view: view,
       render: function (force) { charts.forEach(function (chart) { chart.render(force); }); },
-      setRange: setRange
+      setRange: setRange,
+      hoverTimes: hoverTimes
     };
+  }
+
+  // What one crosshair move costs: `moves` moves across the whole range, each timed from the update
+  // of every chart to the end of the layout it causes (the page's own work; painting is the
+  // browser's). Milliseconds, in order. Scripts/report-hover-bench.sh reads them.
+  function hoverTimes(moves) {
+    // Which charts are on the screen, as the IntersectionObserver would say once it has run.
+    charts.forEach(function (chart) {
+      var box = chart.figure.getBoundingClientRect();
+      chart.onscreen = box.bottom >= -200 && box.top <= window.innerHeight + 200;
+    });
+    var times = [];
+    for (var i = 0; i < moves; i++) {
+      var day = view.x0 + (view.x1 - view.x0) * (i + 0.5) / moves;
+      var start = performance.now();
+      view.cursor = day;
+      showCursor(day);
+      document.body.getBoundingClientRect();
+      times.push(performance.now() - start);
+    }
+    view.cursor = null;
+    showCursor(null);
+    return times;
   }
 
   try {
@@ -641,5 +714,16 @@
   } finally {
     root.setAttribute('data-report-ready-ms', String(Math.round(performance.now())));
     root.setAttribute('data-report-ready', 'true');
+  }
+  // `#bench=hover`: time 300 crosshair moves and leave them in data-report-hover-ms.
+  if (/(^#|&)bench=hover(&|$)/.test(location.hash) && window.metricsReport) {
+    try {
+      root.setAttribute('data-report-hover-ms', window.metricsReport.hoverTimes(300).map(function (t) {
+        return t.toFixed(3);
+      }).join(' '));
+    } catch (e) {
+      errors.push(String(e && e.stack || e));
+      root.setAttribute('data-report-errors', errors.join('\n'));
+    }
   }
 })();
