@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Measures the report page (Docs/report-page.md): its size and how soon headless Chromium
 # has it interactive (every chart drawn, the script done: the page's data-report-ready-ms, from
-# navigation start), on Samples/dump and on a generated two-year history of 30 versions with 12 charts.
+# navigation start), on Samples/dump and on a generated two-year history of 30 versions with 12 charts;
+# then what a crosshair move costs (Docs/performance.md): with `#bench=hover` the page times 300 moves
+# across the range (every chart's crosshair, the readouts in view, the layout they cause), on the
+# history split by device type (4 groups a version) and on Samples/dump.
 #   Scripts/report-bench.sh [--runs R]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +39,8 @@ for m in "${twelve[@]}"; do metric_args+=(--metric "$m"); done
 "$bin/metrics-report" report Samples/dump --baseline 3.8.0 --candidate 3.9.0 -o "$work/samples.html" 2>/dev/null
 "$bin/metrics-report" report "$history" --interval day "${metric_args[@]}" -o "$work/history-day.html"
 "$bin/metrics-report" report "$history" "${metric_args[@]}" -o "$work/history-auto.html"
+"$bin/metrics-report" report "$history" --interval week --by deviceType --top 3 "${metric_args[@]}" \
+  -o "$work/history-groups.html" 2>/dev/null
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)] " ms (min " a[1] ", max " a[NR] ")"}'; }
 printf '%-52s %10s  %s\n' "page" "bytes" "interactive in headless Chromium, median of $runs"
@@ -53,4 +58,25 @@ for page in samples history-day history-auto; do
     history-auto) label="2 years, 30 versions, 12 charts, --interval auto" ;;
   esac
   printf '%-52s %10s  %s\n' "$label" "$(stat -c %s "$work/$page.html")" "$(printf '%s\n' "${times[@]}" | median)"
+done
+
+charts=$(grep -o '"kind":"' "$work/history-groups.html" | wc -l)
+series=$(( $(grep -o '"label":' "$work/history-groups.html" | wc -l) / charts ))
+echo
+printf '%-58s %s\n' "page" "a crosshair move: median, p90, worst (ms), $runs loads × 300 moves"
+for page in history-groups samples; do
+  all=()
+  for ((i = 0; i < runs; i++)); do
+    dom=$(timeout 120 "$browser" --headless --no-sandbox --disable-gpu --window-size=1400,1000 --dump-dom \
+      "file://$work/$page.html#bench=hover" 2>/dev/null)
+    errors=$(grep -o 'data-report-errors="[^"]*"' <<<"$dom" | head -1)
+    if [[ "$errors" != 'data-report-errors=""' ]]; then echo "$page: script errors: $errors" >&2; exit 1; fi
+    all+=($(grep -o 'data-report-hover-ms="[^"]*"' <<<"$dom" | sed 's/.*="//; s/"//'))
+  done
+  case $page in
+    history-groups) label="30 versions × 4 groups, 12 charts ($series series a chart)" ;;
+    samples) label="Samples/dump (3 versions, 8 charts + gate)" ;;
+  esac
+  printf '%s\n' "${all[@]}" | sort -g | awk -v label="$label" '{a[NR]=$1} END {
+    printf "%-58s %.2f, %.2f, %.2f\n", label, a[int((NR+1)/2)], a[int(NR*0.9)], a[NR] }'
 done

@@ -272,16 +272,22 @@ struct ReportBrowserTests {
     try session.screenshot().write(to: Self.artifacts.appendingPathComponent("report-30-versions.png"))
   }
 
-  @Test func darkAndNarrowPagesAreWhole() throws {
-    guard let executable = Self.browser() else { return }
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
+  /// The samples' page with the gate and Apple's Organizer, written into `dir`.
+  static func organizerPage(in dir: URL) throws -> URL {
     let page = dir.appendingPathComponent("report.html")
     let made = try CLIRunner.run([
       "report", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--organizer", "Samples/organizer",
       "-o", page.path,
     ])
     #expect(made.status == 0, "\(made.stderr)")
+    return page
+  }
+
+  @Test func darkAndNarrowPagesAreWhole() throws {
+    guard let executable = Self.browser() else { return }
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let page = try Self.organizerPage(in: dir)
     let session = try ChromiumSession(executable: executable)
     defer { session.close() }
 
@@ -329,12 +335,7 @@ struct ReportBrowserTests {
     guard let executable = Self.browser() else { return }
     let dir = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
-    let page = dir.appendingPathComponent("report.html")
-    let made = try CLIRunner.run([
-      "report", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--organizer", "Samples/organizer",
-      "-o", page.path,
-    ])
-    #expect(made.status == 0, "\(made.stderr)")
+    let page = try Self.organizerPage(in: dir)
     let session = try ChromiumSession(executable: executable)
     defer { session.close() }
     try session.open(page)

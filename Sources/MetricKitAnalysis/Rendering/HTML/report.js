@@ -685,7 +685,7 @@
 
   // What one crosshair move costs: `moves` moves across the whole range, each timed from the update
   // of every chart to the end of the layout it causes (the page's own work; painting is the
-  // browser's). Milliseconds, in order. Scripts/report-hover-bench.sh reads them.
+  // browser's). Milliseconds, in order. Scripts/report-bench.sh reads them.
   function hoverTimes(moves) {
     // Which charts are on the screen, as the IntersectionObserver would say once it has run.
     charts.forEach(function (chart) {
