@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MetricKitAnalysis
 
 /// An App Store Connect API key: its identifier, its issuer, and the P-256 private key of the
 /// `AuthKey_<id>.p8` file, which signs the short-lived ES256 tokens every request carries.
@@ -57,10 +58,10 @@ public struct AppStoreConnectKey: Sendable, CustomStringConvertible {
   {
     let issued = Int(now.timeIntervalSince1970)
     let expires = issued + Int(min(max(lifetime, 1), Self.maximumLifetime))
-    let header = #"{"alg":"ES256","kid":"# + Self.jsonString(keyID) + #","typ":"JWT"}"#
+    let header = #"{"alg":"ES256","kid":"# + JSONWriter.quoted(keyID) + #","typ":"JWT"}"#
     let claims =
-      #"{"iss":"# + Self.jsonString(issuerID) + #","iat":\#(issued),"exp":\#(expires),"aud":"#
-      + Self.jsonString(Self.audience) + "}"
+      #"{"iss":"# + JSONWriter.quoted(issuerID) + #","iat":\#(issued),"exp":\#(expires),"aud":"#
+      + JSONWriter.quoted(Self.audience) + "}"
     let signingInput = Self.base64URL(Data(header.utf8)) + "." + Self.base64URL(Data(claims.utf8))
     let signature: P256.Signing.ECDSASignature
     do {
@@ -76,19 +77,5 @@ public struct AppStoreConnectKey: Sendable, CustomStringConvertible {
   static func base64URL(_ data: Data) -> String {
     data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
       .replacingOccurrences(of: "=", with: "")
-  }
-
-  /// A JSON string literal.
-  static func jsonString(_ s: String) -> String {
-    var out = "\""
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
   }
 }

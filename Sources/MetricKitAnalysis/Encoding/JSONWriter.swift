@@ -1,5 +1,5 @@
 /// Writes JSON with keys in the order given (the contract's order), numbers never NaN or infinite.
-struct JSONWriter {
+package struct JSONWriter {
   private(set) var output = ""
   /// Everything on one line, no spaces (data embedded in a page).
   private var compact = false
@@ -19,7 +19,7 @@ struct JSONWriter {
   }
 
   /// A string as a JSON string literal, quotes included, escaped as every string here is.
-  static func quoted(_ s: String) -> String {
+  package static func quoted(_ s: String) -> String {
     var writer = JSONWriter()
     writer.writeString(s)
     return writer.output

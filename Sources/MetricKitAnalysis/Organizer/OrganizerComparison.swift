@@ -14,7 +14,7 @@ public struct OrganizerComparison: Sendable {
   /// One row per version, metric and statistic that both sides have, in version order, then in
   /// the catalog's metric order, then by statistic.
   public var rows: [Row]
-  /// Per compared metric and statistic, Apple's goal bands in the metric's canonical unit.
+  /// Per compared metric, Apple's goal bands in the metric's canonical unit.
   public var goals: [MetricID: [GoalBand]]
   /// Apple's metrics with no counterpart here, or whose unit is not known to match ours: shown, not
   /// compared (`category identifier (unit)`).
