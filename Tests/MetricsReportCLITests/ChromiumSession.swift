@@ -225,6 +225,26 @@ final class ChromiumSession {
     try send("Input.dispatchMouseEvent", params)
   }
 
+  /// A real mouse wheel turn at viewport coordinates (`modifiers`: 2 ctrl, 8 shift).
+  func wheel(x: Double, y: Double, deltaX: Double = 0, deltaY: Double, modifiers: Int = 0) throws {
+    try send(
+      "Input.dispatchMouseEvent",
+      ["type": "mouseWheel", "x": x, "y": y, "deltaX": deltaX, "deltaY": deltaY, "modifiers": modifiers])
+  }
+
+  /// A real key press and release on the focused element: `key` as the DOM names it (`ArrowLeft`,
+  /// `End`, `=`), its Windows virtual key code, and the text it types, if any.
+  func press(_ key: String, code: Int, text: String? = nil, modifiers: Int = 0) throws {
+    var down: [String: Any] = [
+      "type": text == nil ? "rawKeyDown" : "keyDown", "key": key, "windowsVirtualKeyCode": code,
+      "modifiers": modifiers,
+    ]
+    if let text { down["text"] = text }
+    try send("Input.dispatchKeyEvent", down)
+    try send(
+      "Input.dispatchKeyEvent", ["type": "keyUp", "key": key, "windowsVirtualKeyCode": code, "modifiers": modifiers])
+  }
+
   /// A PNG of the whole page.
   func screenshot() throws -> Data {
     let result = try send("Page.captureScreenshot", ["format": "png", "captureBeyondViewport": true])

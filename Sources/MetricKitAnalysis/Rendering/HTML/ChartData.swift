@@ -11,6 +11,8 @@ struct ChartData {
     var older = false
     /// `3.9.0`, or `3.9.0 · iPhone15,2` with groups.
     var label: String
+    /// The position of the series' group in the page's group list (with `--by`; its legend entry).
+    var group: Int?
     var style: SeriesStyle
     /// Interval starts, days since 1970-01-01.
     var days: [Int]
@@ -115,6 +117,7 @@ struct ChartData {
               ("dash", .string(s.style.dash)), ("d", .array(s.days.map { .integer(Int128($0)) })),
               ("y", .array(s.values.map { .number($0) })),
             ]
+            if let group = s.group { members.append(("g", .integer(Int128(group)))) }
             if let lower = s.lower, let upper = s.upper {
               members += [("lo", .array(lower.map { .number($0) })), ("hi", .array(upper.map { .number($0) }))]
             }

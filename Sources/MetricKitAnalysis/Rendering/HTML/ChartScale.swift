@@ -113,6 +113,13 @@ struct ChartScale {
     return String(format: "%.\(decimals)f", value) + suffix
   }
 
+  /// Where an axis label centred on `x` is written: there, or, when its estimated half width (3.3 px a
+  /// character at the axis' 11 px) would pass the chart's right edge, ending 1 px inside that edge
+  /// (`end`: the label's class, which anchors it at its end). report.js places labels the same way.
+  static func labelPlacement(x: Double, label: String) -> (x: Double, end: Bool) {
+    x + Double(label.count) * 3.3 > width - 1 ? (width - 1, true) : (x, false)
+  }
+
   /// The ticks of a time axis from day `a` to day `b`: every 1, 2, 7 or 14 days (weeks from Monday),
   /// or every 1, 2, 3, 6, 12, 24 or 60 months (on the first), whichever first gives at most 6; each
   /// with its label (`2025-03-04`, or `2025-03` for months).

@@ -20,7 +20,8 @@ public enum HTMLReportRenderer {
     out += "<meta charset=\"utf-8\">\n"
     out += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
     out += "script-src \(SHA256.cspSource(script)); style-src \(SHA256.cspSource(style)); "
-    out += "img-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'\">\n"
+    // Images only from blob: URLs the page makes itself (a chart saved as PNG is drawn through one).
+    out += "img-src blob:; connect-src 'none'; base-uri 'none'; form-action 'none'\">\n"
     out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
     out += "<meta name=\"generator\" content=\"metrics-report\">\n"
     out += "<title>MetricKit report: \(page.versions.count) versions, \(counted) payloads</title>\n"
@@ -51,7 +52,8 @@ public enum HTMLReportRenderer {
     let page: ReportPage
     let versionIndex: [String: Int]
     let styles: [SeriesStyle]
-    /// Each group's rank among the page's groups: its dash.
+    /// The page's groups (with --by), by name; a group's position is its rank, which gives its dash.
+    let groups: [String]
     let groupRank: [String: Int]
     let axis: (x0: Double, x1: Double)?
     var charts: [ChartData] = []
@@ -66,7 +68,7 @@ public enum HTMLReportRenderer {
       versionIndex = Dictionary(uniqueKeysWithValues: page.versions.enumerated().map { ($1.version, $0) })
       styles = SeriesStyle.assign(page.versions.map(\.version))
       // Groups (with --by) ranked by name: a group has the same dash in every version.
-      let groups = Set((page.adoption + page.charts.flatMap(\.series)).compactMap { $0.by?.value }).sorted()
+      groups = Set((page.adoption + page.charts.flatMap(\.series)).compactMap { $0.by?.value }).sorted()
       groupRank = Dictionary(uniqueKeysWithValues: groups.enumerated().map { ($1, $0) })
       axis = page.axis.map { range in
         let a = Double(range.lowerBound.daysSinceEpoch)
@@ -101,6 +103,7 @@ public enum HTMLReportRenderer {
               ])
             })
         ),
+        ("groups", .array(groups.map { .string($0) })),
         ("charts", .array(charts.map(\.json))),
       ])
     }
@@ -126,7 +129,7 @@ public enum HTMLReportRenderer {
       let index = versionIndex[s.version] ?? 0
       return ChartData.Series(
         version: index, older: index < page.versions.count - HTMLReportRenderer.recentVersions, label: seriesLabel(s),
-        style: style(s), days: days, values: values,
+        group: s.by.flatMap { groupRank[$0.value] }, style: style(s), days: days, values: values,
         lower: hasBounds ? s.points.map { ChartData.rounded($0.bounds[0].lower) } : nil,
         upper: hasBounds ? s.points.map { ChartData.rounded($0.bounds[0].upper) } : nil,
         payloads: s.points.map(\.payloads), breaks: ChartData.breaks(days, interval: page.interval))
@@ -166,6 +169,19 @@ public enum HTMLReportRenderer {
       return out + "\(name)</button>"
     }
 
+    /// A group's legend button (with --by): its dash in ink and its name; a click hides or shows the
+    /// group in every version, alt-click shows it alone.
+    private func groupButton(_ n: Int) -> String {
+      let name = TextEscaping.html(groups[n])
+      let dash = SeriesStyle.dashes[n % SeriesStyle.dashes.count]
+      var out = "<button type=\"button\" class=\"group\" data-group-index=\"\(n)\" aria-pressed=\"true\" "
+      out += "title=\"Show or hide \(name) in every version (alt-click: \(name) alone)\">"
+      out +=
+        "<svg class=\"swatch\" viewBox=\"0 0 24 10\" aria-hidden=\"true\"><line x1=\"1\" x2=\"23\" y1=\"5\" y2=\"5\""
+      out += dash.isEmpty ? "/>" : " stroke-dasharray=\"\(dash)\"/>"
+      return out + "</svg>\(name)</button>"
+    }
+
     private func header() -> String {
       var out = "<header class=\"top\">\n<h1>MetricKit report</h1>\n"
       let i = page.inputs
@@ -173,7 +189,14 @@ public enum HTMLReportRenderer {
         "<p class=\"lede\">\(page.versions.count) versions · \(i.counted) payloads counted · per \(page.interval.rawValue)"
       if let grouping = page.grouping { out += " · by \(TextEscaping.html(grouping.description))" }
       if let range = page.axis { out += " · \(range.lowerBound) to \(range.upperBound)" }
-      out += "</p>\n<nav class=\"toolbar\" aria-label=\"Time range and versions\">"
+      // The sections on the title's line: the header stays two rows with a legend's worth of versions.
+      out += "</p>\n<nav class=\"sections\" aria-label=\"Sections\"><a href=\"#overview\">Overview</a>"
+      out +=
+        "<a href=\"#adoption\">Adoption</a><a href=\"#trends\">Trends</a><a href=\"#distributions\">Distributions</a>"
+      if page.organizer != nil { out += "<a href=\"#organizer\">Apple&apos;s Organizer</a>" }
+      if page.comparison != nil { out += "<a href=\"#gate\">Gate</a>" }
+      if !page.diagnostics.isEmpty { out += "<a href=\"#diagnostics\">Diagnostics</a>" }
+      out += "</nav>\n<nav class=\"toolbar\" aria-label=\"Time range and versions\">"
       out += "<span class=\"presets\" role=\"group\" aria-label=\"Time range\" hidden>"
       for (days, text) in HTMLReportRenderer.presets(page.interval) {
         let pressed = days == "all" ? "true" : "false"
@@ -181,7 +204,17 @@ public enum HTMLReportRenderer {
         out += days == "all" ? " class=\"active\">" : ">"
         out += "\(text)</button>"
       }
-      out += "</span><span class=\"legend\">"
+      out += "</span>"
+      // A range of one's own, and the value scale; like the presets, they work with the script only.
+      if let range = page.axis {
+        out += "<span class=\"range\" role=\"group\" aria-label=\"Custom range\" hidden>"
+        out += "<label>From <input type=\"date\" name=\"from\" min=\"\(range.lowerBound)\" max=\"\(range.upperBound)\" "
+        out += "value=\"\(range.lowerBound)\"></label> <label>to <input type=\"date\" name=\"to\" "
+        out += "min=\"\(range.lowerBound)\" max=\"\(range.upperBound)\" value=\"\(range.upperBound)\"></label></span>"
+      }
+      out += "<button type=\"button\" class=\"log-scale\" aria-pressed=\"false\" hidden "
+      out += "title=\"Durations and sizes on a logarithmic value axis\">Log scale</button>"
+      out += "<span class=\"legend\">"
       // The recent versions first and in full; the older ones folded (their lines are muted too).
       let firstRecent = max(0, page.versions.count - HTMLReportRenderer.recentVersions)
       for n in firstRecent..<page.versions.count { out += legendButton(n) }
@@ -190,13 +223,11 @@ public enum HTMLReportRenderer {
         for n in 0..<firstRecent { out += legendButton(n) }
         out += "</details>"
       }
-      out += "</span></nav>\n<nav class=\"sections\" aria-label=\"Sections\"><a href=\"#overview\">Overview</a>"
-      out +=
-        "<a href=\"#adoption\">Adoption</a><a href=\"#trends\">Trends</a><a href=\"#distributions\">Distributions</a>"
-      if page.organizer != nil { out += "<a href=\"#organizer\">Apple&apos;s Organizer</a>" }
-      if page.comparison != nil { out += "<a href=\"#gate\">Gate</a>" }
-      if !page.diagnostics.isEmpty { out += "<a href=\"#diagnostics\">Diagnostics</a>" }
-      return out + "</nav>\n</header>\n"
+      if !groups.isEmpty {
+        out += "</span><span class=\"legend groups\" role=\"group\" aria-label=\"Groups\">"
+        for n in groups.indices { out += groupButton(n) }
+      }
+      return out + "</span></nav>\n</header>\n"
     }
 
     private func overview() -> String {
@@ -328,6 +359,16 @@ public enum HTMLReportRenderer {
       unit == .count ? NumberFormatting.text(v) : "\(NumberFormatting.text(v)) \(TextEscaping.html(unit.symbol))"
     }
 
+    /// A chart's save buttons: the drawing as SVG or PNG, and (time charts) its points as CSV. They
+    /// work with the script only.
+    private func saveButtons(csv: Bool) -> String {
+      var out = "<span class=\"save\" role=\"group\" aria-label=\"Save the chart\" hidden>Save "
+      out +=
+        "<button type=\"button\" data-save=\"svg\">SVG</button><button type=\"button\" data-save=\"png\">PNG</button>"
+      if csv { out += "<button type=\"button\" data-save=\"csv\">CSV</button>" }
+      return out + "</span>"
+    }
+
     /// A time chart's figure: caption with headline, SVG, crosshair readout, data table.
     private func figure(_ chart: ChartData, headline: String, description: String, axis: (x0: Double, x1: Double))
       -> String
@@ -337,7 +378,7 @@ public enum HTMLReportRenderer {
       out += " data-x0=\"\(ChartScale.coordinate(axis.x0))\" data-x1=\"\(ChartScale.coordinate(axis.x1))\">"
       out += "<figcaption><h3>\(TextEscaping.html(chart.title))"
       if chart.kind == "line" { out += " <span class=\"unit\">\(TextEscaping.html(chart.unit))</span>" }
-      out += "</h3><p class=\"headline\">\(headline)</p></figcaption>\n"
+      out += "</h3><p class=\"headline\">\(headline)</p>\(saveButtons(csv: true))</figcaption>\n"
       let releases = chart.kind == "stack" ? [] : self.releases
       out += "<div class=\"plot-area\">"
       out += SVGChart.time(
@@ -424,7 +465,7 @@ public enum HTMLReportRenderer {
           }
           return "\(TextEscaping.html(label(side.version))) " + marked.joined(separator: ", ")
         }.joined(separator: " · ")
-        out += "</p></figcaption>\n"
+        out += "</p>\(saveButtons(csv: false))</figcaption>\n"
         let styles = d.sides.map { side in
           versionIndex[side.version].map { self.styles[$0] } ?? SeriesStyle(version: side.version)
         }

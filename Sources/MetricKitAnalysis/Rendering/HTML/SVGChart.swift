@@ -161,11 +161,19 @@ enum SVGChart {
     let tickEnd = ChartScale.coordinate(ChartScale.top + ChartScale.plotHeight + 4)
     let labelY = ChartScale.coordinate(ChartScale.height - 6)
     for tick in ChartScale.dayTicks(from: scale.x0, to: scale.x1) {
-      let x = ChartScale.coordinate(scale.x(Double(tick.day)))
-      out += "<line class=\"tick\" x1=\"\(x)\" x2=\"\(x)\" y1=\"\(base)\" y2=\"\(tickEnd)\"/>"
-      out += "<text x=\"\(x)\" y=\"\(labelY)\">\(tick.label)</text>"
+      let x = scale.x(Double(tick.day))
+      let xs = ChartScale.coordinate(x)
+      out += "<line class=\"tick\" x1=\"\(xs)\" x2=\"\(xs)\" y1=\"\(base)\" y2=\"\(tickEnd)\"/>"
+      out += axisLabel(tick.label, x: x, y: labelY)
     }
     return out
+  }
+
+  /// A label of the horizontal axis under `x`, kept inside the chart.
+  static func axisLabel(_ label: String, x: Double, y: String) -> String {
+    let place = ChartScale.labelPlacement(x: x, label: label)
+    return
+      "<text\(place.end ? " class=\"end\"" : "") x=\"\(ChartScale.coordinate(place.x))\" y=\"\(y)\">\(label)</text>"
   }
 
   /// A whole time chart over days `x0…x1`.
@@ -179,8 +187,9 @@ enum SVGChart {
     let plot =
       "x=\"\(ChartScale.coordinate(ChartScale.left))\" y=\"\(ChartScale.coordinate(ChartScale.top))\" "
       + "width=\"\(ChartScale.coordinate(ChartScale.plotWidth))\" height=\"\(ChartScale.coordinate(ChartScale.plotHeight))\""
-    var out =
-      "<svg class=\"plot\" viewBox=\"0 0 \(w) \(h)\" role=\"img\" aria-labelledby=\"\(chart.id)-t \(chart.id)-d\">"
+    // Focusable: the keyboard moves the crosshair and zooms (report.js).
+    var out = "<svg class=\"plot\" viewBox=\"0 0 \(w) \(h)\" role=\"img\" tabindex=\"0\" "
+    out += "aria-labelledby=\"\(chart.id)-t \(chart.id)-d\">"
     out += "<title id=\"\(chart.id)-t\">\(TextEscaping.html(title))</title>"
     out += "<desc id=\"\(chart.id)-d\">\(TextEscaping.html(description))</desc>"
     out += "<defs><clipPath id=\"\(chart.id)-clip\"><rect \(plot)/></clipPath></defs>"
@@ -289,11 +298,12 @@ enum SVGChart {
     out += "<g class=\"axis x\">"
     let base = ChartScale.coordinate(ChartScale.top + ChartScale.plotHeight)
     for t in xAxis.ticks {
-      let x = ChartScale.coordinate(scale.x(t))
-      out += "<line class=\"tick\" x1=\"\(x)\" x2=\"\(x)\" y1=\"\(base)\" y2=\""
+      let x = scale.x(t)
+      let xs = ChartScale.coordinate(x)
+      out += "<line class=\"tick\" x1=\"\(xs)\" x2=\"\(xs)\" y1=\"\(base)\" y2=\""
       out += "\(ChartScale.coordinate(ChartScale.top + ChartScale.plotHeight + 4))\"/>"
-      out += "<text x=\"\(x)\" y=\"\(ChartScale.coordinate(ChartScale.height - 6))\">"
-      out += "\(ChartScale.valueLabel(t, step: xAxis.step))</text>"
+      out += axisLabel(
+        ChartScale.valueLabel(t, step: xAxis.step), x: x, y: ChartScale.coordinate(ChartScale.height - 6))
     }
     out += "</g><g clip-path=\"url(#\(id)-clip)\">"
     for (side, style) in zip(d.sides, styles) {

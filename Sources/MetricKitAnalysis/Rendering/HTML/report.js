@@ -1,6 +1,7 @@
 // metrics-report: the report page's interaction. The charts are already drawn as static SVG; this adds
-// synced zoom and pan, time presets, a crosshair on every chart, a legend that hides versions, and a
-// URL fragment that reopens the same view. No network, no framework. The geometry, ticks and path
+// synced zoom and pan (drag, presets, a custom range, ctrl-wheel, keys), a crosshair on every chart (by
+// mouse or keys), a legend that hides versions and groups, a log value axis, saving a chart as SVG, PNG
+// or CSV, and a URL fragment that reopens the same view. No network, no framework. The geometry, ticks and path
 // reduction below mirror ChartScale.swift and SeriesPath.swift operation for operation.
 (function () {
   'use strict';
@@ -13,7 +14,7 @@
 
   var SVG = 'http://www.w3.org/2000/svg';
   var DAY_MS = 86400000;
-  var data, G, PW, PH, charts = [], view, hidden = {}, scheduled = false;
+  var data, G, PW, PH, charts = [], view, hidden = {}, hiddenGroups = {}, logScale = false, scheduled = false;
 
   // ---- Scales (ChartScale.swift) ----
   function coordinate(v) {
@@ -54,6 +55,24 @@
     var bottom = Math.max(0, Math.floor((minimum - span / 10) / fitted) * fitted);
     var high = Math.ceil((maximum + span / 10) / fitted) * fitted;
     return { bottom: bottom, top: high, step: fitted, ticks: axisTicks(bottom, high, fitted) };
+  }
+  // A logarithmic value axis over positive `minimum…maximum`: from the largest tick of 1, 2 or 5 times
+  // a power of ten below the data (with 5% room) to the smallest above; only powers of ten when that
+  // gives more than 8 ticks. Each tick's label step is its own power of ten.
+  function logAxis(minimum, maximum) {
+    var low = minimum / 1.05, high = maximum * 1.05;
+    var e0 = Math.floor(Math.log10(low)), e1 = Math.ceil(Math.log10(high));
+    function candidates(multiples) {
+      var all = [];
+      for (var e = e0; e <= e1; e++) multiples.forEach(function (m) { all.push(m * powerOfTen(e)); });
+      var bottom = all[0], top = all[all.length - 1];
+      all.forEach(function (t) { if (t <= low) bottom = t; });
+      for (var i = all.length - 1; i >= 0; i--) if (all[i] >= high) top = all[i];
+      return all.filter(function (t) { return t >= bottom && t <= top; });
+    }
+    var ticks = candidates([1, 2, 5]);
+    if (ticks.length > 8) ticks = candidates([1]);
+    return { bottom: ticks[0], top: ticks[ticks.length - 1], ticks: ticks, log: true };
   }
   function valueLabel(v, step) {
     var value = v, scaledStep = step, suffix = '';
@@ -106,11 +125,14 @@
     }
     return ticks;
   }
-  function Scale(x0, x1, y0, y1) {
+  function Scale(x0, x1, y0, y1, log) {
     this.y0 = y0;
     this.y1 = y1;
     this.x = function (v) { return G.left + (v - x0) / (x1 - x0) * PW; };
-    this.y = function (v) { return G.top + PH - (v - y0) / (y1 - y0) * PH; };
+    var l0 = Math.log(y0), l1 = Math.log(y1);
+    this.y = log
+      ? function (v) { return G.top + PH - (Math.log(v) - l0) / (l1 - l0) * PH; }
+      : function (v) { return G.top + PH - (v - y0) / (y1 - y0) * PH; };
     this.day = function (px) { return x0 + (px - G.left) / PW * (x1 - x0); };
   }
   function number(v) {
@@ -199,7 +221,8 @@
     if (parent) parent.appendChild(el);
     return el;
   }
-  function visible(series) { return !hidden[series.v]; }
+  function visible(series) { return !hidden[series.v] && !(series.g !== undefined && hiddenGroups[series.g]); }
+  function hiddenKey() { return Object.keys(hidden).join(',') + '/' + Object.keys(hiddenGroups).join(','); }
 
   function Chart(spec, figure) {
     var self = this;
@@ -252,13 +275,17 @@
       (spec.apple || []).forEach(function (a) {
         if (!hidden[a.v] && a.d1 >= x0 && a.d0 <= x1) range = include(range, a.y);
       });
-      axis = range ? valueAxis(range[0], range[1], spec.zero) : valueAxis(0, 0, spec.zero);
+      // Log only where it means something: durations and sizes, every value in view above 0.
+      var positive = range && range[0] > 0 && isFinite(range[1]) && (!all || all[0] > 0);
+      axis = logScale && !spec.zero && positive ? logAxis(range[0], range[1])
+        : range ? valueAxis(range[0], range[1], spec.zero) : valueAxis(0, 0, spec.zero);
     }
-    this.scale = new Scale(x0, x1, axis.bottom, axis.top);
+    this.figure.setAttribute('data-scale', axis.log ? 'log' : 'linear');
+    this.scale = new Scale(x0, x1, axis.bottom, axis.top, axis.log);
     return axis;
   };
 
-  Chart.prototype.viewKey = function () { return view.x0 + '|' + view.x1 + '|' + Object.keys(hidden).join(','); };
+  Chart.prototype.viewKey = function () { return view.x0 + '|' + view.x1 + '|' + hiddenKey() + '|' + logScale; };
 
   Chart.prototype.render = function (force) {
     var key = this.viewKey();
@@ -306,13 +333,17 @@
       var ty = coordinate(scale.y(t));
       make('line', { 'class': 'grid', x1: coordinate(G.left), x2: coordinate(G.width - G.right), y1: ty, y2: ty }, y);
       make('text', { x: coordinate(G.left - 6), y: ty, dy: '4' }, y).textContent =
-        percent ? Math.round(t * 100) + '%' : valueLabel(t, axis.step);
+        percent ? Math.round(t * 100) + '%' : valueLabel(t, axis.log ? powerOfTen(Math.floor(Math.log10(t) + 1e-9)) : axis.step);
     });
     var base = coordinate(G.top + PH), tickEnd = coordinate(G.top + PH + 4), labelY = coordinate(G.height - 6);
     dayTicks(view.x0, view.x1).forEach(function (tick) {
-      var tx = coordinate(scale.x(tick[0]));
+      var px = scale.x(tick[0]), tx = coordinate(px);
       make('line', { 'class': 'tick', x1: tx, x2: tx, y1: base, y2: tickEnd }, x);
-      make('text', { x: tx, y: labelY }, x).textContent = tick[1];
+      // As ChartScale.labelPlacement: a label that would pass the right edge ends inside it.
+      var end = px + tick[1].length * 3.3 > G.width - 1;
+      var attributes = { x: end ? coordinate(G.width - 1) : tx, y: labelY };
+      if (end) attributes['class'] = 'end';
+      make('text', attributes, x).textContent = tick[1];
     });
   };
 
@@ -451,7 +482,7 @@
       this.readoutKey = null;
       return;
     }
-    var key = intervalLabel(day) + '|' + Object.keys(hidden).join(',');
+    var key = intervalLabel(day) + '|' + hiddenKey();
     if (key !== this.readoutKey) {
       this.readoutKey = key;
       this.fillReadout(day);
@@ -509,9 +540,17 @@
       button.className = on ? 'active' : '';
     });
   }
+  // The custom range's inputs show the view's first and last day.
+  function markRange() {
+    var from = document.querySelector('.range input[name=from]'), to = document.querySelector('.range input[name=to]');
+    if (!from || !to) return;
+    if (document.activeElement !== from) from.value = isoDay(Math.round(view.x0));
+    if (document.activeElement !== to) to.value = isoDay(Math.round(view.x1));
+  }
   function flush() {
     scheduled = false;
     markPreset();
+    markRange();
     charts.forEach(function (chart) { chart.render(false); });
     showCursor(view.cursor);
     root.setAttribute('data-report-renders', String(Number(root.getAttribute('data-report-renders') || 0) + 1));
@@ -536,6 +575,9 @@
     }
     var names = Object.keys(hidden).map(function (i) { return encodeURIComponent(data.versions[i].name); });
     if (names.length) parts.push('hide=' + names.join(','));
+    var groups = Object.keys(hiddenGroups).map(function (i) { return encodeURIComponent(data.groups[i]); });
+    if (groups.length) parts.push('hideGroup=' + groups.join(','));
+    if (logScale) parts.push('scale=log');
     var fragment = parts.length ? '#' + parts.join('&') : ' ';
     try {
       history.replaceState(null, '', fragment === ' ' ? location.pathname + location.search : fragment);
@@ -551,12 +593,15 @@
       if (key === 'from' || key === 'to') {
         var day = Date.parse(value + 'T00:00:00Z') / DAY_MS;
         if (isFinite(day)) { if (key === 'from') from = day; else to = day; }
-      } else if (key === 'hide') {
+      } else if (key === 'hide' || key === 'hideGroup') {
         value.split(',').forEach(function (name) {
           var decoded;
           try { decoded = decodeURIComponent(name); } catch (e) { return; }
-          data.versions.forEach(function (v, i) { if (v.name === decoded) hidden[i] = true; });
+          if (key === 'hide') data.versions.forEach(function (v, i) { if (v.name === decoded) hidden[i] = true; });
+          else data.groups.forEach(function (g, i) { if (g === decoded) hiddenGroups[i] = true; });
         });
+      } else if (key === 'scale') {
+        logScale = value === 'log';
       }
     });
     if (from !== null || to !== null) {
@@ -615,6 +660,164 @@
       showCursor(null);
     });
     overlay.addEventListener('dblclick', function () { setRange(data.x0, data.x1); });
+    // Ctrl- (or ⌘-) wheel and pinch zoom around the pointer; shift-wheel or a sideways wheel pans. A
+    // plain wheel scrolls the page.
+    overlay.addEventListener('wheel', function (event) {
+      var unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? 400 : 1;
+      var dx = event.deltaX * unit, dy = event.deltaY * unit;
+      if (event.ctrlKey || event.metaKey) {
+        event.preventDefault();
+        zoom(Math.exp(dy * 0.002), chart.scale.day(Math.min(Math.max(pixel(chart.svg, event), G.left), G.width - G.right)));
+      } else if (event.shiftKey || Math.abs(dx) > Math.abs(dy)) {
+        event.preventDefault();
+        pan((event.shiftKey && !dx ? dy : dx) / PW);
+      }
+    }, { passive: false });
+    chart.svg.addEventListener('keydown', function (event) { key(chart, event); });
+    chart.svg.addEventListener('focus', function () { if (chart.readout) chart.readout.setAttribute('aria-live', 'polite'); });
+    chart.svg.addEventListener('blur', function () {
+      if (chart.readout) chart.readout.setAttribute('aria-live', 'off');
+      view.cursor = null;
+      showCursor(null);
+    });
+  }
+
+  // Zoom by `factor` (below 1: in) keeping `day` where it is; pan by `share` of the view.
+  function zoom(factor, day) {
+    var span = Math.min(Math.max((view.x1 - view.x0) * factor, 1), data.x1 - data.x0);
+    var at = (day - view.x0) / (view.x1 - view.x0);
+    var x0 = Math.min(Math.max(day - at * span, data.x0), data.x1 - span);
+    setRange(x0, x0 + span);
+  }
+  function pan(share) {
+    var span = view.x1 - view.x0, shift = share * span;
+    shift = Math.max(data.x0 - view.x0, Math.min(data.x1 - view.x1, shift));
+    setRange(view.x0 + shift, view.x1 + shift);
+  }
+  // The start of the interval after (or before) the one holding `day`.
+  function stepInterval(day, direction) {
+    if (data.interval !== 'month') return day + direction * intervalDays[data.interval];
+    var date = new Date(Math.floor(day) * DAY_MS);
+    return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + direction, 1) / DAY_MS;
+  }
+  // Keys on a focused chart: ←/→ move the crosshair an interval, Home/End to the view's ends; shift
+  // with ←/→ pans; + and − zoom around the crosshair (or the middle); 0 shows everything; Escape hides
+  // the crosshair.
+  function key(chart, event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    var cursor = view.cursor, next = null, k = event.key;
+    if ((k === 'ArrowLeft' || k === 'ArrowRight') && event.shiftKey) pan(k === 'ArrowLeft' ? -0.25 : 0.25);
+    else if (k === 'ArrowLeft' || k === 'ArrowRight') {
+      var direction = k === 'ArrowLeft' ? -1 : 1;
+      next = cursor === null ? (direction < 0 ? view.x1 : view.x0) : stepInterval(cursor, direction);
+    } else if (k === 'Home') next = view.x0;
+    else if (k === 'End') next = view.x1;
+    else if (k === '+' || k === '=') zoom(0.5, cursor === null ? (view.x0 + view.x1) / 2 : cursor);
+    else if (k === '-' || k === '_') zoom(2, cursor === null ? (view.x0 + view.x1) / 2 : cursor);
+    else if (k === '0') setRange(data.x0, data.x1);
+    else if (k === 'Escape') { view.cursor = null; showCursor(null); }
+    else return;
+    event.preventDefault();
+    if (next !== null) {
+      view.cursor = Math.round(Math.min(Math.max(next, view.x0), view.x1));
+      showCursor(view.cursor);
+    }
+  }
+
+  // ---- Saving a chart: its drawing as SVG or PNG, its points as CSV ----
+  // The properties the page's style sheet gives the chart's elements, written on a copy as attributes:
+  // the copy stands alone.
+  var drawn = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-dasharray',
+    'stroke-linecap', 'stroke-linejoin', 'opacity', 'font-size', 'font-family', 'text-anchor', 'paint-order',
+    'visibility', 'display'];
+  function chartSVG(figure) {
+    var svg = figure.querySelector('svg.plot'), copy = svg.cloneNode(true);
+    var originals = svg.querySelectorAll('*'), copies = copy.querySelectorAll('*'), dropped = [];
+    for (var i = 0; i < originals.length; i++) {
+      var style = getComputedStyle(originals[i]);
+      // What only the page uses (the pointer's overlay, the selection, the crosshair) and what is hidden.
+      if (originals[i].matches('.overlay, .selection, .crosshair') || style.visibility === 'hidden') {
+        dropped.push(copies[i]);
+        continue;
+      }
+      drawn.forEach(function (name) {
+        var value = style.getPropertyValue(name);
+        if (value && !copies[i].hasAttribute(name)) copies[i].setAttribute(name, value);
+      });
+      copies[i].removeAttribute('class');
+    }
+    dropped.forEach(function (e) { if (e.parentNode) e.parentNode.removeChild(e); });
+    copy.removeAttribute('class');
+    copy.removeAttribute('tabindex');
+    copy.setAttribute('xmlns', SVG);
+    copy.setAttribute('width', String(G.width));
+    copy.setAttribute('height', String(G.height));
+    var paper = make('rect', { width: String(G.width), height: String(G.height),
+      fill: getComputedStyle(document.body).backgroundColor });
+    copy.insertBefore(paper, copy.firstChild);
+    return new XMLSerializer().serializeToString(copy);
+  }
+  // The PNG at twice the chart's size.
+  function chartPNG(figure) {
+    return new Promise(function (resolve, reject) {
+      var url = URL.createObjectURL(new Blob([chartSVG(figure)], { type: 'image/svg+xml' }));
+      var image = new Image();
+      image.onload = function () {
+        var canvas = document.createElement('canvas');
+        canvas.width = G.width * 2;
+        canvas.height = G.height * 2;
+        var context = canvas.getContext('2d');
+        context.scale(2, 2);
+        context.drawImage(image, 0, 0, G.width, G.height);
+        URL.revokeObjectURL(url);
+        canvas.toBlob(function (blob) { if (blob) resolve(blob); else reject(new Error('no PNG')); }, 'image/png');
+      };
+      image.onerror = function () { URL.revokeObjectURL(url); reject(new Error('the chart did not draw')); };
+      image.src = url;
+    });
+  }
+  // A CSV cell: quoted when it must be; text that a spreadsheet would run as a formula starts with '.
+  function cell(value) {
+    var text = String(value);
+    if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = "'" + text;
+    return /[",\n\r]/.test(text) ? '"' + text.replace(/"/g, '""') + '"' : text;
+  }
+  // Every point of the chart: one row per series and interval, every series, hidden or not.
+  function chartCSV(spec) {
+    var share = spec.kind === 'stack';
+    var rows = [['series', 'version', 'group', 'interval_start', share ? 'share' : 'value', 'lower', 'upper', 'payloads']];
+    spec.series.forEach(function (s) {
+      for (var i = 0; i < s.d.length; i++) {
+        rows.push([s.label, data.versions[s.v].name, s.g === undefined ? '' : data.groups[s.g], isoDay(s.d[i]),
+          s.y[i], s.lo ? s.lo[i] : '', s.hi ? s.hi[i] : '', s.n[i]].map(cell));
+      }
+    });
+    return rows.map(function (r) { return r.join(','); }).join('\n') + '\n';
+  }
+  // What a save button gives: a string (SVG, CSV) or a promise of a PNG blob.
+  function exportChart(id, format) {
+    var figure = document.getElementById(id);
+    if (!figure) throw new Error('no chart ' + id);
+    if (format === 'svg') return chartSVG(figure);
+    if (format === 'png') return chartPNG(figure);
+    var chart = charts.filter(function (c) { return c.spec.id === id; })[0];
+    if (format === 'csv' && chart) return chartCSV(chart.spec);
+    throw new Error('cannot save ' + id + ' as ' + format);
+  }
+  function download(name, blob) {
+    var link = document.createElement('a');
+    link.href = URL.createObjectURL(blob);
+    link.download = name;
+    link.click();
+    setTimeout(function () { URL.revokeObjectURL(link.href); }, 10000);
+  }
+  function save(figure, format) {
+    var name = (figure.getAttribute('data-chart') || figure.getAttribute('data-distribution') || figure.id) +
+      (figure.getAttribute('data-statistic') ? '-' + figure.getAttribute('data-statistic') : '');
+    name = name.replace(/[^A-Za-z0-9._-]+/g, '_') + '.' + format;
+    var result = exportChart(figure.id, format);
+    if (format === 'png') result.then(function (blob) { download(name, blob); });
+    else download(name, new Blob([result], { type: format === 'svg' ? 'image/svg+xml' : 'text/csv' }));
   }
 
   function init() {
@@ -658,15 +861,52 @@
         if (days === 'all') setRange(data.x0, data.x1); else setRange(data.x1 - Number(days) + 1, data.x1);
       });
     }
+    var range = document.querySelector('.range');
+    if (range) {
+      range.hidden = false;
+      range.addEventListener('change', function () {
+        var from = Date.parse(range.querySelector('input[name=from]').value + 'T00:00:00Z') / DAY_MS;
+        var to = Date.parse(range.querySelector('input[name=to]').value + 'T00:00:00Z') / DAY_MS;
+        if (isFinite(from) && isFinite(to) && to > from) setRange(from, to);
+      });
+    }
+    var logButton = document.querySelector('.log-scale');
+    if (logButton) {
+      logButton.hidden = false;
+      logButton.setAttribute('aria-pressed', String(logScale));
+      logButton.addEventListener('click', function () {
+        logScale = !logScale;
+        logButton.setAttribute('aria-pressed', String(logScale));
+        writeFragment();
+        schedule();
+      });
+    }
+    Array.prototype.forEach.call(document.querySelectorAll('.save'), function (span) {
+      span.hidden = false;
+      span.addEventListener('click', function (event) {
+        var format = event.target.getAttribute && event.target.getAttribute('data-save');
+        if (format) save(span.closest('figure'), format);
+      });
+    });
+    // Groups (with --by): a click hides or shows a group in every version; alt-click shows it alone.
+    var groupButtons = document.querySelectorAll('.legend .group');
+    Array.prototype.forEach.call(groupButtons, function (button) {
+      var index = button.getAttribute('data-group-index');
+      if (hiddenGroups[index]) button.setAttribute('aria-pressed', 'false');
+      button.addEventListener('click', function (event) {
+        toggle(hiddenGroups, data.groups, index, event.altKey);
+        Array.prototype.forEach.call(groupButtons, function (b) {
+          b.setAttribute('aria-pressed', hiddenGroups[b.getAttribute('data-group-index')] ? 'false' : 'true');
+        });
+        writeFragment();
+        schedule();
+      });
+    });
     Array.prototype.forEach.call(document.querySelectorAll('.legend .version'), function (button) {
       var index = button.getAttribute('data-version-index');
       if (hidden[index]) button.setAttribute('aria-pressed', 'false');
       button.addEventListener('click', function (event) {
-        if (event.altKey) {
-          // Solo: this version alone; again (when it is already alone), every version.
-          var alone = !hidden[index] && data.versions.every(function (v, i) { return String(i) === index || hidden[i]; });
-          data.versions.forEach(function (v, i) { if (alone || String(i) === index) delete hidden[i]; else hidden[i] = true; });
-        } else if (hidden[index]) delete hidden[index]; else hidden[index] = true;
+        toggle(hidden, data.versions, index, event.altKey);
         Array.prototype.forEach.call(document.querySelectorAll('.legend .version'), function (b) {
           b.setAttribute('aria-pressed', hidden[b.getAttribute('data-version-index')] ? 'false' : 'true');
         });
@@ -679,8 +919,18 @@
       view: view,
       render: function (force) { charts.forEach(function (chart) { chart.render(force); }); },
       setRange: setRange,
-      hoverTimes: hoverTimes
+      hoverTimes: hoverTimes,
+      exportChart: exportChart
     };
+  }
+
+  // Hides or shows entry `index` of `all` (a set of hidden positions); `solo`: that entry alone, or,
+  // when it is already alone, every entry.
+  function toggle(set, all, index, solo) {
+    if (solo) {
+      var alone = !set[index] && all.every(function (v, i) { return String(i) === index || set[i]; });
+      all.forEach(function (v, i) { if (alone || String(i) === index) delete set[i]; else set[i] = true; });
+    } else if (set[index]) delete set[index]; else set[index] = true;
   }
 
   // What one crosshair move costs: `moves` moves across the whole range, each timed from the update
