@@ -11,7 +11,7 @@ let package = Package(
   targets: [.target(name: "FuzzSupport")]
     + [
       "FuzzPayloadDecoder", "FuzzMeasurementParser", "FuzzRuleFile", "FuzzSnapshot", "FuzzReport", "FuzzMachO",
-      "FuzzOrganizer",
+      "FuzzOrganizer", "FuzzCacheEntry",
     ].map {
       name in
       .executableTarget(

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer harness for a while:  Scripts/fuzz.sh TARGET SECONDS [libFuzzer options…]
-#   TARGET: payload-decoder | measurement-parser | rule-file | snapshot | report | mach-o | organizer
+#   TARGET: payload-decoder | measurement-parser | rule-file | snapshot | report | mach-o | organizer | cache-entry
 # Seeds: ../shared/fixtures/public (when present), Samples/, and Fuzz/Seeds/TARGET. New corpus inputs go to
 # .fuzz/TARGET/corpus; crashes to .fuzz/TARGET/ (turn each into a regression test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: Scripts/fuzz.sh payload-decoder|measurement-parser|rule-file|snapshot|report|mach-o|organizer SECONDS}
+target=${1:?usage: Scripts/fuzz.sh payload-decoder|measurement-parser|rule-file|snapshot|report|mach-o|organizer|cache-entry SECONDS}
 seconds=${2:?usage: Scripts/fuzz.sh TARGET SECONDS}
 shift 2
 case "$target" in
@@ -16,6 +16,7 @@ case "$target" in
   report) product=FuzzReport ;;
   mach-o) product=FuzzMachO ;;
   organizer) product=FuzzOrganizer ;;
+  cache-entry) product=FuzzCacheEntry ;;
   *) echo "unknown target $target" >&2; exit 64 ;;
 esac
 work=.fuzz/$target
@@ -46,6 +47,14 @@ case "$target" in
   organizer)
     # Apple's documented examples and the samples' responses.
     cp Tests/Fixtures/Organizer/*.json Samples/organizer/*.json "$work/seeds/" ;;
+  cache-entry)
+    # The samples' entries: compare's (per-payload statistics, groups) and trend's (daily series).
+    rm -rf "$work/cache"
+    swift run -c release metrics-report compare Samples/dump --baseline 3.8.0 --candidate 3.9.0 --by deviceType \
+      --cache "$work/cache" >/dev/null 2>&1 || true
+    swift run -c release metrics-report trend Samples/dump --metric '*' --interval day --by deviceType \
+      --cache "$work/cache" >/dev/null 2>&1 || true
+    find "$work/cache/entries" -type f | while read -r f; do cp "$f" "$work/seeds/"; done ;;
 esac
 # Hand-made seeds: the hostile cases found so far, one file each.
 if [[ -d Fuzz/Seeds/$target ]]; then cp Fuzz/Seeds/"$target"/* "$work/seeds/"; fi

@@ -121,9 +121,7 @@ struct Compare: ParsableCommand {
       var options = evaluator.aggregationOptions
       options.grouping = grouping
       options.diagnostics = diagnosticOptions
-      aggregate = DumpAggregate(
-        paths: input.inputPaths, reader: try input.reader(), filter: filter, options: options, threads: input.threads,
-        standardInput: input.stdin)
+      aggregate = try input.aggregate(options, filter: filter)
       try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
     }
     let baselineAggregate = baselineSnapshot?.aggregate ?? baselineFromDump.flatMap { aggregate.versions[$0] }

@@ -36,9 +36,7 @@ struct Diagnostics: ParsableCommand {
   func run() throws {
     var options = AggregationOptions()
     options.diagnostics = symbols.diagnosticOptions(foldedStacks: format == .folded, maximumFoldedDepth: maxFoldedDepth)
-    let aggregate = DumpAggregate(
-      paths: input.inputPaths, reader: try input.reader(), filter: try input.filter(), options: options,
-      threads: input.threads, standardInput: input.stdin)
+    let aggregate = try input.aggregate(options)
     if format == .folded {
       // Streamed: a deep tree's lines are written as they are made, never held together.
       try ReportOutput.write(to: output, inputs: aggregate.discovery) {

@@ -71,9 +71,7 @@ struct Export: ParsableCommand {
       options.grouping = breakdown.key
       options.interval = trendInterval
       options.dayUTCOffset = try input.timestampParser().assumedUTCOffset
-      aggregate = DumpAggregate(
-        paths: input.inputPaths, reader: try input.reader(), filter: try input.filter(), options: options,
-        threads: input.threads, standardInput: input.stdin)
+      aggregate = try input.aggregate(options)
     } else {
       aggregate = try Trend.load(snapshots, interval: trendInterval, grouping: breakdown.key)
     }

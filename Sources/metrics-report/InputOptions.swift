@@ -83,7 +83,20 @@ struct InputOptions: ParsableArguments {
   @Option(help: "List at most this many rejections per file in full; the rest are counted by reason.")
   var maxRejectionsPerFile: Int = InputLimits().maximumRejectionsListedPerFile
 
+  @Option(
+    help: ArgumentHelp(
+      "Keep the aggregates of the files read in this folder and reuse those of unchanged files: a run reads only what is new or changed. The output is the same.",
+      valueName: "dir"))
+  var cache: String?
+
+  @Flag(
+    help:
+      "With --cache, also tell files apart by the SHA-256 of their bytes (reads every file; for untrusted modification times)."
+  )
+  var cacheContentHash = false
+
   mutating func validate() throws {
+    if cacheContentHash && cache == nil { throw ValidationError("--cache-content-hash goes with --cache.") }
     if let threadCount, threadCount < 1 || threadCount > 256 {
       throw ValidationError("--threads takes a number from 1 to 256.")
     }
@@ -109,6 +122,35 @@ struct InputOptions: ParsableArguments {
         maximumDepth: maxDepth, maximumBucketsPerHistogram: maxBuckets, maximumPayloadsPerFile: maxPayloadsPerFile,
         maximumRejectionsListed: maxRejectionsListed, maximumRejectionsListedPerFile: maxRejectionsPerFile),
       timestamps: try timestampParser())
+  }
+
+  /// Reads and aggregates the inputs with `options` (and `filter`, by default these options' own):
+  /// through the cache with `--cache`, whose use is said on standard error. A cache that cannot be
+  /// used is an error (exit 2).
+  func aggregate(_ options: AggregationOptions, filter: PayloadFilter? = nil) throws -> DumpAggregate {
+    let filter = try filter ?? self.filter()
+    guard let directory = cache else {
+      return DumpAggregate(
+        paths: inputPaths, reader: try reader(), filter: filter, options: options, threads: threads,
+        standardInput: stdin)
+    }
+    let store: AggregateCache
+    do {
+      store = try AggregateCache(directory: directory, hashesContent: cacheContentHash)
+    } catch {
+      ReportOutput.printError("metrics-report: \(error)")
+      throw ExitStatus.cannotEvaluate
+    }
+    let aggregate = DumpAggregate(
+      paths: inputPaths, reader: try reader(), filter: filter, options: options, threads: threads,
+      standardInput: stdin, cache: store)
+    if let use = aggregate.cacheUse {
+      for reason in use.damaged { ReportOutput.printError("cache: recomputed \(reason)") }
+      ReportOutput.printError(use.summary)
+    } else {
+      ReportOutput.printError("cache: not used (symbolicated or folded diagnostics are read anew each time)")
+    }
+    return aggregate
   }
 
   /// The paths as the system's bytes. An argument that is not valid UTF-8 reaches ArgumentParser with

@@ -15,7 +15,7 @@ struct MetricsReport: ParsableCommand {
     subcommands: [
       Summary.self, Trend.self, Compare.self, Report.self, Export.self, Diagnostics.self, Snapshot.self,
       MergeSnapshots.self,
-      Rules.self, Organizer.self,
+      Rules.self, Organizer.self, Cache.self,
     ]
   )
 }

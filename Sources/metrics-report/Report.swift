@@ -87,9 +87,7 @@ struct Report: ParsableCommand {
     aggregation.grouping = breakdown.key
     aggregation.dayUTCOffset = try input.timestampParser().assumedUTCOffset
     aggregation.diagnostics = symbols.diagnosticOptions()
-    let aggregate = DumpAggregate(
-      paths: input.inputPaths, reader: try input.reader(), filter: try input.filter(), options: aggregation,
-      threads: input.threads, standardInput: input.stdin)
+    let aggregate = try input.aggregate(aggregation)
 
     var pageGate: ReportPage.Gate?
     if let evaluator, let baseline, let candidate {

@@ -78,9 +78,7 @@ struct Snapshot: ParsableCommand {
     options.grouping = by.flatMap(GroupingKey.init(parsing:))
     options.dayUTCOffset = try input.timestampParser().assumedUTCOffset
     options.diagnostics = symbols.diagnosticOptions()
-    let aggregate = DumpAggregate(
-      paths: input.inputPaths, reader: try input.reader(), filter: try input.filter(), options: options,
-      threads: input.threads, standardInput: input.stdin)
+    let aggregate = try input.aggregate(options)
     try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
     // The versions asked, or every version counted.
     let versions =

@@ -71,9 +71,7 @@ struct Summary: ParsableCommand {
       estimator: histogram.estimator, selection: MetricSelection(metrics),
       payloadStatistics: pooling == .perPayload ? MetricSelection() : nil)
     aggregation.grouping = breakdown.key
-    let aggregate = DumpAggregate(
-      paths: input.inputPaths, reader: try input.reader(), filter: try input.filter(), options: aggregation,
-      threads: input.threads, standardInput: input.stdin)
+    let aggregate = try input.aggregate(aggregation)
     var report = SummaryReport(aggregate: aggregate, options: options, threads: input.threads)
     report.organizer = organizer.comparison(
       aggregate, files: apple, histogram: histogram, selection: MetricSelection(metrics))

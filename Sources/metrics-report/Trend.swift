@@ -119,9 +119,7 @@ struct Trend: ParsableCommand {
     aggregation.dayUTCOffset = try input.timestampParser().assumedUTCOffset
     let aggregate =
       snapshots.isEmpty
-      ? DumpAggregate(
-        paths: input.inputPaths, reader: try input.reader(), filter: try input.filter(), options: aggregation,
-        threads: input.threads, standardInput: input.stdin)
+      ? try input.aggregate(aggregation)
       : try Self.load(snapshots, interval: interval, grouping: aggregation.grouping)
     var report = TrendReport(aggregate: aggregate, metrics: metrics, interval: interval, options: options)
     report.organizer = organizer.comparison(

@@ -1,5 +1,6 @@
 // Writes the benchmark corpus: swift run -c release generate-corpus DIR [COUNT] [--seed N]
 // or a long release history for the report page: generate-corpus DIR --history [VERSIONS DAYS PER-VERSION]
+// or dumps kept by day, a folder a day (Scripts/cache-bench.sh): generate-corpus DIR --daily FIRST DAYS PER-DAY
 // or COUNT payloads of one version as NDJSON on standard output, for measurements at any scale
 // (Scripts/sketch-bench.sh): generate-corpus --stream COUNT [--seed N] [--profile K] (K: 0 = 3.8.0,
 // 1 = 3.9.0, 2 = 3.10.0)
@@ -27,11 +28,20 @@ if arguments.first == "--stream", arguments.count >= 2, let count = Int(argument
 }
 guard let directory = arguments.first else {
   FileHandle.standardError.write(
-    Data("usage: generate-corpus DIR [COUNT] [--seed N] | generate-corpus DIR --history [VERSIONS DAYS N]\n".utf8))
+    Data(
+      ("usage: generate-corpus DIR [COUNT] [--seed N] | generate-corpus DIR --history [VERSIONS DAYS N]"
+        + " | generate-corpus DIR --daily FIRST DAYS PER-DAY\n").utf8))
   exit(64)
 }
 do {
-  if arguments.dropFirst().first == "--history" {
+  if arguments.dropFirst().first == "--daily" {
+    let numbers = arguments.dropFirst(2).compactMap(Int.init)
+    let first = numbers.first ?? 0
+    let written = try DailyDumps.write(
+      to: URL(fileURLWithPath: directory), days: first..<(first + (numbers.dropFirst().first ?? 365)),
+      payloadsPerDay: numbers.dropFirst(2).first ?? 100)
+    print("Wrote \(written) payloads in daily folders to \(directory)")
+  } else if arguments.dropFirst().first == "--history" {
     let numbers = arguments.dropFirst(2).compactMap(Int.init)
     let written = try ReleaseHistory.write(
       to: URL(fileURLWithPath: directory), versions: numbers.first ?? 30, days: numbers.dropFirst().first ?? 730,

@@ -1,12 +1,12 @@
 /// A whole dump, read and filtered: per-version aggregates and the accounting of every input.
 public struct DumpAggregate: Sendable {
   /// Aggregates by version.
-  public private(set) var versions: [String: VersionAggregate] = [:]
+  public internal(set) var versions: [String: VersionAggregate] = [:]
   /// With `AggregationOptions.grouping`, aggregates by version and group (the payloads of a version
   /// split by the key's value); they merge exactly, like `versions`.
   public internal(set) var groups: [VersionGroup: VersionAggregate] = [:]
   /// The key `groups` are split by; nil without grouping.
-  public private(set) var grouping: GroupingKey?
+  public internal(set) var grouping: GroupingKey?
   /// Per version, the payloads of group values beyond `AggregationOptions.groupLimit`, aggregated in
   /// `(other)`.
   public internal(set) var foldedGroupPayloads: [String: Int] = [:]
@@ -23,18 +23,18 @@ public struct DumpAggregate: Sendable {
   public internal(set) var series: [SeriesKey: VersionAggregate] = [:]
   /// The latest day of a counted payload (for `--last`, and the timestamp of exports without an
   /// interval).
-  public private(set) var latestDay: CalendarDay?
+  public internal(set) var latestDay: CalendarDay?
   /// Counted payloads without timestamps, left off the time axis.
-  public private(set) var undatedPayloads = 0
+  public internal(set) var undatedPayloads = 0
   /// Diagnostics by version (`diagnosticMetaData.appVersion`).
-  public private(set) var diagnostics: [String: DiagnosticAggregate] = [:]
+  public internal(set) var diagnostics: [String: DiagnosticAggregate] = [:]
   /// What was read, counted, excluded and rejected.
-  public private(set) var inputs = InputAccounting()
+  public internal(set) var inputs = InputAccounting()
   /// Counted payloads per bundle identifier (`metaData.bundleIdentifier`); empty when the dump has
   /// more than `bundleIdentifierLimit` distinct ones (a hostile dump cannot grow it, and the result
   /// does not depend on how threads split the dump).
-  public private(set) var bundleIdentifiers: [String: Int] = [:]
-  private var tooManyBundleIdentifiers = false
+  public internal(set) var bundleIdentifiers: [String: Int] = [:]
+  var tooManyBundleIdentifiers = false
   /// The most distinct bundle identifiers counted.
   public static let bundleIdentifierLimit = 64
 
@@ -107,6 +107,11 @@ public struct DumpAggregate: Sendable {
       for part in read.accumulators { merge(part) }
       discovery = read.discovery
     }
+    finish(discovery, reader: reader, standardInput: standardInput)
+  }
+
+  /// Records what the whole read saw: files read, passed over and named twice, the offset assumed.
+  mutating func finish(_ discovery: InputDiscovery.Result, reader: PayloadReader, standardInput: Bool) {
     inputs.files = discovery.files.count + (standardInput ? 1 : 0)
     inputs.ignoredFiles = discovery.ignored.map(\.description).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     inputs.duplicateFiles = discovery.duplicates.map(\.description).sorted {
@@ -117,7 +122,9 @@ public struct DumpAggregate: Sendable {
   }
 
   /// The files read (empty for an aggregate not made by reading).
-  public private(set) var discovery = InputDiscovery.Result()
+  public internal(set) var discovery = InputDiscovery.Result()
+  /// What a run with a cache took from it and read (nil without a cache).
+  public internal(set) var cacheUse: CacheUse?
 
   /// The groups of a version, most payloads first, then by value (byte order).
   public func groups(of version: String) -> [(value: String, aggregate: VersionAggregate)] {

@@ -2,11 +2,11 @@ import Foundation
 
 // Decoding: every field of a snapshot checked as payloads are, errors naming the key.
 extension VersionSnapshot {
-  private static func fail(_ key: String, _ reason: String) -> PayloadDecodingError {
+  static func fail(_ key: String, _ reason: String) -> PayloadDecodingError {
     PayloadDecodingError(keyPath: [key], reason: reason)
   }
 
-  private static func member(_ v: JSONValue, _ key: StaticString) throws(PayloadDecodingError) -> JSONValue {
+  static func member(_ v: JSONValue, _ key: StaticString) throws(PayloadDecodingError) -> JSONValue {
     guard let m = v.member(key) else { throw fail("\(key)", "missing") }
     return m
   }
@@ -153,7 +153,7 @@ extension VersionSnapshot {
   }
 
   /// An aggregate from its members (the top level of a snapshot, or one series entry).
-  private static func decodeAggregate(_ root: JSONValue, version: String, exactLimit: Int)
+  static func decodeAggregate(_ root: JSONValue, version: String, exactLimit: Int)
     throws(PayloadDecodingError) -> VersionAggregate
   {
     var aggregate = VersionAggregate(version: version, exactValueLimit: exactLimit)
@@ -236,7 +236,7 @@ extension VersionSnapshot {
     return id
   }
 
-  private static func decodeDiagnostics(_ v: JSONValue, version: String) throws(PayloadDecodingError)
+  static func decodeDiagnostics(_ v: JSONValue, version: String) throws(PayloadDecodingError)
     -> DiagnosticAggregate
   {
     func fail(_ reason: String) -> PayloadDecodingError {

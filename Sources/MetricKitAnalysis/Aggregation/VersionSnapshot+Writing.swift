@@ -44,7 +44,7 @@ extension VersionSnapshot {
   }
 
   /// An aggregate's members: payloads, merged histograms, per-payload statistics, scalars, rates.
-  private static func aggregateMembers(_ a: VersionAggregate) -> [(String, JSONWriter.Value)] {
+  static func aggregateMembers(_ a: VersionAggregate) -> [(String, JSONWriter.Value)] {
     func keys(_ d: [MetricID: some Any]) -> [MetricID] {
       d.keys.sorted { $0.precedesBytewise($1) }
     }
@@ -91,7 +91,7 @@ extension VersionSnapshot {
       ]
   }
 
-  private static func diagnosticsJSON(_ d: DiagnosticAggregate) -> JSONWriter.Value {
+  static func diagnosticsJSON(_ d: DiagnosticAggregate) -> JSONWriter.Value {
     func optional(_ s: String?) -> JSONWriter.Value { s.map { .string($0) } ?? .null }
     func date(_ d: Date?) -> JSONWriter.Value { d.map { .number($0.timeIntervalSince1970) } ?? .null }
     let groups = d.groups.values.sorted { $0.signature.identifier < $1.signature.identifier }.map { g in

@@ -91,7 +91,19 @@ public struct PayloadReader: Sendable {
     visit: @Sendable @escaping (inout Accumulator, ReadEvent) -> Void
   ) -> (accumulators: [Accumulator], discovery: InputDiscovery.Result) {
     let discovery = InputDiscovery().discover(paths)
-    let items = ReadPlan.items(for: discovery.files, threads: threads, splitThreshold: splitThreshold)
+    let accumulators = read(
+      files: discovery.files, failures: discovery.failures, threads: threads, makeAccumulator: makeAccumulator,
+      visit: visit)
+    return (accumulators, discovery)
+  }
+
+  /// Reads `files` (already discovered) on `threads` threads, as the variant taking paths does; the
+  /// `failures` of their discovery are rejected into the first accumulator.
+  func read<Accumulator: Sendable>(
+    files: [InputPath], failures: [(path: InputPath, failure: InputFailure)] = [], threads: Int,
+    makeAccumulator: @Sendable () -> Accumulator, visit: @Sendable @escaping (inout Accumulator, ReadEvent) -> Void
+  ) -> [Accumulator] {
+    let items = ReadPlan.items(for: files, threads: threads, splitThreshold: splitThreshold)
     let workers = max(1, min(threads, items.count))
     let slots = ParallelSlots<Accumulator>(count: workers)
     let next = NextItem()
@@ -99,7 +111,7 @@ public struct PayloadReader: Sendable {
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
       var accumulator = makeAccumulator()
       if worker == 0 {
-        for (path, failure) in discovery.failures {
+        for (path, failure) in failures {
           visit(
             &accumulator,
             .rejected(Rejection(location: PayloadLocation(path: path.description), reason: failure.reason)))
@@ -115,7 +127,7 @@ public struct PayloadReader: Sendable {
       }
       slots.store(accumulator, at: worker)
     }
-    return (slots.values, discovery)
+    return slots.values
   }
 
   /// The rejection of an item no parser could be made for (a depth limit too large to allocate).
@@ -314,14 +326,4 @@ public struct PayloadReader: Sendable {
   /// }
   /// ```
   public func events(paths: [String]) -> PayloadEvents { PayloadEvents(reader: self, paths: paths) }
-}
-
-/// The shared counter threads take work items from.
-private final class NextItem: Sendable {
-  private let counter = Atomic<Int>(0)
-
-  func take(below limit: Int) -> Int? {
-    let index = counter.add(1, ordering: .relaxed).oldValue
-    return index < limit ? index : nil
-  }
 }

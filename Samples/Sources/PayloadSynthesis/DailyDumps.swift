@@ -1,0 +1,51 @@
+import Foundation
+
+/// Dumps kept by day, as teams keep them: one folder per day (`2023-11-14/`), one NDJSON file of that
+/// day's payloads in it. A version ships every 30 days and takes most of the payloads within a week,
+/// the previous one fading. A day's file depends only on the seed and the day, so days written later
+/// (the nightly run's new day) are those a longer run would have written. For the cache's benchmark.
+public enum DailyDumps {
+  /// The folder name of day `day` (days after 2023-11-14, the synthetic payloads' first day).
+  public static func folder(_ day: Int) -> String {
+    let date = Date(timeIntervalSince1970: 1_700_000_000 + Double(day) * 86_400)
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    let c = calendar.dateComponents([.year, .month, .day], from: date)
+    func two(_ n: Int?) -> String { (n ?? 0) < 10 ? "0\(n ?? 0)" : "\(n ?? 0)" }
+    return "\(c.year ?? 1970)-\(two(c.month))-\(two(c.day))"
+  }
+
+  /// Writes days `days`, `payloadsPerDay` payloads each; returns the payloads written.
+  @discardableResult
+  public static func write(to directory: URL, days: Range<Int>, payloadsPerDay: Int, seed: UInt64 = 5) throws -> Int {
+    var written = 0
+    for day in days {
+      var rng = SplitMix64(seed: seed &+ UInt64(day) &* 0x9E37_79B9)
+      let release = day / 30
+      let current = profile(release)
+      let previous = profile(max(0, release - 1))
+      // The share of the current version: from a fifth on its release day to nearly all after a week.
+      let share = release == 0 ? 1 : min(0.95, 0.2 + Double(day % 30) * 0.12)
+      var lines = ""
+      for device in 0..<payloadsPerDay {
+        let newer = Double(device) / Double(payloadsPerDay) < share
+        let payload = SyntheticPayload.make(
+          profile: newer ? current : previous, day: day, device: device, multipleVersions: false, rng: &rng)
+        lines += SampleDump.compact(payload.json) + "\n"
+      }
+      let folder = directory.appendingPathComponent(folder(day))
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try Data(lines.utf8).write(to: folder.appendingPathComponent("payloads.ndjson"))
+      written += payloadsPerDay
+    }
+    return written
+  }
+
+  /// The profile of the `n`th release.
+  static func profile(_ n: Int) -> VersionProfile {
+    VersionProfile(
+      version: "5.\(n).0", build: "\(500 + n)", launchMedian: 400 + Double((n * 37) % 90),
+      resumeMedian: 110 + Double((n * 13) % 20), hangMedian: 300 + Double((n * 53) % 150),
+      peakMemoryMedian: 170 + Double(n), hitchMedian: 3 + Double(n % 5) / 2)
+  }
+}

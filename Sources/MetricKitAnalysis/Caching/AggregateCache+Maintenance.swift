@@ -1,0 +1,168 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// Looking after a cache: what it holds, and removing what no run will use again.
+extension AggregateCache {
+  /// What the cache holds.
+  public struct Statistics: Sendable, Equatable {
+    /// Whole entries, and their bytes.
+    public var entries = 0
+    public var bytes: Int64 = 0
+    /// Input files the entries were made from.
+    public var sourceFiles = 0
+    /// Entries whose files are gone or changed since (no run with the same inputs will use them).
+    public var stale = 0
+    /// Entries that are torn or damaged, and temporary files a stopped run left.
+    public var damaged = 0
+    public var temporary = 0
+    /// When the least and the most recently used entries were last used (made or read).
+    public var oldestUse: Date?
+    public var newestUse: Date?
+  }
+
+  /// What pruning removed.
+  public struct Pruned: Sendable, Equatable {
+    public var stale = 0
+    public var damaged = 0
+    public var temporary = 0
+    public var unused = 0
+    public var bytes: Int64 = 0
+
+    /// All entries and files removed.
+    public var files: Int { stale + damaged + temporary + unused }
+  }
+
+  /// One entry file as maintenance sees it.
+  private enum Examined {
+    case entry(sources: [Source], used: Date, bytes: Int64)
+    case damaged(bytes: Int64)
+    case temporary(bytes: Int64)
+  }
+
+  /// Every file under `entries/`, examined.
+  private func examine() -> [(path: String, examined: Examined)] {
+    let root = directory + "/entries"
+    var out: [(String, Examined)] = []
+    let folders = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).sorted()
+    for folder in folders {
+      let names = ((try? FileManager.default.contentsOfDirectory(atPath: "\(root)/\(folder)")) ?? []).sorted()
+      for name in names {
+        let path = "\(root)/\(folder)/\(name)"
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+        let bytes = Int64(info.st_size)
+        if name.contains(".tmp-") {
+          out.append((path, .temporary(bytes: bytes)))
+          continue
+        }
+        #if canImport(Darwin)
+          let used = Date(timeIntervalSince1970: Double(info.st_mtimespec.tv_sec))
+        #else
+          let used = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec))
+        #endif
+        guard let data = FileManager.default.contents(atPath: path),
+          case .success(let body) = Self.body(of: Array(data)),
+          let sources = Self.sources(body.sources)
+        else {
+          out.append((path, .damaged(bytes: bytes)))
+          continue
+        }
+        out.append((path, .entry(sources: sources, used: used, bytes: bytes)))
+      }
+    }
+    return out
+  }
+
+  /// An entry's sources line, read back.
+  private static func sources(_ line: String) -> [Source]? {
+    guard let parser = JSONParser(maximumDepth: 8),
+      let buffer = Array(line.utf8).withUnsafeBytes({ try? PaddedBuffer(copying: $0) })
+    else { return nil }
+    return try? parser.parse(buffer.bytes) { (root) throws(PayloadDecodingError) -> [Source] in
+      var sources: [Source] = []
+      for item in root.children {
+        let parts = Array(item.children)
+        guard parts.count == 6, let path = parts[0].string, let device = parts[1].uint64, let inode = parts[2].uint64,
+          let size = parts[3].int64, let modified = parts[4].int64
+        else { throw PayloadDecodingError(keyPath: ["sources"], reason: "not a source") }
+        sources.append(
+          Source(path: path, device: device, inode: inode, size: size, modified: modified, content: parts[5].string))
+      }
+      return sources
+    }
+  }
+
+  /// Whether every file an entry was made from is still as it was then.
+  private func current(_ sources: [Source]) -> Bool {
+    sources.allSatisfy { source in
+      guard var now = Source(path: InputPath(source.path), hashingContent: source.content != nil) else { return false }
+      now.path = source.path
+      return now == source
+    }
+  }
+
+  /// What the cache holds now.
+  public func statistics() -> Statistics {
+    var s = Statistics()
+    for (_, examined) in examine() {
+      switch examined {
+      case .entry(let sources, let used, let bytes):
+        s.entries += 1
+        s.bytes += bytes
+        s.sourceFiles += sources.count
+        if !current(sources) { s.stale += 1 }
+        s.oldestUse = min(s.oldestUse ?? used, used)
+        s.newestUse = max(s.newestUse ?? used, used)
+      case .damaged: s.damaged += 1
+      case .temporary: s.temporary += 1
+      }
+    }
+    return s
+  }
+
+  /// Removes the entries no run will read again: those whose files are gone or changed, damaged
+  /// ones, and temporary files of stopped runs (not those of the last hour: a run may be writing
+  /// them); with `unusedFor`, also entries not used for that long; with `everything`, every entry.
+  public func prune(unusedFor: TimeInterval? = nil, everything: Bool = false, now: Date = Date()) -> Pruned {
+    var pruned = Pruned()
+    for (path, examined) in examine() {
+      let remove: Bool
+      switch examined {
+      case .entry(let sources, let used, let bytes):
+        if everything {
+          pruned.unused += 1
+        } else if !current(sources) {
+          pruned.stale += 1
+        } else if let unusedFor, now.timeIntervalSince(used) > unusedFor {
+          pruned.unused += 1
+        } else {
+          continue
+        }
+        remove = true
+        pruned.bytes += bytes
+      case .damaged(let bytes):
+        pruned.damaged += 1
+        pruned.bytes += bytes
+        remove = true
+      case .temporary(let bytes):
+        var info = stat()
+        #if canImport(Darwin)
+          let age = stat(path, &info) == 0 ? now.timeIntervalSince1970 - Double(info.st_mtimespec.tv_sec) : 0
+        #else
+          let age = stat(path, &info) == 0 ? now.timeIntervalSince1970 - Double(info.st_mtim.tv_sec) : 0
+        #endif
+        guard everything || age > 3600 else { continue }
+        pruned.temporary += 1
+        pruned.bytes += bytes
+        remove = true
+      }
+      if remove { unlink(path) }
+    }
+    return pruned
+  }
+}

@@ -1,0 +1,137 @@
+// A dump aggregate as one cache entry's JSON, and back: everything a later merge and every report read,
+// so that an aggregate merged from cached parts is the aggregate of reading them. Versions, groups and
+// series entries are written with the snapshot format's members (histograms, per-payload samples and
+// sketches, rates); diagnostics as in snapshots; the accounting as in summaries.
+extension DumpAggregate {
+  /// The entry's JSON text (one line).
+  func cacheEntryJSON() -> String {
+    typealias Value = JSONWriter.Value
+    func versionOrder(_ a: String, _ b: String) -> Bool { Self.precedes(a, b) }
+    let versionMembers: [Value] = versions.keys.sorted(by: versionOrder).map { version in
+      .object([("version", .string(version))] + VersionSnapshot.aggregateMembers(versions[version]!))
+    }
+    let groupMembers: [Value] = groups.keys.sorted { ($0.version, $0.value) < ($1.version, $1.value) }.map { key in
+      .object(
+        [("version", .string(key.version)), ("group", .string(key.value))]
+          + VersionSnapshot.aggregateMembers(groups[key]!))
+    }
+    let seriesMembers: [Value] = series.keys.sorted {
+      ($0.version, $0.start, $0.group ?? "") < ($1.version, $1.start, $1.group ?? "")
+    }.map { key in
+      var entry: [(String, Value)] = [("version", .string(key.version)), ("start", .string(key.start.description))]
+      if let group = key.group { entry.append(("group", .string(group))) }
+      return .object(entry + VersionSnapshot.aggregateMembers(series[key]!))
+    }
+    let diagnosticMembers: [Value] = diagnostics.keys.sorted(by: versionOrder).map { version in
+      guard case .object(let members) = VersionSnapshot.diagnosticsJSON(diagnostics[version]!) else { return .null }
+      return .object([("version", .string(version))] + members)
+    }
+    let trackedPayloads: [Value] = groupPayloads.keys.sorted { ($0.version, $0.value) < ($1.version, $1.value) }.map {
+      .array([.string($0.version), .string($0.value), .integer(Int128(groupPayloads[$0]!))])
+    }
+    func counts(_ d: [String: Int]) -> Value {
+      .object(d.keys.sorted(by: versionOrder).map { ($0, .integer(Int128(d[$0]!))) })
+    }
+    return JSONWriter.compact(
+      .object([
+        ("kind", .string(AggregateCache.entryKind)), ("format", .integer(Int128(AggregateCache.formatVersion))),
+        ("inputs", SummaryJSONRenderer.inputs(inputs)),
+        ("versions", .array(versionMembers)), ("groups", .array(groupMembers)),
+        ("grouping", grouping.map { .string($0.description) } ?? .null), ("series", .array(seriesMembers)),
+        ("latestDay", latestDay.map { .string($0.description) } ?? .null),
+        ("undatedPayloads", .integer(Int128(undatedPayloads))),
+        ("bundleIdentifiers", counts(bundleIdentifiers)), ("tooManyBundleIdentifiers", .bool(tooManyBundleIdentifiers)),
+        ("diagnostics", .array(diagnosticMembers)),
+        ("groupLimit", groupLimit.map { .integer(Int128($0)) } ?? .null), ("groupPayloads", .array(trackedPayloads)),
+        ("foldedGroupPayloads", counts(foldedGroupPayloads)),
+      ]))
+  }
+
+  /// Reads an entry's JSON, with the limits of `options` and `reader` (those the entry was made with:
+  /// they are part of its key).
+  init(cacheEntry root: JSONValue, options: AggregationOptions, reader: PayloadReader) throws(PayloadDecodingError) {
+    typealias Snapshot = VersionSnapshot
+    self.init(limits: reader.limits)
+    guard root.member("kind")?.string == AggregateCache.entryKind else {
+      throw Snapshot.fail("kind", "not a cache entry")
+    }
+    guard root.member("format")?.int64 == Int64(AggregateCache.formatVersion) else {
+      throw Snapshot.fail("format", "not format \(AggregateCache.formatVersion)")
+    }
+    let limit = options.exactValueLimit
+    let years = reader.timestamps.plausibleYears
+    func text(_ v: JSONValue, _ name: StaticString, _ key: String) throws(PayloadDecodingError) -> String {
+      guard let s = v.member(name)?.string else { throw Snapshot.fail("\(key).\(name)", "expected a string") }
+      return s
+    }
+    func day(_ v: JSONValue, _ key: String) throws(PayloadDecodingError) -> CalendarDay {
+      let s = try text(v, "start", key)
+      guard let d = Snapshot.day(s, in: years) else { throw Snapshot.fail("\(key).start", "not a date: '\(s)'") }
+      return d
+    }
+    func aggregate(_ v: JSONValue, _ version: String) throws(PayloadDecodingError) -> VersionAggregate {
+      let read = try Snapshot.decodeAggregate(v, version: version, exactLimit: limit)
+      // The limits of the options the entry was made with (its key holds them).
+      var part = VersionAggregate(version: version, options: options)
+      part.merge(read)
+      return part
+    }
+    inputs = try InputAccounting(json: try Snapshot.member(root, "inputs"))
+    inputs.rejections = RejectionList(
+      listed: inputs.rejections.listed, count: inputs.rejections.count,
+      countsByReason: inputs.rejections.countsByReason,
+      limit: reader.limits.maximumRejectionsListed, perFileLimit: reader.limits.maximumRejectionsListedPerFile)
+    for (i, v) in try Snapshot.member(root, "versions").children.enumerated() {
+      let version = try text(v, "version", "versions.\(i)")
+      versions[version] = try aggregate(v, version)
+    }
+    for (i, v) in try Snapshot.member(root, "groups").children.enumerated() {
+      let version = try text(v, "version", "groups.\(i)")
+      groups[VersionGroup(version: version, value: try text(v, "group", "groups.\(i)"))] = try aggregate(v, version)
+    }
+    if let by = root.member("grouping")?.string {
+      guard let key = GroupingKey(parsing: by) else { throw Snapshot.fail("grouping", "unknown grouping key '\(by)'") }
+      grouping = key
+    }
+    for (i, v) in try Snapshot.member(root, "series").children.enumerated() {
+      let version = try text(v, "version", "series.\(i)")
+      let key = SeriesKey(version: version, group: v.member("group")?.string, start: try day(v, "series.\(i)"))
+      series[key] = try aggregate(v, version)
+    }
+    if let s = root.member("latestDay")?.string {
+      guard let d = Snapshot.day(s, in: years) else { throw Snapshot.fail("latestDay", "not a date: '\(s)'") }
+      latestDay = d
+    }
+    undatedPayloads = try Snapshot.count(in: root, "undatedPayloads", "undatedPayloads")
+    for (name, n) in try Snapshot.counts(root.member("bundleIdentifiers"), "bundleIdentifiers") {
+      bundleIdentifiers[name] = n
+    }
+    tooManyBundleIdentifiers = root.member("tooManyBundleIdentifiers")?.bool == true
+    for (i, v) in try Snapshot.member(root, "diagnostics").children.enumerated() {
+      let version = try text(v, "version", "diagnostics.\(i)")
+      // Folded stacks are not cached (a run collecting them reads everything).
+      diagnostics[version] = try Snapshot.decodeDiagnostics(v, version: version)
+    }
+    if let n = root.member("groupLimit"), n.kind != .null { groupLimit = try Snapshot.count(n, "groupLimit") }
+    for (i, v) in try Snapshot.member(root, "groupPayloads").children.enumerated() {
+      let parts = Array(v.children)
+      guard parts.count == 3, let version = parts[0].string, let value = parts[1].string else {
+        throw Snapshot.fail("groupPayloads.\(i)", "expected [version, group, payloads]")
+      }
+      groupPayloads[VersionGroup(version: version, value: value)] = try Snapshot.count(parts[2], "groupPayloads.\(i)")
+    }
+    for (version, n) in try Snapshot.counts(root.member("foldedGroupPayloads"), "foldedGroupPayloads") {
+      foldedGroupPayloads[version] = n
+    }
+    // What follows from the above: the values tracked per version, and where each group's series are.
+    var tracked: [String: [String]] = [:]
+    for group in groupPayloads.keys { tracked[group.version, default: []].append(group.value) }
+    trackedGroups = tracked.mapValues { $0.sorted(by: Self.precedes) }
+    for key in series.keys.sorted(by: { $0.start < $1.start }) {
+      guard let value = key.group, groupPayloads[VersionGroup(version: key.version, value: value)] != nil else {
+        continue
+      }
+      groupStarts[VersionGroup(version: key.version, value: value), default: []].append(key.start)
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import MetricKitAnalysis
+
+/// `metrics-report cache …`: what a `--cache` folder holds, and pruning it.
+struct Cache: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Look after a --cache folder: what it holds, and removing what no run will read again.",
+    subcommands: [CacheStats.self, CachePrune.self])
+}
+
+/// `metrics-report cache stats DIR`.
+struct CacheStats: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "stats", abstract: "Entries, their size, those whose files changed or are gone, damaged ones.")
+
+  @Argument(help: "The cache folder.")
+  var directory: String
+
+  func run() throws {
+    let s = try CacheCommand.open(directory).statistics()
+    func day(_ d: Date?) -> String {
+      d.map { CalendarDay(daysSinceEpoch: Int(($0.timeIntervalSince1970 / 86_400).rounded(.down))).description } ?? "–"
+    }
+    print("\(directory): format \(AggregateCache.formatVersion)")
+    print("  entries       \(s.entries) (\(s.bytes) bytes), made from \(s.sourceFiles) files")
+    print("  stale         \(s.stale) (their files changed or are gone: cache prune removes them)")
+    print("  damaged       \(s.damaged) (recomputed when read; cache prune removes them)")
+    print("  temporary     \(s.temporary) (left by stopped runs)")
+    print("  last used     \(day(s.oldestUse)) to \(day(s.newestUse))")
+  }
+}
+
+/// `metrics-report cache prune DIR`.
+struct CachePrune: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "prune",
+    abstract: "Remove entries whose files changed or are gone, damaged entries and stopped runs' temporary files.")
+
+  @Argument(help: "The cache folder.")
+  var directory: String
+
+  @Option(help: "Also remove entries not used for this long: 30d, 12w.")
+  var unusedFor: String?
+
+  @Flag(help: "Remove every entry.")
+  var all = false
+
+  func validate() throws {
+    if let unusedFor, CacheCommand.days(unusedFor) == nil {
+      throw ValidationError("--unused-for takes a number of days or weeks: 30d, 12w.")
+    }
+  }
+
+  func run() throws {
+    let p = try CacheCommand.open(directory).prune(
+      unusedFor: unusedFor.flatMap(CacheCommand.days).map { Double($0) * 86_400 }, everything: all)
+    print(
+      "\(directory): removed \(p.files) files (\(p.bytes) bytes): \(p.stale) stale, \(p.unused) unused, "
+        + "\(p.damaged) damaged, \(p.temporary) temporary")
+  }
+}
+
+enum CacheCommand {
+  /// The cache, or exit 2 naming why not.
+  static func open(_ directory: String) throws -> AggregateCache {
+    guard FileManager.default.fileExists(atPath: directory + "/FORMAT") else {
+      ReportOutput.printError("metrics-report: \(directory) is not a metrics-report cache (no FORMAT file)")
+      throw ExitStatus.cannotEvaluate
+    }
+    do {
+      return try AggregateCache(directory: directory)
+    } catch {
+      ReportOutput.printError("metrics-report: \(error)")
+      throw ExitStatus.cannotEvaluate
+    }
+  }
+
+  /// `30d` or `12w` in days.
+  static func days(_ text: String) -> Int? {
+    guard let unit = text.last, let n = Int(text.dropLast()), n >= 0, n <= 100_000 else { return nil }
+    switch unit {
+    case "d": return n
+    case "w": return n * 7
+    default: return nil
+    }
+  }
+}

@@ -1,0 +1,243 @@
+import Foundation
+import PayloadSynthesis
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `--cache DIR` on every command that reads a dump, and `metrics-report cache`: a run with the cache,
+/// cold or warm, writes the bytes a run without it writes; changed, added and deleted files are read
+/// again or drop out; a run killed while writing leaves a cache the next run uses; a torn or damaged
+/// entry is recomputed; a cache of another format is refused.
+@Suite("metrics-report --cache")
+struct CacheCommandTests {
+  /// Every command and format that reads a dump, on `dump`.
+  static func runs(_ dump: String, output dir: URL) -> [[String]] {
+    let launch = "applicationLaunchMetrics.histogrammedTimeToFirstDraw"
+    var runs: [[String]] = []
+    for format in ["text", "json", "markdown", "csv"] {
+      runs.append(["summary", dump, "--format", format])
+      runs.append(["trend", dump, "--metric", launch, "--metric", "hangRate", "--format", format])
+    }
+    runs.append(["summary", dump, "--by", "deviceType", "--pooling", "per-payload", "--format", "json"])
+    runs.append(["trend", dump, "--metric", "*", "--interval", "day", "--by", "deviceType", "--format", "json"])
+    runs.append(["trend", dump, "--metric", "payloads", "--interval", "week", "--last", "30d"])
+    for format in ["text", "json", "markdown", "junit", "github"] {
+      runs.append(["compare", dump, "--baseline", "3.8.0", "--candidate", "3.9.0", "--format", format])
+    }
+    runs.append([
+      "compare", dump, "--baseline", "3.8.0", "--candidate", "3.9.0", "--by", "deviceType", "--format", "json",
+    ])
+    for format in ["openmetrics", "datadog", "otlp-json"] {
+      runs.append(["export", dump, "--to", format, "--interval", "week"])
+    }
+    runs.append(["snapshot", dump, "--app-version", "3.9.0", "--interval", "week", "--by", "deviceType"])
+    runs.append(["snapshot", dump, "--exact-values", "10", "--compact"])
+    runs.append(["report", dump, "--baseline", "3.8.0", "--candidate", "3.9.0", "--by", "deviceType"])
+    runs.append(["diagnostics", dump, "--format", "json"])
+    return runs
+  }
+
+  @Test func coldAndWarmRunsWriteTheBytesOfARunWithoutTheCache() throws {
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let cache = dir.appendingPathComponent("cache").path
+    for run in Self.runs("Samples/dump", output: dir) {
+      let plain = try CLIRunner.run(run)
+      let cold = try CLIRunner.run(run + ["--cache", cache])
+      let warm = try CLIRunner.run(run + ["--cache", cache])
+      #expect(plain.stdout.count > 100, "\(run): \(plain.stderr)")
+      #expect(cold.stdout == plain.stdout, "cold: \(run)")
+      #expect(warm.stdout == plain.stdout, "warm: \(run)")
+      #expect(cold.status == plain.status && warm.status == plain.status, "\(run)")
+      // Warm: nothing read again. (The same options as an earlier run share its entries.)
+      #expect(warm.stderr.contains("from the cache, 0 read (0 files)"), "\(run): \(warm.stderr)")
+      // The rest of standard error (rejections, notes) is the same too.
+      let notes = { (text: String) in text.split(separator: "\n").filter { !$0.hasPrefix("cache: ") } }
+      #expect(notes(warm.stderr) == notes(plain.stderr), "\(run)")
+    }
+  }
+
+  @Test func aMixedMetricKit27DumpGroupedByStateReadsTheSameFromTheCache() throws {
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let dump = dir.appendingPathComponent("reports")
+    try DeviceDayTwin.write(DeviceDayTwin.rollout(daysPerVersion: 60, seed: 3), mix: .mixed, to: dump)
+    let cache = dir.appendingPathComponent("cache").path
+    let by = ["--by", "state:com.example.shop.screen"]
+    for run in [
+      ["compare", dump.path, "--baseline", "4.0.0", "--candidate", "4.1.0", "--format", "json"] + by,
+      ["summary", dump.path, "--within-day", "--format", "json"],
+      ["trend", dump.path, "--metric", "*", "--interval", "day", "--format", "csv"] + by,
+    ] {
+      let plain = try CLIRunner.run(run)
+      let cold = try CLIRunner.run(run + ["--cache", cache])
+      let warm = try CLIRunner.run(run + ["--cache", cache])
+      #expect(plain.stdout.count > 100 && cold.stdout == plain.stdout && warm.stdout == plain.stdout, "\(run)")
+      #expect(warm.stderr.contains(" 0 read (0 files)"), "\(warm.stderr)")
+    }
+  }
+
+  /// A copy of `Samples/dump` in `dir`.
+  static func copyOfSamples(in dir: URL) throws -> URL {
+    let copy = dir.appendingPathComponent("dump")
+    try FileManager.default.copyItem(at: CLIRunner.packageRoot.appendingPathComponent("Samples/dump"), to: copy)
+    return copy
+  }
+
+  @Test func changedAddedAndDeletedFilesAreReadAgainOrDropOut() throws {
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let dump = try Self.copyOfSamples(in: dir)
+    let cache = dir.appendingPathComponent("cache").path
+    let run = ["compare", dump.path, "--baseline", "3.8.0", "--candidate", "3.9.0", "--format", "json"]
+    let first = try CLIRunner.run(run + ["--cache", cache])
+    #expect(first.stderr.contains("0 of 7 batches"), "\(first.stderr)")
+
+    // One file deleted, one changed (another payload's bytes), one added: three batches at most are
+    // read again, and the output is that of a run without the cache on the tree as it is now.
+    let files = try FileManager.default.subpathsOfDirectory(atPath: dump.path).filter { $0.hasSuffix(".json") }.sorted()
+    let v38 = files.filter { $0.hasPrefix("v3.8.0/") }
+    let v39 = files.filter { $0.hasPrefix("v3.9.0/") }
+    try FileManager.default.removeItem(at: dump.appendingPathComponent(v38[0]))
+    try Data(contentsOf: dump.appendingPathComponent(v39[1])).write(to: dump.appendingPathComponent(v39[0]))
+    try FileManager.default.copyItem(
+      at: dump.appendingPathComponent(v39[2]), to: dump.appendingPathComponent("v3.9.0/added-later.json"))
+    let plain = try CLIRunner.run(run)
+    let warm = try CLIRunner.run(run + ["--cache", cache])
+    #expect(warm.stdout == plain.stdout)
+    #expect(warm.stdout != first.stdout, "the changes changed nothing")
+    let counts = Self.cacheCounts(warm.stderr)
+    #expect(counts.hits >= 4 && counts.read >= 1 && counts.read <= 3, "\(warm.stderr)")
+
+    // A changed modification time alone is a change: the batch is read again.
+    let touched = dump.appendingPathComponent(v38[1])
+    var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+    #expect(touched.path.withCString { utimensat(AT_FDCWD, $0, &times, 0) } == 0)
+    let again = try CLIRunner.run(run + ["--cache", cache])
+    #expect(again.stdout == plain.stdout && Self.cacheCounts(again.stderr).read == 1, "\(again.stderr)")
+
+    // Stale entries (their files changed or are gone) are what prune removes.
+    let stats = try CLIRunner.run(["cache", "stats", cache])
+    #expect(stats.status == 0 && stats.stdout.contains("stale         "), "\(stats.stdout)")
+    let prune = try CLIRunner.run(["cache", "prune", cache])
+    #expect(prune.status == 0 && prune.stdout.contains(" stale"), "\(prune.stdout)")
+    let after = try CLIRunner.run(["cache", "stats", cache])
+    #expect(after.stdout.contains("stale         0 "), "\(after.stdout)")
+    let last = try CLIRunner.run(run + ["--cache", cache])
+    #expect(last.stdout == plain.stdout && Self.cacheCounts(last.stderr).read == 0, "\(last.stderr)")
+  }
+
+  /// The batches from the cache and read, from a run's `cache:` line.
+  static func cacheCounts(_ stderr: String) -> (hits: Int, read: Int) {
+    guard let line = stderr.split(separator: "\n").first(where: { $0.hasPrefix("cache: ") }) else { return (-1, -1) }
+    let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+    // "cache: H of N batches (F files) from the cache, R read (G files)"
+    return numbers.count >= 5 ? (numbers[0], numbers[3]) : (-1, -1)
+  }
+
+  @Test func aCacheOfAnotherFormatOrAFolderThatIsNotOneIsRefused() throws {
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let other = dir.appendingPathComponent("other")
+    try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+    try Data("metrics-report cache 99\n".utf8).write(to: other.appendingPathComponent("FORMAT"))
+    let refused = try CLIRunner.run(["summary", "Samples/dump", "--cache", other.path])
+    #expect(refused.status == 2 && refused.stdout.isEmpty)
+    #expect(
+      refused.stderr.contains("a metrics-report cache of format 99; this build reads format 1"), "\(refused.stderr)")
+    let notCache = dir.appendingPathComponent("photos")
+    try FileManager.default.createDirectory(at: notCache, withIntermediateDirectories: true)
+    try Data("x".utf8).write(to: notCache.appendingPathComponent("a.jpg"))
+    let notOne = try CLIRunner.run(["summary", "Samples/dump", "--cache", notCache.path])
+    #expect(notOne.status == 2 && notOne.stderr.contains("not a metrics-report cache"), "\(notOne.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: notCache.path) == ["a.jpg"])
+    let stats = try CLIRunner.run(["cache", "stats", notCache.path])
+    #expect(stats.status == 2)
+  }
+
+  @Test func tornAndDamagedEntriesAreRecomputedAndReplaced() throws {
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let cache = dir.appendingPathComponent("cache")
+    let run = ["summary", "Samples/dump", "--format", "json"]
+    let plain = try CLIRunner.run(run)
+    _ = try CLIRunner.run(run + ["--cache", cache.path])
+    let entries = try Self.entries(cache)
+    #expect(entries.count == 7)
+    // One cut in half (a torn write), one with a byte changed (damage), one left empty.
+    let torn = try Data(contentsOf: entries[0])
+    try torn.prefix(torn.count / 2).write(to: entries[0])
+    var damaged = try Data(contentsOf: entries[1])
+    damaged[damaged.count - 20] ^= 0x01
+    try damaged.write(to: entries[1])
+    try Data().write(to: entries[2])
+    // And a stopped run's temporary file, two hours old.
+    let temporary = URL(fileURLWithPath: entries[3].path + ".tmp-1-2")
+    try Data("{\"partial".utf8).write(to: temporary)
+    var old = [timespec(tv_sec: time(nil) - 7200, tv_nsec: 0), timespec(tv_sec: time(nil) - 7200, tv_nsec: 0)]
+    _ = temporary.path.withCString { utimensat(AT_FDCWD, $0, &old, 0) }
+
+    let stats = try CLIRunner.run(["cache", "stats", cache.path])
+    #expect(stats.stdout.contains("damaged       3 ") && stats.stdout.contains("temporary     1 "), "\(stats.stdout)")
+    let recovered = try CLIRunner.run(run + ["--cache", cache.path])
+    #expect(recovered.stdout == plain.stdout)
+    #expect(recovered.stderr.contains("torn: "), "\(recovered.stderr)")
+    #expect(recovered.stderr.contains("damaged: the checksum does not match"), "\(recovered.stderr)")
+    #expect(recovered.stderr.contains("4 of 7 batches") && recovered.stderr.contains("3 damaged entries recomputed"))
+    // Replaced: the next run takes everything from the cache.
+    let next = try CLIRunner.run(run + ["--cache", cache.path])
+    #expect(next.stdout == plain.stdout && Self.cacheCounts(next.stderr) == (7, 0), "\(next.stderr)")
+    let prune = try CLIRunner.run(["cache", "prune", cache.path])
+    #expect(prune.stdout.contains("1 temporary"), "\(prune.stdout)")
+    #expect(!FileManager.default.fileExists(atPath: temporary.path))
+  }
+
+  /// The entry files of a cache.
+  static func entries(_ cache: URL) throws -> [URL] {
+    let root = cache.appendingPathComponent("entries")
+    return try FileManager.default.subpathsOfDirectory(atPath: root.path).map { root.appendingPathComponent($0) }
+      .filter { !$0.hasDirectoryPath && $0.lastPathComponent.count == 64 }.sorted { $0.path < $1.path }
+  }
+
+  @Test func aRunKilledWhileWritingLeavesACacheTheNextRunUses() throws {
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    // Ninety days, a folder each: a run takes long enough to be killed between entries.
+    let dump = dir.appendingPathComponent("days")
+    try DailyDumps.write(to: dump, days: 0..<90, payloadsPerDay: 40)
+    let run = ["trend", dump.path, "--metric", "*", "--interval", "day", "--format", "json", "--threads", "2"]
+    let plain = try CLIRunner.run(run)
+    #expect(plain.status == 0)
+    var killedMidRun = 0
+    for attempt in 0..<3 {
+      let cache = dir.appendingPathComponent("cache-\(attempt)")
+      let process = Process()
+      process.executableURL = CLIRunner.productsDirectory.appendingPathComponent("metrics-report")
+      process.arguments = run + ["--cache", cache.path]
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      // Killed as soon as the first entries are in place, while others are being written.
+      let deadline = Date().addingTimeInterval(60)
+      while process.isRunning && Date() < deadline && ((try? Self.entries(cache).count) ?? 0) < 3 { usleep(2_000) }
+      if process.isRunning {
+        kill(process.processIdentifier, SIGKILL)
+        killedMidRun += 1
+      }
+      process.waitUntilExit()
+      let written = (try? Self.entries(cache).count) ?? 0
+      let next = try CLIRunner.run(run + ["--cache", cache.path])
+      #expect(next.stdout == plain.stdout, "attempt \(attempt)")
+      let counts = Self.cacheCounts(next.stderr)
+      #expect(counts.hits == written && counts.hits + counts.read == 90, "\(written) entries: \(next.stderr)")
+      #expect(!next.stderr.contains("damaged"), "\(next.stderr)")
+      let last = try CLIRunner.run(run + ["--cache", cache.path])
+      #expect(last.stdout == plain.stdout && Self.cacheCounts(last.stderr) == (90, 0), "\(last.stderr)")
+    }
+    #expect(killedMidRun > 0, "no run was still writing when killed")
+  }
+}
