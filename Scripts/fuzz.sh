@@ -54,7 +54,11 @@ case "$target" in
       --cache "$work/cache" >/dev/null 2>&1 || true
     swift run -c release metrics-report trend Samples/dump --metric '*' --interval day --by deviceType \
       --cache "$work/cache" >/dev/null 2>&1 || true
-    find "$work/cache/entries" -type f | while read -r f; do cp "$f" "$work/seeds/"; done ;;
+    # Each entry whole, and its body alone (the harness gives a body a correct header).
+    find "$work/cache/entries" -type f | while read -r f; do
+      cp "$f" "$work/seeds/"
+      tail -n +2 "$f" > "$work/seeds/$(basename "$f").body"
+    done ;;
 esac
 # Hand-made seeds: the hostile cases found so far, one file each.
 if [[ -d Fuzz/Seeds/$target ]]; then cp Fuzz/Seeds/"$target"/* "$work/seeds/"; fi
