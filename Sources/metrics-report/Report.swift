@@ -68,6 +68,7 @@ struct Report: ParsableCommand {
     options.estimator = histogram.estimator
     options.interpolation = histogram.interpolation
     options.top = breakdown.top
+    options.threads = input.threads
 
     let evaluator = try baseline.map { _ in
       RegressionEvaluator(

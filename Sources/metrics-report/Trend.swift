@@ -51,6 +51,7 @@ struct Trend: ParsableCommand {
     options.minPayloads = axis.minPayloads
     options.top = breakdown.top
     options.lastDays = try axis.lastDays
+    options.threads = input.threads
     return options
   }
 

@@ -16,6 +16,8 @@ public struct ReportOptions: Sendable {
   public var interpolation: Interpolation = .monotone
   /// With grouping, the groups drawn per version (most payloads first); the rest merge into `(other)`.
   public var top = 10
+  /// Threads computing the charts' points (the page is the same for any number).
+  public var threads = 1
   /// The versions whose distributions are overlaid; empty: the gate's baseline and candidate, or
   /// without a gate the latest two versions.
   public var distributionVersions: [String] = []

@@ -147,6 +147,7 @@ public struct ReportPage: Sendable {
     trendOptions.minPayloads = options.minPayloads
     trendOptions.lastDays = options.lastDays
     trendOptions.top = options.top
+    trendOptions.threads = options.threads
     var statistics: [Statistic] = []
     for statistic in options.charts.map(\.statistic) where statistic.isPlottable(for: .histogram) {
       if !statistics.contains(statistic) { statistics.append(statistic) }

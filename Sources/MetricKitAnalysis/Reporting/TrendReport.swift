@@ -14,6 +14,8 @@ public struct TrendOptions: Sendable, Hashable {
   public var lastDays: Int?
   /// With grouping, the groups kept per version (most payloads first); the rest merge into `(other)`.
   public var top = 10
+  /// Threads computing the points' statistics (the report is the same for any number).
+  public var threads = 1
 
   /// Creates the default options.
   public init() {}
@@ -111,20 +113,26 @@ public struct TrendReport: Sendable {
         < (kept[b.version]?.firstIndex(of: b.group ?? "") ?? .max, b.group ?? "")
     }
     let by = aggregate.grouping?.description
+    // Each metric's line of each version (and group), its points computed on `options.threads`
+    // threads; in order whatever the scheduling.
+    let ordered = lines.map { line in byLine[line, default: [:]].sorted { $0.key < $1.key } }
+    let tasks = subjects.flatMap { subject in lines.indices.map { (subject, $0) } }
+    let computed = ParallelSlots.map(count: tasks.count, threads: options.threads) { n -> [TrendPoint] in
+      guard case .metric(let metric) = tasks[n].0 else { return [] }
+      return ordered[tasks[n].1].compactMap { start, part in Self.point(metric, start: start, part, options) }
+    }
     for subject in subjects {
-      guard case .metric(let metric) = subject else {
+      guard case .metric = subject else {
         series += Self.adoptionSeries(lines, byLine, by: by, options: options)
         continue
       }
-      for line in lines {
-        let points = byLine[line, default: [:]].sorted { $0.key < $1.key }.compactMap { start, part in
-          Self.point(metric, start: start, part, options)
-        }
-        guard !points.isEmpty else { continue }
+      for (n, task) in tasks.enumerated() where task.0 == subject {
+        let line = lines[task.1]
+        guard !computed[n].isEmpty else { continue }
         series.append(
           TrendSeries(
             subject: subject, version: line.version, by: by.flatMap { key in line.group.map { (key, $0) } },
-            points: points))
+            points: computed[n]))
       }
     }
   }

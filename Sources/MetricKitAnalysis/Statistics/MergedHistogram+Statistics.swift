@@ -7,10 +7,17 @@ extension MergedHistogram {
   public func mean(estimator: MeanEstimator = .midpoint, interpolation: Interpolation = .monotone)
     throws(StatisticsError) -> Double
   {
+    try mean(estimator: estimator, interpolation: interpolation, partition: nil)
+  }
+
+  /// The mean, with the monotone model's partition of these buckets when the caller has it already.
+  func mean(estimator: MeanEstimator, interpolation: Interpolation, partition known: ElementaryPartition?)
+    throws(StatisticsError) -> Double
+  {
     let buckets = self.buckets
     guard !buckets.isEmpty else { throw .empty }
     if interpolation == .monotone && estimator == .midpoint {
-      let partition = ElementaryPartition(buckets: buckets, selfConsistent: true)
+      let partition = known ?? ElementaryPartition(buckets: buckets, selfConsistent: true)
       return try GSL.histogramMonotoneMean(edges: partition.edges, masses: partition.masses)
     }
     return try GSL.weightedMean(
@@ -40,12 +47,19 @@ extension MergedHistogram {
   public func percentiles(_ percentiles: [Percentile], interpolation: Interpolation = .monotone)
     throws(StatisticsError) -> [PercentileEstimate]
   {
+    try self.percentiles(percentiles, interpolation: interpolation, partition: nil)
+  }
+
+  /// Percentiles, with the model's partition of these buckets when the caller has it already.
+  func percentiles(_ percentiles: [Percentile], interpolation: Interpolation, partition known: ElementaryPartition?)
+    throws(StatisticsError) -> [PercentileEstimate]
+  {
     guard sampleCount > 0, !percentiles.isEmpty else {
       if percentiles.isEmpty { return [] }
       throw .empty
     }
     let buckets = self.buckets
-    let partition = ElementaryPartition(buckets: buckets, selfConsistent: interpolation == .monotone)
+    let partition = known ?? ElementaryPartition(buckets: buckets, selfConsistent: interpolation == .monotone)
     let values = try GSL.histogramQuantiles(
       edges: partition.edges, masses: partition.masses, probabilities: percentiles.map(\.probability),
       interpolation: interpolation)

@@ -50,13 +50,19 @@ public struct PooledStatistics: Sendable {
     switch metric.kind {
     case .histogram:
       guard let merged = aggregate.histogram(metric), merged.sampleCount > 0 else { return [:] }
-      if let estimates = try? merged.percentiles(percentiles, interpolation: interpolation) {
+      // Under the monotone model the percentiles and the midpoint mean read one partition: made once.
+      let partition =
+        interpolation == .monotone && !percentiles.isEmpty && !others.isEmpty && estimator == .midpoint
+        ? ElementaryPartition(buckets: merged.buckets, selfConsistent: true) : nil
+      if let estimates = try? merged.percentiles(percentiles, interpolation: interpolation, partition: partition) {
         for e in estimates {
           out[.percentile(e.percentile)] = Value(value: e.value, bounds: e.lowerBound...e.upperBound)
         }
       }
       // Any other statistic of a histogram is its mean.
-      if !others.isEmpty, let mean = try? merged.mean(estimator: estimator, interpolation: interpolation) {
+      if !others.isEmpty,
+        let mean = try? merged.mean(estimator: estimator, interpolation: interpolation, partition: partition)
+      {
         for statistic in others { out[statistic] = Value(value: mean) }
       }
     case .scalar, .counter:
