@@ -20,8 +20,10 @@ import Foundation
 ///
 /// Layout: `FORMAT` (`metrics-report cache N`), `entries/ab/abcdef…` (the key in hex).
 public struct AggregateCache: Sendable {
-  /// The format of the folder and its entries. Entries of another format are never read: a cache
-  /// made by another format is refused whole.
+  /// The format of the folder and its entries, part of every key. It changes whenever what an
+  /// aggregate holds or how a payload is aggregated changes, so that no entry made by other code is
+  /// ever merged. Entries of another format are never read: a cache made by another format is refused
+  /// whole.
   public static let formatVersion = 1
   static let entryKind = "metrics-report-cache-entry"
   static let formatText = "metrics-report cache \(formatVersion)\n"
