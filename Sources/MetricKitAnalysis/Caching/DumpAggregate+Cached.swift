@@ -14,6 +14,16 @@ extension DumpAggregate {
     /// Entries that could not be written (the run's output is complete all the same).
     public var notStored = 0
 
+    /// Adds another part's use.
+    mutating func add(_ other: CacheUse) {
+      hits += other.hits
+      filesFromCache += other.filesFromCache
+      misses += other.misses
+      filesRead += other.filesRead
+      notStored += other.notStored
+      damaged += other.damaged
+    }
+
     /// One line for a run's standard error.
     public var summary: String {
       var text = "cache: \(hits) of \(hits + misses) batches (\(filesFromCache) files) from the cache, "
@@ -108,12 +118,7 @@ extension DumpAggregate {
     var use = CacheUse()
     for pass in looked + read {
       merge(pass.aggregate)
-      use.hits += pass.use.hits
-      use.filesFromCache += pass.use.filesFromCache
-      use.misses += pass.use.misses
-      use.filesRead += pass.use.filesRead
-      use.notStored += pass.use.notStored
-      use.damaged += pass.use.damaged
+      use.add(pass.use)
     }
     use.damaged.sort()
     cacheUse = use
