@@ -14,8 +14,8 @@ import Foundation
 /// names whose hash says so, so that a file added to a large flat folder changes one batch), keyed by
 /// the SHA-256 of the aggregation's options, the cache's format and each file's path, device, inode,
 /// size and modification time (and, with ``hashesContent``, the SHA-256 of its bytes). An entry is
-/// written to a temporary file, flushed, and renamed into place: a run killed at any point leaves
-/// whole entries or none. Its first line holds its length and a checksum of the rest, so that an
+/// written to a temporary file and renamed into place: a run killed at any point leaves whole entries
+/// or none. Its first line holds its length and a checksum of the rest, so that an
 /// entry damaged later is detected, recomputed and replaced.
 ///
 /// Layout: `FORMAT` (`metrics-report cache N`), `entries/ab/abcdef…` (the key in hex).
@@ -65,8 +65,9 @@ public struct AggregateCache: Sendable {
             + "only: remove the folder or name another one.")
       }
     } else {
+      // Empty, or being made a cache by another run at this moment (its FORMAT not yet renamed).
       let contents = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-      guard contents.isEmpty else {
+      guard contents.allSatisfy({ $0.hasPrefix("FORMAT.tmp-") || $0 == "entries" }) else {
         throw Failure(
           description: "--cache \(directory): not a metrics-report cache (no FORMAT file) and not empty; "
             + "name a new or empty folder")
@@ -231,8 +232,10 @@ public struct AggregateCache: Sendable {
     return Array(header.utf8) + rest
   }
 
-  /// Writes `bytes` to a temporary file beside `path`, flushes it and renames it to `path`: a reader
-  /// sees the old file or the whole new one.
+  /// Writes `bytes` to a temporary file beside `path` and renames it to `path`: a reader sees the old
+  /// file or the whole new one, whenever the writer stops. (No flush to the disk: an entry that a
+  /// system crash cut short fails its length or checksum and is recomputed, so a flush per entry, many
+  /// times the cost of writing it, would buy nothing.)
   static func writeAtomically(_ bytes: [UInt8], to path: String) -> Bool {
     let temporary = "\(path).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -245,7 +248,7 @@ public struct AggregateCache: Sendable {
         guard n > 0 else { return false }
         written += n
       }
-      return fsync(fd) == 0
+      return true
     }
     close(fd)
     guard ok, rename(temporary, path) == 0 else {
