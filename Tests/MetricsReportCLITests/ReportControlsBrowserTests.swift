@@ -94,14 +94,24 @@ extension ReportBrowserTests {
     try session.screenshot().write(to: Self.artifacts.appendingPathComponent("report-groups.png"))
   }
 
-  @Test func logScaleRangeKeysAndWheelMoveTheSharedView() throws {
-    guard let executable = Self.browser() else { return }
+  /// Runs `body` on the samples' page open in Chromium, with the folder it was written to; skipped,
+  /// with a notice, without Chromium.
+  static func withSamplesPage(_ body: (ChromiumSession, URL) throws -> Void) throws {
+    guard let executable = browser() else { return }
     let dir = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
-    let page = try Self.page(in: dir)
+    let page = try page(in: dir)
     let session = try ChromiumSession(executable: executable)
     defer { session.close() }
     try session.open(page)
+    try body(session, dir)
+  }
+
+  @Test func logScaleRangeKeysAndWheelMoveTheSharedView() throws {
+    try Self.withSamplesPage { session, _ in try Self.logScaleRangeKeysAndWheel(session) }
+  }
+
+  static func logScaleRangeKeysAndWheel(_ session: ChromiumSession) throws {
     let data = try Self.pageData(session)
     let (x0, x1) = (data["x0"] as? Double ?? .nan, data["x1"] as? Double ?? .nan)
     let paths = "[...document.querySelectorAll('svg.plot path')].map(p => p.getAttribute('d')).join('|')"
@@ -206,14 +216,10 @@ extension ReportBrowserTests {
   }
 
   @Test func chartsSaveAsSVGPNGAndCSVAndKeepTheirLabelsInside() throws {
-    guard let executable = Self.browser() else { return }
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let page = try Self.page(in: dir)
-    let session = try ChromiumSession(executable: executable)
-    defer { session.close() }
-    try session.open(page)
+    try Self.withSamplesPage { session, dir in try Self.chartsSave(session, into: dir) }
+  }
 
+  static func chartsSave(_ session: ChromiumSession, into dir: URL) throws {
     // No axis label reaches past its chart, on time charts and distributions alike.
     let outside = """
       [...document.querySelectorAll('svg.plot')].flatMap(svg => { const box = svg.getBoundingClientRect();
