@@ -91,7 +91,7 @@ struct InputOptions: ParsableArguments {
 
   @Flag(
     help:
-      "With --cache, also tell files apart by the SHA-256 of their bytes (reads every file; for untrusted modification times)."
+      "With --cache, tell files apart by their path, size and SHA-256 instead of inode and time (for fresh checkouts and copies; reads every file)."
   )
   var cacheContentHash = false
 

@@ -131,6 +131,43 @@ struct CacheCommandTests {
     #expect(last.stdout == plain.stdout && Self.cacheCounts(last.stderr).read == 0, "\(last.stderr)")
   }
 
+  @Test func withContentHashesACopyFindsItsEntriesAndAChangeOfBytesAloneIsSeen() throws {
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let dump = try Self.copyOfSamples(in: dir)
+    let cache = dir.appendingPathComponent("cache").path
+    let run = [
+      "summary", "dump", "--format", "json", "--cache", cache, "--cache-content-hash", "--threads", "2",
+    ]
+    // Run from `dir`, so that the paths are those of a checkout: the same in every copy.
+    func summary() throws -> CLIRunner.Result {
+      try CLIRunner.shell("cd '\(dir.path)' && \"$B\" \(run.map { "'\($0)'" }.joined(separator: " "))")
+    }
+    let first = try summary()
+    #expect(Self.cacheCounts(first.stderr) == (0, 7), "\(first.stderr)")
+    // A fresh copy: every file a new inode and time, the same bytes. Everything comes from the cache.
+    try FileManager.default.moveItem(at: dump, to: dir.appendingPathComponent("old"))
+    try FileManager.default.copyItem(at: dir.appendingPathComponent("old"), to: dump)
+    try FileManager.default.removeItem(at: dir.appendingPathComponent("old"))
+    let copied = try summary()
+    #expect(copied.stdout == first.stdout && Self.cacheCounts(copied.stderr) == (7, 0), "\(copied.stderr)")
+    // One file's bytes changed, its size and time kept: its batch is read again, and counts the change.
+    let files = try FileManager.default.subpathsOfDirectory(atPath: dump.path).filter {
+      $0.hasPrefix("v3.9.0/") && $0.hasSuffix(".json")
+    }.sorted()
+    let a = dump.appendingPathComponent(files[0])
+    let modified = try FileManager.default.attributesOfItem(atPath: a.path)[.modificationDate] as? Date
+    let text = try String(contentsOf: a, encoding: .utf8)
+    let changed = text.replacingOccurrences(of: "\"3.9.0\"", with: "\"3.9.9\"")
+    #expect(changed != text && changed.utf8.count == text.utf8.count)
+    try changed.write(to: a, atomically: false, encoding: .utf8)
+    try FileManager.default.setAttributes([.modificationDate: modified as Any], ofItemAtPath: a.path)
+    let after = try summary()
+    #expect(Self.cacheCounts(after.stderr) == (6, 1), "\(after.stderr)")
+    let plain = try CLIRunner.shell("cd '\(dir.path)' && \"$B\" summary dump --format json")
+    #expect(after.stdout == plain.stdout && after.stdout.contains("\"3.9.9\""))
+  }
+
   /// The batches from the cache and read, from a run's `cache:` line.
   static func cacheCounts(_ stderr: String) -> (hits: Int, read: Int) {
     guard let line = stderr.split(separator: "\n").first(where: { $0.hasPrefix("cache: ") }) else { return (-1, -1) }

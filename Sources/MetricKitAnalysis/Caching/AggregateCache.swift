@@ -13,7 +13,7 @@ import Foundation
 /// Each entry is the aggregate of one batch of input files (the files of a folder, cut into runs at
 /// names whose hash says so, so that a file added to a large flat folder changes one batch), keyed by
 /// the SHA-256 of the aggregation's options, the cache's format and each file's path, device, inode,
-/// size and modification time (and, with ``hashesContent``, the SHA-256 of its bytes). An entry is
+/// size and modification time (with ``hashesContent``, its path, size and the SHA-256 of its bytes). An entry is
 /// written to a temporary file and renamed into place: a run killed at any point leaves whole entries
 /// or none. Its first line holds its length and a checksum of the rest, so that an
 /// entry damaged later is detected, recomputed and replaced.
@@ -30,8 +30,9 @@ public struct AggregateCache: Sendable {
 
   /// The cache's folder.
   public let directory: String
-  /// Whether files are also identified by the SHA-256 of their bytes (slower: every file is read on
-  /// every run), for file systems whose modification times cannot be trusted.
+  /// Whether files are identified by their path, size and the SHA-256 of their bytes instead of their
+  /// device, inode and modification time: for checkouts and copies made anew before each run, and file
+  /// systems whose times cannot be trusted (slower: every file is read on every run to hash it).
   public let hashesContent: Bool
 
   /// Why the cache cannot be used.
@@ -103,11 +104,28 @@ public struct AggregateCache: Sendable {
       #else
         modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
       #endif
+      // Told apart by its bytes, the file's place on the disk and its time no longer matter: a copy, a
+      // fresh checkout or a restore with new times finds its entries.
       if hashingContent {
-        guard let bytes = path.withCString({ FileManager.default.contents(atPath: String(cString: $0)) }) else {
-          return nil
-        }
-        content = SHA256.digest(Array(bytes)).map { String(format: "%02x", $0) }.joined()
+        guard let bytes = Self.contents(of: path) else { return nil }
+        content = SHA256.digest(bytes).map { String(format: "%02x", $0) }.joined()
+        (device, inode, modified) = (0, 0, 0)
+      }
+    }
+
+    /// The bytes of the file at `path`; nil when it cannot be read whole.
+    private static func contents(of path: InputPath) -> [UInt8]? {
+      let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
+      guard fd >= 0 else { return nil }
+      defer { close(fd) }
+      var bytes: [UInt8] = []
+      var chunk = [UInt8](repeating: 0, count: 1 << 20)
+      while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        guard n >= 0 else { return nil }
+        if n == 0 { return bytes }
+        bytes += chunk[..<n]
       }
     }
 
