@@ -6,8 +6,8 @@ extension DumpAggregate {
   /// The entry's JSON text (one line).
   func cacheEntryJSON() -> String {
     typealias Value = JSONWriter.Value
-    func versionOrder(_ a: String, _ b: String) -> Bool { Self.precedes(a, b) }
-    let versionMembers: [Value] = versions.keys.sorted(by: versionOrder).map { version in
+    func bytewise(_ a: String, _ b: String) -> Bool { Self.precedes(a, b) }
+    let versionMembers: [Value] = versions.keys.sorted(by: bytewise).map { version in
       .object([("version", .string(version))] + VersionSnapshot.aggregateMembers(versions[version]!))
     }
     let groupMembers: [Value] = groups.keys.sorted { ($0.version, $0.value) < ($1.version, $1.value) }.map { key in
@@ -22,7 +22,7 @@ extension DumpAggregate {
       if let group = key.group { entry.append(("group", .string(group))) }
       return .object(entry + VersionSnapshot.aggregateMembers(series[key]!))
     }
-    let diagnosticMembers: [Value] = diagnostics.keys.sorted(by: versionOrder).map { version in
+    let diagnosticMembers: [Value] = diagnostics.keys.sorted(by: bytewise).map { version in
       guard case .object(let members) = VersionSnapshot.diagnosticsJSON(diagnostics[version]!) else { return .null }
       return .object([("version", .string(version))] + members)
     }
@@ -30,7 +30,7 @@ extension DumpAggregate {
       .array([.string($0.version), .string($0.value), .integer(Int128(groupPayloads[$0]!))])
     }
     func counts(_ d: [String: Int]) -> Value {
-      .object(d.keys.sorted(by: versionOrder).map { ($0, .integer(Int128(d[$0]!))) })
+      .object(d.keys.sorted(by: bytewise).map { ($0, .integer(Int128(d[$0]!))) })
     }
     return JSONWriter.compact(
       .object([
