@@ -41,6 +41,12 @@ struct Snapshot: ParsableCommand {
       valueName: "n"))
   var exactValues = ScalarSample.defaultExactLimit
 
+  @Option(
+    help: ArgumentHelp(
+      "Keep at most this many per-payload values exactly in the whole snapshot, the samples the gate's rules test first; the others as sketches.",
+      valueName: "n"))
+  var exactBudget = VersionSnapshot.defaultExactValueBudget
+
   @Option(help: "Also record the time axis, per day, week or month, so that merged shards feed 'trend --snapshot'.")
   var interval: TrendInterval?
 
@@ -60,6 +66,7 @@ struct Snapshot: ParsableCommand {
     }
     _ = try percentiles()
     guard exactValues >= 0 else { throw ValidationError("--exact-values takes a count (0 or more).") }
+    guard exactBudget >= 0 else { throw ValidationError("--exact-budget takes a count (0 or more).") }
   }
 
   func percentiles() throws -> [Percentile] {
@@ -101,6 +108,7 @@ struct Snapshot: ParsableCommand {
         aggregate: aggregate.versions[version] ?? VersionAggregate(version: version, exactValueLimit: exactValues),
         estimator: estimator,
         payloadPercentiles: recorded, inputs: aggregate.inputs, diagnostics: aggregate.diagnostics[version])
+      snapshot.exactValueBudget = exactBudget
       if let interval {
         snapshot.interval = interval
         snapshot.grouping = options.grouping

@@ -2,8 +2,8 @@
 // or a long release history for the report page: generate-corpus DIR --history [VERSIONS DAYS PER-VERSION]
 // or dumps kept by day, a folder a day (Scripts/cache-bench.sh): generate-corpus DIR --daily FIRST DAYS PER-DAY
 // or COUNT payloads of one version as NDJSON on standard output, for measurements at any scale
-// (Scripts/sketch-bench.sh): generate-corpus --stream COUNT [--seed N] [--profile K] (K: 0 = 3.8.0,
-// 1 = 3.9.0, 2 = 3.10.0)
+// (Scripts/sketch-bench.sh): generate-corpus --stream COUNT [--seed N] [--profile K] [--signposts S]
+// (K: 0 = 3.8.0, 1 = 3.9.0, 2 = 3.10.0; S more signposts, each in about 70% of the payloads)
 import Foundation
 import PayloadSynthesis
 
@@ -17,7 +17,9 @@ if arguments.first == "--stream", arguments.count >= 2, let count = Int(argument
   let profile = VersionProfile.standard[min(max(value(after: "--profile") ?? 0, 0), 2)]
   var chunk = ""
   for n in 0..<count {
-    let payload = SyntheticPayload.make(profile: profile, day: n % 28, device: n, multipleVersions: false, rng: &rng)
+    let detail = value(after: "--signposts").map { PayloadDetail.signposts($0) } ?? .standard
+    let payload = SyntheticPayload.make(
+      profile: profile, day: n % 28, device: n, multipleVersions: false, rng: &rng, detail: detail)
     chunk += SampleDump.compact(payload.json) + "\n"
     if chunk.utf8.count > 1 << 20 || n == count - 1 {
       FileHandle.standardOutput.write(Data(chunk.utf8))

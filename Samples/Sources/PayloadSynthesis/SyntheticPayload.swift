@@ -1,12 +1,15 @@
 import Foundation
 
 /// How much a synthetic payload carries.
-public enum PayloadDetail: Sendable {
+public enum PayloadDetail: Sendable, Equatable {
   /// The sample dump's payloads (4–10 KB pretty-printed).
   case standard
   /// Every section, six signposts and dense launch histograms (about 21 KB pretty-printed, like a
   /// busy app's real payloads): the benchmark corpus.
   case full
+  /// The standard sections and `n` more signposts (`App/Screen1`…), each in about 7 payloads of 10: a
+  /// version with many signposts, each sample under the per-sample exact limit.
+  case signposts(Int)
 }
 
 /// One synthetic device-day: the raw observations it was made from (the ground truth) and the
@@ -58,6 +61,12 @@ public struct SyntheticPayload: Sendable {
     let layoutChoice = detail == .full ? 0 : Int(rng.next() % UInt64(launchLayouts.count))
     let launchLayout = launchLayouts[layoutChoice]
     let hangLayout = hangLayouts[Int(rng.next() % UInt64(hangLayouts.count))]
+    let signposts: [String]
+    switch detail {
+    case .standard: signposts = []
+    case .full: signposts = ["Checkout", "Search", "Render", "Sync", "Login"]
+    case .signposts(let n): signposts = (0..<max(0, n)).filter { _ in rng.next() % 10 < 7 }.map { "Screen\($0 + 1)" }
+    }
     func draw(_ n: Int, median: Double, sigma: Double, layout: BucketLayout) -> [Double] {
       let top = layout.edges[layout.edges.count - 1] - 1
       return (0..<n).map { _ in min(max(rng.logNormal(median: median, sigma: sigma), 1), top) }
@@ -184,7 +193,7 @@ public struct SyntheticPayload: Sendable {
       }
       w.member("signpostMetrics") {
         w.array {
-          for name in detail == .full ? ["Checkout", "Search", "Render", "Sync", "Login"] : [] {
+          for name in signposts {
             w.element {
               w.object {
                 w.field("signpostName", string: name)

@@ -103,6 +103,10 @@ extension VersionSnapshot {
       aggregate: aggregate, estimator: estimator, payloadPercentiles: percentiles, inputs: inputs,
       diagnostics: diagnostics)
     if format >= 3 { snapshot.listedShards = try shardIdentities(try member(root, "shards")) }
+    snapshot.exactValueBudget =
+      try root.member("exactValueBudget").map { v throws(PayloadDecodingError) in
+        try count(v, "exactValueBudget")
+      } ?? Int.max
     guard let text = root.member("interval")?.string else { return snapshot }
     guard let interval = TrendInterval(rawValue: text) else { throw fail("interval", "unknown interval '\(text)'") }
     snapshot.interval = interval

@@ -34,6 +34,7 @@ extension VersionSnapshot {
         throw Failure(description: "snapshots with different time axes (--interval) or groups (--by)")
       }
       result.aggregate.merge(other.aggregate)
+      result.exactValueBudget = min(result.exactValueBudget, other.exactValueBudget)
       result.inputs.merge(other.inputs)
       result.series.merge(other.series)
       if let day = other.latestDay { result.latestDay = max(result.latestDay ?? day, day) }

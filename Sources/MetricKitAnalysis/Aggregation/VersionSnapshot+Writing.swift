@@ -10,6 +10,12 @@ extension VersionSnapshot {
 
   /// The JSON text listing `shards`.
   func json(compact: Bool, shards: [ShardIdentity]) -> String {
+    let snapshot = spendingExactValueBudget()
+    return snapshot.written(compact: compact, shards: shards)
+  }
+
+  /// The JSON text of a snapshot whose budget is spent.
+  private func written(compact: Bool, shards: [ShardIdentity]) -> String {
     var members: [(String, JSONWriter.Value)] = [
       ("kind", .string("metrics-report-snapshot")),
       ("snapshotVersion", .integer(Int128(Self.formatVersion))),
@@ -17,6 +23,7 @@ extension VersionSnapshot {
       ("estimator", .string(estimator.rawValue)),
       ("payloadPercentiles", .array(payloadPercentiles.map { .number($0.value) })),
       ("exactValueLimit", .integer(Int128(aggregate.exactValueLimit))),
+      ("exactValueBudget", .integer(Int128(exactValueBudget))),
       ("shards", .array(shards.map { .string($0.description) })),
       ("inputs", SummaryJSONRenderer.inputs(inputs)),
     ]

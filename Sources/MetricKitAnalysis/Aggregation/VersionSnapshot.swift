@@ -8,6 +8,7 @@ import Foundation
 /// ```
 /// {"kind": "metrics-report-snapshot", "snapshotVersion": 3, "version": "3.8.0",
 ///  "estimator": "midpoint", "payloadPercentiles": [50, 90, 95, 99], "exactValueLimit": 100000,
+///  "exactValueBudget": 200000,
 ///  "shards": ["<32 hex digits>", …],
 ///  "inputs": {…as in summary…}, "payloads": N,
 ///  "histograms": {"<metric>": {"unit": "ms", "payloads": N, "buckets": [[start, end, count], …]}},
@@ -53,6 +54,10 @@ public struct VersionSnapshot: Sendable {
   public var estimator: MeanEstimator
   /// The per-payload percentiles recorded.
   public var payloadPercentiles: [Percentile]
+  /// The most per-payload values kept exactly, all samples together; the rest are written as
+  /// sketches (`VersionSnapshot+Budget.swift`). Snapshots written before the budget existed read as
+  /// unbounded.
+  public var exactValueBudget = VersionSnapshot.defaultExactValueBudget
   /// What was read to make it.
   public var inputs: InputAccounting
   /// The version's diagnostics, when the dump held some (for the diagnostic gate rules).
