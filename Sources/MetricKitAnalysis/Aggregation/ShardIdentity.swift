@@ -11,11 +11,7 @@ public struct ShardIdentity: Sendable, Hashable, Comparable, CustomStringConvert
 
   /// The identity of a shard's content (its compact JSON without identities).
   init(content: String) {
-    let digest = SHA256.digest(Array(content.utf8)).prefix(16)
-    description = digest.map { byte in
-      let hex = String(byte, radix: 16)
-      return byte < 16 ? "0" + hex : hex
-    }.joined()
+    description = SHA256.hex(SHA256.digest(Array(content.utf8)).prefix(16))
   }
 
   /// Parses 32 lower-case hexadecimal digits; nil for anything else.

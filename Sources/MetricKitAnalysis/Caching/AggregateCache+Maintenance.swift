@@ -41,7 +41,7 @@ extension AggregateCache {
   private enum Examined {
     case entry(sources: [Source], used: Date, bytes: Int64)
     case damaged(bytes: Int64)
-    case temporary(bytes: Int64)
+    case temporary(bytes: Int64, modified: Date)
   }
 
   /// Every file under `entries/`, examined.
@@ -56,23 +56,20 @@ extension AggregateCache {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
         let bytes = Int64(info.st_size)
+        // An entry's time is when a run last used it; a temporary file's, when it was written.
+        let modified = Date(timeIntervalSince1970: Double(Self.modified(info)) / 1e9)
         if name.contains(".tmp-") {
-          out.append((path, .temporary(bytes: bytes)))
+          out.append((path, .temporary(bytes: bytes, modified: modified)))
           continue
         }
-        #if canImport(Darwin)
-          let used = Date(timeIntervalSince1970: Double(info.st_mtimespec.tv_sec))
-        #else
-          let used = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec))
-        #endif
         guard let data = FileManager.default.contents(atPath: path),
-          case .success(let body) = Self.body(of: Array(data)),
+          let body = try? Self.body(of: Array(data)),
           let sources = Self.sources(body.sources)
         else {
           out.append((path, .damaged(bytes: bytes)))
           continue
         }
-        out.append((path, .entry(sources: sources, used: used, bytes: bytes)))
+        out.append((path, .entry(sources: sources, used: modified, bytes: bytes)))
       }
     }
     return out
@@ -149,14 +146,8 @@ extension AggregateCache {
         pruned.damaged += 1
         pruned.bytes += bytes
         remove = true
-      case .temporary(let bytes):
-        var info = stat()
-        #if canImport(Darwin)
-          let age = stat(path, &info) == 0 ? now.timeIntervalSince1970 - Double(info.st_mtimespec.tv_sec) : 0
-        #else
-          let age = stat(path, &info) == 0 ? now.timeIntervalSince1970 - Double(info.st_mtim.tv_sec) : 0
-        #endif
-        guard everything || age > 3600 else { continue }
+      case .temporary(let bytes, let modified):
+        guard everything || now.timeIntervalSince(modified) > 3600 else { continue }
         pruned.temporary += 1
         pruned.bytes += bytes
         remove = true

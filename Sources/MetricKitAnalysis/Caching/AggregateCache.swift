@@ -99,16 +99,12 @@ public struct AggregateCache: Sendable {
       device = UInt64(truncatingIfNeeded: info.st_dev)
       inode = UInt64(truncatingIfNeeded: info.st_ino)
       size = Int64(info.st_size)
-      #if canImport(Darwin)
-        modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
-      #else
-        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-      #endif
+      modified = AggregateCache.modified(info)
       // Told apart by its bytes, the file's place on the disk and its time no longer matter: a copy, a
       // fresh checkout or a restore with new times finds its entries.
       if hashingContent {
         guard let bytes = Self.contents(of: path) else { return nil }
-        content = SHA256.digest(bytes).map { String(format: "%02x", $0) }.joined()
+        content = SHA256.hex(SHA256.digest(bytes))
         (device, inode, modified) = (0, 0, 0)
       }
     }
@@ -134,15 +130,32 @@ public struct AggregateCache: Sendable {
         path, device, inode, size, modified, content
       )
     }
-
-    var line: String { "\(path)\t\(device)\t\(inode)\t\(size)\t\(modified)\t\(content ?? "-")" }
   }
 
-  /// The key of a batch: the SHA-256, in hex, of the options' fingerprint, the format and the sources.
+  /// A file's modification time, in nanoseconds since 1970.
+  static func modified(_ info: stat) -> Int64 {
+    #if canImport(Darwin)
+      Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+    #else
+      Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    #endif
+  }
+
+  /// The sources as one line of JSON: what an entry lists (for `cache prune`) and what its key hashes.
+  static func sourcesLine(_ sources: [Source]) -> String {
+    JSONWriter.compact(
+      .array(
+        sources.map { s in
+          .array([
+            .string(s.path), .integer(Int128(s.device)), .integer(Int128(s.inode)), .integer(Int128(s.size)),
+            .integer(Int128(s.modified)), s.content.map { .string($0) } ?? .null,
+          ])
+        }))
+  }
+
+  /// The key of a batch: the SHA-256, in hex, of the format, the options' fingerprint and the sources.
   static func key(fingerprint: String, sources: [Source]) -> String {
-    var text = "format \(formatVersion)\n\(fingerprint)\n"
-    for source in sources { text += source.line + "\n" }
-    return SHA256.digest(Array(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    SHA256.hex(SHA256.digest(Array("format \(formatVersion)\n\(fingerprint)\n\(sourcesLine(sources))".utf8)))
   }
 
   private func entryPath(_ key: String) -> String { "\(directory)/entries/\(key.prefix(2))/\(key)" }
@@ -177,11 +190,7 @@ public struct AggregateCache: Sendable {
   public static func decodeEntry(_ bytes: [UInt8], options: AggregationOptions, reader: PayloadReader)
     throws(Failure) -> DumpAggregate
   {
-    let body: (sources: String, entryStart: Int)
-    switch Self.body(of: bytes) {
-    case .failure(let error): throw Failure(description: error.description)
-    case .success(let found): body = found
-    }
+    let body = try Self.body(of: bytes)
     let copied = bytes.withUnsafeBytes { all in
       Result { () throws(InputFailure) in
         try PaddedBuffer(copying: UnsafeRawBufferPointer(rebasing: all[body.entryStart...]))
@@ -204,25 +213,19 @@ public struct AggregateCache: Sendable {
 
   /// Where an entry file's JSON starts, and its sources line, once its header's length and checksum
   /// are checked.
-  static func body(of bytes: [UInt8]) -> Result<(sources: String, entryStart: Int), EntryError> {
-    guard let firstEnd = bytes.firstIndex(of: 0x0A) else { return .failure(EntryError("no header line")) }
+  static func body(of bytes: [UInt8]) throws(Failure) -> (sources: String, entryStart: Int) {
+    guard let firstEnd = bytes.firstIndex(of: 0x0A) else { throw Failure(description: "no header line") }
     let header = String(decoding: bytes[..<firstEnd], as: UTF8.self).split(separator: " ")
     guard header.count == 5, header[0] == "metrics-report-cache", header[1] == "entry",
       header[2] == "\(formatVersion)", let length = Int(header[3]), let sum = UInt64(header[4], radix: 16)
-    else { return .failure(EntryError("not a cache entry of format \(formatVersion)")) }
+    else { throw Failure(description: "not a cache entry of format \(formatVersion)") }
     let rest = bytes[(firstEnd + 1)...]
     guard rest.count == length else {
-      return .failure(EntryError("torn: \(rest.count) bytes where the header says \(length)"))
+      throw Failure(description: "torn: \(rest.count) bytes where the header says \(length)")
     }
-    guard FNV1a.hash(rest) == sum else { return .failure(EntryError("damaged: the checksum does not match")) }
-    guard let sourcesEnd = rest.firstIndex(of: 0x0A) else { return .failure(EntryError("no sources line")) }
-    return .success((String(decoding: rest[..<sourcesEnd], as: UTF8.self), sourcesEnd + 1))
-  }
-
-  /// Why an entry file cannot be used.
-  struct EntryError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+    guard FNV1a.hash(rest) == sum else { throw Failure(description: "damaged: the checksum does not match") }
+    guard let sourcesEnd = rest.firstIndex(of: 0x0A) else { throw Failure(description: "no sources line") }
+    return (String(decoding: rest[..<sourcesEnd], as: UTF8.self), sourcesEnd + 1)
   }
 
   /// Writes the entry of `key`: the sources it was made from and the aggregate; atomically.
@@ -236,15 +239,7 @@ public struct AggregateCache: Sendable {
   /// An entry file's bytes: a header with the length and checksum of the rest, the sources line, the
   /// aggregate's JSON.
   static func entryBytes(_ aggregate: DumpAggregate, sources: [Source]) -> [UInt8] {
-    let sourcesLine = JSONWriter.compact(
-      .array(
-        sources.map { s in
-          .array([
-            .string(s.path), .integer(Int128(s.device)), .integer(Int128(s.inode)), .integer(Int128(s.size)),
-            .integer(Int128(s.modified)), s.content.map { .string($0) } ?? .null,
-          ])
-        }))
-    let rest = Array((sourcesLine + "\n" + aggregate.cacheEntryJSON()).utf8)
+    let rest = Array((sourcesLine(sources) + "\n" + aggregate.cacheEntryJSON()).utf8)
     let header =
       "metrics-report-cache entry \(Self.formatVersion) \(rest.count) \(String(FNV1a.hash(rest), radix: 16))\n"
     return Array(header.utf8) + rest

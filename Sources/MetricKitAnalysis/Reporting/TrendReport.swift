@@ -114,25 +114,23 @@ public struct TrendReport: Sendable {
     }
     let by = aggregate.grouping?.description
     // Each metric's line of each version (and group), its points computed on `options.threads`
-    // threads; in order whatever the scheduling.
+    // threads; in order whatever the scheduling (task s × lines + l: subject s, line l).
     let ordered = lines.map { line in byLine[line, default: [:]].sorted { $0.key < $1.key } }
     let tasks = subjects.flatMap { subject in lines.indices.map { (subject, $0) } }
     let computed = ParallelSlots.map(count: tasks.count, threads: options.threads) { n -> [TrendPoint] in
       guard case .metric(let metric) = tasks[n].0 else { return [] }
       return ordered[tasks[n].1].compactMap { start, part in Self.point(metric, start: start, part, options) }
     }
-    for subject in subjects {
+    for (s, subject) in subjects.enumerated() {
       guard case .metric = subject else {
         series += Self.adoptionSeries(lines, byLine, by: by, options: options)
         continue
       }
-      for (n, task) in tasks.enumerated() where task.0 == subject {
-        let line = lines[task.1]
-        guard !computed[n].isEmpty else { continue }
+      for (l, line) in lines.enumerated() where !computed[s * lines.count + l].isEmpty {
         series.append(
           TrendSeries(
             subject: subject, version: line.version, by: by.flatMap { key in line.group.map { (key, $0) } },
-            points: computed[n]))
+            points: computed[s * lines.count + l]))
       }
     }
   }

@@ -55,6 +55,14 @@ enum SHA256 {
     return h.flatMap { v in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: v >> UInt32($0)) } }
   }
 
+  /// `bytes` as lower-case hexadecimal digits, two a byte (digests as identities and keys).
+  static func hex(_ bytes: some Sequence<UInt8>) -> String {
+    bytes.map { byte in
+      let digits = String(byte, radix: 16)
+      return byte < 16 ? "0" + digits : digits
+    }.joined()
+  }
+
   /// The CSP source expression of `text`: `'sha256-<base64>'`.
   static func cspSource(_ text: String) -> String { "'sha256-\(Data(digest(Array(text.utf8))).base64EncodedString())'" }
 

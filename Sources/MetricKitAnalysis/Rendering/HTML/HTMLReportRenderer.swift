@@ -160,26 +160,31 @@ public enum HTMLReportRenderer {
     /// A version's legend button: its swatch and name; a click hides or shows it, alt-click shows it alone.
     private func legendButton(_ n: Int) -> String {
       let name = TextEscaping.html(label(page.versions[n].version))
-      var out = "<button type=\"button\" class=\"version\" data-version-index=\"\(n)\" aria-pressed=\"true\" "
-      out += "title=\"Show or hide \(name) (alt-click: \(name) alone)\">"
-      out +=
-        "<svg class=\"swatch\" viewBox=\"0 0 24 10\" aria-hidden=\"true\"><line x1=\"1\" x2=\"23\" y1=\"5\" y2=\"5\" "
-      out +=
-        "stroke=\"\(styles[n].color)\"\(styles[n].dash.isEmpty ? "" : " stroke-dasharray=\"\(styles[n].dash)\"")/></svg>"
-      return out + "\(name)</button>"
+      return toggleButton(
+        "version", n, name: name, title: "Show or hide \(name) (alt-click: \(name) alone)", color: styles[n].color,
+        dash: styles[n].dash)
     }
 
     /// A group's legend button (with --by): its dash in ink and its name; a click hides or shows the
     /// group in every version, alt-click shows it alone.
     private func groupButton(_ n: Int) -> String {
       let name = TextEscaping.html(groups[n])
-      let dash = SeriesStyle.dashes[n % SeriesStyle.dashes.count]
-      var out = "<button type=\"button\" class=\"group\" data-group-index=\"\(n)\" aria-pressed=\"true\" "
-      out += "title=\"Show or hide \(name) in every version (alt-click: \(name) alone)\">"
-      out +=
-        "<svg class=\"swatch\" viewBox=\"0 0 24 10\" aria-hidden=\"true\"><line x1=\"1\" x2=\"23\" y1=\"5\" y2=\"5\""
-      out += dash.isEmpty ? "/>" : " stroke-dasharray=\"\(dash)\"/>"
-      return out + "</svg>\(name)</button>"
+      return toggleButton(
+        "group", n, name: name, title: "Show or hide \(name) in every version (alt-click: \(name) alone)",
+        color: nil, dash: SeriesStyle.dashes[n % SeriesStyle.dashes.count])
+    }
+
+    /// A legend button of `kind` (`version`, `group`) at position `n`: a swatch of `dash` in `color`
+    /// (nil: the ink), then the escaped `name`.
+    private func toggleButton(_ kind: String, _ n: Int, name: String, title: String, color: String?, dash: String)
+      -> String
+    {
+      var out = "<button type=\"button\" class=\"\(kind)\" data-\(kind)-index=\"\(n)\" aria-pressed=\"true\" "
+      out += "title=\"\(title)\"><svg class=\"swatch\" viewBox=\"0 0 24 10\" aria-hidden=\"true\">"
+      out += "<line x1=\"1\" x2=\"23\" y1=\"5\" y2=\"5\""
+      if let color { out += " stroke=\"\(color)\"" }
+      if !dash.isEmpty { out += " stroke-dasharray=\"\(dash)\"" }
+      return out + "/></svg>\(name)</button>"
     }
 
     private func header() -> String {

@@ -888,32 +888,9 @@
         if (format) save(span.closest('figure'), format);
       });
     });
-    // Groups (with --by): a click hides or shows a group in every version; alt-click shows it alone.
-    var groupButtons = document.querySelectorAll('.legend .group');
-    Array.prototype.forEach.call(groupButtons, function (button) {
-      var index = button.getAttribute('data-group-index');
-      if (hiddenGroups[index]) button.setAttribute('aria-pressed', 'false');
-      button.addEventListener('click', function (event) {
-        toggle(hiddenGroups, data.groups, index, event.altKey);
-        Array.prototype.forEach.call(groupButtons, function (b) {
-          b.setAttribute('aria-pressed', hiddenGroups[b.getAttribute('data-group-index')] ? 'false' : 'true');
-        });
-        writeFragment();
-        schedule();
-      });
-    });
-    Array.prototype.forEach.call(document.querySelectorAll('.legend .version'), function (button) {
-      var index = button.getAttribute('data-version-index');
-      if (hidden[index]) button.setAttribute('aria-pressed', 'false');
-      button.addEventListener('click', function (event) {
-        toggle(hidden, data.versions, index, event.altKey);
-        Array.prototype.forEach.call(document.querySelectorAll('.legend .version'), function (b) {
-          b.setAttribute('aria-pressed', hidden[b.getAttribute('data-version-index')] ? 'false' : 'true');
-        });
-        writeFragment();
-        schedule();
-      });
-    });
+    // Versions, and groups with --by: a click hides or shows one everywhere; alt-click shows it alone.
+    bindLegend('version', hidden, data.versions);
+    bindLegend('group', hiddenGroups, data.groups);
     // For tests and scripts: redraw every chart now (`force`: even those whose view did not change).
     window.metricsReport = {
       view: view,
@@ -922,6 +899,24 @@
       hoverTimes: hoverTimes,
       exportChart: exportChart
     };
+  }
+
+  // The legend's buttons of `kind` (`version`, `group`): each hides or shows its entry of `all` in the
+  // set `hiddenSet`, and every button of the kind says whether its entry is shown.
+  function bindLegend(kind, hiddenSet, all) {
+    var buttons = document.querySelectorAll('.legend .' + kind), attribute = 'data-' + kind + '-index';
+    Array.prototype.forEach.call(buttons, function (button) {
+      var index = button.getAttribute(attribute);
+      if (hiddenSet[index]) button.setAttribute('aria-pressed', 'false');
+      button.addEventListener('click', function (event) {
+        toggle(hiddenSet, all, index, event.altKey);
+        Array.prototype.forEach.call(buttons, function (b) {
+          b.setAttribute('aria-pressed', hiddenSet[b.getAttribute(attribute)] ? 'false' : 'true');
+        });
+        writeFragment();
+        schedule();
+      });
+    });
   }
 
   // Hides or shows entry `index` of `all` (a set of hidden positions); `solo`: that entry alone, or,
