@@ -3,7 +3,9 @@
 # `trend --interval day` and `compare`, each with its own --cache:
 #   cold        the first run, the cache empty (and the same run without --cache, for reference);
 #   one new day a day added, then the run (the nightly job): R times, a new day each time;
-#   nothing new the run again with nothing changed: R times.
+#   nothing new the run again with nothing changed: R times (its output is the one the cache stored);
+#   other output once, with nothing new, the run in another format (trend: every point from the
+#               cache, the output written anew; compare: the gate computed anew from the entries).
 # Prints medians (seconds), their ratios to the cold run, and peak resident memory.
 #   Scripts/cache-bench.sh [--runs R] [--per-day N]
 set -euo pipefail
@@ -39,14 +41,15 @@ declare -A commands=(
   [trend]="trend $work/dumps --metric * --interval day --format json"
   [compare]="compare $work/dumps --baseline 5.10.0 --candidate 5.11.0 --format json"
 )
+declare -A others=([trend]=csv [compare]=junit)
 day=365
 echo
-echo "| command | without cache | cold | one new day | nothing new | new day / cold | nothing new / cold | peak MB (cold, new day, nothing new) |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+echo "| command | without cache | cold | one new day | nothing new | other output | new day / cold | nothing new / cold | other output / cold | peak MB (cold, new day, nothing new) |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for name in trend compare; do
   read -r -a argv <<< "${commands[$name]}"
   set -f
-  rm -f "$work"/{plain,cold,day,none}
+  rm -f "$work"/{plain,cold,day,none,other}
   measure "$work/plain" "$bin/metrics-report" "${argv[@]}" || true
   measure "$work/cold" "$bin/metrics-report" "${argv[@]}" --cache "$work/cache-$name" || true
   for _ in $(seq "$runs"); do
@@ -57,10 +60,13 @@ for name in trend compare; do
   for _ in $(seq "$runs"); do
     measure "$work/none" "$bin/metrics-report" "${argv[@]}" --cache "$work/cache-$name" || true
   done
+  argv[${#argv[@]}-1]=${others[$name]}
+  measure "$work/other" "$bin/metrics-report" "${argv[@]}" --cache "$work/cache-$name" || true
   set +f
   plain=$(median "$work/plain"); cold=$(median "$work/cold"); new=$(median "$work/day"); none=$(median "$work/none")
+  other=$(median "$work/other")
   ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", 100 * a / b }'; }
-  echo "| \`$name\` | $plain s | $cold s | $new s | $none s | $(ratio "$new" "$cold") | $(ratio "$none" "$cold") | $(peak "$work/cold"), $(peak "$work/day"), $(peak "$work/none") |"
+  echo "| \`$name\` | $plain s | $cold s | $new s | $none s | $other s | $(ratio "$new" "$cold") | $(ratio "$none" "$cold") | $(ratio "$other" "$cold") | $(peak "$work/cold"), $(peak "$work/day"), $(peak "$work/none") |"
 done
-# The runs' own word on what they took from the cache (the last of each kind).
-grep '^cache: ' "$work/stderr" | tail -2 >&2
+# The runs' own word on what they took from the cache.
+grep '^cache: ' "$work/stderr" | sort | uniq -c | sort -rn | head -12 >&2

@@ -12,7 +12,8 @@ struct Cache: ParsableCommand {
 /// `metrics-report cache stats DIR`.
 struct CacheStats: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "stats", abstract: "Entries, their size, those whose files changed or are gone, damaged ones.")
+    commandName: "stats",
+    abstract: "Entries and results, their size, those whose files changed or are gone, damaged ones.")
 
   @Argument(help: "The cache folder.")
   var directory: String
@@ -27,6 +28,7 @@ struct CacheStats: ParsableCommand {
     print("  stale         \(s.stale) (their files changed or are gone: cache prune removes them)")
     print("  damaged       \(s.damaged) (recomputed when read; cache prune removes them)")
     print("  temporary     \(s.temporary) (left by stopped runs)")
+    print("  results       \(s.results) (\(s.resultBytes) bytes), \(s.staleResults) made from stale or removed entries")
     print("  last used     \(day(s.oldestUse)) to \(day(s.newestUse))")
   }
 }
@@ -35,7 +37,9 @@ struct CacheStats: ParsableCommand {
 struct CachePrune: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "prune",
-    abstract: "Remove entries whose files changed or are gone, damaged entries and stopped runs' temporary files.")
+    abstract:
+      "Remove entries whose files changed or are gone (and the results made from them), damaged files and stopped runs' temporary files."
+  )
 
   @Argument(help: "The cache folder.")
   var directory: String
@@ -57,7 +61,7 @@ struct CachePrune: ParsableCommand {
       unusedFor: unusedFor.flatMap(CacheCommand.days).map { Double($0) * 86_400 }, everything: all)
     print(
       "\(directory): removed \(p.files) files (\(p.bytes) bytes): \(p.stale) stale, \(p.unused) unused, "
-        + "\(p.damaged) damaged, \(p.temporary) temporary")
+        + "\(p.damaged) damaged, \(p.temporary) temporary, \(p.staleResults) stale results")
   }
 }
 

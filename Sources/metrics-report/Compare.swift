@@ -115,14 +115,30 @@ struct Compare: ParsableCommand {
     let diagnosticOptions = symbols.diagnosticOptions()
     var aggregate = DumpAggregate()
     let wanted = [baselineFromDump, candidateFromDump].compactMap { $0 }
+    var stored: (cache: AggregateCache, recipe: String, outline: DumpAggregate)?
     if !wanted.isEmpty {
       var filter = try input.filter()
       filter.applicationVersions = Set(wanted)
       var options = evaluator.aggregationOptions
       options.grouping = grouping
       options.diagnostics = diagnosticOptions
-      aggregate = try input.aggregate(options, filter: filter)
-      try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
+      // With a cache, a gate over inputs and options it has seen is written again as it was: only the
+      // entries' outlines are read. (Not with snapshot files, Apple's responses or symbols, which the
+      // cache does not cover.)
+      if let cache = try input.openCache(), baselineFile == nil, candidateFile == nil, organizer.paths.isEmpty,
+        diagnosticOptions.symbolicator == nil
+      {
+        let outline = try input.aggregate(options, filter: filter, outlinesOnly: true)
+        try ReportOutput.listRejections(outline.inputs, strict: input.strict)
+        let recipe = AggregateCache.recipe(
+          arguments: Array(CommandLine.arguments.dropFirst()), reading: [gate.rules].compactMap { $0 })
+        if try input.writeStored(cache.storedOutput(for: recipe, of: outline), to: output, inputs: outline) { return }
+        stored = (cache, recipe, outline)
+        aggregate = try input.aggregate(options, filter: filter, announced: false)
+      } else {
+        aggregate = try input.aggregate(options, filter: filter)
+        try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
+      }
     }
     let baselineAggregate = baselineSnapshot?.aggregate ?? baselineFromDump.flatMap { aggregate.versions[$0] }
     let candidateAggregate = candidateSnapshot?.aggregate ?? candidateFromDump.flatMap { aggregate.versions[$0] }
@@ -152,17 +168,22 @@ struct Compare: ParsableCommand {
       report.organizer = OrganizerGate(
         report: report, files: apple, severity: ruleSet.organizerRegressions)
     }
-    try ReportOutput.write(
-      ComparisonRenderer.render(report, as: format, sourceRoot: sourceRoot), to: output, inputs: aggregate.discovery)
-    SymbolOptions.printNotes(diagnosticOptions)
-    if report.gateFails { throw ExitStatus.gateFailed }
-    if report.nothingEvaluated && !allowInsufficient {
-      ReportOutput.printError(
+    var outcome = AggregateCache.StoredOutput(
+      text: ComparisonRenderer.render(report, as: format, sourceRoot: sourceRoot))
+    if report.gateFails {
+      outcome.status = ExitStatus.gateFailed.rawValue
+    } else if report.nothingEvaluated && !allowInsufficient {
+      outcome.notes.append(
         "metrics-report: nothing to evaluate: every error rule had insufficient data "
           + "(\(report.baselinePayloads) baseline and \(report.candidatePayloads) candidate payloads); "
           + "pass --allow-insufficient to accept that")
-      throw ExitStatus.cannotEvaluate
+      outcome.status = ExitStatus.cannotEvaluate.rawValue
     }
+    if let stored { stored.cache.store(outcome, for: stored.recipe, of: stored.outline) }
+    try ReportOutput.write(outcome.text, to: output, inputs: aggregate.discovery)
+    SymbolOptions.printNotes(diagnosticOptions)
+    for note in outcome.notes { ReportOutput.printError(note) }
+    if outcome.status != 0 { throw ExitCode(outcome.status) }
   }
 
   /// Loads a snapshot (`version`'s, from a file of several) and checks it records what the rules need.

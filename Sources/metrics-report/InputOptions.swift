@@ -127,30 +127,65 @@ struct InputOptions: ParsableArguments {
   /// Reads and aggregates the inputs with `options` (and `filter`, by default these options' own):
   /// through the cache with `--cache`, whose use is said on standard error. A cache that cannot be
   /// used is an error (exit 2).
-  func aggregate(_ options: AggregationOptions, filter: PayloadFilter? = nil) throws -> DumpAggregate {
+  /// With `outlinesOnly`, series parts in the cache are left there (for a trend made with
+  /// ``openCache()``: `DumpAggregate.init(paths:reader:filter:options:threads:standardInput:cache:outlinesOnly:)`).
+  /// With `announced` false, the run's use of the cache is not said again (a second reading).
+  func aggregate(
+    _ options: AggregationOptions, filter: PayloadFilter? = nil, outlinesOnly: Bool = false, announced: Bool = true
+  ) throws -> DumpAggregate {
     let filter = try filter ?? self.filter()
-    guard let directory = cache else {
+    guard let store = try openCache() else {
       return DumpAggregate(
         paths: inputPaths, reader: try reader(), filter: filter, options: options, threads: threads,
         standardInput: stdin)
     }
-    let store: AggregateCache
-    do {
-      store = try AggregateCache(directory: directory, hashesContent: cacheContentHash)
-    } catch {
-      ReportOutput.printError("metrics-report: \(error)")
-      throw ExitStatus.cannotEvaluate
-    }
     let aggregate = DumpAggregate(
       paths: inputPaths, reader: try reader(), filter: filter, options: options, threads: threads,
-      standardInput: stdin, cache: store)
+      standardInput: stdin, cache: store, outlinesOnly: outlinesOnly)
     if let use = aggregate.cacheUse {
       for reason in use.damaged { ReportOutput.printError("cache: recomputed \(reason)") }
-      ReportOutput.printError(use.summary)
+      if announced { ReportOutput.printError(use.summary) }
     } else {
       ReportOutput.printError("cache: not used (symbolicated or folded diagnostics are read anew each time)")
     }
     return aggregate
+  }
+
+  /// The cache of `--cache`, nil without it. A cache that cannot be used is an error (exit 2).
+  func openCache() throws -> AggregateCache? {
+    guard let directory = cache else { return nil }
+    do {
+      return try AggregateCache(directory: directory, hashesContent: cacheContentHash)
+    } catch {
+      ReportOutput.printError("metrics-report: \(error)")
+      throw ExitStatus.cannotEvaluate
+    }
+  }
+
+  /// Writes a stored output found in the cache as the run would have (its text, its notes, its exit
+  /// status), saying so; true when one was. A damaged one is said and computed again.
+  func writeStored(_ lookup: AggregateCache.StoredOutputLookup, to output: String?, inputs: DumpAggregate) throws
+    -> Bool
+  {
+    switch lookup {
+    case .missing: return false
+    case .damaged(let reason):
+      ReportOutput.printError("cache: recomputed \(reason)")
+      return false
+    case .found(let stored):
+      ReportOutput.printError("cache: the output from the cache (inputs and options unchanged)")
+      try ReportOutput.write(stored.text, to: output, inputs: inputs.discovery)
+      for note in stored.notes { ReportOutput.printError(note) }
+      if stored.status != 0 { throw ExitCode(stored.status) }
+      return true
+    }
+  }
+
+  /// Says on standard error what a report took from the cache's results.
+  func report(_ use: AggregateCache.ResultUse?) {
+    guard let use else { return }
+    for reason in use.damaged { ReportOutput.printError("cache: recomputed \(reason)") }
+    ReportOutput.printError(use.summary)
   }
 
   /// The paths as the system's bytes. An argument that is not valid UTF-8 reaches ArgumentParser with

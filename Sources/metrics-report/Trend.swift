@@ -118,18 +118,40 @@ struct Trend: ParsableCommand {
     // Apple's numbers are per version: beside them, the whole versions too.
     aggregation.seriesOnly = organizer.paths.isEmpty
     aggregation.dayUTCOffset = try input.timestampParser().assumedUTCOffset
-    let aggregate =
+    // Through a cache, the series of unchanged inputs stay there unless a point needs them, and a
+    // trend over inputs and options it has seen is written again as it was. (Apple's numbers need the
+    // whole versions, which outlines do not hold.)
+    let cache = snapshots.isEmpty ? try input.openCache() : nil
+    let outlines = cache != nil && organizer.paths.isEmpty
+    var aggregate =
       snapshots.isEmpty
-      ? try input.aggregate(aggregation)
+      ? try input.aggregate(aggregation, outlinesOnly: outlines)
       : try Self.load(snapshots, interval: interval, grouping: aggregation.grouping)
-    var report = TrendReport(aggregate: aggregate, metrics: metrics, interval: interval, options: options)
+    let recipe = AggregateCache.recipe(arguments: Array(CommandLine.arguments.dropFirst()), reading: [])
+    if let cache, outlines,
+      try input.writeStored(cache.storedOutput(for: recipe, of: aggregate), to: output, inputs: aggregate)
+    {
+      try ReportOutput.finish(
+        inputs: aggregate.inputs, strict: input.strict, requestedVersions: input.appVersions,
+        countedVersions: Array(aggregate.seriesVersions))
+      return
+    }
+    var report = TrendReport(aggregate: aggregate, metrics: metrics, interval: interval, options: options, cache: cache)
+    input.report(report.cacheUse)
+    if let unreadable = report.unreadableParts {
+      // An entry pruned or damaged since this run read its outline: read everything again.
+      ReportOutput.printError("cache: \(unreadable); reading the inputs again")
+      aggregate = try input.aggregate(aggregation)
+      report = TrendReport(aggregate: aggregate, metrics: metrics, interval: interval, options: options, cache: cache)
+      input.report(report.cacheUse)
+    }
     report.organizer = organizer.comparison(
       aggregate, files: apple, histogram: histogram, selection: MetricSelection(asked))
-    try ReportOutput.write(
-      TrendRenderer.render(report, as: format, minPayloads: axis.minPayloads), to: output,
-      inputs: aggregate.discovery)
+    let text = TrendRenderer.render(report, as: format, minPayloads: axis.minPayloads)
+    if let cache, outlines { cache.store(AggregateCache.StoredOutput(text: text), for: recipe, of: aggregate) }
+    try ReportOutput.write(text, to: output, inputs: aggregate.discovery)
     try ReportOutput.finish(
       inputs: aggregate.inputs, strict: input.strict, requestedVersions: input.appVersions,
-      countedVersions: Array(Set(aggregate.series.keys.map(\.version))))
+      countedVersions: Array(aggregate.seriesVersions))
   }
 }

@@ -131,6 +131,124 @@ struct CacheCommandTests {
     #expect(last.stdout == plain.stdout && Self.cacheCounts(last.stderr).read == 0, "\(last.stderr)")
   }
 
+  /// What a run says when its whole output came from the cache.
+  static let storedOutputLine = "cache: the output from the cache (inputs and options unchanged)"
+
+  /// The trend intervals from the cache and computed, from a run's second `cache:` line.
+  static func intervalCounts(_ stderr: String) -> (hits: Int, computed: Int) {
+    guard let line = stderr.split(separator: "\n").first(where: { $0.contains(" trend intervals from the cache") })
+    else { return (-1, -1) }
+    // "cache: H of N trend intervals from the cache, C computed"
+    let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+    return numbers.count >= 3 ? (numbers[0], numbers[2]) : (-1, -1)
+  }
+
+  @Test func aGateOverUnchangedInputsAndOptionsIsWrittenAgainAsItWas() throws {
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let dump = try Self.copyOfSamples(in: dir)
+    let cache = dir.appendingPathComponent("cache").path
+    let rules = dir.appendingPathComponent("rules.yaml")
+    try (try CLIRunner.run(["rules", "--print-defaults"])).stdout.write(to: rules, atomically: true, encoding: .utf8)
+    let run = [
+      "compare", dump.path, "--baseline", "3.8.0", "--candidate", "3.9.0", "--rules", rules.path, "--format", "junit",
+    ]
+    let plain = try CLIRunner.run(run)
+    #expect(plain.status == 1 && plain.stdout.contains("<testsuite"), "\(plain.stderr)")
+    let cold = try CLIRunner.run(run + ["--cache", cache])
+    #expect(!cold.stderr.contains(Self.storedOutputLine))
+    // Written again: the same bytes, the same exit status, the same notes; only outlines read.
+    let warm = try CLIRunner.run(run + ["--cache", cache])
+    #expect(warm.stdout == plain.stdout && warm.status == plain.status && warm.stderr.contains(Self.storedOutputLine))
+    // Another format, the rule file's contents changed, a file added: computed again, and right.
+    for change in 0..<3 {
+      var again = run
+      switch change {
+      case 0: again[again.count - 1] = "json"
+      case 1:
+        try (String(contentsOf: rules, encoding: .utf8) + "# edited\n").write(
+          to: rules, atomically: true, encoding: .utf8)
+      default:
+        try FileManager.default.copyItem(
+          at: dump.appendingPathComponent("v3.9.0").appendingPathComponent(
+            try FileManager.default.contentsOfDirectory(atPath: dump.appendingPathComponent("v3.9.0").path).sorted()[0]),
+          to: dump.appendingPathComponent("v3.9.0/added.json"))
+      }
+      let fresh = try CLIRunner.run(again + ["--cache", cache])
+      let expected = try CLIRunner.run(again)
+      #expect(!fresh.stderr.contains(Self.storedOutputLine), "change \(change)")
+      #expect(fresh.stdout == expected.stdout && fresh.status == expected.status, "change \(change)")
+      let stored = try CLIRunner.run(again + ["--cache", cache])
+      #expect(stored.stdout == expected.stdout && stored.stderr.contains(Self.storedOutputLine), "change \(change)")
+    }
+  }
+
+  @Test func trendPointsOfUnchangedIntervalsAreReadBackAndOnlyTheNewDaysComputed() throws {
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let dump = dir.appendingPathComponent("days")
+    try DailyDumps.write(to: dump, days: 0..<40, payloadsPerDay: 25)
+    let cache = dir.appendingPathComponent("cache").path
+    let run = ["trend", dump.path, "--metric", "*", "--metric", "payloads", "--interval", "day", "--format", "json"]
+    let cold = try CLIRunner.run(run + ["--cache", cache])
+    let total = Self.intervalCounts(cold.stderr)
+    #expect(total.hits == 0 && total.computed > 40, "\(cold.stderr)")
+    // The same run again: its whole output from the cache. The same points in another format: every
+    // interval read back.
+    let warm = try CLIRunner.run(run + ["--cache", cache])
+    #expect(warm.stdout == cold.stdout && warm.stderr.contains(Self.storedOutputLine), "\(warm.stderr)")
+    let csv = Array(run.dropLast()) + ["csv"]
+    let warmCSV = try CLIRunner.run(csv + ["--cache", cache])
+    #expect(warmCSV.stdout == (try CLIRunner.run(csv)).stdout)
+    #expect(Self.intervalCounts(warmCSV.stderr) == (total.computed, 0), "\(warmCSV.stderr)")
+
+    // A new day: its intervals and the day its payloads spill into are computed, the rest read back;
+    // the output is that of a run without the cache.
+    try DailyDumps.write(to: dump, days: 40..<41, payloadsPerDay: 25)
+    let plain = try CLIRunner.run(run)
+    let next = try CLIRunner.run(run + ["--cache", cache])
+    #expect(next.stdout == plain.stdout && next.stdout != cold.stdout)
+    let counts = Self.intervalCounts(next.stderr)
+    #expect(counts.computed >= 1 && counts.computed <= 6 && counts.hits >= total.computed - 4, "\(next.stderr)")
+
+    // Damaged results are named, computed again and replaced.
+    let results = dir.appendingPathComponent("cache/results")
+    let files = try FileManager.default.subpathsOfDirectory(atPath: results.path).map {
+      results.appendingPathComponent($0)
+    }
+    .filter { $0.lastPathComponent.count == 64 }
+    for file in files {
+      var damaged = try Data(contentsOf: file)
+      damaged[damaged.count - 3] ^= 0x04
+      try damaged.write(to: file)
+    }
+    let recovered = try CLIRunner.run(run + ["--cache", cache])
+    #expect(recovered.stdout == plain.stdout, "\(recovered.stderr)")
+    #expect(recovered.stderr.contains(" damaged results recomputed"), "\(recovered.stderr)")
+    #expect(recovered.stderr.contains("damaged: the checksum does not match"), "\(recovered.stderr)")
+    let replaced = try CLIRunner.run(csv + ["--cache", cache])
+    #expect(replaced.stdout == (try CLIRunner.run(csv)).stdout && Self.intervalCounts(replaced.stderr).computed == 0)
+
+    // Other statistics are other results; a group's intervals are its own.
+    for other in [run + ["--statistic", "p75"], run + ["--by", "deviceType"]] {
+      let fresh = try CLIRunner.run(other + ["--cache", cache])
+      #expect(fresh.stdout == (try CLIRunner.run(other)).stdout && Self.intervalCounts(fresh.stderr).hits == 0)
+    }
+
+    // A day deleted: its entry and the results made from it are stale, and prune removes them.
+    try FileManager.default.removeItem(at: dump.appendingPathComponent(DailyDumps.folder(3)))
+    let stats = try CLIRunner.run(["cache", "stats", cache])
+    #expect(stats.status == 0 && stats.stdout.contains("results"), "\(stats.stdout)")
+    let prune = try CLIRunner.run(["cache", "prune", cache])
+    #expect(prune.stdout.contains(" stale results") && !prune.stdout.contains(" 0 stale results"), "\(prune.stdout)")
+    #expect((try CLIRunner.run(["cache", "stats", cache])).stdout.contains(", 0 made from stale or removed entries"))
+    // The day's intervals are gone, and every other interval is read back: nothing to compute.
+    let after = try CLIRunner.run(csv + ["--cache", cache])
+    #expect(after.stdout == (try CLIRunner.run(csv)).stdout)
+    let again = Self.intervalCounts(after.stderr)
+    #expect(again.computed == 0 && again.hits > 40, "\(after.stderr)")
+  }
+
   @Test func withContentHashesACopyFindsItsEntriesAndAChangeOfBytesAloneIsSeen() throws {
     let dir = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -181,11 +299,12 @@ struct CacheCommandTests {
     defer { try? FileManager.default.removeItem(at: dir) }
     let other = dir.appendingPathComponent("other")
     try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
-    try Data("metrics-report cache 99\n".utf8).write(to: other.appendingPathComponent("FORMAT"))
+    // A cache an older build made.
+    try Data("metrics-report cache 1\n".utf8).write(to: other.appendingPathComponent("FORMAT"))
     let refused = try CLIRunner.run(["summary", "Samples/dump", "--cache", other.path])
     #expect(refused.status == 2 && refused.stdout.isEmpty)
     #expect(
-      refused.stderr.contains("a metrics-report cache of format 99; this build reads format 1"), "\(refused.stderr)")
+      refused.stderr.contains("a metrics-report cache of format 1; this build reads format 2"), "\(refused.stderr)")
     let notCache = dir.appendingPathComponent("photos")
     try FileManager.default.createDirectory(at: notCache, withIntermediateDirectories: true)
     try Data("x".utf8).write(to: notCache.appendingPathComponent("a.jpg"))

@@ -15,30 +15,48 @@ public enum DailyDumps {
     return "\(c.year ?? 1970)-\(two(c.month))-\(two(c.day))"
   }
 
-  /// Writes days `days`, `payloadsPerDay` payloads each; returns the payloads written.
+  /// Writes days `days`, `payloadsPerDay` payloads each, a day per thread; returns the payloads
+  /// written.
   @discardableResult
   public static func write(to directory: URL, days: Range<Int>, payloadsPerDay: Int, seed: UInt64 = 5) throws -> Int {
-    var written = 0
-    for day in days {
-      var rng = SplitMix64(seed: seed &+ UInt64(day) &* 0x9E37_79B9)
-      let release = day / 30
-      let current = profile(release)
-      let previous = profile(max(0, release - 1))
-      // The share of the current version: from a fifth on its release day to nearly all after a week.
-      let share = release == 0 ? 1 : min(0.95, 0.2 + Double(day % 30) * 0.12)
-      var lines = ""
-      for device in 0..<payloadsPerDay {
-        let newer = Double(device) / Double(payloadsPerDay) < share
-        let payload = SyntheticPayload.make(
-          profile: newer ? current : previous, day: day, device: device, multipleVersions: false, rng: &rng)
-        lines += SampleDump.compact(payload.json) + "\n"
+    let failures = Failures()
+    DispatchQueue.concurrentPerform(iterations: days.count) { i in
+      do {
+        try writeDay(days.lowerBound + i, to: directory, payloadsPerDay: payloadsPerDay, seed: seed)
+      } catch {
+        failures.add(error)
       }
-      let folder = directory.appendingPathComponent(folder(day))
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      try Data(lines.utf8).write(to: folder.appendingPathComponent("payloads.ndjson"))
-      written += payloadsPerDay
     }
-    return written
+    if let error = failures.first { throw error }
+    return days.count * payloadsPerDay
+  }
+
+  /// The errors of days that could not be written.
+  private final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [any Error] = []
+    func add(_ error: any Error) { lock.withLock { errors.append(error) } }
+    var first: (any Error)? { lock.withLock { errors.first } }
+  }
+
+  /// Writes one day's folder and file.
+  private static func writeDay(_ day: Int, to directory: URL, payloadsPerDay: Int, seed: UInt64) throws {
+    var rng = SplitMix64(seed: seed &+ UInt64(day) &* 0x9E37_79B9)
+    let release = day / 30
+    let current = profile(release)
+    let previous = profile(max(0, release - 1))
+    // The share of the current version: from a fifth on its release day to nearly all after a week.
+    let share = release == 0 ? 1 : min(0.95, 0.2 + Double(day % 30) * 0.12)
+    var lines = ""
+    for device in 0..<payloadsPerDay {
+      let newer = Double(device) / Double(payloadsPerDay) < share
+      let payload = SyntheticPayload.make(
+        profile: newer ? current : previous, day: day, device: device, multipleVersions: false, rng: &rng)
+      lines += SampleDump.compact(payload.json) + "\n"
+    }
+    let folder = directory.appendingPathComponent(folder(day))
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try Data(lines.utf8).write(to: folder.appendingPathComponent("payloads.ndjson"))
   }
 
   /// The profile of the `n`th release.

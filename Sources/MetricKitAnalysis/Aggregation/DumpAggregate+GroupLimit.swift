@@ -75,10 +75,10 @@ extension DumpAggregate {
     let other = VersionGroup(version: version, value: GroupingKey.other)
     if let part = groups.removeValue(forKey: group) { groups.merge([other: part]) }
     for start in groupStarts.removeValue(forKey: group) ?? [] {
-      guard let part = series.removeValue(forKey: SeriesKey(version: version, group: value, start: start)) else {
-        continue
-      }
-      series.merge([SeriesKey(version: version, group: GroupingKey.other, start: start): part])
+      let key = SeriesKey(version: version, group: value, start: start)
+      let otherKey = SeriesKey(version: version, group: GroupingKey.other, start: start)
+      if let part = series.removeValue(forKey: key) { series.merge([otherKey: part]) }
+      if let part = deferredSeries.removeValue(forKey: key) { deferredSeries.merge([otherKey: part]) }
     }
   }
 

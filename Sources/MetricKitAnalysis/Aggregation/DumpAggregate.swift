@@ -21,6 +21,14 @@ public struct DumpAggregate: Sendable {
   /// With `AggregationOptions.interval`, aggregates by version, group and interval of the time axis
   /// (with `seriesOnly`, `versions` and `groups` stay empty: a trend reads the series alone).
   public internal(set) var series: [SeriesKey: VersionAggregate] = [:]
+  /// Series parts left in the cache by a reading of outlines (`outlinesOnly`): a trend reads
+  /// their contents from there only for the points it does not find there.
+  var deferredSeries: [SeriesKey: DeferredSeriesPart] = [:]
+  /// The cache entries the whole aggregate was merged from (unknown unless every input came through
+  /// the cache).
+  var provenance = CacheProvenance.unknown
+  /// How deferred parts are read: the cache, and the options and reader their entries were made with.
+  var deferral: (cache: AggregateCache, options: AggregationOptions, reader: PayloadReader)?
   /// The latest day of a counted payload (for `--last`, and the timestamp of exports without an
   /// interval).
   public internal(set) var latestDay: CalendarDay?
@@ -121,6 +129,28 @@ public struct DumpAggregate: Sendable {
     self.discovery = discovery
   }
 
+  /// The versions with series parts (read, or left in the cache by a reading that defers them).
+  public var seriesVersions: Set<String> {
+    Set(series.keys.map(\.version)).union(deferredSeries.keys.map(\.version))
+  }
+
+  /// The signposts of the series parts (read, or left in the cache), each part keeping those a
+  /// merged aggregate keeps.
+  var seriesSignpostIDs: Set<MetricID> {
+    var ids = Set<MetricID>()
+    for (key, part) in series where deferredSeries[key] == nil { ids.formUnion(part.signpostIDs) }
+    for (key, deferred) in deferredSeries {
+      var merged = deferred
+      if let read = series[key] {
+        merged.merge(
+          DeferredSeriesPart(
+            payloadCount: 0, signpostIDs: read.signpostIDs, signpostLimit: read.signpostLimit))
+      }
+      ids.formUnion(merged.signpostIDs)
+    }
+    return ids
+  }
+
   /// The files read (empty for an aggregate not made by reading).
   public internal(set) var discovery = InputDiscovery.Result()
   /// What a run with a cache took from it and read (nil without a cache).
@@ -140,8 +170,14 @@ public struct DumpAggregate: Sendable {
     guard interval != .day else { return self }
     var copy = self
     copy.series = [:]
+    copy.deferredSeries = [:]
     for (key, part) in series {
       copy.series.merge([SeriesKey(version: key.version, group: key.group, start: interval.start(of: key.start)): part])
+    }
+    for (key, part) in deferredSeries {
+      copy.deferredSeries.merge([
+        SeriesKey(version: key.version, group: key.group, start: interval.start(of: key.start)): part
+      ])
     }
     return copy
   }
@@ -152,9 +188,10 @@ public struct DumpAggregate: Sendable {
   public func automaticInterval(minPayloads: Int) -> TrendInterval {
     for interval in [TrendInterval.day, .week] {
       var sizes: [SeriesKey: Int] = [:]
-      for (key, part) in series {
-        sizes[SeriesKey(version: key.version, group: key.group, start: interval.start(of: key.start)), default: 0] +=
-          part.payloadCount
+      for (key, n) in series.mapValues(\.payloadCount).merging(
+        deferredSeries.mapValues(\.payloadCount), uniquingKeysWith: +)
+      {
+        sizes[SeriesKey(version: key.version, group: key.group, start: interval.start(of: key.start)), default: 0] += n
       }
       let sorted = sizes.values.sorted()
       if sorted.isEmpty || sorted[sorted.count / 2] >= minPayloads { return interval }
@@ -168,6 +205,9 @@ public struct DumpAggregate: Sendable {
     groups.merge(other.groups)
     grouping = grouping ?? other.grouping
     series.merge(other.series)
+    deferredSeries.merge(other.deferredSeries)
+    deferral = deferral ?? other.deferral
+    provenance.merge(other.provenance)
     mergeGroupTracking(other)
     if let day = other.latestDay { latestDay = max(latestDay ?? day, day) }
     undatedPayloads += other.undatedPayloads

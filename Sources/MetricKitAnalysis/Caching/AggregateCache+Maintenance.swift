@@ -23,6 +23,11 @@ extension AggregateCache {
     /// When the least and the most recently used entries were last used (made or read).
     public var oldestUse: Date?
     public var newestUse: Date?
+    /// Results computed from entries (a trend's points), their bytes, and those made from an entry
+    /// that is gone or stale.
+    public var results = 0
+    public var resultBytes: Int64 = 0
+    public var staleResults = 0
   }
 
   /// What pruning removed.
@@ -31,22 +36,29 @@ extension AggregateCache {
     public var damaged = 0
     public var temporary = 0
     public var unused = 0
+    /// Results made from an entry that is gone (or removed now).
+    public var staleResults = 0
     public var bytes: Int64 = 0
 
-    /// All entries and files removed.
-    public var files: Int { stale + damaged + temporary + unused }
+    /// All entries, results and files removed.
+    public var files: Int { stale + damaged + temporary + unused + staleResults }
   }
 
-  /// One entry file as maintenance sees it.
+  /// One file of the cache as maintenance sees it.
   private enum Examined {
-    case entry(sources: [Source], used: Date, bytes: Int64)
+    case entry(key: String, sources: [Source], used: Date, bytes: Int64)
+    case result(entries: [String], used: Date, bytes: Int64)
     case damaged(bytes: Int64)
     case temporary(bytes: Int64, modified: Date)
   }
 
-  /// Every file under `entries/`, examined.
+  /// Every file under `entries/`, then every file under `results/`, examined.
   private func examine() -> [(path: String, examined: Examined)] {
-    let root = directory + "/entries"
+    examine(folder: "entries") + examine(folder: "results")
+  }
+
+  private func examine(folder kind: String) -> [(path: String, examined: Examined)] {
+    let root = "\(directory)/\(kind)"
     var out: [(String, Examined)] = []
     let folders = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).sorted()
     for folder in folders {
@@ -62,14 +74,21 @@ extension AggregateCache {
           out.append((path, .temporary(bytes: bytes, modified: modified)))
           continue
         }
-        guard let data = FileManager.default.contents(atPath: path),
-          let body = try? Self.body(of: Array(data)),
-          let sources = Self.sources(body.sources)
-        else {
-          out.append((path, .damaged(bytes: bytes)))
-          continue
+        // Whole, every checksum right, and its first line (sources, or entries) read.
+        let line = FileManager.default.contents(atPath: path).flatMap { data -> String? in
+          let bytes = Array(data)
+          let sections = try? Self.sections(
+            of: bytes, kind: kind == "entries" ? "entry" : "result", count: kind == "entries" ? 2 : 1)
+          guard let sections, sections.allSatisfy({ (try? $0.check(in: bytes)) != nil }) else { return nil }
+          return sections[0].firstLine(in: bytes)
         }
-        out.append((path, .entry(sources: sources, used: modified, bytes: bytes)))
+        if kind == "entries", let line, let sources = Self.sources(line) {
+          out.append((path, .entry(key: name, sources: sources, used: modified, bytes: bytes)))
+        } else if kind == "results", let line, let entries = Self.entryKeys(line) {
+          out.append((path, .result(entries: entries, used: modified, bytes: bytes)))
+        } else {
+          out.append((path, .damaged(bytes: bytes)))
+        }
       }
     }
     return out
@@ -94,6 +113,19 @@ extension AggregateCache {
     }
   }
 
+  /// A result's line of entry keys, read back.
+  private static func entryKeys(_ line: String) -> [String]? {
+    guard let parser = JSONParser(maximumDepth: 4),
+      let buffer = Array(line.utf8).withUnsafeBytes({ try? PaddedBuffer(copying: $0) })
+    else { return nil }
+    return try? parser.parse(buffer.bytes) { (root) throws(PayloadDecodingError) -> [String] in
+      try root.children.map { (item) throws(PayloadDecodingError) -> String in
+        guard let key = item.string else { throw PayloadDecodingError(keyPath: ["entries"], reason: "not a key") }
+        return key
+      }
+    }
+  }
+
   /// Whether every file an entry was made from is still as it was then.
   private func current(_ sources: [Source]) -> Bool {
     sources.allSatisfy { source in
@@ -106,15 +138,21 @@ extension AggregateCache {
   /// What the cache holds now.
   public func statistics() -> Statistics {
     var s = Statistics()
+    var current: Set<String> = []
     for (_, examined) in examine() {
       switch examined {
-      case .entry(let sources, let used, let bytes):
+      case .entry(let key, let sources, let used, let bytes):
         s.entries += 1
         s.bytes += bytes
         s.sourceFiles += sources.count
-        if !current(sources) { s.stale += 1 }
+        if self.current(sources) { current.insert(key) } else { s.stale += 1 }
         s.oldestUse = min(s.oldestUse ?? used, used)
         s.newestUse = max(s.newestUse ?? used, used)
+      case .result(let entries, _, let bytes):
+        // Entries come first: a result is stale when one of its entries is stale or gone.
+        s.results += 1
+        s.resultBytes += bytes
+        if !entries.allSatisfy(current.contains) { s.staleResults += 1 }
       case .damaged: s.damaged += 1
       case .temporary: s.temporary += 1
       }
@@ -125,12 +163,24 @@ extension AggregateCache {
   /// Removes the entries no run will read again: those whose files are gone or changed, damaged
   /// ones, and temporary files of stopped runs (not those of the last hour: a run may be writing
   /// them); with `unusedFor`, also entries not used for that long; with `everything`, every entry.
+  /// Results go with the entries they were made from, and by the same age.
   public func prune(unusedFor: TimeInterval? = nil, everything: Bool = false, now: Date = Date()) -> Pruned {
     var pruned = Pruned()
+    var kept: Set<String> = []
     for (path, examined) in examine() {
       let remove: Bool
       switch examined {
-      case .entry(let sources, let used, let bytes):
+      case .result(let entries, let used, let bytes):
+        if everything || (unusedFor.map { now.timeIntervalSince(used) > $0 } ?? false) {
+          pruned.unused += 1
+        } else if !entries.allSatisfy(kept.contains) {
+          pruned.staleResults += 1
+        } else {
+          continue
+        }
+        remove = true
+        pruned.bytes += bytes
+      case .entry(let key, let sources, let used, let bytes):
         if everything {
           pruned.unused += 1
         } else if !current(sources) {
@@ -138,6 +188,7 @@ extension AggregateCache {
         } else if let unusedFor, now.timeIntervalSince(used) > unusedFor {
           pruned.unused += 1
         } else {
+          kept.insert(key)
           continue
         }
         remove = true

@@ -24,7 +24,7 @@ public struct AggregateCache: Sendable {
   /// aggregate holds or how a payload is aggregated changes, so that no entry made by other code is
   /// ever merged. Entries of another format are never read: a cache made by another format is refused
   /// whole.
-  public static let formatVersion = 1
+  public static let formatVersion = 2
   static let entryKind = "metrics-report-cache-entry"
   static let formatText = "metrics-report cache \(formatVersion)\n"
 
@@ -158,7 +158,7 @@ public struct AggregateCache: Sendable {
     SHA256.hex(SHA256.digest(Array("format \(formatVersion)\n\(fingerprint)\n\(sourcesLine(sources))".utf8)))
   }
 
-  private func entryPath(_ key: String) -> String { "\(directory)/entries/\(key.prefix(2))/\(key)" }
+  func entryPath(_ key: String) -> String { "\(directory)/entries/\(key.prefix(2))/\(key)" }
 
   // MARK: Entries
 
@@ -184,17 +184,81 @@ public struct AggregateCache: Sendable {
     }
   }
 
+  /// The outline of the entry of `key` (``decodeOutline(_:size:options:reader:)``): only the file's
+  /// first bytes are read.
+  func loadOutline(_ key: String, options: AggregationOptions, reader: PayloadReader) -> Lookup {
+    let path = entryPath(key)
+    let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
+    guard fd >= 0 else { return .miss }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { return .miss }
+    let size = Int(info.st_size)
+    // Outlines are a few kilobytes; a longer one is read whole.
+    var bytes = Self.readPrefix(fd, count: min(size, 1 << 16))
+    if let sections = try? Self.sections(of: bytes, kind: "entry", count: 2, size: size),
+      sections[0].range.upperBound > bytes.count
+    {
+      bytes = Self.readPrefix(fd, count: size)
+    }
+    do {
+      let aggregate = try Self.decodeOutline(bytes, size: size, options: options, reader: reader)
+      _ = path.withCString { utimensat(AT_FDCWD, $0, nil, 0) }
+      return .hit(aggregate)
+    } catch {
+      return .damaged("\(path): \(error.description)")
+    }
+  }
+
+  /// The first `count` bytes of the open file `fd` (fewer when it is shorter).
+  private static func readPrefix(_ fd: CInt, count: Int) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: count)
+    var done = 0
+    while done < count {
+      let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(done)) }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { break }
+      done += n
+    }
+    return Array(bytes.prefix(done))
+  }
+
   /// The aggregate an entry file holds, read with the options and reader it was made with (they are
   /// part of its key). Any bytes either give an aggregate or a failure saying what is wrong: a torn or
-  /// damaged file (its length or checksum), or the key path of a value that does not read.
+  /// damaged file (its length or checksums), or the key path of a value that does not read.
   public static func decodeEntry(_ bytes: [UInt8], options: AggregationOptions, reader: PayloadReader)
     throws(Failure) -> DumpAggregate
   {
-    let body = try Self.body(of: bytes)
+    let sections = try Self.sections(of: bytes, kind: "entry", count: 2)
+    for section in sections { try section.check(in: bytes) }
+    return try Self.decodeJSON(bytes[sections[1].range], what: "cache entry") { (root) throws(PayloadDecodingError) in
+      try DumpAggregate(cacheEntry: root, options: options, reader: reader)
+    }
+  }
+
+  /// The outline of an entry file (its aggregate without the series' contents, and each series part's
+  /// payloads and signposts), from the file's first `bytes` of `size` in all: only the outline's
+  /// section is read and checked, so that a run taking its series from elsewhere reads little.
+  public static func decodeOutline(_ bytes: [UInt8], size: Int, options: AggregationOptions, reader: PayloadReader)
+    throws(Failure) -> DumpAggregate
+  {
+    let sections = try Self.sections(of: bytes, kind: "entry", count: 2, size: size)
+    try sections[0].check(in: bytes)
+    guard let sourcesEnd = bytes[sections[0].range].firstIndex(of: 0x0A) else {
+      throw Failure(description: "no sources line")
+    }
+    return try Self.decodeJSON(bytes[(sourcesEnd + 1)..<sections[0].range.upperBound], what: "cache entry outline") {
+      (root) throws(PayloadDecodingError) in
+      try DumpAggregate(cacheOutline: root, options: options, reader: reader)
+    }
+  }
+
+  /// `body` applied to the JSON in `bytes`, its failures said as those of a `what`.
+  static func decodeJSON<R>(
+    _ bytes: ArraySlice<UInt8>, what: String, _ body: (JSONValue) throws(PayloadDecodingError) -> R
+  ) throws(Failure) -> R {
     let copied = bytes.withUnsafeBytes { all in
-      Result { () throws(InputFailure) in
-        try PaddedBuffer(copying: UnsafeRawBufferPointer(rebasing: all[body.entryStart...]))
-      }
+      Result { () throws(InputFailure) in try PaddedBuffer(copying: all) }
     }
     let buffer: PaddedBuffer
     switch copied {
@@ -203,29 +267,56 @@ public struct AggregateCache: Sendable {
     }
     guard let parser = JSONParser(maximumDepth: 64) else { throw Failure(description: "out of memory") }
     do {
-      return try parser.parse(buffer.bytes) { (root) throws(PayloadDecodingError) in
-        try DumpAggregate(cacheEntry: root, options: options, reader: reader)
-      }
+      return try parser.parse(buffer.bytes, body)
     } catch {
-      throw Failure(description: "not a cache entry: \(error)")
+      throw Failure(description: "not a \(what): \(error)")
     }
   }
 
-  /// Where an entry file's JSON starts, and its sources line, once its header's length and checksum
-  /// are checked.
-  static func body(of bytes: [UInt8]) throws(Failure) -> (sources: String, entryStart: Int) {
-    guard let firstEnd = bytes.firstIndex(of: 0x0A) else { throw Failure(description: "no header line") }
-    let header = String(decoding: bytes[..<firstEnd], as: UTF8.self).split(separator: " ")
-    guard header.count == 5, header[0] == "metrics-report-cache", header[1] == "entry",
-      header[2] == "\(formatVersion)", let length = Int(header[3]), let sum = UInt64(header[4], radix: 16)
-    else { throw Failure(description: "not a cache entry of format \(formatVersion)") }
-    let rest = bytes[(firstEnd + 1)...]
-    guard rest.count == length else {
-      throw Failure(description: "torn: \(rest.count) bytes where the header says \(length)")
+  /// One section of a cache file: where it is, and its checksum.
+  struct Section {
+    var range: Range<Int>
+    var sum: UInt64
+
+    /// Checks the section's bytes against its checksum.
+    func check(in bytes: [UInt8]) throws(Failure) {
+      guard range.upperBound <= bytes.count, FNV1a.hash(bytes[range]) == sum else {
+        throw Failure(description: "damaged: the checksum does not match")
+      }
     }
-    guard FNV1a.hash(rest) == sum else { throw Failure(description: "damaged: the checksum does not match") }
-    guard let sourcesEnd = rest.firstIndex(of: 0x0A) else { throw Failure(description: "no sources line") }
-    return (String(decoding: rest[..<sourcesEnd], as: UTF8.self), sourcesEnd + 1)
+
+    /// The section's first line (an entry's sources, a result's entries), as text.
+    func firstLine(in bytes: [UInt8]) -> String? {
+      guard range.upperBound <= bytes.count, let end = bytes[range].firstIndex(of: 0x0A) else { return nil }
+      return String(decoding: bytes[range.lowerBound..<end], as: UTF8.self)
+    }
+  }
+
+  /// The `count` sections of a cache file of `kind`, from its header line
+  /// (`metrics-report-cache KIND FORMAT LENGTH CHECKSUM…`, a length and checksum per section), once
+  /// the file's size (`size`, or that of `bytes` when they are the whole file) is checked to be the
+  /// header's and the sections' together: a torn file's is not. The checksums are checked by
+  /// ``Section/check(in:)``. An entry has two sections (its outline, its aggregate), a result one.
+  static func sections(of bytes: [UInt8], kind: String, count: Int, size: Int? = nil) throws(Failure) -> [Section] {
+    guard let firstEnd = bytes.prefix(512).firstIndex(of: 0x0A) else { throw Failure(description: "no header line") }
+    let header = String(decoding: bytes[..<firstEnd], as: UTF8.self).split(separator: " ")
+    guard header.count == 3 + 2 * count, header[0] == "metrics-report-cache", header[1] == kind,
+      header[2] == "\(formatVersion)"
+    else { throw Failure(description: "not a cache \(kind) of format \(formatVersion)") }
+    var sections: [Section] = []
+    var start = firstEnd + 1
+    for i in 0..<count {
+      guard let length = Int(header[3 + 2 * i]), length >= 0, length <= Int(Int32.max),
+        let sum = UInt64(header[4 + 2 * i], radix: 16)
+      else { throw Failure(description: "not a cache \(kind) of format \(formatVersion)") }
+      sections.append(Section(range: start..<(start + length), sum: sum))
+      start += length
+    }
+    let actual = size ?? bytes.count
+    guard actual == start else {
+      throw Failure(description: "torn: \(actual - firstEnd - 1) bytes where the header says \(start - firstEnd - 1)")
+    }
+    return sections
   }
 
   /// Writes the entry of `key`: the sources it was made from and the aggregate; atomically.
@@ -239,10 +330,16 @@ public struct AggregateCache: Sendable {
   /// An entry file's bytes: a header with the length and checksum of the rest, the sources line, the
   /// aggregate's JSON.
   static func entryBytes(_ aggregate: DumpAggregate, sources: [Source]) -> [UInt8] {
-    let rest = Array((sourcesLine(sources) + "\n" + aggregate.cacheEntryJSON()).utf8)
-    let header =
-      "metrics-report-cache entry \(Self.formatVersion) \(rest.count) \(String(FNV1a.hash(rest), radix: 16))\n"
-    return Array(header.utf8) + rest
+    let outline = Array((sourcesLine(sources) + "\n" + aggregate.cacheOutlineJSON() + "\n").utf8)
+    return fileBytes(kind: "entry", [outline, Array(aggregate.cacheEntryJSON().utf8)])
+  }
+
+  /// A cache file's bytes: a header line with its kind, the format, and each section's length and
+  /// checksum, then the sections.
+  static func fileBytes(kind: String, _ sections: [[UInt8]]) -> [UInt8] {
+    var header = "metrics-report-cache \(kind) \(Self.formatVersion)"
+    for section in sections { header += " \(section.count) \(String(FNV1a.hash(section), radix: 16))" }
+    return Array((header + "\n").utf8) + sections.joined()
   }
 
   /// Writes `bytes` to a temporary file beside `path` and renames it to `path`: a reader sees the old

@@ -47,6 +47,59 @@ extension DumpAggregate {
       ]))
   }
 
+  /// The entry's outline (one line): the entry without its versions, groups, diagnostics and series'
+  /// contents, and per series part its payloads and signposts. It is what a run that takes its
+  /// results from the cache reads of each entry.
+  func cacheOutlineJSON() -> String {
+    typealias Value = JSONWriter.Value
+    var head = self
+    (head.versions, head.groups, head.series, head.diagnostics) = ([:], [:], [:], [:])
+    let parts: [Value] = series.keys.sorted {
+      ($0.version, $0.start, $0.group ?? "") < ($1.version, $1.start, $1.group ?? "")
+    }.map { key in
+      let part = series[key]!
+      return .array([
+        .string(key.version), key.group.map { .string($0) } ?? .null, .string(key.start.description),
+        .integer(Int128(part.payloadCount)), .array(part.signpostIDs.map { .string($0.rawValue) }),
+      ])
+    }
+    return "{\"head\":\(head.cacheEntryJSON()),\"series\":\(JSONWriter.compact(.array(parts)))}"
+  }
+
+  /// Reads an entry's outline: the aggregate without its versions, groups and diagnostics, and its
+  /// series deferred (``deferredSeries``).
+  init(cacheOutline root: JSONValue, options: AggregationOptions, reader: PayloadReader)
+    throws(PayloadDecodingError)
+  {
+    typealias Snapshot = VersionSnapshot
+    try self.init(cacheEntry: try Snapshot.member(root, "head"), options: options, reader: reader)
+    guard series.isEmpty, versions.isEmpty, groups.isEmpty, diagnostics.isEmpty else {
+      throw Snapshot.fail("head", "an outline's head holds no series, versions, groups or diagnostics")
+    }
+    for (i, item) in try Snapshot.member(root, "series").children.enumerated() {
+      let parts = Array(item.children)
+      guard parts.count == 5, let version = parts[0].string, let start = parts[2].string,
+        let day = Snapshot.day(start, in: reader.timestamps.plausibleYears), parts[4].kind == .array
+      else { throw Snapshot.fail("series.\(i)", "expected [version, group, start, payloads, signposts]") }
+      guard parts[1].kind == .null || parts[1].string != nil else {
+        throw Snapshot.fail("series.\(i).1", "expected a group or null")
+      }
+      var signposts: [MetricID] = []
+      for (j, id) in parts[4].children.enumerated() {
+        guard let text = id.string, let metric = try? MetricID(text), metric.signpost != nil else {
+          throw Snapshot.fail("series.\(i).4.\(j)", "not a signpost identifier")
+        }
+        signposts.append(metric)
+      }
+      let key = SeriesKey(version: version, group: parts[1].string, start: day)
+      guard deferredSeries[key] == nil else { throw Snapshot.fail("series.\(i)", "a part listed twice") }
+      deferredSeries[key] = DeferredSeriesPart(
+        payloadCount: try Snapshot.count(parts[3], "series.\(i).3"),
+        signpostIDs: signposts.sorted { $0.precedesBytewise($1) }, signpostLimit: options.signpostLimit)
+    }
+    rebuildGroupStarts()
+  }
+
   /// Reads an entry's JSON, with the limits of `options` and `reader` (those the entry was made with:
   /// they are part of its key).
   init(cacheEntry root: JSONValue, options: AggregationOptions, reader: PayloadReader) throws(PayloadDecodingError) {
@@ -127,7 +180,13 @@ extension DumpAggregate {
     var tracked: [String: [String]] = [:]
     for group in groupPayloads.keys { tracked[group.version, default: []].append(group.value) }
     trackedGroups = tracked.mapValues { $0.sorted(by: Self.precedes) }
-    for key in series.keys.sorted(by: { $0.start < $1.start }) {
+    rebuildGroupStarts()
+  }
+
+  /// Where each tracked group's series parts (read or deferred) are.
+  private mutating func rebuildGroupStarts() {
+    groupStarts = [:]
+    for key in Set(series.keys).union(deferredSeries.keys).sorted(by: { $0.start < $1.start }) {
       guard let value = key.group, groupPayloads[VersionGroup(version: key.version, value: value)] != nil else {
         continue
       }

@@ -39,10 +39,16 @@ extension DumpAggregate {
   /// others (whose aggregates it then stores). The result is the same, to the bit, as without a cache.
   /// Standard input is always read. Diagnostics symbolicated or folded into stacks are not cached: such
   /// a run reads everything.
+  ///
+  /// With `outlinesOnly`, the batches found in the cache are read no further than their outline: their
+  /// accounting, and each series part's payloads and signposts. Those series parts stay in the cache:
+  /// a ``TrendReport`` given the same cache reads their points from it, or their contents where a
+  /// point is not there. Their versions, groups and diagnostics are not read: such an aggregate is for
+  /// a trend, or for a run whose whole output the cache holds (``AggregateCache/storedOutput(for:of:)``).
   public init(
     paths: [InputPath], reader: PayloadReader = PayloadReader(), filter: PayloadFilter = PayloadFilter(),
     options: AggregationOptions = AggregationOptions(), threads: Int = 1, standardInput: Bool = false,
-    cache: AggregateCache
+    cache: AggregateCache, outlinesOnly: Bool = false
   ) {
     guard options.diagnostics.symbolicator == nil, !options.diagnostics.foldedStacks else {
       self.init(
@@ -62,11 +68,14 @@ extension DumpAggregate {
     let fingerprint = Self.cacheFingerprint(reader: reader, filter: filter, options: options)
     let batches = Self.batches(discovery.files)
     let limits = reader.limits
+    let outlines = outlinesOnly
+    if outlines { deferral = (cache, options, reader) }
     // Each batch once, on every thread: merged from the cache into the thread's accumulator, or left
     // to read. Memory holds one accumulator a thread, whatever the number of batches.
     struct Pass: Sendable {
       var aggregate: DumpAggregate
       var use = CacheUse()
+      var keys: [String] = []
       var toRead: [(index: Int, sources: [AggregateCache.Source]?, key: String?)] = []
     }
     func run(_ count: Int, _ body: @Sendable @escaping (inout Pass, Int) -> Void) -> [Pass] {
@@ -88,8 +97,13 @@ extension DumpAggregate {
         return
       }
       let key = AggregateCache.key(fingerprint: fingerprint, sources: sources)
-      switch cache.load(key, options: options, reader: reader) {
-      case .hit(let part):
+      pass.keys.append(key)
+      let lookup =
+        outlines
+        ? cache.loadOutline(key, options: options, reader: reader) : cache.load(key, options: options, reader: reader)
+      switch lookup {
+      case .hit(var part):
+        part.markProvenance(key)
         pass.aggregate.merge(part)
         pass.use.hits += 1
         pass.use.filesFromCache += batches[i].count
@@ -110,7 +124,10 @@ extension DumpAggregate {
         files: batches[i], threads: perBatchThreads, makeAccumulator: { DumpAggregate(limits: limits) },
         visit: { $0.add($1, filter: filter, options: options) })
       for accumulator in accumulators { part.merge(accumulator) }
-      if let sources, let key, !cache.store(part, key: key, sources: sources) { pass.use.notStored += 1 }
+      if let sources, let key {
+        if !cache.store(part, key: key, sources: sources) { pass.use.notStored += 1 }
+        part.markProvenance(key)
+      }
       pass.use.misses += 1
       pass.use.filesRead += batches[i].count
       pass.aggregate.merge(part)
@@ -122,7 +139,19 @@ extension DumpAggregate {
     }
     use.damaged.sort()
     cacheUse = use
+    // The whole aggregate's entries, when every input has one.
+    let keys = looked.flatMap(\.keys)
+    provenance = !standardInput && keys.count == batches.count ? CacheProvenance(entries: keys.sorted()) : .unknown
     finish(discovery, reader: reader, standardInput: standardInput)
+  }
+
+  /// Records that every part of this aggregate is the batch of the entry `key`.
+  mutating func markProvenance(_ key: String) {
+    let provenance = CacheProvenance(entry: key)
+    for k in versions.keys { versions[k]?.provenance = provenance }
+    for k in groups.keys { groups[k]?.provenance = provenance }
+    for k in series.keys { series[k]?.provenance = provenance }
+    for k in deferredSeries.keys { deferredSeries[k]?.provenance = provenance }
   }
 
   /// The files cut into batches, in order: a batch never spans folders, and inside a folder ends after

@@ -131,6 +131,14 @@ package struct JSONWriter {
 
   mutating func writeString(_ s: String) {
     output += "\""
+    // Most strings (keys, identifiers, versions, dates) are printable ASCII needing no escape: whole.
+    if s.utf8.allSatisfy({
+      $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C && $0 != 0x3C && $0 != 0x3E && $0 != 0x26
+    }) {
+      output += s
+      output += "\""
+      return
+    }
     for scalar in s.unicodeScalars {
       switch scalar {
       case "\"": output += "\\\""

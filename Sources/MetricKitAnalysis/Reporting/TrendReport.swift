@@ -67,24 +67,34 @@ public struct TrendReport: Sendable {
   /// Apple's Organizer numbers beside the whole versions, when Apple's responses were given
   /// (`--organizer`).
   public var organizer: OrganizerComparison?
+  /// What the points took from the cache, when one was given.
+  public internal(set) var cacheUse: AggregateCache.ResultUse?
+  /// Why the contents of series parts left in the cache (``DumpAggregate/init(paths:reader:filter:options:threads:standardInput:cache:outlinesOnly:)``)
+  /// could not be read back, when they could not: the report is then incomplete, and the dump must be
+  /// read again without deferring.
+  public internal(set) var unreadableParts: String?
 
   /// Builds the series of `metrics` (identifiers, prefixes ending in `*`, or `payloads`) from an
   /// aggregate made with `AggregationOptions.interval == interval`; what matches no metric is left out.
+  /// With `cache`, the points of each interval whose aggregate was read wholly from the cache are
+  /// read back from it when a run computed them before, and stored otherwise.
   public init(
-    aggregate: DumpAggregate, metrics: [String], interval: TrendInterval, options: TrendOptions = TrendOptions()
+    aggregate: DumpAggregate, metrics: [String], interval: TrendInterval, options: TrendOptions = TrendOptions(),
+    cache: AggregateCache? = nil
   ) {
     self.init(
       aggregate: aggregate, subjects: Self.subjects(matching: metrics, in: aggregate), interval: interval,
-      options: options)
+      options: options, cache: cache)
   }
 
   /// Days before 1970-01-01 a window may reach back to: far before any MetricKit payload.
   private static let earliestDay = 36_500
 
   /// Builds the series of `subjects`, in that order, from an aggregate made with
-  /// `AggregationOptions.interval == interval`.
+  /// `AggregationOptions.interval == interval`; with `cache`, as the other initializer says.
   public init(
-    aggregate: DumpAggregate, subjects: [TrendSubject], interval: TrendInterval, options: TrendOptions = TrendOptions()
+    aggregate: DumpAggregate, subjects: [TrendSubject], interval: TrendInterval, options: TrendOptions = TrendOptions(),
+    cache: AggregateCache? = nil
   ) {
     self.interval = interval
     inputs = aggregate.inputs
@@ -99,13 +109,19 @@ public struct TrendReport: Sendable {
       guard let latest = aggregate.latestDay, days <= latest.daysSinceEpoch + Self.earliestDay else { return nil }
       return interval.start(of: latest.adding(days: -(max(days, 0) - 1)))
     }
-    // The series of each version (and group): groups beyond the top merged into (other).
-    var byLine: [LineKey: [CalendarDay: VersionAggregate]] = [:]
+    // The series of each version (and group): groups beyond the top merged into (other); the parts
+    // read, and those a cached reading left in the cache.
+    var byLine: [LineKey: [CalendarDay: TrendCell]] = [:]
     let kept = Self.keptGroups(aggregate, top: options.top)
-    for (key, part) in aggregate.series {
-      if let windowStart, key.start < windowStart { continue }
-      let group = key.group.map { kept[key.version]?.contains($0) == true ? $0 : GroupingKey.other }
-      byLine[LineKey(version: key.version, group: group), default: [:]].merge([key.start: part])
+    let lineOf: @Sendable (SeriesKey) -> LineKey = { key in
+      LineKey(
+        version: key.version, group: key.group.map { kept[key.version]?.contains($0) == true ? $0 : GroupingKey.other })
+    }
+    for (key, part) in aggregate.series where windowStart.map({ key.start >= $0 }) ?? true {
+      byLine[lineOf(key), default: [:]][key.start, default: TrendCell()].add(part)
+    }
+    for (key, part) in aggregate.deferredSeries where windowStart.map({ key.start >= $0 }) ?? true {
+      byLine[lineOf(key), default: [:]][key.start, default: TrendCell()].add(part)
     }
     let lines = byLine.keys.sorted { a, b in
       if a.version != b.version { return VersionOrder.precedes(a.version, b.version) }
@@ -113,37 +129,52 @@ public struct TrendReport: Sendable {
         < (kept[b.version]?.firstIndex(of: b.group ?? "") ?? .max, b.group ?? "")
     }
     let by = aggregate.grouping?.description
-    // Each metric's line of each version (and group), its points computed on `options.threads`
-    // threads; in order whatever the scheduling (task s × lines + l: subject s, line l).
+    // The points of every metric in each interval of each line (version and group), in order
+    // (cell first[l] + i: line l, its interval i).
     let ordered = lines.map { line in byLine[line, default: [:]].sorted { $0.key < $1.key } }
-    let tasks = subjects.flatMap { subject in lines.indices.map { (subject, $0) } }
-    let computed = ParallelSlots.map(count: tasks.count, threads: options.threads) { n -> [TrendPoint] in
-      guard case .metric(let metric) = tasks[n].0 else { return [] }
-      return ordered[tasks[n].1].compactMap { start, part in Self.point(metric, start: start, part, options) }
+    let metrics = subjects.compactMap { subject -> MetricID? in
+      if case .metric(let metric) = subject { metric } else { nil }
     }
-    for (s, subject) in subjects.enumerated() {
+    let cells = ordered.indices.flatMap { l in ordered[l].map { (line: lines[l], start: $0.key, cell: $0.value) } }
+    let first = ordered.reduce(into: [0]) { starts, parts in starts.append(starts.last! + parts.count) }
+    let computed = Self.cellPoints(
+      cells, metrics: metrics, options: options, cache: cache, aggregate: aggregate,
+      lineOf: { key in
+        // An entry's own key: its group as the whole aggregate folded it, then as the trend keeps it.
+        let folded = key.group.map { group in
+          group == GroupingKey.other || aggregate.groupPayloads[VersionGroup(version: key.version, value: group)] != nil
+            ? group : GroupingKey.other
+        }
+        return lineOf(SeriesKey(version: key.version, group: folded, start: key.start))
+      })
+    cacheUse = computed.use
+    unreadableParts = computed.failure
+    var m = 0
+    for subject in subjects {
       guard case .metric = subject else {
         series += Self.adoptionSeries(lines, byLine, by: by, options: options)
         continue
       }
-      for (l, line) in lines.enumerated() where !computed[s * lines.count + l].isEmpty {
+      for (l, line) in lines.enumerated() {
+        let points = ordered[l].indices.compactMap { computed.points[first[l] + $0][m] }
+        guard !points.isEmpty else { continue }
         series.append(
           TrendSeries(
             subject: subject, version: line.version, by: by.flatMap { key in line.group.map { (key, $0) } },
-            points: computed[s * lines.count + l]))
+            points: points))
       }
+      m += 1
     }
-  }
-
-  private struct LineKey: Hashable {
-    var version: String
-    var group: String?
   }
 
   /// Per version, the groups kept (most payloads first, then by name), and `(other)` when some are not.
   private static func keptGroups(_ aggregate: DumpAggregate, top: Int) -> [String: [String]] {
     var sizes: [String: [String: Int]] = [:]
     for (key, part) in aggregate.series {
+      guard let group = key.group else { continue }
+      sizes[key.version, default: [:]][group, default: 0] += part.payloadCount
+    }
+    for (key, part) in aggregate.deferredSeries {
       guard let group = key.group else { continue }
       sizes[key.version, default: [:]][group, default: 0] += part.payloadCount
     }
@@ -156,7 +187,7 @@ public struct TrendReport: Sendable {
   /// What `patterns` ask for, in order and once each: `payloads` (or `adoption`), identifiers as they
   /// are, prefixes ending in `*` expanded against the catalog and the signposts present.
   public static func subjects(matching patterns: [String], in aggregate: DumpAggregate) -> [TrendSubject] {
-    let signposts = Set(aggregate.series.values.flatMap(\.signpostIDs)).sorted { $0.rawValue < $1.rawValue }
+    let signposts = aggregate.seriesSignpostIDs.sorted { $0.rawValue < $1.rawValue }
     let known = MetricCatalog.fixed.map(\.id) + signposts
     var out: [TrendSubject] = []
     for pattern in patterns {
@@ -206,7 +237,7 @@ public struct TrendReport: Sendable {
 
   /// Payloads per version and interval, and each version's share of the interval.
   private static func adoptionSeries(
-    _ lines: [LineKey], _ byLine: [LineKey: [CalendarDay: VersionAggregate]], by: String?, options: TrendOptions
+    _ lines: [LineKey], _ byLine: [LineKey: [CalendarDay: TrendCell]], by: String?, options: TrendOptions
   ) -> [TrendSeries] {
     var totals: [CalendarDay: Int] = [:]
     for parts in byLine.values { for (start, part) in parts { totals[start, default: 0] += part.payloadCount } }

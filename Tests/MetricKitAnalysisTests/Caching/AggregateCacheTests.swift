@@ -81,18 +81,55 @@ struct AggregateCacheTests {
         try AggregateCache.decodeEntry(Array(bytes.prefix(cut)), options: options, reader: PayloadReader())
       }
     }
-    // A whole entry (its checksum right) whose value is wrong: the failure names the key.
-    let text = String(decoding: bytes, as: UTF8.self)
-    let body = text[text.index(after: text.firstIndex(of: "\n")!)...]
+    // A whole entry (its checksums right) whose value is wrong: the failure names the key.
+    let body = aggregate.cacheEntryJSON()
     let forged = body.replacingOccurrences(of: "\"undatedPayloads\":0", with: "\"undatedPayloads\":\"none\"")
-    #expect(forged != String(body))
-    let rest = Array(forged.utf8)
-    let header = "metrics-report-cache entry 1 \(rest.count) \(String(FNV1a.hash(rest), radix: 16))\n"
+    #expect(forged != body)
+    let outline = Array("[]\n\(aggregate.cacheOutlineJSON())\n".utf8)
     do {
-      _ = try AggregateCache.decodeEntry(Array(header.utf8) + rest, options: options, reader: PayloadReader())
+      _ = try AggregateCache.decodeEntry(
+        AggregateCache.fileBytes(kind: "entry", [outline, Array(forged.utf8)]), options: options,
+        reader: PayloadReader())
       Issue.record("a forged entry was read")
     } catch {
       #expect(error.description.contains("undatedPayloads"), "\(error)")
+    }
+  }
+
+  /// An entry's outline holds its accounting and each series part's payloads and signposts (not its
+  /// versions, groups or diagnostics), read from the file's first bytes; any damage is caught.
+  @Test func anOutlineReadsBackTheSeriesPartsAndAnyDamageIsCaught() throws {
+    var (aggregate, options) = Self.samples()
+    let whole = Self.entry(aggregate)
+    let head = try AggregateCache.decodeOutline(whole, size: whole.count, options: options, reader: PayloadReader())
+    #expect(head.versions.isEmpty && head.groups.isEmpty && head.diagnostics.isEmpty && head.series.isEmpty)
+    #expect(head.inputs.rejectedCount == aggregate.inputs.rejectedCount && head.deferredSeries.count > 100)
+    options.seriesOnly = true
+    aggregate = DumpAggregate(
+      paths: [Support.packageRoot.appendingPathComponent("Samples/dump").path], options: options, threads: 2)
+    let bytes = Self.entry(aggregate)
+    let outlineEnd = try AggregateCache.sections(of: bytes, kind: "entry", count: 2)[0].range.upperBound
+    #expect(outlineEnd * 4 < bytes.count, "the outline is \(outlineEnd) of \(bytes.count) bytes")
+    let outline = try AggregateCache.decodeOutline(
+      Array(bytes.prefix(outlineEnd)), size: bytes.count, options: options, reader: PayloadReader())
+    #expect(outline.series.isEmpty && Set(outline.deferredSeries.keys) == Set(aggregate.series.keys))
+    for (key, part) in aggregate.series {
+      #expect(outline.deferredSeries[key]?.payloadCount == part.payloadCount)
+      #expect(outline.deferredSeries[key]?.signpostIDs == part.signpostIDs)
+    }
+    #expect(outline.inputs.counted == aggregate.inputs.counted && outline.latestDay == aggregate.latestDay)
+    // Any byte of the outline changed, or the file cut anywhere, and it does not read.
+    var rng = SystemRandomNumberGenerator()
+    for _ in 0..<40 {
+      var damaged = Array(bytes.prefix(outlineEnd))
+      damaged[Int.random(in: 0..<outlineEnd, using: &rng)] ^= UInt8.random(in: 1...255, using: &rng)
+      #expect(throws: AggregateCache.Failure.self) {
+        try AggregateCache.decodeOutline(damaged, size: bytes.count, options: options, reader: PayloadReader())
+      }
+    }
+    #expect(throws: AggregateCache.Failure.self) {
+      try AggregateCache.decodeOutline(
+        Array(bytes.prefix(outlineEnd)), size: bytes.count - 1, options: options, reader: PayloadReader())
     }
   }
 }

@@ -1,0 +1,261 @@
+// A trend's points kept in the cache: the points of one interval of one line (every metric asked) are
+// a function of the interval's aggregate and the trend's options, so when that aggregate was merged
+// wholly from cache entries, they are stored under the entries' keys and read back by the next run
+// whose interval is made of the same entries. A nightly run then computes the points of the new day
+// alone.
+extension TrendReport {
+  /// A line of the trend: a version, and a group with grouping.
+  struct LineKey: Hashable, Sendable {
+    var version: String
+    var group: String?
+
+    /// The line in a result's key.
+    var cacheLabel: String { "version \(version.debugDescription) group \(group.debugDescription)" }
+  }
+
+  /// One interval of one line: the parts read (merged), and those left in the cache (merged).
+  struct TrendCell: Sendable {
+    var read: VersionAggregate?
+    var deferred: DeferredSeriesPart?
+
+    mutating func add(_ part: VersionAggregate) {
+      if read == nil { read = part } else { read?.merge(part) }
+    }
+
+    mutating func add(_ part: DeferredSeriesPart) {
+      if deferred == nil { deferred = part } else { deferred?.merge(part) }
+    }
+
+    var payloadCount: Int { (read?.payloadCount ?? 0) + (deferred?.payloadCount ?? 0) }
+
+    /// The entries the cell's parts were merged from (unknown when a part was not read through the
+    /// cache).
+    var provenance: CacheProvenance {
+      switch (read, deferred) {
+      case (let read?, let deferred?):
+        var p = read.provenance
+        p.merge(deferred.provenance)
+        return p
+      case (let read?, nil): return read.provenance
+      case (nil, let deferred?): return deferred.provenance
+      case (nil, nil): return .unknown
+      }
+    }
+  }
+
+  /// The points of `metrics` in each cell, in order: read from `cache` when stored, computed
+  /// otherwise (and stored). A cell whose parts were left in the cache and whose points are not there
+  /// has its parts read from their entries first (all at once, each entry once); `lineOf` places an
+  /// entry's series part in its cell. Points are computed on `options.threads` threads.
+  static func cellPoints(
+    _ cells: [(line: LineKey, start: CalendarDay, cell: TrendCell)], metrics: [MetricID], options: TrendOptions,
+    cache: AggregateCache?, aggregate: DumpAggregate, lineOf: @Sendable (SeriesKey) -> LineKey
+  ) -> (points: [[TrendPoint?]], use: AggregateCache.ResultUse?, failure: String?) {
+    let recipe = pointRecipe(metrics: metrics, options: options)
+    // Points found, or computed from what was read; none where contents must be read from entries.
+    let first = ParallelSlots.map(count: cells.count, threads: options.threads) {
+      n -> (points: [TrendPoint?]?, use: AggregateCache.ResultUse?) in
+      let (line, start, cell) = cells[n]
+      let compute = cell.read.flatMap { part in
+        cell.deferred == nil ? { metrics.map { point($0, start: start, part, options) } } : nil
+      }
+      guard let cache else { return (compute?(), nil) }
+      let found = cachedPoints(
+        cache, recipe: recipe, line: line.cacheLabel, start: start, payloads: cell.payloadCount,
+        provenance: cell.provenance, metrics: metrics, compute: compute)
+      return (found.points, found.use)
+    }
+    // (A cell whose contents cannot be read has no points: the caller is told, and reads again.)
+    var points = first.map { $0.points ?? metrics.map { _ in nil } }
+    var use: AggregateCache.ResultUse? = cache.map { _ in AggregateCache.ResultUse(kind: "trend intervals") }
+    for cell in first { if let part = cell.use { use?.add(part) } }
+    let pending = first.indices.filter { first[$0].points == nil }
+    guard !pending.isEmpty else {
+      use?.damaged.sort()
+      return (points, use, nil)
+    }
+    // The pending cells' parts, read from the entries they are in.
+    guard let (store, aggregation, reader) = aggregate.deferral else {
+      return (points, use, "series parts were left in a cache that is not known")
+    }
+    var index: [LineKey: [CalendarDay: Int]] = [:]
+    for n in pending { index[cells[n].line, default: [:]][cells[n].start] = n }
+    let entries = Set(pending.flatMap { cells[$0].cell.deferred?.provenance.keys ?? [] }).sorted()
+    let wanted = index
+    let read = ParallelSlots.map(count: entries.count, threads: options.threads) {
+      e -> Result<[Int: VersionAggregate], AggregateCache.Failure> in
+      guard case .hit(let entry) = store.load(entries[e], options: aggregation, reader: reader) else {
+        return .failure(AggregateCache.Failure(description: "the cache entry \(entries[e]) can no longer be read"))
+      }
+      var parts: [Int: VersionAggregate] = [:]
+      for (key, part) in entry.series {
+        guard let n = wanted[lineOf(key)]?[key.start] else { continue }
+        if parts[n] == nil { parts[n] = part } else { parts[n]?.merge(part) }
+      }
+      return .success(parts)
+    }
+    var contents: [Int: VersionAggregate] = [:]
+    for result in read {
+      switch result {
+      case .failure(let failure): return (points, use, failure.description)
+      case .success(let parts):
+        for (n, part) in parts {
+          contents[n] =
+            contents[n].map {
+              var c = $0
+              c.merge(part)
+              return c
+            } ?? part
+        }
+      }
+    }
+    let complete = pending.map { n -> VersionAggregate? in
+      guard var part = contents[n] else { return cells[n].cell.read }
+      if let read = cells[n].cell.read { part.merge(read) }
+      return part
+    }
+    let computed = ParallelSlots.map(count: pending.count, threads: options.threads) {
+      i -> (points: [TrendPoint?], use: AggregateCache.ResultUse?) in
+      let (line, start, cell) = cells[pending[i]]
+      guard let part = complete[i] else { return (metrics.map { _ in nil }, nil) }
+      let compute = { metrics.map { point($0, start: start, part, options) } }
+      guard let cache else { return (compute(), nil) }
+      let found = cachedPoints(
+        cache, recipe: recipe, line: line.cacheLabel, start: start, payloads: cell.payloadCount,
+        provenance: cell.provenance, metrics: metrics, lookUp: false, compute: compute)
+      return (found.points ?? [], found.use)
+    }
+    for (i, n) in pending.enumerated() {
+      points[n] = computed[i].points
+      if let part = computed[i].use { use?.add(part) }
+    }
+    use?.damaged.sort()
+    return (points, use, nil)
+  }
+
+  /// The points of one interval of one line through `cache`: read back when stored, else computed by
+  /// `compute` and stored. Without a known provenance (inputs not read through the cache), computed.
+  ///
+  /// No points when they are not stored and there is no `compute` (the interval's contents are still
+  /// in the cache's entries). With `lookUp` false, computed and stored without looking.
+  static func cachedPoints(
+    _ cache: AggregateCache, recipe: String, line: String, start: CalendarDay, payloads: Int,
+    provenance: CacheProvenance, metrics: [MetricID], lookUp: Bool = true, compute: (() -> [TrendPoint?])?
+  ) -> (points: [TrendPoint?]?, use: AggregateCache.ResultUse) {
+    var use = AggregateCache.ResultUse(kind: "trend intervals")
+    guard let entries = provenance.keys else {
+      use.computed = compute == nil ? 0 : 1
+      return (compute?(), use)
+    }
+    let key = AggregateCache.resultKey(recipe: "\(recipe)\n\(line)\nstart \(start)", entries: entries)
+    switch lookUp ? cache.loadResult(key) : .miss {
+    case .hit(let bytes):
+      do {
+        let points = try decodeCachedPoints(bytes, metrics: metrics, start: start, payloads: payloads)
+        use.hits = 1
+        return (points, use)
+      } catch {
+        use.damaged.append("trend points \(key): \(error)")
+      }
+    case .damaged(let reason):
+      use.damaged.append(reason)
+    case .miss:
+      break
+    }
+    guard let compute else { return (nil, use) }
+    let points = compute()
+    use.computed = 1
+    if !cache.storeResult(encodeCachedPoints(points), key: key, entries: entries) { use.notStored = 1 }
+    return (points, use)
+  }
+
+  /// What decides a point besides its interval's aggregate: the statistics, their estimation, the
+  /// sparse threshold and the metrics in order.
+  static func pointRecipe(metrics: [MetricID], options: TrendOptions) -> String {
+    "trend points 1\nstatistics \(options.statistics.map(\.description)) estimator \(options.estimator) "
+      + "interpolation \(options.interpolation) min-payloads \(options.minPayloads)\n"
+      + "metrics \(metrics.map(\.rawValue))"
+  }
+
+  /// One interval's points as JSON: per metric, null (no data) or
+  /// `[count, sparse, [[statistic, bits]…], [[statistic, lower bits, upper bits]…]]`, each value as its
+  /// IEEE 754 bit pattern in hex, so that it reads back to the same bits.
+  static func encodeCachedPoints(_ points: [TrendPoint?]) -> [UInt8] {
+    typealias Value = JSONWriter.Value
+    func bits(_ d: Double) -> Value { .string(String(d.bitPattern, radix: 16)) }
+    let items: [Value] = points.map { point in
+      guard let point else { return .null }
+      return .array([
+        .integer(Int128(point.count)), .bool(point.sparse),
+        .array(point.values.map { .array([.string($0.statistic.description), bits($0.value)]) }),
+        .array(point.bounds.map { .array([.string($0.statistic.description), bits($0.lower), bits($0.upper)]) }),
+      ])
+    }
+    return Array(JSONWriter.compact(.array(items)).utf8)
+  }
+
+  /// Reads back the points ``encodeCachedPoints(_:)`` wrote for `metrics`, of the interval starting
+  /// `start` holding `payloads` payloads. Any other bytes give an error naming what does not read.
+  public static func decodeCachedPoints(_ bytes: [UInt8], metrics: [MetricID], start: CalendarDay, payloads: Int)
+    throws(PayloadDecodingError) -> [TrendPoint?]
+  {
+    func fail(_ path: String, _ reason: String) -> PayloadDecodingError {
+      PayloadDecodingError(keyPath: [path], reason: reason)
+    }
+    /// A finite double from its bit pattern in hex.
+    func double(_ v: JSONValue) -> Double? {
+      guard let text = v.string, text.utf8.count <= 16, let bits = UInt64(text, radix: 16) else { return nil }
+      let d = Double(bitPattern: bits)
+      return d.isFinite ? d : nil
+    }
+    let copied = bytes.withUnsafeBytes { all in
+      Result { () throws(InputFailure) in try PaddedBuffer(copying: all) }
+    }
+    guard case .success(let buffer) = copied, let parser = JSONParser(maximumDepth: 8) else {
+      throw fail("points", "cannot be read")
+    }
+    // The few statistics' names, each parsed once.
+    var statistics: [String: Statistic] = [:]
+    func statistic(_ v: JSONValue) -> Statistic? {
+      guard let name = v.string else { return nil }
+      if let known = statistics[name] { return known }
+      let parsed = Statistic(parsing: name)
+      statistics[name] = parsed
+      return parsed
+    }
+    return try parser.parse(buffer.bytes) { (root) throws(PayloadDecodingError) -> [TrendPoint?] in
+      let items = Array(root.children)
+      guard root.kind == .array, items.count == metrics.count else {
+        throw fail("points", "expected \(metrics.count) points")
+      }
+      var points: [TrendPoint?] = []
+      for (i, item) in items.enumerated() {
+        if item.kind == .null {
+          points.append(nil)
+          continue
+        }
+        let parts = Array(item.children)
+        guard item.kind == .array, parts.count == 4, let count = parts[0].int64, count >= 0,
+          let sparse = parts[1].bool
+        else { throw fail("points.\(i)", "expected [count, sparse, values, bounds]") }
+        var point = TrendPoint(start: start, payloads: payloads, count: Int(count), sparse: sparse)
+        for (j, value) in parts[2].children.enumerated() {
+          let v = Array(value.children)
+          guard v.count == 2, let statistic = statistic(v[0]),
+            let value = double(v[1])
+          else { throw fail("points.\(i).values.\(j)", "expected [statistic, bits of a finite number]") }
+          point.values.append((statistic, value))
+        }
+        for (j, bound) in parts[3].children.enumerated() {
+          let b = Array(bound.children)
+          guard b.count == 3, let statistic = statistic(b[0]),
+            let lower = double(b[1]), let upper = double(b[2])
+          else { throw fail("points.\(i).bounds.\(j)", "expected [statistic, lower bits, upper bits]") }
+          point.bounds.append((statistic, lower, upper))
+        }
+        points.append(point)
+      }
+      return points
+    }
+  }
+}
