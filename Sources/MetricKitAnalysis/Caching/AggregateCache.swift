@@ -171,11 +171,11 @@ public struct AggregateCache: Sendable {
   }
 
   /// The entry of `key`, decoded with `options` and `reader`.
-  func load(_ key: String, options: AggregationOptions, reader: PayloadReader) -> Lookup {
+  func load(_ key: String, options: AggregationOptions, reader: PayloadReader, parser: JSONParser? = nil) -> Lookup {
     let path = entryPath(key)
     guard let data = FileManager.default.contents(atPath: path) else { return .miss }
     do {
-      let aggregate = try Self.decodeEntry(Array(data), options: options, reader: reader)
+      let aggregate = try Self.decodeEntry(Array(data), options: options, reader: reader, parser: parser)
       // Used now: `cache prune --unused-for` keeps it.
       _ = path.withCString { utimensat(AT_FDCWD, $0, nil, 0) }
       return .hit(aggregate)
@@ -186,7 +186,9 @@ public struct AggregateCache: Sendable {
 
   /// The outline of the entry of `key` (``decodeOutline(_:size:options:reader:)``): only the file's
   /// first bytes are read.
-  func loadOutline(_ key: String, options: AggregationOptions, reader: PayloadReader) -> Lookup {
+  func loadOutline(_ key: String, options: AggregationOptions, reader: PayloadReader, parser: JSONParser? = nil)
+    -> Lookup
+  {
     let path = entryPath(key)
     let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
     guard fd >= 0 else { return .miss }
@@ -202,7 +204,7 @@ public struct AggregateCache: Sendable {
       bytes = Self.readPrefix(fd, count: size)
     }
     do {
-      let aggregate = try Self.decodeOutline(bytes, size: size, options: options, reader: reader)
+      let aggregate = try Self.decodeOutline(bytes, size: size, options: options, reader: reader, parser: parser)
       _ = path.withCString { utimensat(AT_FDCWD, $0, nil, 0) }
       return .hit(aggregate)
     } catch {
@@ -229,9 +231,17 @@ public struct AggregateCache: Sendable {
   public static func decodeEntry(_ bytes: [UInt8], options: AggregationOptions, reader: PayloadReader)
     throws(Failure) -> DumpAggregate
   {
+    try decodeEntry(bytes, options: options, reader: reader, parser: nil)
+  }
+
+  /// ``decodeEntry(_:options:reader:)`` with the thread's parser (a new one when nil).
+  static func decodeEntry(_ bytes: [UInt8], options: AggregationOptions, reader: PayloadReader, parser: JSONParser?)
+    throws(Failure) -> DumpAggregate
+  {
     let sections = try Self.sections(of: bytes, kind: "entry", count: 2)
     for section in sections { try section.check(in: bytes) }
-    return try Self.decodeJSON(bytes[sections[1].range], what: "cache entry") { (root) throws(PayloadDecodingError) in
+    return try Self.decodeJSON(bytes[sections[1].range], what: "cache entry", parser: parser) {
+      (root) throws(PayloadDecodingError) in
       try DumpAggregate(cacheEntry: root, options: options, reader: reader)
     }
   }
@@ -239,23 +249,34 @@ public struct AggregateCache: Sendable {
   /// The outline of an entry file (its aggregate without the series' contents, and each series part's
   /// payloads and signposts), from the file's first `bytes` of `size` in all: only the outline's
   /// section is read and checked, so that a run taking its series from elsewhere reads little.
-  public static func decodeOutline(_ bytes: [UInt8], size: Int, options: AggregationOptions, reader: PayloadReader)
-    throws(Failure) -> DumpAggregate
-  {
+  public static func decodeOutline(
+    _ bytes: [UInt8], size: Int, options: AggregationOptions, reader: PayloadReader
+  ) throws(Failure) -> DumpAggregate {
+    try decodeOutline(bytes, size: size, options: options, reader: reader, parser: nil)
+  }
+
+  /// ``decodeOutline(_:size:options:reader:)`` with the thread's parser (a new one when nil).
+  static func decodeOutline(
+    _ bytes: [UInt8], size: Int, options: AggregationOptions, reader: PayloadReader, parser: JSONParser?
+  ) throws(Failure) -> DumpAggregate {
     let sections = try Self.sections(of: bytes, kind: "entry", count: 2, size: size)
     try sections[0].check(in: bytes)
     guard let sourcesEnd = bytes[sections[0].range].firstIndex(of: 0x0A) else {
       throw Failure(description: "no sources line")
     }
-    return try Self.decodeJSON(bytes[(sourcesEnd + 1)..<sections[0].range.upperBound], what: "cache entry outline") {
+    return try Self.decodeJSON(
+      bytes[(sourcesEnd + 1)..<sections[0].range.upperBound], what: "cache entry outline", parser: parser
+    ) {
       (root) throws(PayloadDecodingError) in
       try DumpAggregate(cacheOutline: root, options: options, reader: reader)
     }
   }
 
-  /// `body` applied to the JSON in `bytes`, its failures said as those of a `what`.
+  /// `body` applied to the JSON in `bytes` (parsed by `parser`, or a new parser), its failures said as
+  /// those of a `what`.
   static func decodeJSON<R>(
-    _ bytes: ArraySlice<UInt8>, what: String, _ body: (JSONValue) throws(PayloadDecodingError) -> R
+    _ bytes: ArraySlice<UInt8>, what: String, parser: JSONParser? = nil,
+    _ body: (JSONValue) throws(PayloadDecodingError) -> R
   ) throws(Failure) -> R {
     let copied = bytes.withUnsafeBytes { all in
       Result { () throws(InputFailure) in try PaddedBuffer(copying: all) }
@@ -265,13 +286,18 @@ public struct AggregateCache: Sendable {
     case .failure(let failure): throw Failure(description: failure.reason)
     case .success(let b): buffer = b
     }
-    guard let parser = JSONParser(maximumDepth: 64) else { throw Failure(description: "out of memory") }
+    guard let parser = parser ?? JSONParser(maximumDepth: Self.maximumDepth) else {
+      throw Failure(description: "out of memory")
+    }
     do {
       return try parser.parse(buffer.bytes, body)
     } catch {
       throw Failure(description: "not a \(what): \(error)")
     }
   }
+
+  /// The deepest nesting of a cache file's JSON.
+  static let maximumDepth = 64
 
   /// One section of a cache file: where it is, and its checksum.
   struct Section {

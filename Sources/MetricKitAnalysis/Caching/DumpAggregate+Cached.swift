@@ -78,18 +78,20 @@ extension DumpAggregate {
       var keys: [String] = []
       var toRead: [(index: Int, sources: [AggregateCache.Source]?, key: String?)] = []
     }
-    func run(_ count: Int, _ body: @Sendable @escaping (inout Pass, Int) -> Void) -> [Pass] {
+    // (With one JSON parser a thread, reused from entry to entry.)
+    func run(_ count: Int, _ body: @Sendable @escaping (inout Pass, Int, JSONParser?) -> Void) -> [Pass] {
       let workers = max(1, min(threads, count))
       let slots = ParallelSlots<Pass>(count: workers)
       let next = NextItem()
       DispatchQueue.concurrentPerform(iterations: workers) { worker in
         var pass = Pass(aggregate: DumpAggregate(limits: limits))
-        while let i = next.take(below: count) { body(&pass, i) }
+        let parser = JSONParser(maximumDepth: AggregateCache.maximumDepth)
+        while let i = next.take(below: count) { body(&pass, i, parser) }
         slots.store(pass, at: worker)
       }
       return slots.values
     }
-    let looked = run(batches.count) { pass, i in
+    let looked = run(batches.count) { pass, i, parser in
       let sources = batches[i].compactMap { AggregateCache.Source(path: $0, hashingContent: cache.hashesContent) }
       // A file that cannot be examined leaves its batch uncached (its reading reports it).
       guard sources.count == batches[i].count else {
@@ -100,7 +102,8 @@ extension DumpAggregate {
       pass.keys.append(key)
       let lookup =
         outlines
-        ? cache.loadOutline(key, options: options, reader: reader) : cache.load(key, options: options, reader: reader)
+        ? cache.loadOutline(key, options: options, reader: reader, parser: parser)
+        : cache.load(key, options: options, reader: reader, parser: parser)
       switch lookup {
       case .hit(var part):
         part.markProvenance(key)
@@ -117,7 +120,7 @@ extension DumpAggregate {
     let toRead = looked.flatMap(\.toRead).sorted { $0.index < $1.index }
     // Read, and stored: one batch takes every thread, several take one each.
     let perBatchThreads = toRead.count == 1 ? threads : 1
-    let read = run(toRead.count) { pass, n in
+    let read = run(toRead.count) { pass, n, _ in
       let (i, sources, key) = toRead[n]
       var part = DumpAggregate(limits: limits)
       let accumulators = reader.read(

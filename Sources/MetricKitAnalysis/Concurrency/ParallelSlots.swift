@@ -16,10 +16,19 @@ final class ParallelSlots<Value>: @unchecked Sendable {
   /// `body` of each index of `0..<count`, computed on up to `threads` threads (worker w takes the
   /// indices w, w + workers…), returned in index order whatever the scheduling.
   static func map(count: Int, threads: Int, _ body: @Sendable (Int) -> Value) -> [Value] {
+    map(count: count, threads: threads, state: {}) { i, _ in body(i) }
+  }
+
+  /// ``map(count:threads:_:)`` with one `State` a worker, made by `makeState` on the worker's thread
+  /// and handed to each of its calls (a parser reused from index to index).
+  static func map<State>(
+    count: Int, threads: Int, state makeState: @Sendable () -> State, _ body: @Sendable (Int, inout State) -> Value
+  ) -> [Value] {
     let slots = ParallelSlots(count: count)
     let workers = max(1, min(threads, count))
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
-      for i in stride(from: worker, to: count, by: workers) { slots.store(body(i), at: i) }
+      var state = makeState()
+      for i in stride(from: worker, to: count, by: workers) { slots.store(body(i, &state), at: i) }
     }
     return slots.values
   }

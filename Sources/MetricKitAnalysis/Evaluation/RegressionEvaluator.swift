@@ -143,8 +143,8 @@ public struct RegressionEvaluator: Sendable {
           result.changeInterval = test.changeInterval
           tested = (worse, better)
         }
-      } else if let test = try? MannWhitneyTest(baseline: b, candidate: c, candidateLarger: lowerIsBetter),
-        let opposite = try? MannWhitneyTest(baseline: b, candidate: c, candidateLarger: !lowerIsBetter)
+      } else if let (test, opposite) = try? MannWhitneyTest.bothWays(
+        baseline: b, candidate: c, candidateLarger: lowerIsBetter)
       {
         result.test = test
         result.pValue = test.pValue

@@ -53,8 +53,9 @@ extension TrendReport {
   ) -> (points: [[TrendPoint?]], use: AggregateCache.ResultUse?, failure: String?) {
     let recipe = pointRecipe(metrics: metrics, options: options)
     // Points found, or computed from what was read; none where contents must be read from entries.
-    let first = ParallelSlots.map(count: cells.count, threads: options.threads) {
-      n -> (points: [TrendPoint?]?, use: AggregateCache.ResultUse?) in
+    let first = ParallelSlots.map(count: cells.count, threads: options.threads, state: { JSONParser(maximumDepth: 8) })
+    {
+      n, parser -> (points: [TrendPoint?]?, use: AggregateCache.ResultUse?) in
       let (line, start, cell) = cells[n]
       let compute = cell.read.flatMap { part in
         cell.deferred == nil ? { metrics.map { point($0, start: start, part, options) } } : nil
@@ -62,7 +63,7 @@ extension TrendReport {
       guard let cache else { return (compute?(), nil) }
       let found = cachedPoints(
         cache, recipe: recipe, line: line.cacheLabel, start: start, payloads: cell.payloadCount,
-        provenance: cell.provenance, metrics: metrics, compute: compute)
+        provenance: cell.provenance, metrics: metrics, parser: parser, compute: compute)
       return (found.points, found.use)
     }
     // (A cell whose contents cannot be read has no points: the caller is told, and reads again.)
@@ -140,7 +141,8 @@ extension TrendReport {
   /// in the cache's entries). With `lookUp` false, computed and stored without looking.
   static func cachedPoints(
     _ cache: AggregateCache, recipe: String, line: String, start: CalendarDay, payloads: Int,
-    provenance: CacheProvenance, metrics: [MetricID], lookUp: Bool = true, compute: (() -> [TrendPoint?])?
+    provenance: CacheProvenance, metrics: [MetricID], lookUp: Bool = true, parser: JSONParser? = nil,
+    compute: (() -> [TrendPoint?])?
   ) -> (points: [TrendPoint?]?, use: AggregateCache.ResultUse) {
     var use = AggregateCache.ResultUse(kind: "trend intervals")
     guard let entries = provenance.keys else {
@@ -151,7 +153,7 @@ extension TrendReport {
     switch lookUp ? cache.loadResult(key) : .miss {
     case .hit(let bytes):
       do {
-        let points = try decodeCachedPoints(bytes, metrics: metrics, start: start, payloads: payloads)
+        let points = try decodeCachedPoints(bytes, metrics: metrics, start: start, payloads: payloads, parser: parser)
         use.hits = 1
         return (points, use)
       } catch {
@@ -199,6 +201,13 @@ extension TrendReport {
   public static func decodeCachedPoints(_ bytes: [UInt8], metrics: [MetricID], start: CalendarDay, payloads: Int)
     throws(PayloadDecodingError) -> [TrendPoint?]
   {
+    try decodeCachedPoints(bytes, metrics: metrics, start: start, payloads: payloads, parser: nil)
+  }
+
+  /// ``decodeCachedPoints(_:metrics:start:payloads:)`` with the thread's parser (a new one when nil).
+  static func decodeCachedPoints(
+    _ bytes: [UInt8], metrics: [MetricID], start: CalendarDay, payloads: Int, parser: JSONParser?
+  ) throws(PayloadDecodingError) -> [TrendPoint?] {
     func fail(_ path: String, _ reason: String) -> PayloadDecodingError {
       PayloadDecodingError(keyPath: [path], reason: reason)
     }
@@ -211,7 +220,7 @@ extension TrendReport {
     let copied = bytes.withUnsafeBytes { all in
       Result { () throws(InputFailure) in try PaddedBuffer(copying: all) }
     }
-    guard case .success(let buffer) = copied, let parser = JSONParser(maximumDepth: 8) else {
+    guard case .success(let buffer) = copied, let parser = parser ?? JSONParser(maximumDepth: 8) else {
       throw fail("points", "cannot be read")
     }
     // The few statistics' names, each parsed once.

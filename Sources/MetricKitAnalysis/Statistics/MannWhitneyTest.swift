@@ -12,24 +12,46 @@ public struct MannWhitneyTest: Sendable, Hashable {
   /// Tests whether `candidate` tends to be larger than `baseline` (or smaller, when `larger` is
   /// false). Both samples need at least one value.
   public init(baseline: [Double], candidate: [Double], candidateLarger larger: Bool = true) throws(StatisticsError) {
+    try self.init(tieGroups: Self.tieGroups(baseline, candidate), candidateLarger: larger)
+  }
+
+  /// The tie groups of the pooled sample, ascending: each sample sorted, then merged.
+  static func tieGroups(_ baseline: [Double], _ candidate: [Double]) throws(StatisticsError)
+    -> [(baseline: Int, candidate: Int)]
+  {
     guard baseline.allSatisfy(\.isFinite), candidate.allSatisfy(\.isFinite) else {
       throw .invalidInput("non-finite value")
     }
-    // Tie groups of the pooled sample, ascending.
-    var pooled = baseline.map { ($0, false) } + candidate.map { ($0, true) }
-    pooled.sort { $0.0 < $1.0 }
+    let b = baseline.sorted()
+    let c = candidate.sorted()
     var groups: [(baseline: Int, candidate: Int)] = []
-    var i = 0
-    while i < pooled.count {
+    var (i, j) = (0, 0)
+    while i < b.count || j < c.count {
+      let value = j == c.count || (i < b.count && b[i] < c[j]) ? b[i] : c[j]
       var group = (baseline: 0, candidate: 0)
-      let value = pooled[i].0
-      while i < pooled.count && pooled[i].0 == value {
-        if pooled[i].1 { group.candidate += 1 } else { group.baseline += 1 }
+      while i < b.count && b[i] == value {
+        group.baseline += 1
         i += 1
+      }
+      while j < c.count && c[j] == value {
+        group.candidate += 1
+        j += 1
       }
       groups.append(group)
     }
-    try self.init(tieGroups: groups, candidateLarger: larger)
+    return groups
+  }
+
+  /// The test both ways from one pooling of the samples: that the candidate tends to be larger when
+  /// `larger` (smaller otherwise), and the opposite.
+  static func bothWays(baseline: ScalarSample, candidate: ScalarSample, candidateLarger larger: Bool)
+    throws(StatisticsError) -> (test: MannWhitneyTest, opposite: MannWhitneyTest)
+  {
+    let groups = try tieGroups(baseline, candidate)
+    return (
+      try MannWhitneyTest(tieGroups: groups, candidateLarger: larger),
+      try MannWhitneyTest(tieGroups: groups, candidateLarger: !larger)
+    )
   }
 
   /// The same test on two samples: on their values while both are exact, otherwise on the buckets of
@@ -37,10 +59,15 @@ public struct MannWhitneyTest: Sendable, Hashable {
   public init(baseline: ScalarSample, candidate: ScalarSample, candidateLarger larger: Bool = true)
     throws(StatisticsError)
   {
-    if let b = baseline.exactValues, let c = candidate.exactValues {
-      try self.init(baseline: b, candidate: c, candidateLarger: larger)
-      return
-    }
+    try self.init(tieGroups: Self.tieGroups(baseline, candidate), candidateLarger: larger)
+  }
+
+  /// The tie groups of two samples: of their values while both are exact, else of their sketches'
+  /// buckets.
+  static func tieGroups(_ baseline: ScalarSample, _ candidate: ScalarSample) throws(StatisticsError)
+    -> [(baseline: Int, candidate: Int)]
+  {
+    if let b = baseline.exactValues, let c = candidate.exactValues { return try tieGroups(b, c) }
     let b = baseline.binned.bins
     let c = candidate.binned.bins
     // Merge the two ascending bucket lists; equal buckets have equal representatives.
@@ -59,7 +86,7 @@ public struct MannWhitneyTest: Sendable, Hashable {
         j += 1
       }
     }
-    try self.init(tieGroups: groups, candidateLarger: larger)
+    return groups
   }
 
   /// The test from the pooled sample's tie groups in ascending order of value: how many baseline and
