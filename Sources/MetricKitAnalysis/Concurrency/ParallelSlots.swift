@@ -16,7 +16,7 @@ final class ParallelSlots<Value>: @unchecked Sendable {
   /// `body` of each index of `0..<count`, computed on up to `threads` threads (worker w takes the
   /// indices w, w + workers…), returned in index order whatever the scheduling.
   static func map(count: Int, threads: Int, _ body: @Sendable (Int) -> Value) -> [Value] {
-    map(count: count, threads: threads, state: {}) { i, _ in body(i) }
+    map(count: count, threads: threads, state: {}, { i, _ in body(i) })
   }
 
   /// ``map(count:threads:_:)`` with one `State` a worker, made by `makeState` on the worker's thread

@@ -53,8 +53,8 @@ extension TrendReport {
   ) -> (points: [[TrendPoint?]], use: AggregateCache.ResultUse?, failure: String?) {
     let recipe = pointRecipe(metrics: metrics, options: options)
     // Points found, or computed from what was read; none where contents must be read from entries.
-    let first = ParallelSlots.map(count: cells.count, threads: options.threads, state: { JSONParser(maximumDepth: 8) })
-    {
+    let parsers: @Sendable () -> JSONParser? = { JSONParser(maximumDepth: 8) }
+    let first = ParallelSlots.map(count: cells.count, threads: options.threads, state: parsers) {
       n, parser -> (points: [TrendPoint?]?, use: AggregateCache.ResultUse?) in
       let (line, start, cell) = cells[n]
       let compute = cell.read.flatMap { part in
