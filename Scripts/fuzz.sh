@@ -48,16 +48,21 @@ case "$target" in
     # Apple's documented examples and the samples' responses.
     cp Tests/Fixtures/Organizer/*.json Samples/organizer/*.json "$work/seeds/" ;;
   cache-entry)
-    # The samples' entries: compare's (per-payload statistics, groups) and trend's (daily series).
+    # The samples' entries: compare's (per-payload statistics, groups) and trend's (daily series); and
+    # the trend's stored points.
     rm -rf "$work/cache"
     swift run -c release metrics-report compare Samples/dump --baseline 3.8.0 --candidate 3.9.0 --by deviceType \
       --cache "$work/cache" >/dev/null 2>&1 || true
     swift run -c release metrics-report trend Samples/dump --metric '*' --interval day --by deviceType \
       --cache "$work/cache" >/dev/null 2>&1 || true
-    # Each entry whole, and its body alone (the harness gives a body a correct header).
+    # Each entry whole, and its sections alone, split by a 0x1E byte (the harness gives them a correct
+    # header); each result's points alone.
     find "$work/cache/entries" -type f | while read -r f; do
       cp "$f" "$work/seeds/"
-      tail -n +2 "$f" > "$work/seeds/$(basename "$f").body"
+      { sed -n 2,3p "$f"; printf '\036'; sed -n 4p "$f"; } > "$work/seeds/$(basename "$f").sections"
+    done
+    find "$work/cache/results" -type f | while read -r f; do
+      tail -n +3 "$f" > "$work/seeds/$(basename "$f").points"
     done ;;
 esac
 # Hand-made seeds: the hostile cases found so far, one file each.

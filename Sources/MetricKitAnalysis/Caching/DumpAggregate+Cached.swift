@@ -68,8 +68,7 @@ extension DumpAggregate {
     let fingerprint = Self.cacheFingerprint(reader: reader, filter: filter, options: options)
     let batches = Self.batches(discovery.files)
     let limits = reader.limits
-    let outlines = outlinesOnly
-    if outlines { deferral = (cache, options, reader) }
+    if outlinesOnly { deferral = (cache, options, reader) }
     // Each batch once, on every thread: merged from the cache into the thread's accumulator, or left
     // to read. Memory holds one accumulator a thread, whatever the number of batches.
     struct Pass: Sendable {
@@ -101,7 +100,7 @@ extension DumpAggregate {
       let key = AggregateCache.key(fingerprint: fingerprint, sources: sources)
       pass.keys.append(key)
       let lookup =
-        outlines
+        outlinesOnly
         ? cache.loadOutline(key, options: options, reader: reader, parser: parser)
         : cache.load(key, options: options, reader: reader, parser: parser)
       switch lookup {
