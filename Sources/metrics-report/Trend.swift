@@ -127,8 +127,11 @@ struct Trend: ParsableCommand {
       snapshots.isEmpty
       ? try input.aggregate(aggregation, outlinesOnly: outlines)
       : try Self.load(snapshots, interval: interval, grouping: aggregation.grouping)
-    let recipe = AggregateCache.recipe(arguments: Array(CommandLine.arguments.dropFirst()), reading: [])
-    if let cache, outlines,
+    let stored =
+      outlines
+      ? cache.map { ($0, AggregateCache.recipe(arguments: Array(CommandLine.arguments.dropFirst()), reading: [])) }
+      : nil
+    if let (cache, recipe) = stored,
       try input.writeStored(cache.storedOutput(for: recipe, of: aggregate), to: output, inputs: aggregate)
     {
       try ReportOutput.finish(
@@ -148,7 +151,7 @@ struct Trend: ParsableCommand {
     report.organizer = organizer.comparison(
       aggregate, files: apple, histogram: histogram, selection: MetricSelection(asked))
     let text = TrendRenderer.render(report, as: format, minPayloads: axis.minPayloads)
-    if let cache, outlines { cache.store(AggregateCache.StoredOutput(text: text), for: recipe, of: aggregate) }
+    if let (cache, recipe) = stored { cache.store(AggregateCache.StoredOutput(text: text), for: recipe, of: aggregate) }
     try ReportOutput.write(text, to: output, inputs: aggregate.discovery)
     try ReportOutput.finish(
       inputs: aggregate.inputs, strict: input.strict, requestedVersions: input.appVersions,

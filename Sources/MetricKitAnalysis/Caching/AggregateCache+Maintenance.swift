@@ -96,10 +96,7 @@ extension AggregateCache {
 
   /// An entry's sources line, read back.
   private static func sources(_ line: String) -> [Source]? {
-    guard let parser = JSONParser(maximumDepth: 8),
-      let buffer = Array(line.utf8).withUnsafeBytes({ try? PaddedBuffer(copying: $0) })
-    else { return nil }
-    return try? parser.parse(buffer.bytes) { (root) throws(PayloadDecodingError) -> [Source] in
+    try? decodeJSON(ArraySlice(line.utf8), what: "sources line") { (root) throws(PayloadDecodingError) -> [Source] in
       var sources: [Source] = []
       for item in root.children {
         let parts = Array(item.children)
@@ -115,10 +112,7 @@ extension AggregateCache {
 
   /// A result's line of entry keys, read back.
   private static func entryKeys(_ line: String) -> [String]? {
-    guard let parser = JSONParser(maximumDepth: 4),
-      let buffer = Array(line.utf8).withUnsafeBytes({ try? PaddedBuffer(copying: $0) })
-    else { return nil }
-    return try? parser.parse(buffer.bytes) { (root) throws(PayloadDecodingError) -> [String] in
+    try? decodeJSON(ArraySlice(line.utf8), what: "entries line") { (root) throws(PayloadDecodingError) -> [String] in
       try root.children.map { (item) throws(PayloadDecodingError) -> String in
         guard let key = item.string else { throw PayloadDecodingError(keyPath: ["entries"], reason: "not a key") }
         return key

@@ -71,11 +71,9 @@ extension AggregateCache {
     do throws(Failure) {
       let section = try Self.sections(of: bytes, kind: "result", count: 1)[0]
       try section.check(in: bytes)
-      guard let entriesEnd = bytes[section.range].firstIndex(of: 0x0A) else {
-        throw Failure(description: "no entries line")
-      }
+      guard let result = section.afterFirstLine(in: bytes) else { throw Failure(description: "no entries line") }
       _ = path.withCString { utimensat(AT_FDCWD, $0, nil, 0) }
-      return .hit(Array(bytes[(entriesEnd + 1)...]))
+      return .hit(Array(bytes[result]))
     } catch {
       return .damaged("\(path): \(error.description)")
     }
@@ -83,17 +81,9 @@ extension AggregateCache {
 
   /// Stores `bytes` under `key`, computed from the entries `entries`; atomically.
   func storeResult(_ bytes: [UInt8], key: String, entries: [String]) -> Bool {
-    let path = resultPath(key)
-    let folder = String(path[..<path.lastIndex(of: "/")!])
-    _ = try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let line = JSONWriter.compact(.array(entries.map { .string($0) }))
-    return Self.writeAtomically(Self.fileBytes(kind: "result", [Array((line + "\n").utf8) + bytes]), to: path)
-  }
-
-  /// Whether the entry `key` is in the cache.
-  func hasEntry(_ key: String) -> Bool {
-    var info = stat()
-    return stat(entryPath(key), &info) == 0
+    return Self.writeAtomically(
+      Self.fileBytes(kind: "result", [Array((line + "\n").utf8) + bytes]), to: resultPath(key))
   }
 }
 

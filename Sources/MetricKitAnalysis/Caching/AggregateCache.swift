@@ -15,10 +15,11 @@ import Foundation
 /// the SHA-256 of the aggregation's options, the cache's format and each file's path, device, inode,
 /// size and modification time (with ``hashesContent``, its path, size and the SHA-256 of its bytes). An entry is
 /// written to a temporary file and renamed into place: a run killed at any point leaves whole entries
-/// or none. Its first line holds its length and a checksum of the rest, so that an
-/// entry damaged later is detected, recomputed and replaced.
+/// or none. Its first line holds the length and checksum of each of its two sections (its outline, its
+/// aggregate), so that an entry damaged later is detected, recomputed and replaced.
 ///
-/// Layout: `FORMAT` (`metrics-report cache N`), `entries/ab/abcdef…` (the key in hex).
+/// Layout: `FORMAT` (`metrics-report cache N`), `entries/ab/abcdef…` (the key in hex), `results/ab/…`
+/// (what was computed from entries: trend points, whole outputs).
 public struct AggregateCache: Sendable {
   /// The format of the folder and its entries, part of every key. It changes whenever what an
   /// aggregate holds or how a payload is aggregated changes, so that no entry made by other code is
@@ -261,12 +262,8 @@ public struct AggregateCache: Sendable {
   ) throws(Failure) -> DumpAggregate {
     let sections = try Self.sections(of: bytes, kind: "entry", count: 2, size: size)
     try sections[0].check(in: bytes)
-    guard let sourcesEnd = bytes[sections[0].range].firstIndex(of: 0x0A) else {
-      throw Failure(description: "no sources line")
-    }
-    return try Self.decodeJSON(
-      bytes[(sourcesEnd + 1)..<sections[0].range.upperBound], what: "cache entry outline", parser: parser
-    ) {
+    guard let outline = sections[0].afterFirstLine(in: bytes) else { throw Failure(description: "no sources line") }
+    return try Self.decodeJSON(bytes[outline], what: "cache entry outline", parser: parser) {
       (root) throws(PayloadDecodingError) in
       try DumpAggregate(cacheOutline: root, options: options, reader: reader)
     }
@@ -313,8 +310,13 @@ public struct AggregateCache: Sendable {
 
     /// The section's first line (an entry's sources, a result's entries), as text.
     func firstLine(in bytes: [UInt8]) -> String? {
+      afterFirstLine(in: bytes).map { String(decoding: bytes[range.lowerBound..<($0.lowerBound - 1)], as: UTF8.self) }
+    }
+
+    /// Where the section goes on after its first line.
+    func afterFirstLine(in bytes: [UInt8]) -> Range<Int>? {
       guard range.upperBound <= bytes.count, let end = bytes[range].firstIndex(of: 0x0A) else { return nil }
-      return String(decoding: bytes[range.lowerBound..<end], as: UTF8.self)
+      return (end + 1)..<range.upperBound
     }
   }
 
@@ -347,14 +349,11 @@ public struct AggregateCache: Sendable {
 
   /// Writes the entry of `key`: the sources it was made from and the aggregate; atomically.
   func store(_ aggregate: DumpAggregate, key: String, sources: [Source]) -> Bool {
-    let path = entryPath(key)
-    let folder = String(path[..<path.lastIndex(of: "/")!])
-    _ = try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    return Self.writeAtomically(Self.entryBytes(aggregate, sources: sources), to: path)
+    Self.writeAtomically(Self.entryBytes(aggregate, sources: sources), to: entryPath(key))
   }
 
-  /// An entry file's bytes: a header with the length and checksum of the rest, the sources line, the
-  /// aggregate's JSON.
+  /// An entry file's bytes: a header with the length and checksum of each section, the outline section
+  /// (the sources line, the outline's JSON), the aggregate's JSON.
   static func entryBytes(_ aggregate: DumpAggregate, sources: [Source]) -> [UInt8] {
     let outline = Array((sourcesLine(sources) + "\n" + aggregate.cacheOutlineJSON() + "\n").utf8)
     return fileBytes(kind: "entry", [outline, Array(aggregate.cacheEntryJSON().utf8)])
@@ -369,12 +368,18 @@ public struct AggregateCache: Sendable {
   }
 
   /// Writes `bytes` to a temporary file beside `path` and renames it to `path`: a reader sees the old
-  /// file or the whole new one, whenever the writer stops. (No flush to the disk: an entry that a
-  /// system crash cut short fails its length or checksum and is recomputed, so a flush per entry, many
-  /// times the cost of writing it, would buy nothing.)
+  /// file or the whole new one, whenever the writer stops. The folder is made when it is missing (the
+  /// first file of its two-letter prefix). (No flush to the disk: an entry that a system crash cut
+  /// short fails its length or checksum and is recomputed, so a flush per entry, many times the cost
+  /// of writing it, would buy nothing.)
   static func writeAtomically(_ bytes: [UInt8], to path: String) -> Bool {
     let temporary = "\(path).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    var fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    if fd < 0 && errno == ENOENT {
+      _ = try? FileManager.default.createDirectory(
+        atPath: String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]), withIntermediateDirectories: true)
+      fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    }
     guard fd >= 0 else { return false }
     var written = 0
     let ok = bytes.withUnsafeBytes { buffer -> Bool in

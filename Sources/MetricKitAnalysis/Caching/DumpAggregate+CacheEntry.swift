@@ -15,9 +15,7 @@ extension DumpAggregate {
         [("version", .string(key.version)), ("group", .string(key.value))]
           + VersionSnapshot.aggregateMembers(groups[key]!))
     }
-    let seriesMembers: [Value] = series.keys.sorted {
-      ($0.version, $0.start, $0.group ?? "") < ($1.version, $1.start, $1.group ?? "")
-    }.map { key in
+    let seriesMembers: [Value] = seriesKeysInOrder.map { key in
       var entry: [(String, Value)] = [("version", .string(key.version)), ("start", .string(key.start.description))]
       if let group = key.group { entry.append(("group", .string(group))) }
       return .object(entry + VersionSnapshot.aggregateMembers(series[key]!))
@@ -47,6 +45,11 @@ extension DumpAggregate {
       ]))
   }
 
+  /// The series' keys as entries list them: by version, start, then group.
+  private var seriesKeysInOrder: [SeriesKey] {
+    series.keys.sorted { ($0.version, $0.start, $0.group ?? "") < ($1.version, $1.start, $1.group ?? "") }
+  }
+
   /// The entry's outline (one line): the entry without its versions, groups, diagnostics and series'
   /// contents, and per series part its payloads and signposts. It is what a run that takes its
   /// results from the cache reads of each entry.
@@ -54,9 +57,7 @@ extension DumpAggregate {
     typealias Value = JSONWriter.Value
     var head = self
     (head.versions, head.groups, head.series, head.diagnostics) = ([:], [:], [:], [:])
-    let parts: [Value] = series.keys.sorted {
-      ($0.version, $0.start, $0.group ?? "") < ($1.version, $1.start, $1.group ?? "")
-    }.map { key in
+    let parts: [Value] = seriesKeysInOrder.map { key in
       let part = series[key]!
       return .array([
         .string(key.version), key.group.map { .string($0) } ?? .null, .string(key.start.description),

@@ -57,14 +57,18 @@ extension TrendReport {
     let first = ParallelSlots.map(count: cells.count, threads: options.threads, state: parsers) {
       n, parser -> (points: [TrendPoint?]?, use: AggregateCache.ResultUse?) in
       let (line, start, cell) = cells[n]
-      let compute = cell.read.flatMap { part in
-        cell.deferred == nil ? { metrics.map { point($0, start: start, part, options) } } : nil
+      var use = cache.map { _ in AggregateCache.ResultUse(kind: "trend intervals") }
+      let key = pointsKey(recipe: recipe, line: line, start: start, provenance: cell.provenance)
+      if let cache, let key,
+        let points = storedPoints(
+          cache, key: key.key, metrics: metrics, start: start, payloads: cell.payloadCount, parser: parser, use: &use)
+      {
+        return (points, use)
       }
-      guard let cache else { return (compute?(), nil) }
-      let found = cachedPoints(
-        cache, recipe: recipe, line: line.cacheLabel, start: start, payloads: cell.payloadCount,
-        provenance: cell.provenance, metrics: metrics, parser: parser, compute: compute)
-      return (found.points, found.use)
+      guard cell.deferred == nil, let part = cell.read else { return (nil, use) }
+      return (
+        computedPoints(part, start: start, metrics: metrics, options: options, cache: cache, key: key, use: &use), use
+      )
     }
     // (A cell whose contents cannot be read has no points: the caller is told, and reads again.)
     var points = first.map { $0.points ?? metrics.map { _ in nil } }
@@ -119,12 +123,11 @@ extension TrendReport {
       i -> (points: [TrendPoint?], use: AggregateCache.ResultUse?) in
       let (line, start, cell) = cells[pending[i]]
       guard let part = complete[i] else { return (metrics.map { _ in nil }, nil) }
-      let compute = { metrics.map { point($0, start: start, part, options) } }
-      guard let cache else { return (compute(), nil) }
-      let found = cachedPoints(
-        cache, recipe: recipe, line: line.cacheLabel, start: start, payloads: cell.payloadCount,
-        provenance: cell.provenance, metrics: metrics, lookUp: false, compute: compute)
-      return (found.points ?? [], found.use)
+      var use = cache.map { _ in AggregateCache.ResultUse(kind: "trend intervals") }
+      let key = pointsKey(recipe: recipe, line: line, start: start, provenance: cell.provenance)
+      return (
+        computedPoints(part, start: start, metrics: metrics, options: options, cache: cache, key: key, use: &use), use
+      )
     }
     for (i, n) in pending.enumerated() {
       points[n] = computed[i].points
@@ -134,41 +137,51 @@ extension TrendReport {
     return (points, use, nil)
   }
 
-  /// The points of one interval of one line through `cache`: read back when stored, else computed by
-  /// `compute` and stored. Without a known provenance (inputs not read through the cache), computed.
-  ///
-  /// No points when they are not stored and there is no `compute` (the interval's contents are still
-  /// in the cache's entries). With `lookUp` false, computed and stored without looking.
-  static func cachedPoints(
-    _ cache: AggregateCache, recipe: String, line: String, start: CalendarDay, payloads: Int,
-    provenance: CacheProvenance, metrics: [MetricID], lookUp: Bool = true, parser: JSONParser? = nil,
-    compute: (() -> [TrendPoint?])?
-  ) -> (points: [TrendPoint?]?, use: AggregateCache.ResultUse) {
-    var use = AggregateCache.ResultUse(kind: "trend intervals")
-    guard let entries = provenance.keys else {
-      use.computed = compute == nil ? 0 : 1
-      return (compute?(), use)
+  /// The key of one interval's points in the cache, and the entries they are computed from: nil when
+  /// the interval's provenance is unknown (inputs not read through the cache).
+  static func pointsKey(recipe: String, line: LineKey, start: CalendarDay, provenance: CacheProvenance)
+    -> (key: String, entries: [String])?
+  {
+    provenance.keys.map { entries in
+      (AggregateCache.resultKey(recipe: "\(recipe)\n\(line.cacheLabel)\nstart \(start)", entries: entries), entries)
     }
-    let key = AggregateCache.resultKey(recipe: "\(recipe)\n\(line)\nstart \(start)", entries: entries)
-    switch lookUp ? cache.loadResult(key) : .miss {
+  }
+
+  /// The points stored under `key`, nil when none are; stored points that do not read are added to
+  /// `use` as damaged (then computed and replaced).
+  static func storedPoints(
+    _ cache: AggregateCache, key: String, metrics: [MetricID], start: CalendarDay, payloads: Int, parser: JSONParser?,
+    use: inout AggregateCache.ResultUse?
+  ) -> [TrendPoint?]? {
+    switch cache.loadResult(key) {
     case .hit(let bytes):
       do {
         let points = try decodeCachedPoints(bytes, metrics: metrics, start: start, payloads: payloads, parser: parser)
-        use.hits = 1
-        return (points, use)
+        use?.hits += 1
+        return points
       } catch {
-        use.damaged.append("trend points \(key): \(error)")
+        use?.damaged.append("trend points \(key): \(error)")
       }
     case .damaged(let reason):
-      use.damaged.append(reason)
+      use?.damaged.append(reason)
     case .miss:
       break
     }
-    guard let compute else { return (nil, use) }
-    let points = compute()
-    use.computed = 1
-    if !cache.storeResult(encodeCachedPoints(points), key: key, entries: entries) { use.notStored = 1 }
-    return (points, use)
+    return nil
+  }
+
+  /// The points of `metrics` in `part`, the interval starting `start`; stored in `cache` under `key`
+  /// when both are known.
+  static func computedPoints(
+    _ part: VersionAggregate, start: CalendarDay, metrics: [MetricID], options: TrendOptions, cache: AggregateCache?,
+    key: (key: String, entries: [String])?, use: inout AggregateCache.ResultUse?
+  ) -> [TrendPoint?] {
+    let points = metrics.map { point($0, start: start, part, options) }
+    use?.computed += 1
+    if let cache, let key, !cache.storeResult(encodeCachedPoints(points), key: key.key, entries: key.entries) {
+      use?.notStored += 1
+    }
+    return points
   }
 
   /// What decides a point besides its interval's aggregate: the statistics, their estimation, the
