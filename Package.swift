@@ -41,6 +41,7 @@ let package = Package(
     // Small prefixed (`mr_`) shims with no Swift API of their own.
     .target(name: "CMetricsShims", dependencies: ["CGSL"]),
     .target(name: "CMetricsHTTP", dependencies: ["CCurl"]),
+    .target(name: "CMetricsProcess"),
     // simdjson is C++ (Debian's libsimdjson-dev): its header is included by the shim's C++ source
     // only, so it is linked here rather than through a system-library module Swift would import.
     .target(
@@ -53,7 +54,8 @@ let package = Package(
     .target(
       name: "MetricKitAnalysis",
       dependencies: [
-        "CMetricsShims", "CMetricsJSON", "CZlib", "CDeflate", "CIsal", .product(name: "Yams", package: "Yams"),
+        "CMetricsShims", "CMetricsJSON", "CMetricsProcess", "CZlib", "CDeflate", "CIsal",
+        .product(name: "Yams", package: "Yams"),
       ],
       // The report page's style and script, compiled into the library so the CLI stays one file.
       resources: [.embedInCode("Rendering/HTML/report.css"), .embedInCode("Rendering/HTML/report.js")]),

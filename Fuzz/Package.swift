@@ -11,7 +11,7 @@ let package = Package(
   targets: [.target(name: "FuzzSupport")]
     + [
       "FuzzPayloadDecoder", "FuzzMeasurementParser", "FuzzRuleFile", "FuzzSnapshot", "FuzzReport", "FuzzMachO",
-      "FuzzOrganizer", "FuzzCacheEntry",
+      "FuzzOrganizer", "FuzzCacheEntry", "FuzzSymbolizerAnswer",
     ].map {
       name in
       .executableTarget(

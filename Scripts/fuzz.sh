@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer harness for a while:  Scripts/fuzz.sh TARGET SECONDS [libFuzzer options…]
-#   TARGET: payload-decoder | measurement-parser | rule-file | snapshot | report | mach-o | organizer | cache-entry
+#   TARGET: payload-decoder | measurement-parser | rule-file | snapshot | report | mach-o | organizer | cache-entry | symbolizer-answer
 # Seeds: ../shared/fixtures/public (when present), Samples/, and Fuzz/Seeds/TARGET. New corpus inputs go to
 # .fuzz/TARGET/corpus; crashes to .fuzz/TARGET/ (turn each into a regression test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: Scripts/fuzz.sh payload-decoder|measurement-parser|rule-file|snapshot|report|mach-o|organizer|cache-entry SECONDS}
+target=${1:?usage: Scripts/fuzz.sh payload-decoder|measurement-parser|rule-file|snapshot|report|mach-o|organizer|cache-entry|symbolizer-answer SECONDS}
 seconds=${2:?usage: Scripts/fuzz.sh TARGET SECONDS}
 shift 2
 case "$target" in
@@ -17,6 +17,7 @@ case "$target" in
   mach-o) product=FuzzMachO ;;
   organizer) product=FuzzOrganizer ;;
   cache-entry) product=FuzzCacheEntry ;;
+  symbolizer-answer) product=FuzzSymbolizerAnswer ;;
   *) echo "unknown target $target" >&2; exit 64 ;;
 esac
 work=.fuzz/$target
@@ -64,6 +65,14 @@ case "$target" in
     find "$work/cache/results" -type f | while read -r f; do
       tail -n +3 "$f" > "$work/seeds/$(basename "$f").points"
     done ;;
+  symbolizer-answer)
+    # The real symbolizer's answers about the test app: inlined frames, Swift names, unknown addresses.
+    if Scripts/symbol-fixtures.sh "$work/fixtures" >/dev/null 2>&1; then
+      dwarf="$work/fixtures/symbols/FeedApp-build1.dSYM/Contents/Resources/DWARF/FeedApp"
+      python3 -c 'import json,sys; [print("\"%s:arm64\" 0x%x" % (sys.argv[1], a)) for a in json.load(open(sys.argv[2]))["builds"]["1"]["functions"].values()]' \
+        "$dwarf" "$work/fixtures/manifest.json" | llvm-symbolizer --output-style=JSON --inlining \
+        | split -l 1 - "$work/seeds/answer-"
+    fi ;;
 esac
 # Hand-made seeds: the hostile cases found so far, one file each.
 if [[ -d Fuzz/Seeds/$target ]]; then cp Fuzz/Seeds/"$target"/* "$work/seeds/"; fi

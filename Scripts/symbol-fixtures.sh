@@ -28,36 +28,47 @@ objdump=$(tool "$swiftbin/llvm-objdump" llvm-objdump-19 llvm-objdump) || { echo 
 dwarfdump=$(tool llvm-dwarfdump-19 llvm-dwarfdump) || { echo "no llvm-dwarfdump" >&2; exit 3; }
 
 mkdir -p "$out/obj" "$out/symbols" "$out/dump"
-cd "$out/obj"
-ios=(-target arm64-apple-ios16.0 -g -O1 -ffile-prefix-map="$here"=/build/FeedApp)
+# Every product is built from a copy of the sources in OUT/obj, compiled by relative path from there
+# and mapped to /build/FeedApp (as a build machine's paths would read), and linked with the objects'
+# paths relative to it: no path of this machine, the clone's or OUT's, reaches the binaries, their
+# debug maps or their DWARF, so the bytes and UUIDs are the same wherever the clone and OUT are.
+work="$out/obj"
+rel=Tests/Fixtures/Symbolication
+mkdir -p "$work/$rel"
+cp "$src"/Feed.c "$src"/FeedKit.c "$src"/main.c "$src"/FeedViewController.swift "$work/$rel/"
+cd "$work"
+map=(-ffile-prefix-map="$work"=/build/FeedApp)
+ios=(-target arm64-apple-ios16.0 -g -O1 "${map[@]}")
 swift_ok=0
-# Embedded Swift; sources compiled at /build/FeedApp, as a build machine would.
+# Embedded Swift.
 if "$swiftbin/swiftc" -target arm64-apple-ios18.0 -enable-experimental-feature Embedded -wmo -g -dwarf-version=4 -O \
-  -parse-as-library -module-name Feed -file-prefix-map "$here"=/build/FeedApp -c "$src/FeedViewController.swift" \
+  -parse-as-library -module-name Feed -file-prefix-map "$work"=/build/FeedApp -c "$rel/FeedViewController.swift" \
   -o feed-swift.o 2>swiftc.log; then swift_ok=1; fi
 defines=(); (( swift_ok )) || defines=(-DNO_SWIFT)
-"$clang" "${ios[@]}" -c "$src/Feed.c" -o feed.o
+"$clang" "${ios[@]}" -c "$rel/Feed.c" -o feed.o
 for build in 1 2; do
   extra=(); [[ $build == 2 ]] && extra=(-DSHIFTED)
-  "$clang" "${ios[@]}" "${defines[@]}" "${extra[@]}" -c "$src/main.c" -o main$build.o
+  "$clang" "${ios[@]}" "${defines[@]}" "${extra[@]}" -c "$rel/main.c" -o main$build.o
   objects=(main$build.o feed.o); (( swift_ok )) && objects+=(feed-swift.o)
-  # No SDK: the Swift runtime's few C calls stay undefined (never run).
-  "$ld" -arch arm64 -platform_version ios 16.0 16.0 -e _main -undefined dynamic_lookup -o FeedApp$build "${objects[@]}" 2>/dev/null
+  # No SDK: the Swift runtime's few C calls stay undefined (never run). The debug map names the
+  # objects relative to this folder, where dsymutil (run from here) finds them.
+  "$ld" -arch arm64 -platform_version ios 16.0 16.0 -e _main -undefined dynamic_lookup -oso_prefix "$work/" \
+    -o FeedApp$build "${objects[@]}" 2>/dev/null
   mkdir -p "$out/build$build"
   cp FeedApp$build "$out/build$build/FeedApp"
-  "$dsymutil" "$out/build$build/FeedApp" -o "$out/symbols/FeedApp-build$build.dSYM"
+  "$dsymutil" --oso-prepend-path="$work" "$out/build$build/FeedApp" -o "$out/symbols/FeedApp-build$build.dSYM"
 done
 for arch in arm64 x86_64; do
   target=arm64-apple-ios16.0; [[ $arch == x86_64 ]] && target=x86_64-apple-ios16.0-simulator
-  "$clang" -target $target -g -O1 -ffile-prefix-map="$here"=/build/FeedApp -c "$src/FeedKit.c" -o feedkit-$arch.o
+  "$clang" -target $target -g -O1 "${map[@]}" -c "$rel/FeedKit.c" -o feedkit-$arch.o
   platform=ios; [[ $arch == x86_64 ]] && platform=ios-simulator
   "$ld" -arch $arch -platform_version $platform 16.0 16.0 -dylib -install_name @rpath/FeedKit.framework/FeedKit \
-    -o FeedKit-$arch feedkit-$arch.o
+    -oso_prefix "$work/" -o FeedKit-$arch feedkit-$arch.o
 done
 "$lipo" -create FeedKit-arm64 FeedKit-x86_64 -output FeedKit
 # dsymutil joins the slices' DWARF with a `lipo` it finds on PATH: LLVM's stands in for Apple's.
 mkdir -p lipo-bin && ln -sf "$lipo" lipo-bin/lipo
-PATH="$PWD/lipo-bin:$PATH" "$dsymutil" FeedKit -o "$out/symbols/FeedKit.framework.dSYM"
+PATH="$PWD/lipo-bin:$PATH" "$dsymutil" --oso-prepend-path="$work" FeedKit -o "$out/symbols/FeedKit.framework.dSYM"
 
 python3 - "$out" "$src" "$nm" "$objdump" "$dwarfdump" "$swift_ok" <<'PY'
 import json, re, subprocess, sys
@@ -95,7 +106,8 @@ manifest = {
 }
 json.dump(manifest, open(f"{out}/manifest.json", "w"), indent=1, sort_keys=True)
 
-# The dump: 3.8.0 runs build 1, 3.9.0 build 2 (the same code, shifted), each at its own slid load
+# The dump: 3.8.0 runs build 1, 3.9.0 build 2 (the same code, shifted), each on 20 days (as many
+# payloads a side as compare's built-in rules ask), at its own slid load
 # address. Both crash in reload_feed (scaled inlined), called from render_row (a return address),
 # 3.8.0 once written as iOS 15 did (the offset field holding the load address); both crash in the
 # universal framework (its __TEXT at 0) and hang in Swift's FeedViewController.reload() (when built);
@@ -123,7 +135,7 @@ kit_frame = frame("FeedKit", kit["uuids"]["arm64"], kit["decodeItem"], 0x1_0300_
 with open(f"{out}/dump/diagnostics.ndjson", "w") as dump:
     for version, build in (("3.8.0", 1), ("3.9.0", 2)):
         fns = builds[build]["functions"]
-        for day in range(1, 5):
+        for day in range(1, 21):
             quirk = build == 1 and day == 1
             feed = [app(build, fns["reload_feed"], quirk), app(build, builds[build]["renderRowReturnAddress"], quirk),
                     system("libdyld.dylib", 0x1d8c)]

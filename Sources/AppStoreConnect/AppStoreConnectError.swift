@@ -11,6 +11,8 @@ public enum AppStoreConnectError: Error, Sendable, Hashable, CustomStringConvert
   case response(url: String, reason: String)
   /// The output folder could not be written.
   case output(String)
+  /// What was asked cannot be asked: an identifier that would change the request's path.
+  case request(String)
 
   public var description: String {
     switch self {
@@ -28,6 +30,7 @@ public enum AppStoreConnectError: Error, Sendable, Hashable, CustomStringConvert
       return "\(url): HTTP \(code)\(meaning)" + (detail.isEmpty ? "" : ": \(detail)")
     case .response(let url, let reason): return "\(url): \(reason)"
     case .output(let reason): return reason
+    case .request(let reason): return reason
     }
   }
 }

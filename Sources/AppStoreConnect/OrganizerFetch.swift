@@ -42,41 +42,57 @@ public struct OrganizerFetch: Sendable {
     }
     var written: [Written] = []
     var logsFetched: Set<String> = []
+    // Every file name this fetch writes, as a file system that ignores case sees it: two responses
+    // never share one.
+    var names: [String: String] = [:]
     let base = client.baseURL
     let metricQuery = query([
       ("filter[deviceType]", deviceTypes.joined(separator: ",")),
       ("filter[metricType]", metricTypes.joined(separator: ",")),
       ("filter[platform]", platform ?? ""),
     ])
-    let appURL = "\(base)/v1/apps/\(Self.pathSegment(appID))/perfPowerMetrics\(metricQuery)"
+    let app = try Self.pathSegment(appID, what: "the app identifier")
+    let appURL = "\(base)/v1/apps/\(app)/perfPowerMetrics\(metricQuery)"
     written.append(
       try fetch(
-        appURL, client: client, expecting: .metrics, into: directory, name: "app-\(appID)-perfPowerMetrics.json"
+        appURL, client: client, expecting: .metrics, into: directory,
+        name: try Self.fileName("app-", appID, "-perfPowerMetrics.json", naming: &names)
       ).0)
     for build in builds {
-      let buildURL = "\(base)/v1/builds/\(Self.pathSegment(build))/perfPowerMetrics\(metricQuery)"
+      let segment = try Self.pathSegment(build, what: "a build identifier")
+      let buildURL = "\(base)/v1/builds/\(segment)/perfPowerMetrics\(metricQuery)"
       written.append(
         try fetch(
-          buildURL, client: client, expecting: .metrics, into: directory, name: "build-\(build)-perfPowerMetrics.json"
+          buildURL, client: client, expecting: .metrics, into: directory,
+          name: try Self.fileName("build-", build, "-perfPowerMetrics.json", naming: &names)
         ).0)
       var next: String? =
-        "\(base)/v1/builds/\(Self.pathSegment(build))/diagnosticSignatures"
+        "\(base)/v1/builds/\(segment)/diagnosticSignatures"
         + query([("filter[diagnosticType]", diagnosticTypes.joined(separator: ",")), ("limit", "200")])
       var page = 1
-      while let url = next, page <= maximumPages {
+      while let url = next {
+        guard page <= maximumPages else {
+          throw .response(
+            url: url, reason: "build \(build) has more than \(maximumPages) pages of signatures: raise the page limit")
+        }
         let (file, document) = try fetch(
           url, client: client, expecting: .signatures, into: directory,
-          name: "build-\(build)-diagnosticSignatures-\(page).json")
+          name: try Self.fileName("build-", build, "-diagnosticSignatures-\(page).json", naming: &names))
         written.append(file)
         guard case .signatures(let signatures) = document else { break }
         if logsPerSignature > 0 {
           for signature in signatures.signatures where logsFetched.insert(signature.id).inserted {
-            let logsURL =
-              "\(base)/v1/diagnosticSignatures/\(Self.pathSegment(signature.id))/logs"
-              + query([("limit", String(logsPerSignature))])
+            let id: String
+            do {
+              id = try Self.pathSegment(signature.id, what: "a signature identifier")
+            } catch {
+              throw .response(url: url, reason: error.description)
+            }
+            let logsURL = "\(base)/v1/diagnosticSignatures/\(id)/logs" + query([("limit", String(logsPerSignature))])
             written.append(
               try fetch(
-                logsURL, client: client, expecting: .logs, into: directory, name: "signature-\(signature.id)-logs.json"
+                logsURL, client: client, expecting: .logs, into: directory,
+                name: try Self.fileName("signature-", signature.id, "-logs.json", naming: &names)
               ).0)
           }
         }
@@ -86,8 +102,30 @@ public struct OrganizerFetch: Sendable {
         }
         page += 1
       }
+      try removeStalePages(of: build, after: page - 1, in: directory, client: client)
     }
     return written
+  }
+
+  /// Removes the build's signature pages past `last` that an earlier fetch left in `directory`: they
+  /// are not the server's pages now, and would be read with them.
+  private func removeStalePages(of build: String, after last: Int, in directory: String, client: AppStoreConnectClient)
+    throws(AppStoreConnectError)
+  {
+    var ignored: [String: String] = [:]
+    var page = last + 1
+    while true {
+      let name = try Self.fileName("build-", build, "-diagnosticSignatures-\(page).json", naming: &ignored)
+      let path = (directory as NSString).appendingPathComponent(name)
+      guard FileManager.default.fileExists(atPath: path) else { return }
+      do {
+        try FileManager.default.removeItem(atPath: path)
+      } catch {
+        throw .output("cannot remove \(path), a page an earlier fetch left: \(error.localizedDescription)")
+      }
+      client.log("removed \(path): an earlier fetch's page \(page); build \(build) has \(last) now")
+      page += 1
+    }
   }
 
   /// The kinds of response expected.
@@ -109,7 +147,7 @@ public struct OrganizerFetch: Sendable {
     case (.metrics, .metrics), (.signatures, .signatures), (.logs, .logs): break
     default: throw .response(url: url, reason: "not the response this endpoint gives")
     }
-    let path = (directory as NSString).appendingPathComponent(Self.fileName(name))
+    let path = (directory as NSString).appendingPathComponent(name)
     do {
       try Data(body).write(to: URL(fileURLWithPath: path), options: .atomic)
     } catch {
@@ -139,11 +177,35 @@ public struct OrganizerFetch: Sendable {
     return out
   }
 
-  /// An identifier as one path segment (nothing that would change the path).
-  static func pathSegment(_ s: String) -> String { encode(s) }
+  /// An identifier as one path segment, percent-encoded; an empty one, `.` or `..` (which would
+  /// change the request's path, a token with it) is refused.
+  static func pathSegment(_ s: String, what: String) throws(AppStoreConnectError) -> String {
+    guard !s.isEmpty, s != ".", s != ".." else {
+      throw .request("\(what) '\(s)' cannot name a resource: it would change the request's path")
+    }
+    return encode(s)
+  }
 
-  /// A file name of letters, digits, `-`, `_` and `.` only.
-  static func fileName(_ s: String) -> String {
-    String(s.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
+  /// `prefix` + `id` + `suffix` as a file name: ASCII letters, digits, `-` and `.` as they are, every
+  /// other byte of the identifier as `_XX`, so that two identifiers never share a name; `names` holds
+  /// the names given so far (as a file system ignoring case sees them), and one given twice is refused.
+  static func fileName(_ prefix: String, _ id: String, _ suffix: String, naming names: inout [String: String])
+    throws(AppStoreConnectError) -> String
+  {
+    var encoded = ""
+    for byte in id.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."):
+        encoded.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        encoded += String(format: "_%02X", byte)
+      }
+    }
+    let name = prefix + encoded + suffix
+    if let earlier = names.updateValue(id, forKey: name.lowercased()), earlier != id {
+      throw .output("'\(earlier)' and '\(id)' would both be written as \(name): they differ only in case")
+    }
+    return name
   }
 }

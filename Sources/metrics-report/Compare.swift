@@ -140,12 +140,12 @@ struct Compare: ParsableCommand {
         try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
       }
     }
-    let baselineAggregate = baselineSnapshot?.aggregate ?? baselineFromDump.flatMap { aggregate.versions[$0] }
-    let candidateAggregate = candidateSnapshot?.aggregate ?? candidateFromDump.flatMap { aggregate.versions[$0] }
+    let baselineAggregate = baselineSnapshot?.aggregate ?? baselineFromDump.flatMap(aggregate.comparedVersion)
+    let candidateAggregate = candidateSnapshot?.aggregate ?? candidateFromDump.flatMap(aggregate.comparedVersion)
     guard let baselineAggregate, let candidateAggregate else {
       let absent = [baselineAggregate == nil ? baseline : nil, candidateAggregate == nil ? candidate : nil]
         .compactMap { $0 }
-      throw ReportOutput.noPayloads(for: absent, counted: aggregate.versions.keys)
+      throw ReportOutput.noPayloads(for: absent, counted: aggregate.comparableVersions)
     }
     var inputs = aggregate.inputs
     if let candidateSnapshot { inputs.merge(candidateSnapshot.inputs) }

@@ -62,6 +62,9 @@ struct OrganizerFetchCommand: ParsableCommand {
   @Option(help: "Attempts per request, for 429 and 5xx answers and network failures.")
   var attempts = 4
 
+  @Option(help: "The most pages of diagnostic signatures fetched per build (more is an error, not a silent cut).")
+  var maxPages = 100
+
   @Option(help: "Seconds before the second attempt, doubled before each next, unless the server says (Retry-After).")
   var retryPause = 2.0
 
@@ -75,6 +78,7 @@ struct OrganizerFetchCommand: ParsableCommand {
     guard attempts >= 1 else { throw ValidationError("--attempts must be at least 1.") }
     guard retryPause >= 0 else { throw ValidationError("--retry-pause must not be negative.") }
     guard logs >= 0 else { throw ValidationError("--logs must not be negative.") }
+    guard maxPages >= 1 else { throw ValidationError("--max-pages must be at least 1.") }
   }
 
   func run() throws {
@@ -91,6 +95,7 @@ struct OrganizerFetchCommand: ParsableCommand {
       fetch.metricTypes = metricType
       fetch.diagnosticTypes = diagnosticType
       fetch.logsPerSignature = logs
+      fetch.maximumPages = maxPages
       let written = try fetch.run(client: client, into: output)
       for file in written { print("\(file.path)\t\(file.bytes) bytes") }
     } catch {

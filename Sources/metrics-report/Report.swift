@@ -92,10 +92,10 @@ struct Report: ParsableCommand {
 
     var pageGate: ReportPage.Gate?
     if let evaluator, let baseline, let candidate {
-      guard aggregate.versions[baseline] != nil, aggregate.versions[candidate] != nil else {
+      let absent = [baseline, candidate].filter { aggregate.comparedVersion($0) == nil }
+      guard absent.isEmpty else {
         try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
-        throw ReportOutput.noPayloads(
-          for: [baseline, candidate].filter { aggregate.versions[$0] == nil }, counted: aggregate.versions.keys)
+        throw ReportOutput.noPayloads(for: absent, counted: aggregate.comparableVersions)
       }
       pageGate = ReportPage.Gate(
         evaluator: evaluator, baseline: baseline, candidate: candidate, threads: input.threads, top: breakdown.top)

@@ -15,13 +15,25 @@ struct SymbolOptions: ParsableArguments {
     help: "The app's own binary name: its frames are the app's (culprit frames; signatures without offsets).")
   var appBinary: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Seconds llvm-symbolizer may take over one batch of addresses before it is stopped (frames then stay unsymbolicated).",
+      valueName: "seconds"))
+  var symbolizerTimeout: Double = Symbolicator.defaultTimeout
+
+  mutating func validate() throws {
+    guard symbolizerTimeout > 0, symbolizerTimeout <= 86_400 else {
+      throw ValidationError("--symbolizer-timeout takes a number of seconds from 0 to 86400.")
+    }
+  }
+
   /// The diagnostic options these arguments describe, with a symbolicator when symbols are given.
   func diagnosticOptions(foldedStacks: Bool = false, maximumFoldedDepth: Int = FoldedStacks.defaultMaximumDepth)
     -> DiagnosticOptions
   {
     DiagnosticOptions(
       appBinary: appBinary, foldedStacks: foldedStacks, maximumFoldedDepth: maximumFoldedDepth,
-      symbolicator: paths.isEmpty ? nil : Symbolicator(index: SymbolIndex(paths: paths)))
+      symbolicator: paths.isEmpty ? nil : Symbolicator(index: SymbolIndex(paths: paths), timeout: symbolizerTimeout))
   }
 
   /// Prints what symbolication did and could not do (standard error), after the output.

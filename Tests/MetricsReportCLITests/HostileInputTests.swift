@@ -74,7 +74,7 @@ struct HostileInputTests {
     try Self.withDirectory { dir in
       let commands = [
         "summary \(Self.dump)", "compare \(Self.dump) --baseline 3.8.0 --candidate 3.9.0",
-        "snapshot \(Self.dump) --app-version 3.9.0", "diagnostics ../shared/fixtures/public \(Self.dump)",
+        "snapshot \(Self.dump) --app-version 3.9.0", "diagnostics \(Self.dump)",
         "rules --print-defaults", "merge '\(dir.path)/s.json'",
       ]
       _ = try CLIRunner.shell("\"$B\" snapshot \(Self.dump) --app-version 3.9.0 -o '\(dir.path)/s.json' 2>/dev/null")

@@ -7,12 +7,39 @@
 import Foundation
 import PayloadSynthesis
 
+let usage = """
+  usage: generate-corpus DIR [COUNT] [--seed N]
+         generate-corpus DIR --history [VERSIONS DAYS PER-VERSION]
+         generate-corpus DIR --daily FIRST DAYS PER-DAY
+         generate-corpus --stream COUNT [--seed N] [--profile K] [--signposts S]
+
+  DIR (the corpus) is replaced only when it holds nothing but what the generator writes; --history and
+  --daily add to DIR (a day folder at a time with --daily).
+
+  """
+
 let arguments = Array(CommandLine.arguments.dropFirst())
+/// Says `message` and the usage on standard error, and exits 64.
+func usageError(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("generate-corpus: \(message)\n\(usage)".utf8))
+  exit(64)
+}
+if arguments.contains("-h") || arguments.contains("--help") {
+  print(usage, terminator: "")
+  exit(0)
+}
+let known: Set<String> = ["--seed", "--profile", "--signposts", "--stream", "--history", "--daily"]
+for argument in arguments where argument.hasPrefix("-") && Int(argument) == nil && !known.contains(argument) {
+  usageError("unknown option \(argument)")
+}
 /// The number after `flag`, if given.
 func value(after flag: String) -> Int? {
-  arguments.firstIndex(of: flag).flatMap { i in i + 1 < arguments.count ? Int(arguments[i + 1]) : nil }
+  guard let i = arguments.firstIndex(of: flag) else { return nil }
+  guard i + 1 < arguments.count, let n = Int(arguments[i + 1]) else { usageError("\(flag) takes a number") }
+  return n
 }
-if arguments.first == "--stream", arguments.count >= 2, let count = Int(arguments[1]) {
+if arguments.first == "--stream" {
+  guard arguments.count >= 2, let count = Int(arguments[1]), count >= 0 else { usageError("--stream takes a count") }
   var rng = SplitMix64(seed: UInt64(value(after: "--seed") ?? 7))
   let profile = VersionProfile.standard[min(max(value(after: "--profile") ?? 0, 0), 2)]
   var chunk = ""
@@ -28,13 +55,7 @@ if arguments.first == "--stream", arguments.count >= 2, let count = Int(argument
   }
   exit(0)
 }
-guard let directory = arguments.first else {
-  FileHandle.standardError.write(
-    Data(
-      ("usage: generate-corpus DIR [COUNT] [--seed N] | generate-corpus DIR --history [VERSIONS DAYS N]"
-        + " | generate-corpus DIR --daily FIRST DAYS PER-DAY\n").utf8))
-  exit(64)
-}
+guard let directory = arguments.first, !directory.hasPrefix("-") else { usageError("name the corpus folder first") }
 do {
   if arguments.dropFirst().first == "--daily" {
     let numbers = arguments.dropFirst(2).compactMap(Int.init)
@@ -52,7 +73,9 @@ do {
   } else {
     let count = arguments.dropFirst().first.flatMap(Int.init) ?? 20_000
     let seed = UInt64(value(after: "--seed") ?? 7)
-    let written = try BenchmarkCorpus.write(to: URL(fileURLWithPath: directory), count: count, seed: seed)
+    let written = try GeneratedFolder.replace(URL(fileURLWithPath: directory)) {
+      try BenchmarkCorpus.write(to: $0, count: count, seed: seed)
+    }
     print("Wrote \(count) payloads, \(written.bytes / count) bytes each on average (pretty), to \(directory)")
   }
 } catch {

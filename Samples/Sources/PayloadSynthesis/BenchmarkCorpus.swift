@@ -4,10 +4,9 @@ import Foundation
 /// ways: one pretty-printed file each (`files/`), one NDJSON file (`all.ndjson`), and gzip files
 /// (`gz/`). Deterministic for a seed.
 public enum BenchmarkCorpus {
-  /// Writes `count` payloads spread over the standard versions.
+  /// Writes `count` payloads spread over the standard versions into `directory` (made when missing).
   public static func write(to directory: URL, count: Int, seed: UInt64 = 7) throws -> (bytes: Int, ndjsonBytes: Int) {
     let fm = FileManager.default
-    try? fm.removeItem(at: directory)
     var rng = SplitMix64(seed: seed)
     let profiles = VersionProfile.standard
     for p in profiles {

@@ -5,35 +5,68 @@
 //
 // With --reports, writes device-days of two versions as MetricKit 27 reports (both encodings) mixed
 // with legacy payloads, each day's diagnostics beside it; 4.1.0's launches are slower in the
-// `checkout` state.
+// `checkout` state. An existing DIRECTORY is replaced only when it holds nothing but what the
+// generator writes (an earlier run's output); any other folder is refused and left as it is.
 import Foundation
 import PayloadSynthesis
 
-/// The value after `name` on the command line, if any.
-func option(_ name: String, in arguments: [String]) -> String? {
-  guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
-  return arguments[i + 1]
+let usage = """
+  usage: generate-samples [DIRECTORY] [--seed N] [--payloads-per-version N]
+         generate-samples --reports DIRECTORY [--seed N]
+
+  Writes the deterministic sample dump (default: Samples/dump), or with --reports MetricKit 27 reports
+  mixed with legacy payloads. An existing DIRECTORY is replaced only when it holds nothing but files
+  the generator writes; any other folder is refused and left as it is.
+
+  """
+
+/// Says `message` and the usage on standard error, and exits 64.
+func usageError(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("generate-samples: \(message)\n\(usage)".utf8))
+  exit(64)
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-let seed = option("--seed", in: arguments).flatMap(UInt64.init) ?? 2024
-let perVersion = option("--payloads-per-version", in: arguments).flatMap(Int.init) ?? 60
-let positional = arguments.enumerated().filter { i, a in
-  !a.hasPrefix("--") && (i == 0 || !arguments[i - 1].hasPrefix("--"))
-}.map(\.element)
-let directory = URL(fileURLWithPath: positional.first ?? "Samples/dump")
+var seed: UInt64 = 2024
+var perVersion = 60
+var reports: String?
+var positional: [String] = []
+var arguments = Array(CommandLine.arguments.dropFirst())[...]
+while let argument = arguments.popFirst() {
+  /// The value after an option.
+  func value() -> String {
+    guard let v = arguments.popFirst(), !v.hasPrefix("--") else { usageError("\(argument) takes a value") }
+    return v
+  }
+  switch argument {
+  case "-h", "--help":
+    print(usage, terminator: "")
+    exit(0)
+  case "--seed":
+    guard let n = UInt64(value()) else { usageError("--seed takes a whole number") }
+    seed = n
+  case "--payloads-per-version":
+    guard let n = Int(value()), n > 0 else { usageError("--payloads-per-version takes a positive number") }
+    perVersion = n
+  case "--reports": reports = value()
+  default:
+    guard !argument.hasPrefix("-") else { usageError("unknown option \(argument)") }
+    positional.append(argument)
+  }
+}
+guard positional.count <= (reports == nil ? 1 : 0) else { usageError("one folder at most") }
 
 do {
-  if let reports = option("--reports", in: arguments) {
+  if let reports {
     let days = DeviceDayTwin.rollout(daysPerVersion: 120, seed: seed)
     let url = URL(fileURLWithPath: reports)
-    try? FileManager.default.removeItem(at: url)
-    try DeviceDayTwin.write(days, mix: .mixed, to: url)
+    try GeneratedFolder.replace(url) { try DeviceDayTwin.write(days, mix: .mixed, to: $0) }
     print("Wrote \(days.count) device-days (MetricKit 27 reports and legacy payloads) to \(url.path)")
     exit(0)
   }
-  try? FileManager.default.removeItem(at: directory)
-  let dump = try SampleDump.write(to: directory, seed: seed, payloadsPerVersion: perVersion)
+  let directory = URL(fileURLWithPath: positional.first ?? "Samples/dump")
+  let dump = try GeneratedFolder.replace(directory) {
+    try SampleDump.write(to: $0, seed: seed, payloadsPerVersion: perVersion)
+  }
   let multi = dump.payloads.filter(\.multipleVersions).count
   print(
     "Wrote \(dump.files.count) files, \(dump.payloads.count) payloads (\(multi) spanning an update), "

@@ -129,6 +129,17 @@ public struct DumpAggregate: Sendable {
     self.discovery = discovery
   }
 
+  /// `version` as a comparison takes it: the aggregate of its metric payloads, or an empty one when the
+  /// dump holds only its diagnostics (rules on new signatures need no metric payloads; rules on rates
+  /// then find no exposure and say so); nil when the dump holds neither.
+  public func comparedVersion(_ version: String) -> VersionAggregate? {
+    if let aggregate = versions[version] { return aggregate }
+    return diagnostics[version] == nil ? nil : VersionAggregate(version: version)
+  }
+
+  /// The versions a comparison can take: those with metric payloads or diagnostics.
+  public var comparableVersions: Set<String> { Set(versions.keys).union(diagnostics.keys) }
+
   /// The versions with series parts (read, or left in the cache by a reading that defers them).
   public var seriesVersions: Set<String> {
     Set(series.keys.map(\.version)).union(deferredSeries.keys.map(\.version))

@@ -21,8 +21,13 @@ public struct InputAccounting: Sendable {
   public var assumedUTCOffset = 0
   /// Members of the documents read that no reader knew, counted by name (`cpuMetrics.newCounter`,
   /// `intervalEntries[].values[].newMetric`): read past, never fatal, listed so that a format MetricKit
-  /// changed shows. At most ``unknownKeyNamesKept`` names; the others are counted together.
-  public var unknownKeys: [String: Int] = [:]
+  /// changed shows. At most ``unknownKeyNamesKept`` names, the byte-wise first (the same whatever order
+  /// the inputs are read in); the others are counted together.
+  public var unknownKeys: [String: Int] {
+    get { unknownKeyCounts.counts }
+    set { unknownKeyCounts = Self.boundedUnknownKeys(newValue) }
+  }
+  private var unknownKeyCounts = InputAccounting.boundedUnknownKeys([:])
 
   /// With `--within-day`: the shorter interval entries read, each as a payload of its own.
   public var subIntervalEntries = 0
@@ -60,7 +65,12 @@ public struct InputAccounting: Sendable {
 
   /// Adds counts of unknown names, keeping at most ``unknownKeyNamesKept`` names.
   mutating func addUnknownKeys(_ counts: [String: Int]) {
-    for (name, n) in counts { unknownKeys.count(name, n, keeping: Self.unknownKeyNamesKept) }
+    for (name, n) in counts { unknownKeyCounts.add(name, n) }
+  }
+
+  /// `counts` bounded to ``unknownKeyNamesKept`` names.
+  private static func boundedUnknownKeys(_ counts: [String: Int]) -> BoundedNameCounts {
+    BoundedNameCounts(counts, limit: unknownKeyNamesKept, othersName: DecodingContext.moreUnknownKeys)
   }
 
   /// The unknown names, most frequent first, then byte-wise.

@@ -20,6 +20,9 @@ extension AggregateCache {
     /// Entries that are torn or damaged, and temporary files a stopped run left.
     public var damaged = 0
     public var temporary = 0
+    /// Symbolic links and other things that are not the cache's own files, found where it keeps them:
+    /// never followed, never removed (a cache restored from elsewhere may hold them).
+    public var foreign = 0
     /// When the least and the most recently used entries were last used (made or read).
     public var oldestUse: Date?
     public var newestUse: Date?
@@ -50,6 +53,8 @@ extension AggregateCache {
     case result(entries: [String], used: Date, bytes: Int64)
     case damaged(bytes: Int64)
     case temporary(bytes: Int64, modified: Date)
+    /// A link, or anything but a regular file or folder: left alone.
+    case foreign
   }
 
   /// Every file under `entries/`, then every file under `results/`, examined.
@@ -57,16 +62,32 @@ extension AggregateCache {
     examine(folder: "entries") + examine(folder: "results")
   }
 
+  /// The files under `entries/` or `results/`. Nothing is followed: a link (to a folder or a file)
+  /// where the cache keeps its own files is ``Examined/foreign``, so that neither reading nor pruning
+  /// ever reaches what it points to.
   private func examine(folder kind: String) -> [(path: String, examined: Examined)] {
     let root = "\(directory)/\(kind)"
     var out: [(String, Examined)] = []
+    switch Self.kind(of: root) {
+    case S_IFDIR: break
+    case nil: return []
+    default: return [(root, .foreign)]
+    }
     let folders = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).sorted()
     for folder in folders {
+      guard Self.kind(of: "\(root)/\(folder)") == S_IFDIR else {
+        out.append(("\(root)/\(folder)", .foreign))
+        continue
+      }
       let names = ((try? FileManager.default.contentsOfDirectory(atPath: "\(root)/\(folder)")) ?? []).sorted()
       for name in names {
         let path = "\(root)/\(folder)/\(name)"
         var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+        guard lstat(path, &info) == 0 else { continue }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+          out.append((path, .foreign))
+          continue
+        }
         let bytes = Int64(info.st_size)
         // An entry's time is when a run last used it; a temporary file's, when it was written.
         let modified = Date(timeIntervalSince1970: Double(Self.modified(info)) / 1e9)
@@ -75,8 +96,7 @@ extension AggregateCache {
           continue
         }
         // Whole, every checksum right, and its first line (sources, or entries) read.
-        let line = FileManager.default.contents(atPath: path).flatMap { data -> String? in
-          let bytes = Array(data)
+        let line = Self.contents(ofRegularFile: path).flatMap { bytes -> String? in
           let sections = try? Self.sections(
             of: bytes, kind: kind == "entries" ? "entry" : "result", count: kind == "entries" ? 2 : 1)
           guard let sections, sections.allSatisfy({ (try? $0.check(in: bytes)) != nil }) else { return nil }
@@ -94,17 +114,26 @@ extension AggregateCache {
     return out
   }
 
+  /// The kind (`S_IFDIR`, `S_IFREG`, `S_IFLNK`…) of what is at `path`, itself and not what a link
+  /// points to; nil when nothing is.
+  static func kind(of path: String) -> mode_t? {
+    var info = stat()
+    return lstat(path, &info) == 0 ? info.st_mode & S_IFMT : nil
+  }
+
   /// An entry's sources line, read back.
   private static func sources(_ line: String) -> [Source]? {
     try? decodeJSON(ArraySlice(line.utf8), what: "sources line") { (root) throws(PayloadDecodingError) -> [Source] in
       var sources: [Source] = []
       for item in root.children {
         let parts = Array(item.children)
-        guard parts.count == 6, let path = parts[0].string, let device = parts[1].uint64, let inode = parts[2].uint64,
-          let size = parts[3].int64, let modified = parts[4].int64
+        guard parts.count == 7, let path = parts[0].string, let device = parts[1].uint64, let inode = parts[2].uint64,
+          let size = parts[3].int64, let modified = parts[4].int64, let changed = parts[5].int64
         else { throw PayloadDecodingError(keyPath: ["sources"], reason: "not a source") }
         sources.append(
-          Source(path: path, device: device, inode: inode, size: size, modified: modified, content: parts[5].string))
+          Source(
+            path: path, device: device, inode: inode, size: size, modified: modified, changed: changed,
+            content: parts[6].string))
       }
       return sources
     }
@@ -149,6 +178,7 @@ extension AggregateCache {
         if !entries.allSatisfy(current.contains) { s.staleResults += 1 }
       case .damaged: s.damaged += 1
       case .temporary: s.temporary += 1
+      case .foreign: s.foreign += 1
       }
     }
     return s
@@ -196,6 +226,8 @@ extension AggregateCache {
         pruned.temporary += 1
         pruned.bytes += bytes
         remove = true
+      case .foreign:
+        continue
       }
       if remove { unlink(path) }
     }

@@ -66,8 +66,7 @@ extension AggregateCache {
   /// The bytes stored under `key`, checked against their header's length and checksum.
   func loadResult(_ key: String) -> ResultLookup {
     let path = resultPath(key)
-    guard let data = FileManager.default.contents(atPath: path) else { return .miss }
-    let bytes = Array(data)
+    guard let bytes = Self.contents(ofRegularFile: path) else { return .miss }
     do throws(Failure) {
       let section = try Self.sections(of: bytes, kind: "result", count: 1)[0]
       try section.check(in: bytes)

@@ -13,7 +13,8 @@ import Foundation
 /// Each entry is the aggregate of one batch of input files (the files of a folder, cut into runs at
 /// names whose hash says so, so that a file added to a large flat folder changes one batch), keyed by
 /// the SHA-256 of the aggregation's options, the cache's format and each file's path, device, inode,
-/// size and modification time (with ``hashesContent``, its path, size and the SHA-256 of its bytes). An entry is
+/// size, modification and change times (with ``hashesContent``, its path, size and the SHA-256 of its
+/// bytes). An entry is
 /// written to a temporary file and renamed into place: a run killed at any point leaves whole entries
 /// or none. Its first line holds the length and checksum of each of its two sections (its outline, its
 /// aggregate), so that an entry damaged later is detected, recomputed and replaced.
@@ -22,10 +23,10 @@ import Foundation
 /// (what was computed from entries: trend points, whole outputs).
 public struct AggregateCache: Sendable {
   /// The format of the folder and its entries, part of every key. It changes whenever what an
-  /// aggregate holds or how a payload is aggregated changes, so that no entry made by other code is
-  /// ever merged. Entries of another format are never read: a cache made by another format is refused
-  /// whole.
-  public static let formatVersion = 2
+  /// aggregate holds, how a payload is aggregated or what a key covers changes, so that no entry made
+  /// by other code is ever merged. Entries of another format are never read: a cache made by another
+  /// format is refused whole.
+  public static let formatVersion = 3
   static let entryKind = "metrics-report-cache-entry"
   static let formatText = "metrics-report cache \(formatVersion)\n"
 
@@ -67,15 +68,27 @@ public struct AggregateCache: Sendable {
             + "only: remove the folder or name another one.")
       }
     } else {
-      // Empty, or being made a cache by another run at this moment (its FORMAT not yet renamed).
+      // Empty, or being made a cache by another run at this moment (its FORMAT not yet renamed: a
+      // run writes FORMAT before anything else, so a folder holding anything more is not a cache).
       let contents = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-      guard contents.allSatisfy({ $0.hasPrefix("FORMAT.tmp-") || $0 == "entries" }) else {
+      guard contents.allSatisfy({ $0.hasPrefix("FORMAT.tmp-") }) else {
         throw Failure(
           description: "--cache \(directory): not a metrics-report cache (no FORMAT file) and not empty; "
             + "name a new or empty folder")
       }
       guard Self.writeAtomically(Array(Self.formatText.utf8), to: format) else {
         throw Failure(description: "--cache \(directory): cannot write \(format): \(Self.systemError())")
+      }
+    }
+    // The cache's files are its own: a link where it keeps them would take its writes, and pruning,
+    // elsewhere.
+    for folder in ["entries", "results"] {
+      switch Self.kind(of: "\(directory)/\(folder)") {
+      case S_IFDIR, nil: continue
+      default:
+        throw Failure(
+          description: "--cache \(directory): \(folder) is not a folder (a link?): the cache keeps only its own "
+            + "files there; remove it or name another cache")
       }
     }
   }
@@ -89,6 +102,9 @@ public struct AggregateCache: Sendable {
     var inode: UInt64
     var size: Int64
     var modified: Int64
+    /// Its status change time (ctime), which every write sets and no program can set back: an edit
+    /// that keeps the size and puts the modification time back still changes it.
+    var changed: Int64
     /// The SHA-256 of its bytes, in hex (with ``hashesContent``).
     var content: String?
 
@@ -101,12 +117,13 @@ public struct AggregateCache: Sendable {
       inode = UInt64(truncatingIfNeeded: info.st_ino)
       size = Int64(info.st_size)
       modified = AggregateCache.modified(info)
-      // Told apart by its bytes, the file's place on the disk and its time no longer matter: a copy, a
+      changed = AggregateCache.changed(info)
+      // Told apart by its bytes, the file's place on the disk and its times no longer matter: a copy, a
       // fresh checkout or a restore with new times finds its entries.
       if hashingContent {
         guard let bytes = Self.contents(of: path) else { return nil }
         content = SHA256.hex(SHA256.digest(bytes))
-        (device, inode, modified) = (0, 0, 0)
+        (device, inode, modified, changed) = (0, 0, 0, 0)
       }
     }
 
@@ -126,9 +143,9 @@ public struct AggregateCache: Sendable {
       }
     }
 
-    init(path: String, device: UInt64, inode: UInt64, size: Int64, modified: Int64, content: String?) {
-      (self.path, self.device, self.inode, self.size, self.modified, self.content) = (
-        path, device, inode, size, modified, content
+    init(path: String, device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64, content: String?) {
+      (self.path, self.device, self.inode, self.size, self.modified, self.changed, self.content) = (
+        path, device, inode, size, modified, changed, content
       )
     }
   }
@@ -142,6 +159,15 @@ public struct AggregateCache: Sendable {
     #endif
   }
 
+  /// A file's status change time, in nanoseconds since 1970.
+  static func changed(_ info: stat) -> Int64 {
+    #if canImport(Darwin)
+      Int64(info.st_ctimespec.tv_sec) * 1_000_000_000 + Int64(info.st_ctimespec.tv_nsec)
+    #else
+      Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+    #endif
+  }
+
   /// The sources as one line of JSON: what an entry lists (for `cache prune`) and what its key hashes.
   static func sourcesLine(_ sources: [Source]) -> String {
     JSONWriter.compact(
@@ -149,7 +175,7 @@ public struct AggregateCache: Sendable {
         sources.map { s in
           .array([
             .string(s.path), .integer(Int128(s.device)), .integer(Int128(s.inode)), .integer(Int128(s.size)),
-            .integer(Int128(s.modified)), s.content.map { .string($0) } ?? .null,
+            .integer(Int128(s.modified)), .integer(Int128(s.changed)), s.content.map { .string($0) } ?? .null,
           ])
         }))
   }
@@ -174,9 +200,9 @@ public struct AggregateCache: Sendable {
   /// The entry of `key`, decoded with `options` and `reader`.
   func load(_ key: String, options: AggregationOptions, reader: PayloadReader, parser: JSONParser? = nil) -> Lookup {
     let path = entryPath(key)
-    guard let data = FileManager.default.contents(atPath: path) else { return .miss }
+    guard let data = Self.contents(ofRegularFile: path) else { return .miss }
     do {
-      let aggregate = try Self.decodeEntry(Array(data), options: options, reader: reader, parser: parser)
+      let aggregate = try Self.decodeEntry(data, options: options, reader: reader, parser: parser)
       // Used now: `cache prune --unused-for` keeps it.
       _ = path.withCString { utimensat(AT_FDCWD, $0, nil, 0) }
       return .hit(aggregate)
@@ -191,11 +217,11 @@ public struct AggregateCache: Sendable {
     -> Lookup
   {
     let path = entryPath(key)
-    let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
+    let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
     guard fd >= 0 else { return .miss }
     defer { close(fd) }
     var info = stat()
-    guard fstat(fd, &info) == 0 else { return .miss }
+    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .miss }
     let size = Int(info.st_size)
     // Outlines are a few kilobytes; a longer one is read whole.
     var bytes = Self.readPrefix(fd, count: min(size, 1 << 16))
@@ -213,8 +239,19 @@ public struct AggregateCache: Sendable {
     }
   }
 
+  /// The bytes of the regular file at `path`, opened without following a link: the cache reads only
+  /// its own files, never what a link put in its folder points to.
+  static func contents(ofRegularFile path: String) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    return readPrefix(fd, count: Int(info.st_size))
+  }
+
   /// The first `count` bytes of the open file `fd` (fewer when it is shorter).
-  private static func readPrefix(_ fd: CInt, count: Int) -> [UInt8] {
+  static func readPrefix(_ fd: CInt, count: Int) -> [UInt8] {
     var bytes = [UInt8](repeating: 0, count: count)
     var done = 0
     while done < count {
@@ -373,11 +410,16 @@ public struct AggregateCache: Sendable {
   /// short fails its length or checksum and is recomputed, so a flush per entry, many times the cost
   /// of writing it, would buy nothing.)
   static func writeAtomically(_ bytes: [UInt8], to path: String) -> Bool {
+    // Only into a folder of the cache's own: never through a link to somewhere else.
+    let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+    switch kind(of: folder) {
+    case S_IFDIR, nil: break
+    default: return false
+    }
     let temporary = "\(path).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
     var fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     if fd < 0 && errno == ENOENT {
-      _ = try? FileManager.default.createDirectory(
-        atPath: String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]), withIntermediateDirectories: true)
+      _ = try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
       fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     }
     guard fd >= 0 else { return false }

@@ -237,12 +237,16 @@ public struct RegressionEvaluator: Sendable {
     _ rule: RegressionRule, kind: DiagnosticKind, baseline: (VersionAggregate, DiagnosticAggregate?),
     candidate: (VersionAggregate, DiagnosticAggregate?)
   ) -> (RuleResult, (worse: Double, better: Double)?) {
-    // Exposure: metric payloads of the version when the dump has them, else diagnostic payloads.
-    func exposure(_ side: (VersionAggregate, DiagnosticAggregate?)) -> Int {
-      side.0.payloadCount > 0 ? side.0.payloadCount : side.1?.payloadCount ?? 0
+    // A rate's exposure is the version's metric payloads (a diagnostic payload exists only when
+    // something went wrong, so it measures no exposure): without them, the rate is insufficient data.
+    // A new signature needs none: its sides are counted in metric payloads when the dump has them,
+    // else in diagnostic payloads.
+    func payloads(_ side: (VersionAggregate, DiagnosticAggregate?)) -> Int {
+      guard rule.statistic == .newSignature, side.0.payloadCount == 0 else { return side.0.payloadCount }
+      return side.1?.payloadCount ?? 0
     }
-    let nb = exposure(baseline)
-    let nc = exposure(candidate)
+    let nb = payloads(baseline)
+    let nc = payloads(candidate)
     let xb = baseline.1?.counts[kind] ?? 0
     let xc = candidate.1?.counts[kind] ?? 0
     var result = RuleResult(

@@ -92,3 +92,9 @@ public struct InputFileReader: Sendable {
 func systemRead(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ n: Int) -> Int {
   read(fd, p, n)
 }
+
+/// The system's write(2), named apart from the `write` methods of the types that call it.
+@inline(__always)
+func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
+  write(fd, p, n)
+}

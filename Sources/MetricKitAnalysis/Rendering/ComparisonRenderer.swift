@@ -82,7 +82,10 @@ public enum ComparisonRenderer {
     if let q = r.qValue { parts.append(String(format: "q = %.4g", q)) }
     switch r.verdict {
     case .insufficientData where r.rule.metric.kind == .diagnostic && r.baseline == nil:
-      parts = ["the inputs hold no diagnostics for one of the versions, or fewer than \(r.rule.minPayloads) payloads"]
+      parts = [
+        VerdictReason.missingExposure(r)
+          ?? "the inputs hold no diagnostics for one of the versions, or fewer than \(r.rule.minPayloads) payloads"
+      ]
     case .insufficientData:
       parts.append("\(r.baselinePayloads)/\(r.candidatePayloads) payloads, \(r.rule.minPayloads) needed per side")
     default: break
@@ -326,18 +329,32 @@ public enum ComparisonRenderer {
 
   /// `file` relative to `root` when it lies inside it (a build machine's absolute path, or one
   /// already relative); nil otherwise. The compiler's path is the build machine's: a file is found in
-  /// the repository by the longest tail of its path that exists under `root`.
+  /// the repository by the longest tail of its path that exists under `root`. A tail that climbs
+  /// (`..`) or names itself (`.`) is never tried, and a file found through a link is taken only when
+  /// it really lies under `root`: nothing outside the repository is annotated, or even looked at.
   static func repositoryPath(_ file: String, root: String) -> String? {
     let parts = file.split(separator: "/")
-    for start in parts.indices {
+    guard let realRoot = realPath(root) else { return nil }
+    // Tails from the longest; none may hold a `.` or `..` part.
+    let firstPlain = (parts.lastIndex { $0 == "." || $0 == ".." }).map { $0 + 1 } ?? parts.startIndex
+    for start in firstPlain..<parts.endIndex {
       let tail = parts[start...].joined(separator: "/")
       var isDirectory: ObjCBool = false
       let candidate = (root as NSString).appendingPathComponent(tail)
-      if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue {
+      if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue,
+        let real = realPath(candidate), real.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/")
+      {
         return tail
       }
     }
     return nil
+  }
+
+  /// `path` with every link resolved (realpath(3)); nil when it does not exist.
+  private static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
   }
 
   static func github(_ report: ComparisonReport, sourceRoot: String? = nil) -> String {

@@ -108,5 +108,3 @@ public final class ReportDestination {
   }
 }
 
-/// The system's write(2), named apart from `ReportDestination.write(_:)`.
-private func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int { write(fd, p, n) }

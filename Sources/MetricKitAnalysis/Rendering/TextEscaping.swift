@@ -69,25 +69,33 @@ package enum TextEscaping {
     return out
   }
 
-  /// A CSV field (RFC 4180): quoted when it holds a comma, quote or line break; a field starting with
-  /// `=`, `+`, `-`, `@`, TAB or CR (which spreadsheets read as the start of a formula, the last two
-  /// after stripping them) is prefixed with `'`, unless it is a plain number. Unsafe scalars other than
-  /// line breaks and tabs are shown as terminal escapes.
+  /// A CSV field (RFC 4180): quoted when it holds a comma or a quote; a field starting with `=`, `+`,
+  /// `-` or `@` (which spreadsheets read as the start of a formula) is prefixed with `'`, unless it is
+  /// a plain number. Unsafe scalars, line breaks and tabs among them, are shown as terminal escapes:
+  /// a CSV printed in a CI log can start no line of its own (no `::warning` a label wrote).
   static func csvField(_ s: String) -> String {
-    var field = terminal(s, keeping: ["\n", "\r", "\t"])
-    if let first = field.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first), Double(field) == nil {
+    var field = terminal(s)
+    if let first = field.unicodeScalars.first, "=+-@".unicodeScalars.contains(first), Double(field) == nil {
       field = "'" + field
     }
-    guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+    guard field.contains(where: { $0 == "," || $0 == "\"" }) else { return field }
     return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
 
   /// XML text or attribute content with every special character escaped, and the characters XML 1.0
   /// cannot hold (most C0 controls, U+FFFE, U+FFFF) and the other unsafe ones shown as terminal
-  /// escapes.
+  /// escapes. Line breaks stay (`&#10;`), but no line of the text, once decoded, starts with `::` or
+  /// `##` (a CI system's workflow commands, when a JUnit report's text is printed): a space goes
+  /// before them.
   static func xml(_ s: String) -> String {
     var out = ""
-    for scalar in s.unicodeScalars {
+    let scalars = Array(s.unicodeScalars)
+    for (i, scalar) in scalars.enumerated() {
+      if i == 0 || scalars[i - 1] == "\n", scalar == ":" || scalar == "#", i + 1 < scalars.count,
+        scalars[i + 1] == scalar
+      {
+        out += " "
+      }
       switch scalar {
       case "&": out += "&amp;"
       case "<": out += "&lt;"

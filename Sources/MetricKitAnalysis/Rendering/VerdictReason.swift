@@ -9,6 +9,16 @@ public enum VerdictReason {
   /// budget.
   ///
   /// `significant (q = 0.0327 < α 0.05), but +8.1% is within +10%`.
+  /// Why a diagnostic rate could not be compared when a version has no metric payloads (a dump of
+  /// diagnostics alone): nil for other results.
+  static func missingExposure(_ result: RuleResult) -> String? {
+    guard result.verdict == .insufficientData, result.rule.metric.kind == .diagnostic,
+      result.rule.statistic != .newSignature, result.baselinePayloads == 0 || result.candidatePayloads == 0
+    else { return nil }
+    let side = result.baselinePayloads == 0 ? "the baseline" : "the candidate"
+    return "no metric payloads for \(side): a rate per 1,000 payloads needs them as its exposure"
+  }
+
   public static func text(_ result: RuleResult, alpha: Double, decision: Decision) -> String {
     let rule = result.rule
     var text: String
@@ -16,7 +26,9 @@ public enum VerdictReason {
     let threshold = self.threshold(rule)
     switch result.verdict {
     case .insufficientData:
-      if rule.metric.kind == .diagnostic && result.baseline == nil {
+      if let missing = missingExposure(result) {
+        text = missing
+      } else if rule.metric.kind == .diagnostic && result.baseline == nil {
         text = "no diagnostics for one of the versions, or fewer than \(rule.minPayloads) payloads"
       } else {
         text =

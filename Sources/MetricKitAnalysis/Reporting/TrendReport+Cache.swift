@@ -9,8 +9,16 @@ extension TrendReport {
     var version: String
     var group: String?
 
-    /// The line in a result's key.
-    var cacheLabel: String { "version \(version.debugDescription) group \(group.debugDescription)" }
+    /// The line in a result's key. `(other)` is whatever groups the version's kept ones are not, so
+    /// its points change with them (a new day, another `--top`): its label names the kept groups.
+    func cacheLabel(kept: [String: [String]]) -> String {
+      var label = "version \(version.debugDescription) group \(group.debugDescription)"
+      if group == GroupingKey.other {
+        let named = (kept[version] ?? []).filter { $0 != GroupingKey.other }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        label += " besides \(named.map(\.debugDescription))"
+      }
+      return label
+    }
   }
 
   /// One interval of one line: the parts read (merged), and those left in the cache (merged).
@@ -49,7 +57,8 @@ extension TrendReport {
   /// entry's series part in its cell. Points are computed on `options.threads` threads.
   static func cellPoints(
     _ cells: [(line: LineKey, start: CalendarDay, cell: TrendCell)], metrics: [MetricID], options: TrendOptions,
-    cache: AggregateCache?, aggregate: DumpAggregate, lineOf: @Sendable (SeriesKey) -> LineKey
+    cache: AggregateCache?, aggregate: DumpAggregate, kept: [String: [String]],
+    lineOf: @Sendable (SeriesKey) -> LineKey
   ) -> (points: [[TrendPoint?]], use: AggregateCache.ResultUse?, failure: String?) {
     let recipe = pointRecipe(metrics: metrics, options: options)
     // Points found, or computed from what was read; none where contents must be read from entries.
@@ -58,7 +67,7 @@ extension TrendReport {
       n, parser -> (points: [TrendPoint?]?, use: AggregateCache.ResultUse?) in
       let (line, start, cell) = cells[n]
       var use = cache.map { _ in AggregateCache.ResultUse(kind: "trend intervals") }
-      let key = pointsKey(recipe: recipe, line: line, start: start, provenance: cell.provenance)
+      let key = pointsKey(recipe: recipe, line: line.cacheLabel(kept: kept), start: start, provenance: cell.provenance)
       if let cache, let key,
         let points = storedPoints(
           cache, key: key.key, metrics: metrics, start: start, payloads: cell.payloadCount, parser: parser, use: &use)
@@ -124,7 +133,7 @@ extension TrendReport {
       let (line, start, cell) = cells[pending[i]]
       guard let part = complete[i] else { return (metrics.map { _ in nil }, nil) }
       var use = cache.map { _ in AggregateCache.ResultUse(kind: "trend intervals") }
-      let key = pointsKey(recipe: recipe, line: line, start: start, provenance: cell.provenance)
+      let key = pointsKey(recipe: recipe, line: line.cacheLabel(kept: kept), start: start, provenance: cell.provenance)
       return (
         computedPoints(part, start: start, metrics: metrics, options: options, cache: cache, key: key, use: &use), use
       )
@@ -139,11 +148,11 @@ extension TrendReport {
 
   /// The key of one interval's points in the cache, and the entries they are computed from: nil when
   /// the interval's provenance is unknown (inputs not read through the cache).
-  static func pointsKey(recipe: String, line: LineKey, start: CalendarDay, provenance: CacheProvenance)
+  static func pointsKey(recipe: String, line: String, start: CalendarDay, provenance: CacheProvenance)
     -> (key: String, entries: [String])?
   {
     provenance.keys.map { entries in
-      (AggregateCache.resultKey(recipe: "\(recipe)\n\(line.cacheLabel)\nstart \(start)", entries: entries), entries)
+      (AggregateCache.resultKey(recipe: "\(recipe)\n\(line)\nstart \(start)", entries: entries), entries)
     }
   }
 

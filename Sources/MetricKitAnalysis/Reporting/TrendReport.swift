@@ -138,7 +138,7 @@ public struct TrendReport: Sendable {
     let cells = ordered.indices.flatMap { l in ordered[l].map { (line: lines[l], start: $0.key, cell: $0.value) } }
     let first = ordered.reduce(into: [0]) { starts, parts in starts.append(starts.last! + parts.count) }
     let computed = Self.cellPoints(
-      cells, metrics: metrics, options: options, cache: cache, aggregate: aggregate,
+      cells, metrics: metrics, options: options, cache: cache, aggregate: aggregate, kept: kept,
       lineOf: { key in
         // An entry's own key: its group as the whole aggregate folded it, then as the trend keeps it.
         let folded = key.group.map { group in

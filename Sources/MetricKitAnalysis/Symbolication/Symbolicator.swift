@@ -28,25 +28,49 @@ public final class Symbolicator: Sendable {
 
   private struct State {
     var process: LLVMSymbolizer?
-    var failure: String?
     var cache: [Key: [FrameSymbol]] = [:]
     var report = SymbolicationReport()
+
+    /// Symbols can no longer be had: said once, the process let go (and reaped).
+    mutating func fail(_ error: LLVMSymbolizer.Failure) {
+      report.symbolizerFailure = error.description
+      process = nil
+    }
   }
 
   /// A symbolicator over `index`, with `llvm-symbolizer` at `executable` (by default found by
-  /// ``locateSymbolizer(environment:)``). The process starts with the first frame that has symbols.
-  public init(index: SymbolIndex, executable: String? = Symbolicator.locateSymbolizer()) {
+  /// ``locateSymbolizer(environment:)``), each batch of its answers awaited at most `timeout` seconds.
+  /// The process starts now, on this thread (when there are symbols to look in): on Linux the kernel
+  /// ends it when this thread ends, so make the symbolicator on one that lives as long as the run.
+  /// It is reaped when the symbolicator goes.
+  public init(
+    index: SymbolIndex, executable: String? = Symbolicator.locateSymbolizer(),
+    timeout: Double = Symbolicator.defaultTimeout
+  ) {
     self.index = index
     self.executable = executable
     var report = SymbolicationReport()
     report.problems = index.problems.map(\.description)
     report.available = index.images.mapValues { SymbolicationReport.SymbolFile(image: $0) }
-    if executable == nil && !index.isEmpty {
-      report.symbolizerMissing =
+    var state = State(report: report)
+    if let executable, !index.isEmpty {
+      // A symbolizer that dies would end this process with SIGPIPE on the next write; the write's
+      // error is reported instead.
+      signal(SIGPIPE, SIG_IGN)
+      do throws(LLVMSymbolizer.Failure) {
+        state.process = try LLVMSymbolizer(executable: executable, timeout: timeout)
+      } catch {
+        state.fail(error)
+      }
+    } else if !index.isEmpty {
+      state.report.symbolizerMissing =
         "llvm-symbolizer was not found on PATH nor beside swift: frames are shown unsymbolicated"
     }
-    state = Mutex(State(report: report))
+    self.state = Mutex(state)
   }
+
+  /// Seconds a batch of the symbolizer's answers may take by default before it is taken for stalled.
+  public static let defaultTimeout = LLVMSymbolizer.defaultTimeout
 
   /// `llvm-symbolizer` on `PATH`, else beside the `swift` found on `PATH`.
   public static func locateSymbolizer(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
@@ -76,13 +100,17 @@ public final class Symbolicator: Sendable {
         state.report.countMissing(frame, uuid: uuid)
         continue
       }
-      // Without a symbolizer, the run's note says so once; the frames stay as they are.
-      guard state.failure == nil, executable != nil else { continue }
       state.report.available[uuid]?.frames += 1
+      // Without a symbolizer, the run's note says so once; the frames stay as they are.
+      guard state.process != nil else { continue }
       let returnAddress: Bool = tree.callStackPerThread ? frame.depth > 0 : !frame.subFrames.isEmpty
-      let offset: UInt64 = frame.imageOffset
-      let (sum, overflow) = image.textVMAddress.addingReportingOverflow(offset)
-      var address: UInt64 = overflow ? offset : sum
+      // An offset past the end of the address space names no place in the binary: not asked.
+      let (sum, overflow) = image.textVMAddress.addingReportingOverflow(frame.imageOffset)
+      guard !overflow else {
+        state.report.unresolvedFrames += 1
+        continue
+      }
+      var address: UInt64 = sum
       if returnAddress && address > 0 { address -= 1 }
       queries.append((frame: i, key: Key(uuid: uuid, address: address), image: image))
     }
@@ -93,24 +121,14 @@ public final class Symbolicator: Sendable {
       missing.append(LLVMSymbolizer.Query(image: q.image, address: q.key.address))
       missingKeys.append(q.key)
     }
-    if !missing.isEmpty {
+    if !missing.isEmpty, let process = state.process {
       do throws(LLVMSymbolizer.Failure) {
-        let process: LLVMSymbolizer
-        if let running = state.process {
-          process = running
-        } else {
-          // A symbolizer that dies would end this process with SIGPIPE on the next write; the
-          // write's error is reported instead.
-          signal(SIGPIPE, SIG_IGN)
-          process = try LLVMSymbolizer(executable: executable ?? "llvm-symbolizer")
-          state.process = process
-        }
         let answers = try process.symbols(missing)
         for (key, symbols) in zip(missingKeys, answers) { state.cache[key] = symbols }
       } catch {
-        state.failure = error.description
-        state.report.symbolizerFailure = error.description
-        state.process = nil
+        // Said once in the report; these frames stay as they are, not counted as resolving to nothing.
+        state.fail(error)
+        return
       }
     }
     for q in queries {
