@@ -92,7 +92,7 @@ let package = Package(
       path: "Samples/Sources/launch-time-example"),
 
     .testTarget(
-      name: "MetricKitAnalysisTests", dependencies: ["MetricKitAnalysis", "PayloadSynthesis"]),
+      name: "MetricKitAnalysisTests", dependencies: ["MetricKitAnalysis", "AppStoreConnect", "PayloadSynthesis"]),
     .testTarget(name: "MetricKitReportsTests", dependencies: ["MetricKitReports", "PayloadSynthesis"]),
     .testTarget(
       name: "MetricsReportCLITests", dependencies: ["metrics-report", "PayloadSynthesis"],

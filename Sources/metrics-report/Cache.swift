@@ -29,7 +29,9 @@ struct CacheStats: ParsableCommand {
     print("  damaged       \(s.damaged) (recomputed when read; cache prune removes them)")
     print("  temporary     \(s.temporary) (left by stopped runs)")
     if s.foreign > 0 {
-      print("  not the cache's \(s.foreign) (links or other files where entries and results go: never followed nor removed)")
+      print(
+        "  not the cache's \(s.foreign) (links or other files where entries and results go: never followed nor removed)"
+      )
     }
     print("  results       \(s.results) (\(s.resultBytes) bytes), \(s.staleResults) made from stale or removed entries")
     print("  last used     \(day(s.oldestUse)) to \(day(s.newestUse))")

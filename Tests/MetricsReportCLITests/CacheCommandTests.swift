@@ -249,6 +249,121 @@ struct CacheCommandTests {
     #expect(again.computed == 0 && again.hits > 40, "\(after.stderr)")
   }
 
+  @Test func otherGroupsPointsFollowTheGroupsKept() throws {
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let dump = dir.appendingPathComponent("days")
+    try DailyDumps.write(to: dump, days: 0..<6, payloadsPerDay: 40)
+    let cache = dir.appendingPathComponent("cache").path
+    func trend(top: Int) -> [String] {
+      [
+        "trend", dump.path, "--metric", "applicationLaunchMetrics.histogrammedTimeToFirstDraw", "--interval", "day",
+        "--by", "deviceType", "--top", "\(top)", "--format", "csv",
+      ]
+    }
+    let first = try CLIRunner.run(trend(top: 1) + ["--cache", cache])
+    #expect(first.stdout == (try CLIRunner.run(trend(top: 1))).stdout)
+    // Another --top: (other) holds other groups now, so none of its points are those stored; the kept
+    // group's are.
+    let plain = try CLIRunner.run(trend(top: 2))
+    let cached = try CLIRunner.run(trend(top: 2) + ["--cache", cache])
+    #expect(cached.stdout == plain.stdout, "\(cached.stderr)")
+    #expect(Self.intervalCounts(cached.stderr) == (6, 12), "\(cached.stderr)")
+    #expect(plain.stdout.contains("deviceType=(other)"))
+  }
+
+  @Test func anEditKeepingSizeAndModificationTimeIsSeen() throws {
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let dump = try Self.copyOfSamples(in: dir)
+    let cache = dir.appendingPathComponent("cache").path
+    let run = ["summary", dump.path, "--format", "json"]
+    _ = try CLIRunner.run(run + ["--cache", cache])
+    // 3.9.0 edited to 3.9.9 in place: the same size, the modification time put back.
+    let file = try FileManager.default.subpathsOfDirectory(atPath: dump.path).filter {
+      $0.hasPrefix("v3.9.0/") && $0.hasSuffix(".json")
+    }.sorted()[0]
+    let path = dump.appendingPathComponent(file).path
+    var before = stat()
+    #expect(stat(path, &before) == 0)
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    let edited = text.replacingOccurrences(of: "\"3.9.0\"", with: "\"3.9.9\"")
+    #expect(edited != text && edited.utf8.count == text.utf8.count)
+    try edited.write(toFile: path, atomically: false, encoding: .utf8)
+    // The times put back to the nanosecond, as a tool that restores them would.
+    #if canImport(Darwin)
+      var times = [before.st_atimespec, before.st_mtimespec]
+    #else
+      var times = [before.st_atim, before.st_mtim]
+    #endif
+    #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+    var after = stat()
+    #expect(stat(path, &after) == 0 && after.st_size == before.st_size)
+    #if canImport(Darwin)
+      #expect(
+        after.st_mtimespec.tv_sec == before.st_mtimespec.tv_sec
+          && after.st_mtimespec.tv_nsec == before.st_mtimespec.tv_nsec)
+    #else
+      #expect(after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
+    #endif
+    let stats = try CLIRunner.run(["cache", "stats", cache])
+    #expect(stats.stdout.contains("stale         1 "), "\(stats.stdout)")
+    let again = try CLIRunner.run(run + ["--cache", cache])
+    #expect(Self.cacheCounts(again.stderr) == (6, 1), "\(again.stderr)")
+    #expect(again.stdout == (try CLIRunner.run(run)).stdout && again.stdout.contains("\"3.9.9\""))
+  }
+
+  @Test func linksInACacheAreNeverFollowedNorWhatTheyPointToRemoved() throws {
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let cache = dir.appendingPathComponent("cache")
+    _ = try CLIRunner.run(["summary", "Samples/dump", "--cache", cache.path])
+    // The user's files, and links to them where the cache keeps its own: a prefix folder, an entry,
+    // a result.
+    let mine = dir.appendingPathComponent("mine")
+    try FileManager.default.createDirectory(at: mine, withIntermediateDirectories: true)
+    for name in ["a.txt", "b.txt", String(repeating: "c", count: 64)] {
+      try Data("keep me".utf8).write(to: mine.appendingPathComponent(name))
+    }
+    let fm = FileManager.default
+    try fm.createSymbolicLink(at: cache.appendingPathComponent("entries/zz"), withDestinationURL: mine)
+    let prefix = try #require(try fm.contentsOfDirectory(atPath: cache.appendingPathComponent("entries").path).first)
+    try fm.createSymbolicLink(
+      at: cache.appendingPathComponent("entries/\(prefix)/\(String(repeating: "0", count: 64))"),
+      withDestinationURL: mine.appendingPathComponent("a.txt"))
+    try fm.createDirectory(at: cache.appendingPathComponent("results"), withIntermediateDirectories: true)
+    try fm.createSymbolicLink(at: cache.appendingPathComponent("results/cc"), withDestinationURL: mine)
+    let stats = try CLIRunner.run(["cache", "stats", cache.path])
+    #expect(stats.stdout.contains("not the cache's 3 "), "\(stats.stdout)")
+    let prune = try CLIRunner.run(["cache", "prune", cache.path, "--all"])
+    #expect(prune.status == 0, "\(prune.stderr)")
+    #expect(
+      try fm.contentsOfDirectory(atPath: mine.path).sorted() == ["a.txt", "b.txt", String(repeating: "c", count: 64)])
+    #expect(try String(contentsOf: mine.appendingPathComponent("a.txt"), encoding: .utf8) == "keep me")
+    // A cache whose entries folder is a link is refused, and nothing is written through it.
+    let linked = dir.appendingPathComponent("linked")
+    try fm.createDirectory(at: linked, withIntermediateDirectories: true)
+    try Data("metrics-report cache 3\n".utf8).write(to: linked.appendingPathComponent("FORMAT"))
+    try fm.createSymbolicLink(at: linked.appendingPathComponent("entries"), withDestinationURL: mine)
+    let refused = try CLIRunner.run(["summary", "Samples/dump", "--cache", linked.path])
+    #expect(refused.status == 2 && refused.stderr.contains("entries is not a folder"), "\(refused.stderr)")
+    #expect(try fm.contentsOfDirectory(atPath: mine.path).count == 3)
+  }
+
+  @Test func aFolderHoldingOnlyAnEntriesFolderIsNotAdopted() throws {
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let folder = dir.appendingPathComponent("work")
+    let entries = folder.appendingPathComponent("entries/ab")
+    try FileManager.default.createDirectory(at: entries, withIntermediateDirectories: true)
+    try Data("my notes".utf8).write(to: entries.appendingPathComponent("notes.txt"))
+    let refused = try CLIRunner.run(["summary", "Samples/dump", "--cache", folder.path])
+    #expect(refused.status == 2 && refused.stderr.contains("not a metrics-report cache"), "\(refused.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("FORMAT").path))
+    #expect((try CLIRunner.run(["cache", "prune", folder.path, "--all"])).status == 2)
+    #expect(FileManager.default.fileExists(atPath: entries.appendingPathComponent("notes.txt").path))
+  }
+
   @Test func withContentHashesACopyFindsItsEntriesAndAChangeOfBytesAloneIsSeen() throws {
     let dir = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -304,7 +419,7 @@ struct CacheCommandTests {
     let refused = try CLIRunner.run(["summary", "Samples/dump", "--cache", other.path])
     #expect(refused.status == 2 && refused.stdout.isEmpty)
     #expect(
-      refused.stderr.contains("a metrics-report cache of format 1; this build reads format 2"), "\(refused.stderr)")
+      refused.stderr.contains("a metrics-report cache of format 1; this build reads format 3"), "\(refused.stderr)")
     let notCache = dir.appendingPathComponent("photos")
     try FileManager.default.createDirectory(at: notCache, withIntermediateDirectories: true)
     try Data("x".utf8).write(to: notCache.appendingPathComponent("a.jpg"))

@@ -413,8 +413,9 @@ struct HostileInputTests {
         }
       }
       let csv = try #require(runs.first { $0.0 == "summary csv" }?.1.stdout)
-      #expect(csv.contains("\n'\t=HYPERLINK(),"), "the formula guard covers a leading TAB")
-      #expect(!csv.split(separator: "\n").contains { $0.hasPrefix("\t") || $0.hasPrefix("=") })
+      // A leading TAB shows as `\t`, which no spreadsheet reads as a formula; no field breaks a line.
+      #expect(csv.contains("\n\\t=HYPERLINK(),"), "\(csv)")
+      #expect(!csv.split(separator: "\n").contains { $0.hasPrefix("\t") || $0.hasPrefix("=") || $0.hasPrefix("::") })
       let folded = try #require(runs.first { $0.0 == "diagnostics folded" }?.1.stdout)
       #expect(folded.contains("x\\n::error::pwned\\u{1B}[2J"), "\(folded)")
       let text = try #require(runs.first { $0.0 == "summary text" }?.1)
@@ -613,8 +614,8 @@ struct HostileInputTests {
     }
 
     let csv = try CLIRunner.run(["summary", dump.path, "--format", "csv"])
-    // The field is quoted (it holds a line break), so a CSV reader keeps it whole.
-    #expect(csv.stdout.contains("\"signpost:a|b\n=cmd/<script>alert(1)</script>\""))
+    // The line break shows as `\n`: the field stays on its row, and no line of the CSV starts with it.
+    #expect(csv.stdout.contains("signpost:a|b\\n=cmd/<script>alert(1)</script>,"), "\(csv.stdout)")
 
     let json = try CLIRunner.run(["summary", dump.path, "--format", "json"])
     #expect(!json.stdout.contains("<script>"))

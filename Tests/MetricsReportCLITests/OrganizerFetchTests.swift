@@ -198,6 +198,37 @@ struct OrganizerFetchTests {
     #expect(usage.status == 64 && usage.stderr.contains("must be https"))
   }
 
+  @Test func identifiersPagesAndFileNamesCannotBeTurnedAgainstTheFetch() throws {
+    guard let python = try Self.python() else { return }
+    let server = try Server(python: python)
+    defer { server.stop() }
+    let output = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: output) }
+    let trusted = ["--ca-file", server.certificate]
+
+    // A build identifier `..` would change the request's path (the token with it): refused before
+    // any request about builds.
+    for id in ["..", "."] {
+      let dots = try fetch(server, trusted + ["--build", id], output: output)
+      #expect(
+        dots.status == 2 && dots.stderr.contains("a build identifier '\(id)' cannot name a resource"), "\(dots.stderr)")
+    }
+    #expect(try server.requests().allSatisfy { ($0["path"] as? String)?.hasPrefix("/v1/apps/") == true })
+
+    // More pages than allowed is an error, not a silent cut.
+    let cut = try fetch(server, trusted + ["--build", Self.build, "--max-pages", "1"], output: output)
+    #expect(cut.status == 2 && cut.stderr.contains("more than 1 pages of signatures"), "\(cut.stderr)")
+
+    // Pages an earlier fetch left past the server's last are removed, and said.
+    let stale = output.appendingPathComponent("build-\(Self.build)-diagnosticSignatures-3.json")
+    try Data("{}".utf8).write(to: stale)
+    let fresh = try fetch(server, trusted + ["--build", Self.build], output: output)
+    #expect(fresh.status == 0, "\(fresh.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: stale.path))
+    #expect(fresh.stderr.contains("an earlier fetch's page 3; build \(Self.build) has 2 now"), "\(fresh.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).count == 4)
+  }
+
   /// The SHA-256 of `data` in hex, by Python's hashlib (as the server computed its side).
   static func sha256(_ data: Data, python: String) throws -> String {
     let script = "import hashlib, sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest())"

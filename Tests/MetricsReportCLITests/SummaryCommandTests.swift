@@ -151,4 +151,30 @@ extension SummaryCommandTests {
       ["summary", "--stdin", "--format", "json"], input: gzipped.prefix(gzipped.count - 100))
     #expect(truncated.stderr.contains("<stdin>: truncated gzip stream"), "\(truncated.stderr)")
   }
+
+  @Test func pastAThousandUnknownKeysTheSameNamesAreListedOnEveryRun() throws {
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    // 30 payloads of 60 names each: 1,800 names, past the 1,000 listed.
+    let dump = dir.appendingPathComponent("dump")
+    try FileManager.default.createDirectory(at: dump, withIntermediateDirectories: true)
+    for f in 0..<30 {
+      let members = (0..<60).map { "\"unknown\(String(format: "%04d", f * 60 + $0))\": 1" }.joined(separator: ", ")
+      try Data("{\"appVersion\": \"1.0\", \(members)}".utf8).write(to: dump.appendingPathComponent("p\(f).json"))
+    }
+    let cache = dir.appendingPathComponent("cache").path
+    var outputs: Set<String> = []
+    for extra in [
+      ["--threads", "1"], ["--threads", "1"], ["--threads", "2"], ["--cache", cache], ["--cache", cache],
+    ] {
+      let result = try CLIRunner.run(["summary", dump.path, "--format", "json"] + extra)
+      let json = try result.json()
+      let unknown = try #require((json["inputs"] as? [String: Any])?["unknownKeys"] as? [String: Int])
+      // The byte-wise first thousand names, each counted once; the other 800 together.
+      #expect(unknown.count == 1_001)
+      #expect(unknown["unknown0999"] == 1 && unknown["unknown1000"] == nil && unknown["(other unknown keys)"] == 800)
+      outputs.insert(result.stdout)
+    }
+    #expect(outputs.count == 1)
+  }
 }

@@ -139,7 +139,7 @@ struct SymbolicationCommandTests {
     #expect(folded.status == 0)
     // Outermost first; an inlined function is the frame below the one it is in.
     #expect(
-      folded.stdout.contains("3.8.0;crash;libdyld.dylib+0x1d8c;render_row;reload_feed;scaled 4\n"), "\(folded.stdout)")
+      folded.stdout.contains("3.8.0;crash;libdyld.dylib+0x1d8c;render_row;reload_feed;scaled 20\n"), "\(folded.stdout)")
     let page = dump.appendingPathComponent("report.html")
     let report = try CLIRunner.run(["report", dump.path, "--symbols", fx.symbols.path, "-o", page.path])
     #expect(report.status == 0, "\(report.stderr)")
@@ -193,5 +193,127 @@ struct SymbolicationCommandTests {
     let withoutSymbolication = try JSONSerialization.jsonObject(with: Data(bare.stdout.utf8)) as! [String: Any]
     let plainJSON = try JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as! [String: Any]
     #expect((withoutSymbolication["versions"] as! NSArray) == (plainJSON["versions"] as! NSArray))
+  }
+
+  @Test func aDumpOfDiagnosticsAloneGatesOnNewSignaturesAsTheReadmeShows() throws {
+    guard let fx = SymbolFixtures.built else { return }
+    // The script's dump holds diagnostics only: the new crash fails the gate; rates, which need
+    // metric payloads as their exposure, say so.
+    let dump = fx.directory.appendingPathComponent("dump").path
+    let compare = ["compare", dump, "--baseline", "3.8.0", "--candidate", "3.9.0", "--symbols", fx.symbols.path]
+    let text = try CLIRunner.run(compare)
+    #expect(text.status == 1, "\(text.stderr)")
+    #expect(text.stdout.contains("Gate: FAIL — diagnostics.crash newSignature"), "\(text.stdout)")
+    let json =
+      try JSONSerialization.jsonObject(with: Data((try CLIRunner.run(compare + ["--format", "json"])).stdout.utf8))
+      as! [String: Any]
+    let results = json["results"] as! [[String: Any]]
+    let signatures = try #require(results.first { $0["statistic"] as? String == "newSignature" })
+    #expect((signatures["newSignatures"] as? [[String: Any]])?.count == 1)
+    let rate = try #require(
+      results.first { $0["metric"] as? String == "diagnostics.crash" && $0["statistic"] as? String == "rate" })
+    #expect(rate["verdict"] as? String == "insufficient-data")
+    #expect((rate["reason"] as? String)?.contains("no metric payloads for the baseline") == true, "\(rate)")
+    let github = try CLIRunner.run(compare + ["--format", "github", "--source-root", CLIRunner.packageRoot.path])
+    let start = fx.markers["render_row.start"]!.line
+    #expect(
+      github.stdout.contains("::error file=Tests/Fixtures/Symbolication/Feed.c,line=\(start),"), "\(github.stdout)")
+    #expect(github.stdout.components(separatedBy: "file=").count == 2, "\(github.stdout)")
+  }
+
+  @Test func symbolsAtAPathWithALineBreakAndAQuoteResolveAsAnywhereElse() throws {
+    guard let fx = SymbolFixtures.built else { return }
+    let dump = try fx.dump()
+    defer { try? FileManager.default.removeItem(at: dump) }
+    let odd = dump.appendingPathComponent("sym\nbols \"quoted\"")
+    try FileManager.default.copyItem(at: fx.symbols, to: odd)
+    let plain = try CLIRunner.run(["diagnostics", dump.path, "--symbols", fx.symbols.path, "--format", "json"])
+    let moved = try CLIRunner.run(["diagnostics", dump.path, "--symbols", odd.path, "--format", "json"])
+    #expect(moved.status == 0 && !moved.stderr.contains("symbolication stopped"), "\(moved.stderr)")
+    let a = try JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as! [String: Any]
+    let b = try JSONSerialization.jsonObject(with: Data(moved.stdout.utf8)) as! [String: Any]
+    #expect((a["versions"] as! NSArray) == (b["versions"] as! NSArray))
+  }
+
+  /// A stand-in for `llvm-symbolizer` in a folder of its own, put first on PATH: `body` is its shell.
+  static func standIn(_ body: String, in dir: URL) throws -> String {
+    let bin = dir.appendingPathComponent("bin")
+    try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+    let path = bin.appendingPathComponent("llvm-symbolizer").path
+    try Data("#!/bin/sh\n\(body)\n".utf8).write(to: URL(fileURLWithPath: path))
+    _ = try CLIRunner.shell("chmod +x '\(path)'")
+    return bin.path
+  }
+
+  @Test func aSymbolizerThatMisbehavesNamesNoFrameWrongly() throws {
+    guard let fx = SymbolFixtures.built else { return }
+    let dump = try fx.dump()
+    defer { try? FileManager.default.removeItem(at: dump) }
+    let real = try #require(
+      (try CLIRunner.shell(
+        "command -v llvm-symbolizer || echo \"$(dirname \"$(readlink -f \"$(command -v swift)\")\")/llvm-symbolizer\""))
+        .stdout.split(separator: "\n").first.map(String.init))
+    let unsymbolicated = try CLIRunner.shell(
+      "PATH=/nonexistent \"$B\" diagnostics '\(dump.path)' --symbols '\(fx.symbols.path)' --format json")
+    let expected = try JSONSerialization.jsonObject(with: Data(unsymbolicated.stdout.utf8)) as! [String: Any]
+    // One line more than asked, first: every later answer would belong to the frame before.
+    let shifted = try Self.standIn(
+      "echo '{\"Address\":\"0x0\",\"ModuleName\":\"x\",\"Symbol\":[{\"FunctionName\":\"decode_item\"}]}'; exec '\(real)' \"$@\"",
+      in: dump.appendingPathComponent("shifted"))
+    let run = "\"$B\" diagnostics '\(dump.path)' --symbols '\(fx.symbols.path)' --format json"
+    let wrong = try CLIRunner.shell("PATH='\(shifted)' \(run)")
+    #expect(wrong.status == 0)
+    #expect(wrong.stderr.contains("answered for 0x0 in x where "), "\(wrong.stderr)")
+    let got = try JSONSerialization.jsonObject(with: Data(wrong.stdout.utf8)) as! [String: Any]
+    #expect((got["versions"] as! NSArray) == (expected["versions"] as! NSArray))
+    // One that dies: said with its status; the symbol files frames point to are not called unused.
+    let dies = try Self.standIn("exit 3", in: dump.appendingPathComponent("dies"))
+    let died = try CLIRunner.shell("PATH='\(dies)' \(run)")
+    #expect(
+      died.stderr.contains("exited with status 3") && !died.stderr.contains("NSCocoaErrorDomain"), "\(died.stderr)")
+    #expect(!died.stderr.contains("unused symbols"), "\(died.stderr)")
+    // One that stalls: stopped after --symbolizer-timeout, and gone once the run is.
+    let marker = "\(UInt32.random(in: 100_000...999_999))"
+    let stalls = try Self.standIn("exec /bin/sleep \(marker)", in: dump.appendingPathComponent("stalls"))
+    let stalled = try CLIRunner.shell("PATH='\(stalls)' \(run) --symbolizer-timeout 1")
+    #expect(stalled.status == 0 && stalled.stderr.contains("stalled: no progress"), "\(stalled.stderr)")
+    #expect((try CLIRunner.shell("pgrep -f '[s]leep \(marker)' || true")).stdout.isEmpty)
+    // A run killed while it waits takes the symbolizer with it.
+    let killed = try CLIRunner.shell(
+      "PATH='\(stalls)' \(run) >/dev/null 2>&1 & run=$!; sleep 1; pgrep -f '[s]leep \(marker)' >/dev/null && echo started; "
+        + "kill -9 $run; sleep 1; pgrep -f '[s]leep \(marker)' | while read p; do grep -q ') Z ' /proc/$p/stat || echo left $p; done"
+    )
+    #expect(killed.stdout == "started\n", "\(killed.stdout)")
+  }
+
+  @Test func anOffsetPastTheAddressSpaceNamesNoFunction() throws {
+    guard let fx = SymbolFixtures.built else { return }
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let frame: [String: Any] = [
+      "binaryName": "FeedApp", "binaryUUID": fx.uuids[1]!, "offsetIntoBinaryTextSegment": UInt64.max - 7,
+      "address": 1, "sampleCount": 1,
+    ]
+    let crash: [String: Any] = [
+      "version": "1.0.0",
+      "callStackTree": [
+        "callStackPerThread": true,
+        "callStacks": [["threadAttributed": true, "callStackRootFrames": [frame]]],
+      ],
+      "diagnosticMetaData": [
+        "appVersion": "3.8.0", "appBuildVersion": "1", "osVersion": "iPhone OS 17.5 (21F79)",
+        "deviceType": "iPhone15,3", "exceptionType": 1, "signal": 11,
+      ],
+    ]
+    let payload: [String: Any] = [
+      "timeStampBegin": "2024-05-01 00:00:00", "timeStampEnd": "2024-05-01 23:59:00", "crashDiagnostics": [crash],
+    ]
+    try JSONSerialization.data(withJSONObject: payload).write(to: dir.appendingPathComponent("overflow.json"))
+    let result = try CLIRunner.run(["diagnostics", dir.path, "--symbols", fx.symbols.path, "--format", "json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(!result.stdout.contains("mh_execute_header"), "\(result.stdout)")
+    let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+    let group = try #require(Self.groups(json, version: "3.8.0").first)
+    #expect((group["frames"] as? [[String: Any]])?.first?["symbolicated"] as? Bool == false)
   }
 }

@@ -24,7 +24,8 @@ public func fuzzCacheEntry(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
       for x in b { h = (h ^ UInt64(x)) &* 0x100_0000_01b3 }
       return String(h, radix: 16)
     }
-    let header = "metrics-report-cache entry \(AggregateCache.formatVersion) \(outline.count) \(fnv(outline)) \(body.count) \(fnv(body))\n"
+    let header =
+      "metrics-report-cache entry \(AggregateCache.formatVersion) \(outline.count) \(fnv(outline)) \(body.count) \(fnv(body))\n"
     bytes = Array(header.utf8) + outline + body
   }
   let evaluator = RegressionEvaluator()

@@ -107,4 +107,3 @@ public final class ReportDestination {
     Failure(description: "\(what): \(String(cString: strerror(errno)))")
   }
 }
-

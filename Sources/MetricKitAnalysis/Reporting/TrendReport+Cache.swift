@@ -14,7 +14,9 @@ extension TrendReport {
     func cacheLabel(kept: [String: [String]]) -> String {
       var label = "version \(version.debugDescription) group \(group.debugDescription)"
       if group == GroupingKey.other {
-        let named = (kept[version] ?? []).filter { $0 != GroupingKey.other }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let named = (kept[version] ?? []).filter { $0 != GroupingKey.other }.sorted {
+          $0.utf8.lexicographicallyPrecedes($1.utf8)
+        }
         label += " besides \(named.map(\.debugDescription))"
       }
       return label

@@ -139,7 +139,8 @@ final class LLVMSymbolizer {
     if plain(path) { return path }
     if let link = linked[path] { return link }
     if links == nil {
-      var template = Array(((NSTemporaryDirectory() as NSString).appendingPathComponent("metrics-report-symbols.XXXXXX")).utf8CString)
+      var template = Array(
+        ((NSTemporaryDirectory() as NSString).appendingPathComponent("metrics-report-symbols.XXXXXX")).utf8CString)
       guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
         throw Failure(description: "cannot make a folder for links to symbol files: \(Self.systemError())")
       }
@@ -175,7 +176,9 @@ final class LLVMSymbolizer {
   }
 
   /// Reads the answers to `asked`, in order, each checked to be the answer to its question.
-  private func read(_ asked: [(module: String, address: UInt64)], into answers: inout [[FrameSymbol]], before deadline: Double)
+  private func read(
+    _ asked: [(module: String, address: UInt64)], into answers: inout [[FrameSymbol]], before deadline: Double
+  )
     throws(Failure)
   {
     var source = TimedSource(symbolizer: self, deadline: deadline)
@@ -187,7 +190,8 @@ final class LLVMSymbolizer {
         answerBytes += line.count + 1
         do throws(Failure) {
           guard answerBytes <= Self.maximumAnswerBytes else {
-            throw Failure(description: "\(executable) answered more than \(Self.maximumAnswerBytes >> 20) MiB: not read further")
+            throw Failure(
+              description: "\(executable) answered more than \(Self.maximumAnswerBytes >> 20) MiB: not read further")
           }
           answers.append(try parse(line, asked: asked[read]))
         } catch {
@@ -262,7 +266,8 @@ final class LLVMSymbolizer {
     guard answer.file == asked.module, answer.address == asked.address else {
       let said = "\(answer.address.map { "0x" + String($0, radix: 16) } ?? "no address") in \(answer.file ?? "no file")"
       throw Failure(
-        description: "\(executable) answered for \(TextEscaping.terminal(said)) where 0x\(String(asked.address, radix: 16)) "
+        description:
+          "\(executable) answered for \(TextEscaping.terminal(said)) where 0x\(String(asked.address, radix: 16)) "
           + "in \(TextEscaping.terminal(asked.module)) was asked: its answers are not used")
     }
     return answer.symbols

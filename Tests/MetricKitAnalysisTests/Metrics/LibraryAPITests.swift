@@ -27,7 +27,11 @@ struct LibraryAPITests {
   @Test func everyPayloadRoundTripsThroughItsJSONRepresentationAndCodable() throws {
     let read = PayloadReader().readAll(paths: Self.dumps)
     // The sample dump's 180 metric payloads, and the public fixtures' on top where they are.
-    if Self.fixturesPresent { #expect(read.metricPayloads.count > 180) } else { #expect(read.metricPayloads.count == 180) }
+    if Self.fixturesPresent {
+      #expect(read.metricPayloads.count > 180)
+    } else {
+      #expect(read.metricPayloads.count == 180)
+    }
     for payload in read.metricPayloads {
       let json = payload.jsonRepresentation()
       let again = try MetricPayload(jsonData: json)

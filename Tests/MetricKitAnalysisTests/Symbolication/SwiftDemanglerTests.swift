@@ -68,8 +68,10 @@ struct SwiftDemanglerTests {
     for (name, short) in [
       ("Feed.FeedViewController.reload() -> Swift.Int", "FeedViewController.reload()"),
       ("(extension in MyApp):UIKit.UIView.pin() -> ()", "UIView.pin()"),
-      ("closure #1 (Swift.Int) -> () in MyApp.Feed.load(completion: (Swift.Int) -> ()) -> ()",
-        "closure #1 (Int) -> () in Feed.load(completion: (Int) -> ())"),
+      (
+        "closure #1 (Swift.Int) -> () in MyApp.Feed.load(completion: (Swift.Int) -> ()) -> ()",
+        "closure #1 (Int) -> () in Feed.load(completion: (Int) -> ())"
+      ),
     ] {
       #expect(SwiftDemangler.shortName(name) == short)
       #expect(Self.reference(name) == short)
