@@ -12,13 +12,13 @@
 # build), Debian's lld-19 (ld64.lld) and a dsymutil (llvm-19's, else llvm-14's): Scripts/bootstrap.sh
 # --test installs them. Exits 3 when one is missing. The same sources give the same bytes and UUIDs.
 set -euo pipefail
-out=${1:?usage: Scripts/symbol-fixtures.sh OUT}
-mkdir -p "$out" && out="$(cd "$out" && pwd)"
+given=${1:?usage: Scripts/symbol-fixtures.sh OUT}
+mkdir -p "$given" && out="$(cd "$given" && pwd)"
 here="$(cd "$(dirname "$0")/.." && pwd)"
 src="$here/Tests/Fixtures/Symbolication"
 
 tool() { for t in "$@"; do if command -v "$t" >/dev/null; then command -v "$t"; return; fi; done; return 1; }
-swiftbin="$(dirname "$(readlink -f "$(command -v swift)")")"
+swiftbin="$(dirname "$(readlink -f "$(command -v swiftc || command -v swift)")")"
 clang=$(tool "$swiftbin/clang" clang) || { echo "no clang" >&2; exit 3; }
 ld=$(tool ld64.lld-19 /usr/lib/llvm-19/bin/ld64.lld) || { echo "no ld64.lld-19 (Debian's lld-19)" >&2; exit 3; }
 dsymutil=$(tool dsymutil-19 dsymutil) || { echo "no dsymutil" >&2; exit 3; }
@@ -42,7 +42,8 @@ ios=(-target arm64-apple-ios16.0 -g -O1 "${map[@]}")
 swift_ok=0
 # Embedded Swift.
 if "$swiftbin/swiftc" -target arm64-apple-ios18.0 -enable-experimental-feature Embedded -wmo -g -dwarf-version=4 -O \
-  -parse-as-library -module-name Feed -file-prefix-map "$work"=/build/FeedApp -c "$rel/FeedViewController.swift" \
+  -parse-as-library -module-name Feed -file-prefix-map "$work"=/build/FeedApp -Xfrontend -no-clang-module-breadcrumbs \
+  -c "$rel/FeedViewController.swift" \
   -o feed-swift.o 2>swiftc.log; then swift_ok=1; fi
 defines=(); (( swift_ok )) || defines=(-DNO_SWIFT)
 "$clang" "${ios[@]}" -c "$rel/Feed.c" -o feed.o
@@ -156,4 +157,4 @@ with open(f"{out}/dump/diagnostics.ndjson", "w") as dump:
             dump.write(json.dumps({"timeStampBegin": f"{date} 00:00:00", "timeStampEnd": f"{date} 23:59:00",
                                    "crashDiagnostics": crashes, "hangDiagnostics": hangs}) + "\n")
 PY
-echo "$out/manifest.json"
+echo "${given%/}/manifest.json"

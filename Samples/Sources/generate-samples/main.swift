@@ -60,17 +60,18 @@ do {
     let days = DeviceDayTwin.rollout(daysPerVersion: 120, seed: seed)
     let url = URL(fileURLWithPath: reports)
     try GeneratedFolder.replace(url) { try DeviceDayTwin.write(days, mix: .mixed, to: $0) }
-    print("Wrote \(days.count) device-days (MetricKit 27 reports and legacy payloads) to \(url.path)")
+    print("Wrote \(days.count) device-days (MetricKit 27 reports and legacy payloads) to \(reports)")
     exit(0)
   }
-  let directory = URL(fileURLWithPath: positional.first ?? "Samples/dump")
+  let path = positional.first ?? "Samples/dump"
+  let directory = URL(fileURLWithPath: path)
   let dump = try GeneratedFolder.replace(directory) {
     try SampleDump.write(to: $0, seed: seed, payloadsPerVersion: perVersion)
   }
   let multi = dump.payloads.filter(\.multipleVersions).count
   print(
     "Wrote \(dump.files.count) files, \(dump.payloads.count) payloads (\(multi) spanning an update), "
-      + "\(dump.malformedFiles.count) malformed files to \(directory.path)")
+      + "\(dump.malformedFiles.count) malformed files to \(path)")
 } catch {
   FileHandle.standardError.write(Data("generate-samples: \(error)\n".utf8))
   exit(1)

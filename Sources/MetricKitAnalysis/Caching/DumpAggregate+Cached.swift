@@ -34,7 +34,7 @@ extension DumpAggregate {
     }
   }
 
-  /// Reads `paths` as ``init(paths:reader:filter:options:threads:standardInput:)`` does, taking the
+  /// Reads `paths` as `init(paths:reader:filter:options:threads:standardInput:)` does, taking the
   /// aggregate of each batch of files whose files are unchanged from `cache` and reading only the
   /// others (whose aggregates it then stores). The result is the same, to the bit, as without a cache.
   /// Standard input is always read. Diagnostics symbolicated or folded into stacks are not cached: such

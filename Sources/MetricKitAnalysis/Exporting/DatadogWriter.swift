@@ -3,7 +3,7 @@
 /// the end of the data's latest day without an interval). Histogram and scalar metrics give one metric
 /// per statistic (`….p50`, `….p90`, `….p95`, `….p99`, `….avg`, `….count`), as Datadog names aggregated
 /// distributions; rates one. Tags are `app_version:…`, the group key's, and the signpost's, written as
-/// Datadog keeps them (``tags(_:)``), so that intake neither splits nor merges a series.
+/// Datadog keeps them (`tags(_:)`), so that intake neither splits nor merges a series.
 public enum DatadogWriter {
   /// Datadog's metric type code for gauges in the v2 API.
   static let gauge = 3

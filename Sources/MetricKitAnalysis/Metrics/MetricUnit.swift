@@ -5,7 +5,7 @@ import Foundation
 /// Foundation), signal in bars, counts are plain numbers.
 ///
 /// The symbol (`ms`, `MB`, `s/h`) is the unit's form in every output; ``dimension`` its form as a
-/// Foundation unit, for measurements; ``exported`` the base unit monitoring systems expect.
+/// Foundation unit, for measurements; `exported` the base unit monitoring systems expect.
 public enum MetricUnit: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
   /// Milliseconds: histogram durations.
   case milliseconds = "ms"

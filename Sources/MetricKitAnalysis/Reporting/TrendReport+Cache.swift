@@ -220,7 +220,7 @@ extension TrendReport {
     return Array(JSONWriter.compact(.array(items)).utf8)
   }
 
-  /// Reads back the points ``encodeCachedPoints(_:)`` wrote for `metrics`, of the interval starting
+  /// Reads back the points `encodeCachedPoints(_:)` wrote for `metrics`, of the interval starting
   /// `start` holding `payloads` payloads. Any other bytes give an error naming what does not read.
   public static func decodeCachedPoints(_ bytes: [UInt8], metrics: [MetricID], start: CalendarDay, payloads: Int)
     throws(PayloadDecodingError) -> [TrendPoint?]

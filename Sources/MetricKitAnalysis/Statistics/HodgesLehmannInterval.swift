@@ -11,7 +11,7 @@ import Foundation
 /// one pass over the two sorted samples, so it costs O((n_b + n꜀) · log) rather than n_b·n꜀; a sample
 /// past its exact limit is counted on its sketch's buckets.
 public struct HodgesLehmannInterval: Sendable, Hashable {
-  /// Whether the interval is of log(c) − log(b) (then ``relativeChange`` is exp − 1 of it).
+  /// Whether the interval is of log(c) − log(b) (then ``relativeChange(reference:)`` is exp − 1 of it).
   public var logarithmic: Bool
   /// The interval of the shift: of log(c) − log(b), or of c − b.
   public var shift: ClosedRange<Double>
