@@ -10,6 +10,7 @@ articles, as a reader would.
 - A `sh` block without prompts is a script: it runs there too and must succeed.
 - A `swift` block is compiled against the library, from a package of its own.
 - A `yaml` block holding `rules:` is checked with `metrics-report rules --check`.
+- Each command's synopsis in Docs/commands.md lists every option its `--help` does.
 - A block preceded by `<!-- illustrative: why -->` is not run; it is counted, with its reason.
 Other blocks (JSON shapes, layouts) are text.
 
@@ -219,19 +220,20 @@ let package = Package(
   targets: [{products}])
 """)
         # The separate package shares the examples' build folder, where the library is built already.
-        result = subprocess.run(
-            ["swift", "build", "--package-path", package, "--scratch-path",
-             os.path.join(ROOT, "Examples/AnalysisScript/.build")],
-            capture_output=True, text=True)
+        def build(*target):
+            return subprocess.run(
+                ["swift", "build", "--package-path", package, "--scratch-path",
+                 os.path.join(ROOT, "Examples/AnalysisScript/.build")] + [a for t in target for a in ("--target", t)],
+                capture_output=True, text=True)
         self.counts["compiled"] += len(snippets)
-        if result.returncode != 0:
-            errors = [l for l in (result.stdout + result.stderr).split("\n") if "error:" in l]
-            for name, where in targets:
-                own = [e for e in errors if f"/{name}/" in e]
-                if own:
-                    self.fail(where, "does not compile:\n" + "\n".join(sorted(set(own))))
-            if not any(f"/{name}/" in e for e in errors for name, _ in targets):
-                self.fail("Swift blocks", "the package does not build:\n" + "\n".join(errors or [result.stderr]))
+        if build().returncode == 0:
+            return
+        # A build stops at its first failing target: each is built alone to name every one that fails.
+        for name, where in targets:
+            result = build(name)
+            if result.returncode != 0:
+                errors = [l for l in (result.stdout + result.stderr).split("\n") if "error:" in l]
+                self.fail(where, "does not compile:\n" + "\n".join(sorted(set(errors)) or [result.stderr]))
 
     def rewrite(self):
         """Puts what each drifted command printed under it, in its file."""
@@ -250,6 +252,47 @@ let package = Package(
             lines[start:end] = [a.replace(self.scratch, "…") for a in actual]
             open(path, "w", encoding="utf-8").write("\n".join(lines))
             print(f"rewrote {where}: $ {first[2:]}")
+
+    COMMANDS = ["summary", "trend", "compare", "report", "export", "snapshot", "diagnostics", "merge", "rules",
+                "organizer fetch", "organizer show", "cache stats", "cache prune"]
+
+    def check_synopses(self):
+        """Every option a command's --help lists is in its synopsis in Docs/commands.md; `[filters]` (or
+        `[the filters and limits of summary]`) stands for summary's input options, which its own synopsis
+        lists."""
+        text = open(os.path.join(ROOT, "Docs/commands.md"), encoding="utf-8").read().split("\n")
+
+        def synopsis(command):
+            for i, line in enumerate(text):
+                if line.startswith(f"metrics-report {command} "):
+                    lines = [line]
+                    for more in text[i + 1:]:
+                        if not more.startswith(" "):
+                            break
+                        lines.append(more)
+                    return " ".join(lines)
+            return None
+
+        def options(command):
+            result = self.shell(f"metrics-report {command} --help")
+            return set(re.findall(r"(?m)^\s+(?:-\w, )?(--[a-z][a-z0-9-]*)", result.stdout)) - {"--help", "--version"}
+
+        filters = options("summary") - {"--format", "--output", "--percentiles", "--pooling", "--metric", "--by",
+                                         "--top", "--organizer", "--organizer-device", "--estimator",
+                                         "--interpolation"}
+        for command in self.COMMANDS:
+            shown = synopsis(command)
+            self.counts["checked"] += 1
+            if shown is None:
+                self.fail("Docs/commands.md", f"no synopsis of `metrics-report {command}`")
+                continue
+            # `-o FILE` stands for --output.
+            listed = set(re.findall(r"--[a-z][a-z0-9-]*", shown)) | ({"--output"} if re.search(r"(^|[ \[])-o ", shown) else set())
+            if "[filters]" in shown or "[the filters and limits of summary]" in shown:
+                listed |= filters
+            missing = sorted(options(command) - listed)
+            if missing:
+                self.fail("Docs/commands.md", f"the synopsis of `metrics-report {command}` lacks {', '.join(missing)}")
 
     def main(self, named):
         self.setup()
@@ -272,6 +315,8 @@ let package = Package(
                 elif runnable:
                     self.check_rules(where, body)
         self.compile(snippets)
+        if not named:
+            self.check_synopses()
         self.rewrite()
         for failure in self.failures:
             print(f"DRIFT {failure}\n")

@@ -177,4 +177,17 @@ extension SummaryCommandTests {
     }
     #expect(outputs.count == 1)
   }
+
+  @Test func anOutputFileInAFolderThatDoesNotExistYetGetsItsFolder() throws {
+    let dir = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let nested = dir.appendingPathComponent("gates/2026/summary.txt")
+    let result = try CLIRunner.run(["summary", "Samples/dump", "-o", nested.path])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try String(contentsOf: nested, encoding: .utf8) == (try CLIRunner.run(["summary", "Samples/dump"])).stdout)
+    // A file where a folder would go is an error, naming it.
+    try Data("x".utf8).write(to: dir.appendingPathComponent("file"))
+    let blocked = try CLIRunner.run(["summary", "Samples/dump", "-o", dir.appendingPathComponent("file/a.txt").path])
+    #expect(blocked.status == 2 && blocked.stderr.contains("cannot make the folder"), "\(blocked.stderr)")
+  }
 }

@@ -30,7 +30,8 @@ public final class ReportDestination {
     descriptor = 1
   }
 
-  /// A file: replaced when the report is complete. A device or FIFO (`/dev/null`) is written in place.
+  /// A file: replaced when the report is complete, its folder made when missing (`-o gates/today.json`
+  /// in a fresh checkout). A device or FIFO (`/dev/null`) is written in place.
   public init(path: String) throws(Failure) {
     self.path = path
     var info = stat()
@@ -47,6 +48,7 @@ public final class ReportDestination {
     let slash = path.lastIndex(of: "/")
     let directory = slash.map { String(path[...$0]) } ?? ""
     let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    guard Self.makeFolders(directory) else { throw Self.failure("cannot make the folder \(directory)") }
     var template = Array((directory + "." + name + ".metrics-report-XXXXXX").utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard fd >= 0 else { throw Self.failure("cannot write \(path)") }
@@ -101,6 +103,20 @@ public final class ReportDestination {
       offset += n
     }
     pending.removeAll(keepingCapacity: true)
+  }
+
+  /// Makes `directory` and every folder above it that is missing, as `mkdir -p` does; whether it is a
+  /// folder now.
+  private static func makeFolders(_ directory: String) -> Bool {
+    guard !directory.isEmpty else { return true }
+    var info = stat()
+    if stat(directory, &info) == 0 { return (info.st_mode & S_IFMT) == S_IFDIR }
+    var prefix = directory.hasPrefix("/") ? "/" : ""
+    for part in directory.split(separator: "/") {
+      prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + part
+      if part != "." && mkdir(prefix, 0o777) != 0 && errno != EEXIST { return false }
+    }
+    return stat(directory, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
   }
 
   private static func failure(_ what: String) -> Failure {
