@@ -115,7 +115,7 @@ class Runner:
     def __init__(self):
         self.scratch = tempfile.mkdtemp(prefix="metrics-report-docs.")
         self.failures = []
-        self.counts = {"run": 0, "compiled": 0, "checked": 0, "illustrative": 0}
+        self.counts = {"run": 0, "compiled": 0, "checked": 0, "illustrative": 0, "text": 0}
         self.illustrative = []
         self.write = False
         self.rewrites = []
@@ -314,6 +314,8 @@ let package = Package(
                     snippets.append((where, body))
                 elif runnable:
                     self.check_rules(where, body)
+                else:
+                    self.counts["text"] += 1
         self.compile(snippets)
         if not named:
             self.check_synopses()
@@ -323,8 +325,9 @@ let package = Package(
         for note in self.illustrative:
             print(f"illustrative: {note}")
         c = self.counts
-        print(f"docs: {c['run']} commands run, {c['compiled']} Swift blocks compiled, {c['checked']} rule files "
-              f"checked, {c['illustrative']} blocks illustrative; {len(self.failures)} drifted")
+        print(f"docs: {c['run']} commands run, {c['compiled']} Swift blocks compiled, {c['checked']} rule files and "
+              f"synopses checked, {c['illustrative']} blocks illustrative, {c['text']} blocks of text (formats, "
+              f"layouts); {len(self.failures)} drifted")
         shutil.rmtree(self.scratch, ignore_errors=True)
         return 1 if self.failures else 0
 

@@ -311,7 +311,8 @@ struct HostileInputTests {
       #expect(directory.status == 2 && directory.stderr.contains("is a directory"))
       let report = dir.appendingPathComponent("report.txt").path
       #expect(try CLIRunner.run(["summary", p, "-o", report]).status == 0)
-      #expect(try CLIRunner.run(["summary", p, "-o", "/nonexistent-dir/report.txt"]).status == 2)
+      // A folder that cannot be made (a file is in its way): exit 2, nothing left.
+      #expect(try CLIRunner.run(["summary", p, "-o", report + "/sub/report.txt"]).status == 2)
       let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("metrics-report-") }
       #expect(left.isEmpty, "\(left)")
       #expect(try CLIRunner.run(["summary", p, "-o", "/dev/null"]).status == 0)

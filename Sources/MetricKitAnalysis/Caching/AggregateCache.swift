@@ -153,19 +153,23 @@ public struct AggregateCache: Sendable {
   /// A file's modification time, in nanoseconds since 1970.
   static func modified(_ info: stat) -> Int64 {
     #if canImport(Darwin)
-      Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+      nanoseconds(info.st_mtimespec)
     #else
-      Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+      nanoseconds(info.st_mtim)
     #endif
   }
 
   /// A file's status change time, in nanoseconds since 1970.
   static func changed(_ info: stat) -> Int64 {
     #if canImport(Darwin)
-      Int64(info.st_ctimespec.tv_sec) * 1_000_000_000 + Int64(info.st_ctimespec.tv_nsec)
+      nanoseconds(info.st_ctimespec)
     #else
-      Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+      nanoseconds(info.st_ctim)
     #endif
+  }
+
+  private static func nanoseconds(_ time: timespec) -> Int64 {
+    Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
   }
 
   /// The sources as one line of JSON: what an entry lists (for `cache prune`) and what its key hashes.
