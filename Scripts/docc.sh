@@ -7,6 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-.build/docc}
 graphs=.build/docc-symbol-graphs
+# The package built first: the symbol graph command then only extracts (it builds too, but stops on
+# anything that goes wrong while building without saying what).
+swift build >&2
 rm -rf "$graphs" && mkdir -p "$graphs" && touch "$graphs/.started"
 # The C shims' modules have no symbol graph to give (swift-symbolgraph-extract cannot load them, and
 # the command then exits 1): the library's graphs are checked to be this run's instead.
