@@ -56,7 +56,7 @@ public struct OrganizerFetch: Sendable {
     written.append(
       try fetch(
         appURL, client: client, expecting: .metrics, into: directory,
-        name: try Self.fileName("app-", appID, "-perfPowerMetrics.json", naming: &names)
+        name: try Self.unique(Self.fileName("app-", appID, "-perfPowerMetrics.json"), of: appID, in: &names)
       ).0)
     for build in builds {
       let segment = try Self.pathSegment(build, what: "a build identifier")
@@ -64,7 +64,7 @@ public struct OrganizerFetch: Sendable {
       written.append(
         try fetch(
           buildURL, client: client, expecting: .metrics, into: directory,
-          name: try Self.fileName("build-", build, "-perfPowerMetrics.json", naming: &names)
+          name: try Self.unique(Self.fileName("build-", build, "-perfPowerMetrics.json"), of: build, in: &names)
         ).0)
       var next: String? =
         "\(base)/v1/builds/\(segment)/diagnosticSignatures"
@@ -77,7 +77,8 @@ public struct OrganizerFetch: Sendable {
         }
         let (file, document) = try fetch(
           url, client: client, expecting: .signatures, into: directory,
-          name: try Self.fileName("build-", build, "-diagnosticSignatures-\(page).json", naming: &names))
+          name: try Self.unique(
+            Self.fileName("build-", build, "-diagnosticSignatures-\(page).json"), of: build, in: &names))
         written.append(file)
         guard case .signatures(let signatures) = document else { break }
         if logsPerSignature > 0 {
@@ -92,7 +93,8 @@ public struct OrganizerFetch: Sendable {
             written.append(
               try fetch(
                 logsURL, client: client, expecting: .logs, into: directory,
-                name: try Self.fileName("signature-", signature.id, "-logs.json", naming: &names)
+                name: try Self.unique(
+                  Self.fileName("signature-", signature.id, "-logs.json"), of: signature.id, in: &names)
               ).0)
           }
         }
@@ -112,10 +114,9 @@ public struct OrganizerFetch: Sendable {
   private func removeStalePages(of build: String, after last: Int, in directory: String, client: AppStoreConnectClient)
     throws(AppStoreConnectError)
   {
-    var ignored: [String: String] = [:]
     var page = last + 1
     while true {
-      let name = try Self.fileName("build-", build, "-diagnosticSignatures-\(page).json", naming: &ignored)
+      let name = Self.fileName("build-", build, "-diagnosticSignatures-\(page).json")
       let path = (directory as NSString).appendingPathComponent(name)
       guard FileManager.default.fileExists(atPath: path) else { return }
       do {
@@ -187,11 +188,8 @@ public struct OrganizerFetch: Sendable {
   }
 
   /// `prefix` + `id` + `suffix` as a file name: ASCII letters, digits, `-` and `.` as they are, every
-  /// other byte of the identifier as `_XX`, so that two identifiers never share a name; `names` holds
-  /// the names given so far (as a file system ignoring case sees them), and one given twice is refused.
-  static func fileName(_ prefix: String, _ id: String, _ suffix: String, naming names: inout [String: String])
-    throws(AppStoreConnectError) -> String
-  {
+  /// other byte of the identifier as `_XX`, so that two identifiers never share a name.
+  static func fileName(_ prefix: String, _ id: String, _ suffix: String) -> String {
     var encoded = ""
     for byte in id.utf8 {
       switch byte {
@@ -202,7 +200,14 @@ public struct OrganizerFetch: Sendable {
         encoded += String(format: "_%02X", byte)
       }
     }
-    let name = prefix + encoded + suffix
+    return prefix + encoded + suffix
+  }
+
+  /// `name`, the file of `id`, once `names` (the names this fetch gave, as a file system ignoring case
+  /// sees them, with their identifiers) shows no other identifier under it.
+  static func unique(_ name: String, of id: String, in names: inout [String: String]) throws(AppStoreConnectError)
+    -> String
+  {
     if let earlier = names.updateValue(id, forKey: name.lowercased()), earlier != id {
       throw .output("'\(earlier)' and '\(id)' would both be written as \(name): they differ only in case")
     }

@@ -221,12 +221,8 @@ public struct AggregateCache: Sendable {
     -> Lookup
   {
     let path = entryPath(key)
-    let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
-    guard fd >= 0 else { return .miss }
+    guard let (fd, size) = Self.openRegularFile(path) else { return .miss }
     defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .miss }
-    let size = Int(info.st_size)
     // Outlines are a few kilobytes; a longer one is read whole.
     var bytes = Self.readPrefix(fd, count: min(size, 1 << 16))
     if let sections = try? Self.sections(of: bytes, kind: "entry", count: 2, size: size),
@@ -246,12 +242,22 @@ public struct AggregateCache: Sendable {
   /// The bytes of the regular file at `path`, opened without following a link: the cache reads only
   /// its own files, never what a link put in its folder points to.
   static func contents(ofRegularFile path: String) -> [UInt8]? {
+    guard let (fd, size) = openRegularFile(path) else { return nil }
+    defer { close(fd) }
+    return readPrefix(fd, count: size)
+  }
+
+  /// The regular file at `path` opened for reading, not through a link, and its size; nil when there
+  /// is none. The caller closes it.
+  private static func openRegularFile(_ path: String) -> (fd: CInt, size: Int)? {
     let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
     guard fd >= 0 else { return nil }
-    defer { close(fd) }
     var info = stat()
-    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-    return readPrefix(fd, count: Int(info.st_size))
+    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+      close(fd)
+      return nil
+    }
+    return (fd, Int(info.st_size))
   }
 
   /// The first `count` bytes of the open file `fd` (fewer when it is shorter).

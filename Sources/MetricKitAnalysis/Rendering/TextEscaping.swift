@@ -89,13 +89,13 @@ package enum TextEscaping {
   /// before them.
   static func xml(_ s: String) -> String {
     var out = ""
-    let scalars = Array(s.unicodeScalars)
-    for (i, scalar) in scalars.enumerated() {
-      if i == 0 || scalars[i - 1] == "\n", scalar == ":" || scalar == "#", i + 1 < scalars.count,
-        scalars[i + 1] == scalar
-      {
-        out += " "
-      }
+    let scalars = s.unicodeScalars
+    var lineStart = true
+    for i in scalars.indices {
+      let scalar = scalars[i]
+      let next = scalars.index(after: i)
+      if lineStart, scalar == ":" || scalar == "#", next < scalars.endIndex, scalars[next] == scalar { out += " " }
+      lineStart = scalar == "\n"
       switch scalar {
       case "&": out += "&amp;"
       case "<": out += "&lt;"
