@@ -55,7 +55,7 @@ let package = Package(
       name: "MetricKitAnalysis",
       dependencies: [
         "CMetricsShims", "CMetricsJSON", "CMetricsProcess", "CZlib", "CDeflate", "CIsal",
-        .product(name: "Yams", package: "Yams"),
+        .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
       ],
       // The report page's style and script, compiled into the library so the CLI stays one file.
       resources: [.embedInCode("Rendering/HTML/report.css"), .embedInCode("Rendering/HTML/report.js")]),

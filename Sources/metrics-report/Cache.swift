@@ -85,13 +85,9 @@ enum CacheCommand {
     }
   }
 
-  /// `30d` or `12w` in days.
+  /// `30d` or `12w` in days (at most 100,000 of either).
   static func days(_ text: String) -> Int? {
-    guard let unit = text.last, let n = Int(text.dropLast()), n >= 0, n <= 100_000 else { return nil }
-    switch unit {
-    case "d": return n
-    case "w": return n * 7
-    default: return nil
-    }
+    guard let span = DaySpan(parsing: text), span.count <= 100_000 else { return nil }
+    return span.days
   }
 }

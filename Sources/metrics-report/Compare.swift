@@ -95,51 +95,73 @@ struct Compare: ParsableCommand {
     let baselineSnapshot = try baselineFile.map { try load($0, version: baseline, for: evaluator) }
     let candidateSnapshot = try candidateFile.map { try load($0, version: candidate, for: evaluator) }
 
-    // Rules on one group (`where:`) need the versions' groups of their key.
-    let targetedKeys = Set(ruleSet.rules.compactMap { $0.group?.key })
-    guard targetedKeys.count <= 1 else {
-      throw ValidationError(
-        "Rules with where: name groups of several keys (\(targetedKeys.map(\.description).sorted().joined(separator: ", "))): one compare groups by one key."
-      )
+    let grouping: GroupingKey?
+    do throws(RuleSet.GroupingConflict) {
+      grouping = try ruleSet.grouping(asked: breakdown.key, fromSnapshot: baselineFile != nil || candidateFile != nil)
+    } catch {
+      throw GateOptions.usageError(error)
     }
-    let grouping = breakdown.key ?? targetedKeys.first
-    if let targetedKey = targetedKeys.first {
-      if let by = breakdown.key, by != targetedKey {
-        throw ValidationError("Rules with where: name \(targetedKey) groups, but --by is \(by).")
-      }
-      if baselineFile != nil || candidateFile != nil {
-        throw ValidationError("Rules with where: need both versions from the dump (snapshots hold no groups).")
-      }
-    }
-
     let diagnosticOptions = symbols.diagnosticOptions()
+    var options = evaluator.aggregationOptions
+    options.grouping = grouping
+    options.diagnostics = diagnosticOptions
+    var filter = try input.filter()
+    filter.applicationVersions = Set([baselineFromDump, candidateFromDump].compactMap { $0 })
+    let fromDump = !filter.applicationVersions.isEmpty
     var aggregate = DumpAggregate()
-    let wanted = [baselineFromDump, candidateFromDump].compactMap { $0 }
-    var stored: (cache: AggregateCache, recipe: String, outline: DumpAggregate)?
-    if !wanted.isEmpty {
-      var filter = try input.filter()
-      filter.applicationVersions = Set(wanted)
-      var options = evaluator.aggregationOptions
-      options.grouping = grouping
-      options.diagnostics = diagnosticOptions
-      // With a cache, a gate over inputs and options it has seen is written again as it was: only the
-      // entries' outlines are read. (Not with snapshot files, Apple's responses or symbols, which the
-      // cache does not cover.)
-      if let cache = try input.openCache(), baselineFile == nil, candidateFile == nil, organizer.paths.isEmpty,
-        diagnosticOptions.symbolicator == nil
-      {
-        let outline = try input.aggregate(options, filter: filter, outlinesOnly: true)
-        try ReportOutput.listRejections(outline.inputs, strict: input.strict)
-        let recipe = AggregateCache.recipe(
-          arguments: Array(CommandLine.arguments.dropFirst()), reading: [gate.rules].compactMap { $0 })
-        if try input.writeStored(cache.storedOutput(for: recipe, of: outline), to: output, inputs: outline) { return }
-        stored = (cache, recipe, outline)
-        aggregate = try input.aggregate(options, filter: filter, announced: false)
-      } else {
+    /// The gate over `aggregate` (and the snapshots), as its text, notes and exit status.
+    func evaluate() throws -> AggregateCache.StoredOutput {
+      var report = try comparison(
+        aggregate, grouping: grouping, evaluator: evaluator, baseline: baselineSnapshot, candidate: candidateSnapshot)
+      if !organizer.paths.isEmpty {
+        report.organizer = OrganizerGate(report: report, files: apple, severity: ruleSet.organizerRegressions)
+      }
+      var outcome = AggregateCache.StoredOutput(
+        text: ComparisonRenderer.render(report, as: format, sourceRoot: sourceRoot))
+      switch report.outcome(acceptingInsufficient: allowInsufficient) {
+      case .passed: break
+      case .failed: outcome.status = ExitStatus.gateFailed.rawValue
+      case .notEvaluated(let reason):
+        outcome.notes.append("metrics-report: \(reason); pass --allow-insufficient to accept that")
+        outcome.status = ExitStatus.cannotEvaluate.rawValue
+      }
+      return outcome
+    }
+    var outcome: AggregateCache.StoredOutput
+    // With a cache, a gate over inputs and options it has seen is written again as it was: only the
+    // entries' outlines are read. (Not with snapshot files, Apple's responses or symbols, which the
+    // cache does not cover.)
+    if fromDump, let cache = try input.openCache(), baselineFile == nil, candidateFile == nil,
+      organizer.paths.isEmpty, diagnosticOptions.symbolicator == nil
+    {
+      let outline = try input.read(options, filter: filter, through: cache, outlinesOnly: true)
+      aggregate = outline.aggregate
+      try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
+      outcome = try outline.output(
+        for: input.recipe(reading: [gate.rules].compactMap { $0 }), say: ReportOutput.printError
+      ) {
+        aggregate = try input.read(options, filter: filter, through: cache, announced: false).aggregate
+        return try evaluate()
+      }.output
+    } else {
+      if fromDump {
         aggregate = try input.aggregate(options, filter: filter)
         try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
       }
+      outcome = try evaluate()
     }
+    try ReportOutput.write(outcome.text, to: output, inputs: aggregate.discovery)
+    SymbolOptions.printNotes(diagnosticOptions)
+    for note in outcome.notes { ReportOutput.printError(note) }
+    if outcome.status != 0 { throw ExitCode(outcome.status) }
+  }
+
+  /// The comparison of the two versions: from the dump's aggregate or the snapshots, grouped or whole.
+  private func comparison(
+    _ aggregate: DumpAggregate, grouping: GroupingKey?, evaluator: RegressionEvaluator,
+    baseline baselineSnapshot: VersionSnapshot?,
+    candidate candidateSnapshot: VersionSnapshot?
+  ) throws -> ComparisonReport {
     let baselineAggregate = baselineSnapshot?.aggregate ?? baselineFromDump.flatMap(aggregate.comparedVersion)
     let candidateAggregate = candidateSnapshot?.aggregate ?? candidateFromDump.flatMap(aggregate.comparedVersion)
     guard let baselineAggregate, let candidateAggregate else {
@@ -147,43 +169,21 @@ struct Compare: ParsableCommand {
         .compactMap { $0 }
       throw ReportOutput.noPayloads(for: absent, counted: aggregate.comparableVersions)
     }
-    var inputs = aggregate.inputs
-    if let candidateSnapshot { inputs.merge(candidateSnapshot.inputs) }
-    var report: ComparisonReport
     if grouping != nil, let baseline, let candidate {
-      report = ComparisonReport(
+      return ComparisonReport(
         grouped: aggregate, baseline: baseline, candidate: candidate, top: breakdown.top,
         wholeVersions: breakdown.key == nil,
         baselineDiagnostics: aggregate.diagnostics[baseline], candidateDiagnostics: aggregate.diagnostics[candidate],
         evaluator: evaluator, threads: input.threads)
-    } else {
-      report = ComparisonReport(
-        baseline: baselineAggregate, candidate: candidateAggregate, inputs: inputs,
-        baselineSnapshot: baselineSnapshot.map { (baselineFile ?? "", $0.inputs) },
-        baselineDiagnostics: baselineSnapshot?.diagnostics ?? baseline.flatMap { aggregate.diagnostics[$0] },
-        candidateDiagnostics: candidateSnapshot?.diagnostics ?? candidate.flatMap { aggregate.diagnostics[$0] },
-        evaluator: evaluator, threads: input.threads)
     }
-    if !organizer.paths.isEmpty {
-      report.organizer = OrganizerGate(
-        report: report, files: apple, severity: ruleSet.organizerRegressions)
-    }
-    var outcome = AggregateCache.StoredOutput(
-      text: ComparisonRenderer.render(report, as: format, sourceRoot: sourceRoot))
-    if report.gateFails {
-      outcome.status = ExitStatus.gateFailed.rawValue
-    } else if report.nothingEvaluated && !allowInsufficient {
-      outcome.notes.append(
-        "metrics-report: nothing to evaluate: every error rule had insufficient data "
-          + "(\(report.baselinePayloads) baseline and \(report.candidatePayloads) candidate payloads); "
-          + "pass --allow-insufficient to accept that")
-      outcome.status = ExitStatus.cannotEvaluate.rawValue
-    }
-    if let stored { stored.cache.store(outcome, for: stored.recipe, of: stored.outline) }
-    try ReportOutput.write(outcome.text, to: output, inputs: aggregate.discovery)
-    SymbolOptions.printNotes(diagnosticOptions)
-    for note in outcome.notes { ReportOutput.printError(note) }
-    if outcome.status != 0 { throw ExitCode(outcome.status) }
+    var inputs = aggregate.inputs
+    if let candidateSnapshot { inputs.merge(candidateSnapshot.inputs) }
+    return ComparisonReport(
+      baseline: baselineAggregate, candidate: candidateAggregate, inputs: inputs,
+      baselineSnapshot: baselineSnapshot.map { (baselineFile ?? "", $0.inputs) },
+      baselineDiagnostics: baselineSnapshot?.diagnostics ?? baseline.flatMap { aggregate.diagnostics[$0] },
+      candidateDiagnostics: candidateSnapshot?.diagnostics ?? candidate.flatMap { aggregate.diagnostics[$0] },
+      evaluator: evaluator, threads: input.threads)
   }
 
   /// Loads a snapshot (`version`'s, from a file of several) and checks it records what the rules need.

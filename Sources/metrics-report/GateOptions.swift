@@ -32,4 +32,18 @@ struct GateOptions: ParsableArguments {
     if let alpha { ruleSet.alpha = alpha.value }
     return ruleSet
   }
+
+  /// Rules on one group that cannot be evaluated as asked, as a usage error in the options' words.
+  static func usageError(_ conflict: RuleSet.GroupingConflict) -> ValidationError {
+    switch conflict {
+    case .severalKeys(let keys):
+      ValidationError(
+        "Rules with where: name groups of several keys (\(keys.map(\.description).joined(separator: ", "))): one compare groups by one key."
+      )
+    case .otherKey(let rules, let asked):
+      ValidationError("Rules with where: name \(rules) groups, but --by is \(asked).")
+    case .groupsFromSnapshot:
+      ValidationError("Rules with where: need both versions from the dump (snapshots hold no groups).")
+    }
+  }
 }

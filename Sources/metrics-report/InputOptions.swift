@@ -125,30 +125,28 @@ struct InputOptions: ParsableArguments {
   }
 
   /// Reads and aggregates the inputs with `options` (and `filter`, by default these options' own):
-  /// through the cache with `--cache`, whose use is said on standard error. A cache that cannot be
-  /// used is an error (exit 2).
-  /// With `outlinesOnly`, series parts in the cache are left there (for a trend made with
-  /// ``openCache()``: `DumpAggregate.init(paths:reader:filter:options:threads:standardInput:cache:outlinesOnly:)`).
-  /// With `announced` false, the run's use of the cache is not said again (a second reading).
-  func aggregate(
-    _ options: AggregationOptions, filter: PayloadFilter? = nil, outlinesOnly: Bool = false, announced: Bool = true
-  ) throws -> DumpAggregate {
-    let filter = try filter ?? self.filter()
-    guard let store = try openCache() else {
+  /// through the cache with `--cache`, whose use is said on standard error.
+  func aggregate(_ options: AggregationOptions, filter: PayloadFilter? = nil) throws -> DumpAggregate {
+    guard let cache = try openCache() else {
       return DumpAggregate(
-        paths: inputPaths, reader: try reader(), filter: filter, options: options, threads: threads,
-        standardInput: stdin)
+        paths: inputPaths, reader: try reader(), filter: try filter ?? self.filter(), options: options,
+        threads: threads, standardInput: stdin)
     }
-    let aggregate = DumpAggregate(
-      paths: inputPaths, reader: try reader(), filter: filter, options: options, threads: threads,
-      standardInput: stdin, cache: store, outlinesOnly: outlinesOnly)
-    if let use = aggregate.cacheUse {
-      for reason in use.damaged { ReportOutput.printError("cache: recomputed \(reason)") }
-      if announced { ReportOutput.printError(use.summary) }
-    } else {
-      ReportOutput.printError("cache: not used (symbolicated or folded diagnostics are read anew each time)")
-    }
-    return aggregate
+    return try read(options, filter: filter, through: cache).aggregate
+  }
+
+  /// Reads the inputs through `cache` (with `outlinesOnly`, as ``CachedReading`` says), saying on
+  /// standard error what it took from the cache and read (with `announced` false, only the entries
+  /// recomputed: a second reading).
+  func read(
+    _ options: AggregationOptions, filter: PayloadFilter? = nil, through cache: AggregateCache,
+    outlinesOnly: Bool = false, announced: Bool = true
+  ) throws -> CachedReading {
+    let reading = CachedReading(
+      paths: inputPaths, reader: try reader(), filter: try filter ?? self.filter(), options: options,
+      threads: threads, standardInput: stdin, cache: cache, outlinesOnly: outlinesOnly)
+    for note in reading.notes(summary: announced) { ReportOutput.printError(note) }
+    return reading
   }
 
   /// The cache of `--cache`, nil without it. A cache that cannot be used is an error (exit 2).
@@ -162,30 +160,9 @@ struct InputOptions: ParsableArguments {
     }
   }
 
-  /// Writes a stored output found in the cache as the run would have (its text, its notes, its exit
-  /// status), saying so; true when one was. A damaged one is said and computed again.
-  func writeStored(_ lookup: AggregateCache.StoredOutputLookup, to output: String?, inputs: DumpAggregate) throws
-    -> Bool
-  {
-    switch lookup {
-    case .missing: return false
-    case .damaged(let reason):
-      ReportOutput.printError("cache: recomputed \(reason)")
-      return false
-    case .found(let stored):
-      ReportOutput.printError("cache: the output from the cache (inputs and options unchanged)")
-      try ReportOutput.write(stored.text, to: output, inputs: inputs.discovery)
-      for note in stored.notes { ReportOutput.printError(note) }
-      if stored.status != 0 { throw ExitCode(stored.status) }
-      return true
-    }
-  }
-
-  /// Says on standard error what a report took from the cache's results.
-  func report(_ use: AggregateCache.ResultUse?) {
-    guard let use else { return }
-    for reason in use.damaged { ReportOutput.printError("cache: recomputed \(reason)") }
-    ReportOutput.printError(use.summary)
+  /// The recipe of this command's whole output (its arguments, and the contents of `files`).
+  func recipe(reading files: [String]) -> String {
+    AggregateCache.recipe(arguments: Array(CommandLine.arguments.dropFirst()), reading: files)
   }
 
   /// The paths as the system's bytes. An argument that is not valid UTF-8 reaches ArgumentParser with

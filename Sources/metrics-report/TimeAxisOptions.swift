@@ -37,11 +37,11 @@ struct TimeAxisOptions: ParsableArguments {
   var lastDays: Int? {
     get throws {
       guard let last else { return nil }
-      guard let n = Int(last.dropLast()), n > 0, let unit = last.last, unit == "d" || unit == "w" else {
+      guard let span = DaySpan(parsing: last), span.count > 0 else {
         throw ValidationError("--last takes a number of days or weeks, e.g. 7d, 30d, 12w, not '\(last)'.")
       }
-      let (days, overflow) = n.multipliedReportingOverflow(by: unit == "w" ? 7 : 1)
-      guard !overflow, days <= Self.longestLast else {
+      let days = span.days
+      guard days <= Self.longestLast else {
         throw ValidationError("--last takes at most \(Self.longestLast) days (100 years), not '\(last)'.")
       }
       return days

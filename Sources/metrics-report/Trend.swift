@@ -118,40 +118,45 @@ struct Trend: ParsableCommand {
     // Apple's numbers are per version: beside them, the whole versions too.
     aggregation.seriesOnly = organizer.paths.isEmpty
     aggregation.dayUTCOffset = try input.timestampParser().assumedUTCOffset
-    // Through a cache, the series of unchanged inputs stay there unless a point needs them, and a
-    // trend over inputs and options it has seen is written again as it was. (Apple's numbers need the
-    // whole versions, which outlines do not hold.)
-    let cache = snapshots.isEmpty ? try input.openCache() : nil
-    let outlines = cache != nil && organizer.paths.isEmpty
-    var aggregate =
-      snapshots.isEmpty
-      ? try input.aggregate(aggregation, outlinesOnly: outlines)
-      : try Self.load(snapshots, interval: interval, grouping: aggregation.grouping)
-    let stored =
-      outlines
-      ? cache.map { ($0, AggregateCache.recipe(arguments: Array(CommandLine.arguments.dropFirst()), reading: [])) }
-      : nil
-    if let (cache, recipe) = stored,
-      try input.writeStored(cache.storedOutput(for: recipe, of: aggregate), to: output, inputs: aggregate)
-    {
-      try ReportOutput.finish(
-        inputs: aggregate.inputs, strict: input.strict, requestedVersions: input.appVersions,
-        countedVersions: Array(aggregate.seriesVersions))
-      return
+    if snapshots.isEmpty, let cache = try input.openCache() {
+      // The series of unchanged inputs stay in the cache unless a point needs them, and a trend over
+      // inputs and options it has seen is written again as it was. (Apple's numbers need the whole
+      // versions, which outlines do not hold.)
+      let outlines = organizer.paths.isEmpty
+      let reading = try input.read(aggregation, through: cache, outlinesOnly: outlines)
+      var aggregate = reading.aggregate
+      let trend = {
+        let made = reading.trend(metrics: metrics, interval: interval, options: options)
+        for note in made.notes { ReportOutput.printError(note) }
+        aggregate = made.reading.aggregate
+        return try render(made.report, aggregate, apple: apple)
+      }
+      let text =
+        outlines
+        ? try reading.output(for: input.recipe(reading: []), say: ReportOutput.printError) {
+          AggregateCache.StoredOutput(text: try trend())
+        }.output.text : try trend()
+      try finish(text, aggregate)
+    } else {
+      let aggregate =
+        snapshots.isEmpty
+        ? try input.aggregate(aggregation)
+        : try Self.load(snapshots, interval: interval, grouping: aggregation.grouping)
+      let report = TrendReport(aggregate: aggregate, metrics: metrics, interval: interval, options: options)
+      try finish(try render(report, aggregate, apple: apple), aggregate)
     }
-    var report = TrendReport(aggregate: aggregate, metrics: metrics, interval: interval, options: options, cache: cache)
-    input.report(report.cacheUse)
-    if let unreadable = report.unreadableParts {
-      // An entry pruned or damaged since this run read its outline: read everything again.
-      ReportOutput.printError("cache: \(unreadable); reading the inputs again")
-      aggregate = try input.aggregate(aggregation)
-      report = TrendReport(aggregate: aggregate, metrics: metrics, interval: interval, options: options, cache: cache)
-      input.report(report.cacheUse)
-    }
+  }
+
+  /// The trend's text, with Apple's numbers beside it when given.
+  private func render(_ report: TrendReport, _ aggregate: DumpAggregate, apple: [OrganizerFile]) throws -> String {
+    var report = report
+    let asked = metrics.filter { !TrendSubject.isAdoption($0) }
     report.organizer = organizer.comparison(
       aggregate, files: apple, histogram: histogram, selection: MetricSelection(asked))
-    let text = TrendRenderer.render(report, as: format, minPayloads: axis.minPayloads)
-    if let (cache, recipe) = stored { cache.store(AggregateCache.StoredOutput(text: text), for: recipe, of: aggregate) }
+    return TrendRenderer.render(report, as: format, minPayloads: axis.minPayloads)
+  }
+
+  private func finish(_ text: String, _ aggregate: DumpAggregate) throws {
     try ReportOutput.write(text, to: output, inputs: aggregate.discovery)
     try ReportOutput.finish(
       inputs: aggregate.inputs, strict: input.strict, requestedVersions: input.appVersions,

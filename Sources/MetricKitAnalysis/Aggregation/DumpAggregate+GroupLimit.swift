@@ -78,7 +78,7 @@ extension DumpAggregate {
       let key = SeriesKey(version: version, group: value, start: start)
       let otherKey = SeriesKey(version: version, group: GroupingKey.other, start: start)
       if let part = series.removeValue(forKey: key) { series.merge([otherKey: part]) }
-      if let part = deferredSeries.removeValue(forKey: key) { deferredSeries.merge([otherKey: part]) }
+      if let part = outlinedSeries.removeValue(forKey: key) { outlinedSeries.merge([otherKey: part]) }
     }
   }
 

@@ -21,14 +21,10 @@ public struct DumpAggregate: Sendable {
   /// With `AggregationOptions.interval`, aggregates by version, group and interval of the time axis
   /// (with `seriesOnly`, `versions` and `groups` stay empty: a trend reads the series alone).
   public internal(set) var series: [SeriesKey: VersionAggregate] = [:]
-  /// Series parts left in the cache by a reading of outlines (`outlinesOnly`): a trend reads
-  /// their contents from there only for the points it does not find there.
-  var deferredSeries: [SeriesKey: DeferredSeriesPart] = [:]
-  /// The cache entries the whole aggregate was merged from (unknown unless every input came through
-  /// the cache).
-  var provenance = CacheProvenance.unknown
-  /// How deferred parts are read: the cache, and the options and reader their entries were made with.
-  var deferral: (cache: AggregateCache, options: AggregationOptions, reader: PayloadReader)?
+  /// Series parts known by their outline alone, their contents stored elsewhere (a reading of a
+  /// cache's outlines leaves them there): a trend reads their contents only for the points it does
+  /// not find computed.
+  var outlinedSeries: [SeriesKey: SeriesOutline] = [:]
   /// The latest day of a counted payload (for `--last`, and the timestamp of exports without an
   /// interval).
   public internal(set) var latestDay: CalendarDay?
@@ -140,22 +136,21 @@ public struct DumpAggregate: Sendable {
   /// The versions a comparison can take: those with metric payloads or diagnostics.
   public var comparableVersions: Set<String> { Set(versions.keys).union(diagnostics.keys) }
 
-  /// The versions with series parts (read, or left in the cache by a reading that defers them).
+  /// The versions with series parts (read, or known by their outline).
   public var seriesVersions: Set<String> {
-    Set(series.keys.map(\.version)).union(deferredSeries.keys.map(\.version))
+    Set(series.keys.map(\.version)).union(outlinedSeries.keys.map(\.version))
   }
 
-  /// The signposts of the series parts (read, or left in the cache), each part keeping those a
+  /// The signposts of the series parts (read, or known by their outline), each part keeping those a
   /// merged aggregate keeps.
   var seriesSignpostIDs: Set<MetricID> {
     var ids = Set<MetricID>()
-    for (key, part) in series where deferredSeries[key] == nil { ids.formUnion(part.signpostIDs) }
-    for (key, deferred) in deferredSeries {
-      var merged = deferred
+    for (key, part) in series where outlinedSeries[key] == nil { ids.formUnion(part.signpostIDs) }
+    for (key, outline) in outlinedSeries {
+      var merged = outline
       if let read = series[key] {
         merged.merge(
-          DeferredSeriesPart(
-            payloadCount: 0, signpostIDs: read.signpostIDs, signpostLimit: read.signpostLimit))
+          SeriesOutline(payloadCount: 0, signpostIDs: read.signpostIDs, signpostLimit: read.signpostLimit))
       }
       ids.formUnion(merged.signpostIDs)
     }
@@ -164,8 +159,6 @@ public struct DumpAggregate: Sendable {
 
   /// The files read (empty for an aggregate not made by reading).
   public internal(set) var discovery = InputDiscovery.Result()
-  /// What a run with a cache took from it and read (nil without a cache).
-  public internal(set) var cacheUse: CacheUse?
 
   /// The groups of a version, most payloads first, then by value (byte order).
   public func groups(of version: String) -> [(value: String, aggregate: VersionAggregate)] {
@@ -181,12 +174,12 @@ public struct DumpAggregate: Sendable {
     guard interval != .day else { return self }
     var copy = self
     copy.series = [:]
-    copy.deferredSeries = [:]
+    copy.outlinedSeries = [:]
     for (key, part) in series {
       copy.series.merge([SeriesKey(version: key.version, group: key.group, start: interval.start(of: key.start)): part])
     }
-    for (key, part) in deferredSeries {
-      copy.deferredSeries.merge([
+    for (key, part) in outlinedSeries {
+      copy.outlinedSeries.merge([
         SeriesKey(version: key.version, group: key.group, start: interval.start(of: key.start)): part
       ])
     }
@@ -200,7 +193,7 @@ public struct DumpAggregate: Sendable {
     for interval in [TrendInterval.day, .week] {
       var sizes: [SeriesKey: Int] = [:]
       for (key, n) in series.mapValues(\.payloadCount).merging(
-        deferredSeries.mapValues(\.payloadCount), uniquingKeysWith: +)
+        outlinedSeries.mapValues(\.payloadCount), uniquingKeysWith: +)
       {
         sizes[SeriesKey(version: key.version, group: key.group, start: interval.start(of: key.start)), default: 0] += n
       }
@@ -216,9 +209,7 @@ public struct DumpAggregate: Sendable {
     groups.merge(other.groups)
     grouping = grouping ?? other.grouping
     series.merge(other.series)
-    deferredSeries.merge(other.deferredSeries)
-    deferral = deferral ?? other.deferral
-    provenance.merge(other.provenance)
+    outlinedSeries.merge(other.outlinedSeries)
     mergeGroupTracking(other)
     if let day = other.latestDay { latestDay = max(latestDay ?? day, day) }
     undatedPayloads += other.undatedPayloads

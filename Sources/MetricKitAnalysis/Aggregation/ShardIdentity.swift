@@ -11,7 +11,7 @@ public struct ShardIdentity: Sendable, Hashable, Comparable, CustomStringConvert
 
   /// The identity of a shard's content (its compact JSON without identities).
   init(content: String) {
-    description = SHA256.hex(SHA256.digest(Array(content.utf8)).prefix(16))
+    description = ContentHash.hex(ContentHash.sha256(Array(content.utf8)).prefix(16))
   }
 
   /// Parses 32 lower-case hexadecimal digits; nil for anything else.

@@ -52,8 +52,6 @@ public struct VersionAggregate: Sendable {
   public internal(set) var payloadStatistics: [MetricID: [Statistic: ScalarSample]] = [:]
   /// Per-payload numerators and denominators of the rates, by index in `MetricCatalog.rates`.
   private var rateSamples: [RateSample]
-  /// The cache entries this aggregate was merged from (unknown unless it was read through a cache).
-  var provenance = CacheProvenance.unknown
 
   /// Creates an empty aggregate that keeps at most `signpostLimit` distinct signposts, and exact
   /// per-payload values up to `exactValueLimit` payloads.
@@ -175,7 +173,6 @@ public struct VersionAggregate: Sendable {
     let estimator = options.estimator
     let selection = options.selection
     payloadCount += 1
-    provenance = .unknown
     // By index, not by element: copying a metric out retained its strings and closure context.
     let histograms = MetricCatalog.histograms
     for i in histograms.indices {
@@ -374,7 +371,6 @@ public struct VersionAggregate: Sendable {
       }
     }
     for (i, sample) in other.rateSamples.enumerated() { rateSamples[i].merge(sample) }
-    provenance.merge(other.provenance)
     enforceRangeLimit()
   }
 }

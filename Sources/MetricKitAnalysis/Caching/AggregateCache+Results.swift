@@ -51,7 +51,7 @@ extension AggregateCache {
   /// with which options) and the keys of the entries it is computed from.
   static func resultKey(recipe: String, entries: [String]) -> String {
     let text = "format \(formatVersion) result\n\(recipe)\n" + entries.joined(separator: "\n")
-    return SHA256.hex(SHA256.digest(Array(text.utf8)))
+    return ContentHash.hex(ContentHash.sha256(Array(text.utf8)))
   }
 
   func resultPath(_ key: String) -> String { "\(directory)/results/\(key.prefix(2))/\(key)" }
@@ -104,13 +104,13 @@ extension AggregateCache {
     }
   }
 
-  /// A recipe for ``storedOutput(for:of:)``: `arguments` (a command line, as it was given), the
+  /// A recipe for ``CachedReading/output(for:compute:)``: `arguments` (a command line, as it was given), the
   /// contents of `files` (the files it reads besides its inputs: rule files), and this program's build
   /// (its executable's size and modification time: another build may write other bytes).
   public static func recipe(arguments: [String], reading files: [String]) -> String {
     var lines = ["build \(build)", "arguments \(arguments.debugDescription)"]
     for file in files {
-      let content = FileManager.default.contents(atPath: file).map { SHA256.hex(SHA256.digest(Array($0))) }
+      let content = FileManager.default.contents(atPath: file).map { ContentHash.hex(ContentHash.sha256(Array($0))) }
       lines.append("file \(file.debugDescription) \(content ?? "unreadable")")
     }
     return lines.joined(separator: "\n")
@@ -133,20 +133,18 @@ extension AggregateCache {
     case damaged(String)
   }
 
-  /// The key of the output of `recipe` over `aggregate`'s inputs: nil unless every input came
+  /// The key of the output of `recipe` over the inputs of `reading`: nil unless every input came
   /// through this cache.
-  private func outputKey(_ recipe: String, _ aggregate: DumpAggregate) -> (key: String, entries: [String])? {
-    guard let entries = aggregate.provenance.keys else { return nil }
+  private func outputKey(_ recipe: String, _ reading: CachedReading) -> (key: String, entries: [String])? {
+    guard let entries = reading.entries else { return nil }
     // The accounting holds what the entries do not: files passed over, named twice, not found.
-    let inputs = JSONWriter.compact(SummaryJSONRenderer.inputs(aggregate.inputs))
+    let inputs = JSONWriter.compact(SummaryJSONRenderer.inputs(reading.aggregate.inputs))
     return (Self.resultKey(recipe: "output 1\n\(recipe)\n\(inputs)", entries: entries), entries)
   }
 
-  /// The output stored for `recipe` — everything besides the inputs that decides it, as text: the
-  /// command, its options, the contents of the other files it reads, and the build of the program —
-  /// over the inputs of `aggregate` (read through this cache; with `outlinesOnly` is enough).
-  public func storedOutput(for recipe: String, of aggregate: DumpAggregate) -> StoredOutputLookup {
-    guard let (key, _) = outputKey(recipe, aggregate) else { return .missing }
+  /// The output stored for `recipe` over the inputs of `reading`.
+  func storedOutput(for recipe: String, of reading: CachedReading) -> StoredOutputLookup {
+    guard let (key, _) = outputKey(recipe, reading) else { return .missing }
     switch loadResult(key) {
     case .miss: return .missing
     case .damaged(let reason): return .damaged(reason)
@@ -161,11 +159,11 @@ extension AggregateCache {
     }
   }
 
-  /// Stores `output` for `recipe` over the inputs of `aggregate`; false when it could not be written
-  /// (or the aggregate was not wholly read through the cache).
+  /// Stores `output` for `recipe` over the inputs of `reading`; false when it could not be written
+  /// (or not every input came through the cache).
   @discardableResult
-  public func store(_ output: StoredOutput, for recipe: String, of aggregate: DumpAggregate) -> Bool {
-    guard let (key, entries) = outputKey(recipe, aggregate) else { return false }
+  func store(_ output: StoredOutput, for recipe: String, of reading: CachedReading) -> Bool {
+    guard let (key, entries) = outputKey(recipe, reading) else { return false }
     let head = JSONWriter.compact(
       .object([
         ("status", .integer(Int128(output.status))), ("notes", .array(output.notes.map { .string($0) })),

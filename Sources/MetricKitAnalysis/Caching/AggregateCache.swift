@@ -122,7 +122,7 @@ public struct AggregateCache: Sendable {
       // fresh checkout or a restore with new times finds its entries.
       if hashingContent {
         guard let bytes = Self.contents(of: path) else { return nil }
-        content = SHA256.hex(SHA256.digest(bytes))
+        content = ContentHash.hex(ContentHash.sha256(bytes))
         (device, inode, modified, changed) = (0, 0, 0, 0)
       }
     }
@@ -186,7 +186,7 @@ public struct AggregateCache: Sendable {
 
   /// The key of a batch: the SHA-256, in hex, of the format, the options' fingerprint and the sources.
   static func key(fingerprint: String, sources: [Source]) -> String {
-    SHA256.hex(SHA256.digest(Array("format \(formatVersion)\n\(fingerprint)\n\(sourcesLine(sources))".utf8)))
+    ContentHash.hex(ContentHash.sha256(Array("format \(formatVersion)\n\(fingerprint)\n\(sourcesLine(sources))".utf8)))
   }
 
   func entryPath(_ key: String) -> String { "\(directory)/entries/\(key.prefix(2))/\(key)" }

@@ -68,7 +68,7 @@ extension DumpAggregate {
   }
 
   /// Reads an entry's outline: the aggregate without its versions, groups and diagnostics, and its
-  /// series deferred (``deferredSeries``).
+  /// series in outline (``outlinedSeries``).
   init(cacheOutline root: JSONValue, options: AggregationOptions, reader: PayloadReader)
     throws(PayloadDecodingError)
   {
@@ -93,8 +93,8 @@ extension DumpAggregate {
         signposts.append(metric)
       }
       let key = SeriesKey(version: version, group: parts[1].string, start: day)
-      guard deferredSeries[key] == nil else { throw Snapshot.fail("series.\(i)", "a part listed twice") }
-      deferredSeries[key] = DeferredSeriesPart(
+      guard outlinedSeries[key] == nil else { throw Snapshot.fail("series.\(i)", "a part listed twice") }
+      outlinedSeries[key] = SeriesOutline(
         payloadCount: try Snapshot.count(parts[3], "series.\(i).3"),
         signpostIDs: signposts.sorted { $0.precedesBytewise($1) }, signpostLimit: options.signpostLimit)
     }
@@ -184,10 +184,10 @@ extension DumpAggregate {
     rebuildGroupStarts()
   }
 
-  /// Where each tracked group's series parts (read or deferred) are.
+  /// Where each tracked group's series parts (read or in outline) are.
   private mutating func rebuildGroupStarts() {
     groupStarts = [:]
-    for key in Set(series.keys).union(deferredSeries.keys).sorted(by: { $0.start < $1.start }) {
+    for key in Set(series.keys).union(outlinedSeries.keys).sorted(by: { $0.start < $1.start }) {
       guard let value = key.group, groupPayloads[VersionGroup(version: key.version, value: value)] != nil else {
         continue
       }

@@ -67,34 +67,36 @@ public struct TrendReport: Sendable {
   /// Apple's Organizer numbers beside the whole versions, when Apple's responses were given
   /// (`--organizer`).
   public var organizer: OrganizerComparison?
-  /// What the points took from the cache, when one was given.
-  public internal(set) var cacheUse: AggregateCache.ResultUse?
-  /// Why the contents of series parts left in the cache (``DumpAggregate/init(paths:reader:filter:options:threads:standardInput:cache:outlinesOnly:)``)
-  /// could not be read back, when they could not: the report is then incomplete, and the dump must be
-  /// read again without deferring.
+  /// Why the contents of series parts held in outline (a ``CachedReading`` of outlines) could not be
+  /// read, when they could not: the report is then incomplete, and the dump must be read again.
   public internal(set) var unreadableParts: String?
 
   /// Builds the series of `metrics` (identifiers, prefixes ending in `*`, or `payloads`) from an
   /// aggregate made with `AggregationOptions.interval == interval`; what matches no metric is left out.
-  /// With `cache`, the points of each interval whose aggregate was read wholly from the cache are
-  /// read back from it when a run computed them before, and stored otherwise.
   public init(
-    aggregate: DumpAggregate, metrics: [String], interval: TrendInterval, options: TrendOptions = TrendOptions(),
-    cache: AggregateCache? = nil
+    aggregate: DumpAggregate, metrics: [String], interval: TrendInterval, options: TrendOptions = TrendOptions()
   ) {
     self.init(
       aggregate: aggregate, subjects: Self.subjects(matching: metrics, in: aggregate), interval: interval,
-      options: options, cache: cache)
+      options: options)
+  }
+
+  /// Builds the series of `subjects`, in that order, from an aggregate made with
+  /// `AggregationOptions.interval == interval`.
+  public init(
+    aggregate: DumpAggregate, subjects: [TrendSubject], interval: TrendInterval, options: TrendOptions = TrendOptions()
+  ) {
+    self.init(aggregate: aggregate, subjects: subjects, interval: interval, options: options, points: nil)
   }
 
   /// Days before 1970-01-01 a window may reach back to: far before any MetricKit payload.
   private static let earliestDay = 36_500
 
-  /// Builds the series of `subjects`, in that order, from an aggregate made with
-  /// `AggregationOptions.interval == interval`; with `cache`, as the other initializer says.
-  public init(
-    aggregate: DumpAggregate, subjects: [TrendSubject], interval: TrendInterval, options: TrendOptions = TrendOptions(),
-    cache: AggregateCache? = nil
+  /// Builds the series of `subjects` with the points `source` finds, or computes (all of them without
+  /// one).
+  init(
+    aggregate: DumpAggregate, subjects: [TrendSubject], interval: TrendInterval, options: TrendOptions,
+    points source: (any TrendPointSource)?
   ) {
     self.interval = interval
     inputs = aggregate.inputs
@@ -110,7 +112,7 @@ public struct TrendReport: Sendable {
       return interval.start(of: latest.adding(days: -(max(days, 0) - 1)))
     }
     // The series of each version (and group): groups beyond the top merged into (other); the parts
-    // read, and those a cached reading left in the cache.
+    // read, and those held in outline.
     var byLine: [LineKey: [CalendarDay: TrendCell]] = [:]
     let kept = Self.keptGroups(aggregate, top: options.top)
     let lineOf: @Sendable (SeriesKey) -> LineKey = { key in
@@ -118,10 +120,12 @@ public struct TrendReport: Sendable {
         version: key.version, group: key.group.map { kept[key.version]?.contains($0) == true ? $0 : GroupingKey.other })
     }
     for (key, part) in aggregate.series where windowStart.map({ key.start >= $0 }) ?? true {
-      byLine[lineOf(key), default: [:]][key.start, default: TrendCell()].add(part)
+      let line = lineOf(key)
+      byLine[line, default: [:]][key.start, default: TrendCell(line: line, start: key.start)].add(part)
     }
-    for (key, part) in aggregate.deferredSeries where windowStart.map({ key.start >= $0 }) ?? true {
-      byLine[lineOf(key), default: [:]][key.start, default: TrendCell()].add(part)
+    for (key, part) in aggregate.outlinedSeries where windowStart.map({ key.start >= $0 }) ?? true {
+      let line = lineOf(key)
+      byLine[line, default: [:]][key.start, default: TrendCell(line: line, start: key.start)].add(part)
     }
     let lines = byLine.keys.sorted { a, b in
       if a.version != b.version { return VersionOrder.precedes(a.version, b.version) }
@@ -135,19 +139,27 @@ public struct TrendReport: Sendable {
     let metrics = subjects.compactMap { subject -> MetricID? in
       if case .metric(let metric) = subject { metric } else { nil }
     }
-    let cells = ordered.indices.flatMap { l in ordered[l].map { (line: lines[l], start: $0.key, cell: $0.value) } }
+    let cells = ordered.flatMap { $0.map(\.value) }
     let first = ordered.reduce(into: [0]) { starts, parts in starts.append(starts.last! + parts.count) }
-    let computed = Self.cellPoints(
-      cells, metrics: metrics, options: options, cache: cache, aggregate: aggregate, kept: kept,
-      lineOf: { key in
-        // An entry's own key: its group as the whole aggregate folded it, then as the trend keeps it.
-        let folded = key.group.map { group in
-          group == GroupingKey.other || aggregate.groupPayloads[VersionGroup(version: key.version, value: group)] != nil
-            ? group : GroupingKey.other
-        }
-        return lineOf(SeriesKey(version: key.version, group: folded, start: key.start))
-      })
-    cacheUse = computed.use
+    let computed: (points: [[TrendPoint?]], failure: String?)
+    if let source {
+      var index: [LineKey: [CalendarDay: Int]] = [:]
+      for (n, cell) in cells.enumerated() { index[cell.line, default: [:]][cell.start] = n }
+      let cellIndex = index
+      let groupPayloads = aggregate.groupPayloads
+      computed = source.points(
+        of: cells, metrics: metrics, options: options, kept: kept,
+        cellOf: { key in
+          // A key as read: its group as the whole aggregate folded it, then as the trend keeps it.
+          let folded = key.group.map { group in
+            group == GroupingKey.other || groupPayloads[VersionGroup(version: key.version, value: group)] != nil
+              ? group : GroupingKey.other
+          }
+          return cellIndex[lineOf(SeriesKey(version: key.version, group: folded, start: key.start))]?[key.start]
+        })
+    } else {
+      computed = Self.computedPoints(cells, metrics: metrics, options: options)
+    }
     unreadableParts = computed.failure
     var m = 0
     for subject in subjects {
@@ -174,7 +186,7 @@ public struct TrendReport: Sendable {
       guard let group = key.group else { continue }
       sizes[key.version, default: [:]][group, default: 0] += part.payloadCount
     }
-    for (key, part) in aggregate.deferredSeries {
+    for (key, part) in aggregate.outlinedSeries {
       guard let group = key.group else { continue }
       sizes[key.version, default: [:]][group, default: 0] += part.payloadCount
     }

@@ -9,7 +9,7 @@ import Testing
 struct AggregateCacheTests {
   @Test func batchesNeverSpanFoldersAndAnAddedFileChangesOneBatch() {
     let files = (0..<600).map { InputPath("dump/day-\($0 / 200)/payload-\($0 % 200).json") }
-    let batches = DumpAggregate.batches(files)
+    let batches = CachedReading.batches(files)
     #expect(batches.flatMap { $0 } == files)
     for batch in batches {
       #expect(Set(batch.map { $0.description.split(separator: "/")[1] }).count == 1)
@@ -21,7 +21,7 @@ struct AggregateCacheTests {
     for position in [0, 57, 199, 200, 345, 599] {
       var added = files
       added.insert(InputPath("dump/day-\(position / 200)/payload-new-\(position).json"), at: position)
-      let after = DumpAggregate.batches(added)
+      let after = CachedReading.batches(added)
       let changed = after.filter { batch in !batches.contains(batch) }
       #expect(changed.count >= 1 && changed.count <= 2, "inserted at \(position): \(changed.count) batches changed")
       #expect(after.count - batches.count <= 1)
@@ -104,7 +104,7 @@ struct AggregateCacheTests {
     let whole = Self.entry(aggregate)
     let head = try AggregateCache.decodeOutline(whole, size: whole.count, options: options, reader: PayloadReader())
     #expect(head.versions.isEmpty && head.groups.isEmpty && head.diagnostics.isEmpty && head.series.isEmpty)
-    #expect(head.inputs.rejectedCount == aggregate.inputs.rejectedCount && head.deferredSeries.count > 100)
+    #expect(head.inputs.rejectedCount == aggregate.inputs.rejectedCount && head.outlinedSeries.count > 100)
     options.seriesOnly = true
     aggregate = DumpAggregate(
       paths: [Support.packageRoot.appendingPathComponent("Samples/dump").path], options: options, threads: 2)
@@ -113,10 +113,10 @@ struct AggregateCacheTests {
     #expect(outlineEnd * 4 < bytes.count, "the outline is \(outlineEnd) of \(bytes.count) bytes")
     let outline = try AggregateCache.decodeOutline(
       Array(bytes.prefix(outlineEnd)), size: bytes.count, options: options, reader: PayloadReader())
-    #expect(outline.series.isEmpty && Set(outline.deferredSeries.keys) == Set(aggregate.series.keys))
+    #expect(outline.series.isEmpty && Set(outline.outlinedSeries.keys) == Set(aggregate.series.keys))
     for (key, part) in aggregate.series {
-      #expect(outline.deferredSeries[key]?.payloadCount == part.payloadCount)
-      #expect(outline.deferredSeries[key]?.signpostIDs == part.signpostIDs)
+      #expect(outline.outlinedSeries[key]?.payloadCount == part.payloadCount)
+      #expect(outline.outlinedSeries[key]?.signpostIDs == part.signpostIDs)
     }
     #expect(outline.inputs.counted == aggregate.inputs.counted && outline.latestDay == aggregate.latestDay)
     // Any byte of the outline changed, or the file cut anywhere, and it does not read.

@@ -3,28 +3,12 @@ import Testing
 
 @testable import MetricKitAnalysis
 
-/// Results kept beside the cache's entries: the provenance that keys them (which entries an aggregate
-/// was merged from), and a trend interval's points as bytes (read back to the same bits, any damage
-/// named).
+/// Results kept beside the cache's entries: the entries that key them (which entries a reading merged
+/// each part from), a trend's points through the cache, and a trend interval's points as bytes (read
+/// back to the same bits, any damage named).
 @Suite("cached results")
 struct CachedResultsTests {
-  @Test func provenanceIsTheUnionOfTheEntriesMergedAndUnknownAbsorbs() {
-    var a = CacheProvenance(entry: "b")
-    a.merge(CacheProvenance(entry: "a"))
-    a.merge(CacheProvenance(entry: "c"))
-    a.merge(CacheProvenance(entry: "b"))
-    #expect(a.keys == ["a", "b", "c"])
-    var b = CacheProvenance(entry: "d")
-    b.merge(a)
-    #expect(b.keys == ["a", "b", "c", "d"])
-    b.merge(.unknown)
-    #expect(b.keys == nil)
-    var c = CacheProvenance.unknown
-    c.merge(CacheProvenance(entry: "a"))
-    #expect(c.keys == nil)
-  }
-
-  @Test func anAggregateReadThroughTheCacheKnowsItsEntriesAndOneAddedPayloadForgetsThem() throws {
+  @Test func aReadingThroughTheCacheKnowsTheEntriesOfEveryPart() throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cached-results-\(UUID())")
     defer { try? FileManager.default.removeItem(at: dir) }
     let cache = try AggregateCache(directory: dir.path)
@@ -32,29 +16,22 @@ struct CachedResultsTests {
     options.interval = .week
     let paths = [InputPath(Support.packageRoot.appendingPathComponent("Samples/dump").path)]
     for _ in 0..<2 {
-      let aggregate = DumpAggregate(paths: paths, options: options, threads: 2, cache: cache)
+      let reading = CachedReading(paths: paths, options: options, threads: 2, cache: cache)
       let entries = try FileManager.default.subpathsOfDirectory(atPath: dir.path + "/entries")
         .filter { $0.count == 67 }.map { String($0.suffix(64)) }
       #expect(entries.count == 7)
-      // Every week's and every version's part names entries, all of them among the cache's.
-      for part in aggregate.series.values {
-        let keys = try #require(part.provenance.keys)
-        #expect(!keys.isEmpty && Set(keys).isSubset(of: entries) && keys == keys.sorted())
-      }
-      let named = Set(aggregate.versions.values.flatMap { $0.provenance.keys ?? [] })
-      #expect(named.count >= 6 && named.isSubset(of: entries), "\(named.count) of \(entries.count)")
-      var version = try #require(aggregate.versions.values.first)
-      version.add(MetricPayload(latestApplicationVersion: version.version), options: options)
-      #expect(version.provenance.keys == nil)
+      // The whole reading names every entry, each once; every week's part is in an entry's parts.
+      #expect(reading.entries == entries.sorted())
+      #expect(Set(reading.entrySeries.keys) == Set(entries))
+      let placed = Set(reading.entrySeries.values.joined())
+      #expect(!reading.aggregate.series.isEmpty && Set(reading.aggregate.series.keys) == placed)
+      #expect(reading.unknownSeries.isEmpty)
     }
-    // Read without the cache: unknown.
-    let plain = DumpAggregate(paths: paths, options: options, threads: 2)
-    #expect(plain.series.values.allSatisfy { $0.provenance.keys == nil })
   }
 
   /// A trend of a reading that left its series in the cache is the trend of one that read them: with
   /// its points in the cache, with other statistics (every point computed from entries read back),
-  /// and with groups folded beyond a limit; a part whose entry is gone since is said, not guessed.
+  /// and with groups folded beyond a limit; a part whose entry is gone since is read again.
   @Test func aTrendOfSeriesLeftInTheCacheIsTheTrendOfSeriesRead() throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cached-results-\(UUID())")
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -67,36 +44,45 @@ struct CachedResultsTests {
     let paths = [InputPath(Support.packageRoot.appendingPathComponent("Samples/dump").path)]
     let read = DumpAggregate(paths: paths, options: options, threads: 2)
     #expect(!read.foldedGroupsNotes.isEmpty, "no group folded")
-    func json(_ aggregate: DumpAggregate, _ statistics: [Statistic], cache: AggregateCache?) -> (String, TrendReport) {
+    func trendOptions(_ statistics: [Statistic]) -> TrendOptions {
       var trend = TrendOptions()
       trend.statistics = statistics
       trend.top = 2
-      let report = TrendReport(
-        aggregate: aggregate, metrics: ["*", "payloads"], interval: .day, options: trend, cache: cache)
-      return (TrendRenderer.render(report, as: .json, minPayloads: 5), report)
+      return trend
+    }
+    func json(_ report: TrendReport) -> String { TrendRenderer.render(report, as: .json, minPayloads: 5) }
+    func plain(_ statistics: [Statistic]) -> String {
+      json(TrendReport(aggregate: read, metrics: ["*", "payloads"], interval: .day, options: trendOptions(statistics)))
+    }
+    func cached(_ reading: CachedReading, _ statistics: [Statistic]) -> CachedTrend {
+      reading.trend(metrics: ["*", "payloads"], interval: .day, options: trendOptions(statistics))
     }
     let p50: [Statistic] = [.percentile(Percentile(50)!), .mean]
     let p75: [Statistic] = [.percentile(Percentile(75)!)]
-    // The first reading stores entries and points; the second defers every series part.
-    _ = json(
-      DumpAggregate(paths: paths, options: options, threads: 2, cache: cache, outlinesOnly: true), p50, cache: cache)
-    let deferred = DumpAggregate(paths: paths, options: options, threads: 2, cache: cache, outlinesOnly: true)
-    #expect(deferred.series.isEmpty && deferred.deferredSeries.count > 50)
-    #expect(deferred.seriesVersions == Set(read.series.keys.map(\.version)))
+    // The first reading stores entries and points; the second holds every series part in outline.
+    _ = cached(CachedReading(paths: paths, options: options, threads: 2, cache: cache, outlinesOnly: true), p50)
+    let outlined = CachedReading(paths: paths, options: options, threads: 2, cache: cache, outlinesOnly: true)
+    #expect(outlined.aggregate.series.isEmpty && outlined.aggregate.outlinedSeries.count > 50)
+    #expect(outlined.aggregate.seriesVersions == Set(read.series.keys.map(\.version)))
     for statistics in [p50, p75] {
-      let (text, report) = json(deferred, statistics, cache: cache)
-      #expect(text == json(read, statistics, cache: nil).0)
-      #expect(report.unreadableParts == nil)
-      let use = try #require(report.cacheUse)
+      let trend = cached(outlined, statistics)
+      #expect(json(trend.report) == plain(statistics))
+      #expect(trend.report.unreadableParts == nil)
       // p50: every point from the cache; p75: every point computed from the entries.
-      #expect(statistics == p50 ? use.computed == 0 && use.hits > 50 : use.hits == 0 && use.computed > 50, "\(use)")
+      let summary = try #require(trend.notes.last)
+      let counts = summary.split(separator: " ").compactMap { Int($0) }
+      #expect(counts.count == 3, "\(summary)")
+      #expect(statistics == p50 ? counts[2] == 0 && counts[0] > 50 : counts[0] == 0 && counts[2] > 50, "\(summary)")
     }
-    // Without a cache to store points in, the contents are read from the entries all the same.
-    #expect(json(deferred, p75, cache: nil).0 == json(read, p75, cache: nil).0)
-    // Entries gone since the outlines were read: the trend says so.
+    // Without the cache, parts held in outline cannot be read: the trend says so.
+    let bare = TrendReport(aggregate: outlined.aggregate, metrics: ["*"], interval: .day, options: trendOptions(p75))
+    #expect(bare.unreadableParts?.contains("held in outline") == true, "\(bare.unreadableParts ?? "-")")
+    // Entries gone since the outlines were read: said, and the inputs read again.
     try FileManager.default.removeItem(atPath: dir.path + "/entries")
-    let (_, broken) = json(deferred, [.percentile(Percentile(60)!)], cache: cache)
-    #expect(broken.unreadableParts?.contains("can no longer be read") == true, "\(broken.unreadableParts ?? "-")")
+    let p60: [Statistic] = [.percentile(Percentile(60)!)]
+    let again = cached(outlined, p60)
+    #expect(again.notes.contains { $0.contains("can no longer be read; reading the inputs again") }, "\(again.notes)")
+    #expect(again.report.unreadableParts == nil && json(again.report) == plain(p60))
   }
 
   /// Two points (one with brackets) and an interval without data.

@@ -16,14 +16,14 @@ struct ReportPageTests {
   }
 
   @Test func sha256MatchesTheStandardVectors() {
-    func hex(_ s: String) -> String { SHA256.digest(Array(s.utf8)).map { String(format: "%02x", $0) }.joined() }
+    func hex(_ s: String) -> String { ContentHash.sha256(Array(s.utf8)).map { String(format: "%02x", $0) }.joined() }
     #expect(hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     #expect(hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     // Two blocks (56 bytes need a second block for the length).
     #expect(
       hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
         == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-    #expect(SHA256.cspSource("abc") == "'sha256-ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0='")
+    #expect(ContentHash.cspSource("abc") == "'sha256-ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0='")
   }
 
   @Test func scalesRoundCoordinatesAndPickRoundTicks() {
@@ -185,8 +185,8 @@ struct ReportPageTests {
     // The policy names the hashes of exactly the script and style the page holds.
     let script = try #require(html.components(separatedBy: "<script>").last?.components(separatedBy: "</script>").first)
     let style = try #require(html.components(separatedBy: "<style>").last?.components(separatedBy: "</style>").first)
-    #expect(html.contains("script-src \(SHA256.cspSource(script));"))
-    #expect(html.contains("style-src \(SHA256.cspSource(style));"))
+    #expect(html.contains("script-src \(ContentHash.cspSource(script));"))
+    #expect(html.contains("style-src \(ContentHash.cspSource(style));"))
     #expect(html.contains("default-src 'none'"))
   }
 

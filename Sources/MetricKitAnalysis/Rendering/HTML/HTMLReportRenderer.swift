@@ -19,7 +19,7 @@ public enum HTMLReportRenderer {
     var out = "<!DOCTYPE html>\n<html lang=\"en\" data-report-ready=\"false\" data-report-errors=\"\">\n<head>\n"
     out += "<meta charset=\"utf-8\">\n"
     out += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-    out += "script-src \(SHA256.cspSource(script)); style-src \(SHA256.cspSource(style)); "
+    out += "script-src \(ContentHash.cspSource(script)); style-src \(ContentHash.cspSource(style)); "
     // Images only from blob: URLs the page makes itself (a chart saved as PNG is drawn through one).
     out += "img-src blob:; connect-src 'none'; base-uri 'none'; form-action 'none'\">\n"
     out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"

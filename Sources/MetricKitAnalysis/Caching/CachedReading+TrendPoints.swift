@@ -1,111 +1,97 @@
+import Synchronization
+
 // A trend's points kept in the cache: the points of one interval of one line (every metric asked) are
 // a function of the interval's aggregate and the trend's options, so when that aggregate was merged
 // wholly from cache entries, they are stored under the entries' keys and read back by the next run
 // whose interval is made of the same entries. A nightly run then computes the points of the new day
 // alone.
-extension TrendReport {
-  /// A line of the trend: a version, and a group with grouping.
-  struct LineKey: Hashable, Sendable {
-    var version: String
-    var group: String?
-
-    /// The line in a result's key. `(other)` is whatever groups the version's kept ones are not, so
-    /// its points change with them (a new day, another `--top`): its label names the kept groups.
-    func cacheLabel(kept: [String: [String]]) -> String {
-      var label = "version \(version.debugDescription) group \(group.debugDescription)"
-      if group == GroupingKey.other {
-        let named = (kept[version] ?? []).filter { $0 != GroupingKey.other }.sorted {
-          $0.utf8.lexicographicallyPrecedes($1.utf8)
-        }
-        label += " besides \(named.map(\.debugDescription))"
+extension TrendReport.LineKey {
+  /// The line in a result's key. `(other)` is whatever groups the version's kept ones are not, so
+  /// its points change with them (a new day, another `--top`): its label names the kept groups.
+  func cacheLabel(kept: [String: [String]]) -> String {
+    var label = "version \(version.debugDescription) group \(group.debugDescription)"
+    if group == GroupingKey.other {
+      let named = (kept[version] ?? []).filter { $0 != GroupingKey.other }.sorted {
+        $0.utf8.lexicographicallyPrecedes($1.utf8)
       }
-      return label
+      label += " besides \(named.map(\.debugDescription))"
     }
+    return label
   }
+}
 
-  /// One interval of one line: the parts read (merged), and those left in the cache (merged).
-  struct TrendCell: Sendable {
-    var read: VersionAggregate?
-    var deferred: DeferredSeriesPart?
+/// A trend's points through a ``CachedReading``: found in its cache, or computed (their outlined parts
+/// read from their entries first) and stored; what it did is counted in `use`.
+final class CachedTrendPoints: TrendPointSource {
+  let reading: CachedReading
+  /// What the points took from the cache (once the trend is built).
+  let use = Mutex(AggregateCache.ResultUse(kind: "trend intervals"))
 
-    mutating func add(_ part: VersionAggregate) {
-      if read == nil { read = part } else { read?.merge(part) }
+  init(_ reading: CachedReading) { self.reading = reading }
+
+  func points(
+    of cells: [TrendCell], metrics: [MetricID], options: TrendOptions, kept: [String: [String]],
+    cellOf: @Sendable (SeriesKey) -> Int?
+  ) -> (points: [[TrendPoint?]], failure: String?) {
+    typealias Trend = TrendReport
+    let cache = reading.cache
+    let recipe = Trend.pointRecipe(metrics: metrics, options: options)
+    // Each cell's entries: those whose series parts fall in it, unknown when a part read otherwise does.
+    var entries: [Int: Set<String>] = [:]
+    var unknown = Set<Int>()
+    for (entry, keys) in reading.entrySeries {
+      for key in keys { if let n = cellOf(key) { entries[n, default: []].insert(entry) } }
     }
-
-    mutating func add(_ part: DeferredSeriesPart) {
-      if deferred == nil { deferred = part } else { deferred?.merge(part) }
+    for key in reading.unknownSeries { if let n = cellOf(key) { unknown.insert(n) } }
+    let keys = cells.indices.map { n -> (key: String, entries: [String])? in
+      guard reading.use != nil, !unknown.contains(n) else { return nil }
+      let sorted = (entries[n] ?? []).sorted()
+      let label = cells[n].line.cacheLabel(kept: kept)
+      return (
+        AggregateCache.resultKey(recipe: "\(recipe)\n\(label)\nstart \(cells[n].start)", entries: sorted), sorted
+      )
     }
-
-    var payloadCount: Int { (read?.payloadCount ?? 0) + (deferred?.payloadCount ?? 0) }
-
-    /// The entries the cell's parts were merged from (unknown when a part was not read through the
-    /// cache).
-    var provenance: CacheProvenance {
-      switch (read, deferred) {
-      case (let read?, let deferred?):
-        var p = read.provenance
-        p.merge(deferred.provenance)
-        return p
-      case (let read?, nil): return read.provenance
-      case (nil, let deferred?): return deferred.provenance
-      case (nil, nil): return .unknown
-      }
-    }
-  }
-
-  /// The points of `metrics` in each cell, in order: read from `cache` when stored, computed
-  /// otherwise (and stored). A cell whose parts were left in the cache and whose points are not there
-  /// has its parts read from their entries first (all at once, each entry once); `lineOf` places an
-  /// entry's series part in its cell. Points are computed on `options.threads` threads.
-  static func cellPoints(
-    _ cells: [(line: LineKey, start: CalendarDay, cell: TrendCell)], metrics: [MetricID], options: TrendOptions,
-    cache: AggregateCache?, aggregate: DumpAggregate, kept: [String: [String]],
-    lineOf: @Sendable (SeriesKey) -> LineKey
-  ) -> (points: [[TrendPoint?]], use: AggregateCache.ResultUse?, failure: String?) {
-    let recipe = pointRecipe(metrics: metrics, options: options)
     // Points found, or computed from what was read; none where contents must be read from entries.
     let parsers: @Sendable () -> JSONParser? = { JSONParser(maximumDepth: 8) }
     let first = ParallelSlots.map(count: cells.count, threads: options.threads, state: parsers) {
-      n, parser -> (points: [TrendPoint?]?, use: AggregateCache.ResultUse?) in
-      let (line, start, cell) = cells[n]
-      var use = cache.map { _ in AggregateCache.ResultUse(kind: "trend intervals") }
-      let key = pointsKey(recipe: recipe, line: line.cacheLabel(kept: kept), start: start, provenance: cell.provenance)
-      if let cache, let key,
-        let points = storedPoints(
-          cache, key: key.key, metrics: metrics, start: start, payloads: cell.payloadCount, parser: parser, use: &use)
+      n, parser -> (points: [TrendPoint?]?, use: AggregateCache.ResultUse) in
+      let cell = cells[n]
+      var use = AggregateCache.ResultUse(kind: "trend intervals")
+      if let key = keys[n],
+        let points = Trend.storedPoints(
+          cache, key: key.key, metrics: metrics, start: cell.start, payloads: cell.payloadCount, parser: parser,
+          use: &use)
       {
         return (points, use)
       }
-      guard cell.deferred == nil, let part = cell.read else { return (nil, use) }
+      guard cell.outlined == nil, let part = cell.read else { return (nil, use) }
       return (
-        computedPoints(part, start: start, metrics: metrics, options: options, cache: cache, key: key, use: &use), use
+        Trend.computedPoints(
+          part, start: cell.start, metrics: metrics, options: options, cache: cache, key: keys[n], use: &use), use
       )
     }
     // (A cell whose contents cannot be read has no points: the caller is told, and reads again.)
     var points = first.map { $0.points ?? metrics.map { _ in nil } }
-    var use: AggregateCache.ResultUse? = cache.map { _ in AggregateCache.ResultUse(kind: "trend intervals") }
-    for cell in first { if let part = cell.use { use?.add(part) } }
+    var total = AggregateCache.ResultUse(kind: "trend intervals")
+    for cell in first { total.add(cell.use) }
+    defer {
+      total.damaged.sort()
+      use.withLock { $0 = total }
+    }
     let pending = first.indices.filter { first[$0].points == nil }
-    guard !pending.isEmpty else {
-      use?.damaged.sort()
-      return (points, use, nil)
-    }
+    guard !pending.isEmpty else { return (points, nil) }
     // The pending cells' parts, read from the entries they are in.
-    guard let (store, aggregation, reader) = aggregate.deferral else {
-      return (points, use, "series parts were left in a cache that is not known")
-    }
-    var index: [LineKey: [CalendarDay: Int]] = [:]
-    for n in pending { index[cells[n].line, default: [:]][cells[n].start] = n }
-    let entries = Set(pending.flatMap { cells[$0].cell.deferred?.provenance.keys ?? [] }).sorted()
-    let wanted = index
-    let read = ParallelSlots.map(count: entries.count, threads: options.threads) {
+    let wanted = Set(pending)
+    let needed = Set(pending.flatMap { entries[$0] ?? [] }).sorted()
+    let (aggregation, reader) = (reading.request.options, reading.request.reader)
+    let read = ParallelSlots.map(count: needed.count, threads: options.threads) {
       e -> Result<[Int: VersionAggregate], AggregateCache.Failure> in
-      guard case .hit(let entry) = store.load(entries[e], options: aggregation, reader: reader) else {
-        return .failure(AggregateCache.Failure(description: "the cache entry \(entries[e]) can no longer be read"))
+      guard case .hit(let entry) = cache.load(needed[e], options: aggregation, reader: reader) else {
+        return .failure(AggregateCache.Failure(description: "the cache entry \(needed[e]) can no longer be read"))
       }
       var parts: [Int: VersionAggregate] = [:]
       for (key, part) in entry.series {
-        guard let n = wanted[lineOf(key)]?[key.start] else { continue }
+        guard let n = cellOf(key), wanted.contains(n) else { continue }
         if parts[n] == nil { parts[n] = part } else { parts[n]?.merge(part) }
       }
       return .success(parts)
@@ -113,7 +99,7 @@ extension TrendReport {
     var contents: [Int: VersionAggregate] = [:]
     for result in read {
       switch result {
-      case .failure(let failure): return (points, use, failure.description)
+      case .failure(let failure): return (points, failure.description)
       case .success(let parts):
         for (n, part) in parts {
           contents[n] =
@@ -126,55 +112,63 @@ extension TrendReport {
       }
     }
     let complete = pending.map { n -> VersionAggregate? in
-      guard var part = contents[n] else { return cells[n].cell.read }
-      if let read = cells[n].cell.read { part.merge(read) }
+      guard var part = contents[n] else { return cells[n].read }
+      if let read = cells[n].read { part.merge(read) }
       return part
     }
     let computed = ParallelSlots.map(count: pending.count, threads: options.threads) {
       i -> (points: [TrendPoint?], use: AggregateCache.ResultUse?) in
-      let (line, start, cell) = cells[pending[i]]
+      let cell = cells[pending[i]]
       guard let part = complete[i] else { return (metrics.map { _ in nil }, nil) }
-      var use = cache.map { _ in AggregateCache.ResultUse(kind: "trend intervals") }
-      let key = pointsKey(recipe: recipe, line: line.cacheLabel(kept: kept), start: start, provenance: cell.provenance)
+      var use = AggregateCache.ResultUse(kind: "trend intervals")
       return (
-        computedPoints(part, start: start, metrics: metrics, options: options, cache: cache, key: key, use: &use), use
+        Trend.computedPoints(
+          part, start: cell.start, metrics: metrics, options: options, cache: cache, key: keys[pending[i]],
+          use: &use), use
       )
     }
     for (i, n) in pending.enumerated() {
       points[n] = computed[i].points
-      if let part = computed[i].use { use?.add(part) }
+      if let part = computed[i].use { total.add(part) }
     }
-    use?.damaged.sort()
-    return (points, use, nil)
+    return (points, nil)
   }
+}
 
-  /// The key of one interval's points in the cache, and the entries they are computed from: nil when
-  /// the interval's provenance is unknown (inputs not read through the cache).
-  static func pointsKey(recipe: String, line: String, start: CalendarDay, provenance: CacheProvenance)
-    -> (key: String, entries: [String])?
-  {
-    provenance.keys.map { entries in
-      (AggregateCache.resultKey(recipe: "\(recipe)\n\(line)\nstart \(start)", entries: entries), entries)
-    }
-  }
+/// A trend made through a cache (``CachedReading/trend(metrics:interval:options:)``).
+public struct CachedTrend: Sendable {
+  /// The trend.
+  public var report: TrendReport
+  /// The reading it was made from: the one asked, or, when parts held in outline could no longer be
+  /// read, the inputs read again.
+  public var reading: CachedReading
+  /// What it took from the cache and computed, one line each for a run's standard error.
+  public var notes: [String]
+}
 
+extension AggregateCache.ResultUse {
+  /// The results found damaged (recomputed), then the summary, one line each.
+  public var notes: [String] { damaged.map { "cache: recomputed \($0)" } + [summary] }
+}
+
+extension TrendReport {
   /// The points stored under `key`, nil when none are; stored points that do not read are added to
   /// `use` as damaged (then computed and replaced).
   static func storedPoints(
     _ cache: AggregateCache, key: String, metrics: [MetricID], start: CalendarDay, payloads: Int, parser: JSONParser?,
-    use: inout AggregateCache.ResultUse?
+    use: inout AggregateCache.ResultUse
   ) -> [TrendPoint?]? {
     switch cache.loadResult(key) {
     case .hit(let bytes):
       do {
         let points = try decodeCachedPoints(bytes, metrics: metrics, start: start, payloads: payloads, parser: parser)
-        use?.hits += 1
+        use.hits += 1
         return points
       } catch {
-        use?.damaged.append("trend points \(key): \(error)")
+        use.damaged.append("trend points \(key): \(error)")
       }
     case .damaged(let reason):
-      use?.damaged.append(reason)
+      use.damaged.append(reason)
     case .miss:
       break
     }
@@ -184,13 +178,13 @@ extension TrendReport {
   /// The points of `metrics` in `part`, the interval starting `start`; stored in `cache` under `key`
   /// when both are known.
   static func computedPoints(
-    _ part: VersionAggregate, start: CalendarDay, metrics: [MetricID], options: TrendOptions, cache: AggregateCache?,
-    key: (key: String, entries: [String])?, use: inout AggregateCache.ResultUse?
+    _ part: VersionAggregate, start: CalendarDay, metrics: [MetricID], options: TrendOptions, cache: AggregateCache,
+    key: (key: String, entries: [String])?, use: inout AggregateCache.ResultUse
   ) -> [TrendPoint?] {
     let points = metrics.map { point($0, start: start, part, options) }
-    use?.computed += 1
-    if let cache, let key, !cache.storeResult(encodeCachedPoints(points), key: key.key, entries: key.entries) {
-      use?.notStored += 1
+    use.computed += 1
+    if let key, !cache.storeResult(encodeCachedPoints(points), key: key.key, entries: key.entries) {
+      use.notStored += 1
     }
     return points
   }

@@ -1,0 +1,316 @@
+import Foundation
+
+/// A dump read through an ``AggregateCache``: the cache beside the stages. Each batch of unchanged
+/// files is merged from the cache and only the others are read (and stored); a trend's points and a
+/// command's whole output are found there when they were computed before from the same entries, and
+/// stored otherwise. Aggregates and reports made this way are the same, to the bit, as without a cache.
+///
+/// Diagnostics symbolicated or folded into stacks are not cached: such a reading reads everything,
+/// and its ``use`` is nil.
+public struct CachedReading: Sendable {
+  /// What a reading took from its cache and read.
+  public struct Use: Sendable, Equatable {
+    /// Batches of files merged from the cache, and the files in them.
+    public var hits = 0
+    public var filesFromCache = 0
+    /// Batches read (new, changed, or their entry damaged), and the files in them.
+    public var misses = 0
+    public var filesRead = 0
+    /// Entries found torn or damaged, recomputed and replaced, with the reason.
+    public var damaged: [String] = []
+    /// Entries that could not be written (the run's output is complete all the same).
+    public var notStored = 0
+
+    /// Adds another part's use.
+    mutating func add(_ other: Use) {
+      hits += other.hits
+      filesFromCache += other.filesFromCache
+      misses += other.misses
+      filesRead += other.filesRead
+      notStored += other.notStored
+      damaged += other.damaged
+    }
+
+    /// One line for a run's standard error.
+    public var summary: String {
+      var text = "cache: \(hits) of \(hits + misses) batches (\(filesFromCache) files) from the cache, "
+      text += "\(misses) read (\(filesRead) files)"
+      if !damaged.isEmpty { text += "; \(damaged.count) damaged entries recomputed" }
+      if notStored > 0 { text += "; \(notStored) entries could not be written" }
+      return text
+    }
+  }
+
+  /// What was read, and how: a reading again reads the same.
+  struct Request: Sendable {
+    var paths: [InputPath]
+    var reader: PayloadReader
+    var filter: PayloadFilter
+    var options: AggregationOptions
+    var threads: Int
+  }
+
+  /// The cache read through.
+  public let cache: AggregateCache
+  /// The aggregate; with `outlinesOnly`, its series parts found in the cache are held in outline.
+  public private(set) var aggregate: DumpAggregate
+  /// What the reading took from the cache and read; nil when it could not use the cache (symbolicated
+  /// or folded diagnostics).
+  public private(set) var use: Use?
+  let request: Request
+  /// The keys of the entries the whole aggregate was merged from; nil unless every input came
+  /// through the cache.
+  var entries: [String]?
+  /// Per entry merged, the keys of its series parts as read (before the whole aggregate folded groups).
+  var entrySeries: [String: [SeriesKey]] = [:]
+  /// The keys of series parts read not through the cache (standard input, files that cannot be
+  /// examined): what is computed from them is not stored.
+  var unknownSeries: Set<SeriesKey> = []
+  /// What standard input held (it cannot be read twice).
+  private var standardInputPart: DumpAggregate?
+
+  /// Reads `paths` as ``DumpAggregate/init(paths:reader:filter:options:threads:standardInput:)-8u6nl``
+  /// does, taking the aggregate of each batch of unchanged files from `cache` and reading only the
+  /// others (whose aggregates it then stores). Standard input is always read.
+  ///
+  /// With `outlinesOnly`, the batches found in the cache are read no further than their outline: their
+  /// accounting, and each series part's payloads and signposts; those parts are held in outline
+  /// (their contents stay in the cache until a trend's point needs them). Versions, groups and
+  /// diagnostics are not read: such a reading is for ``trend(metrics:interval:options:)``, or for
+  /// ``output(for:compute:)`` when the output is stored.
+  public init(
+    paths: [InputPath], reader: PayloadReader = PayloadReader(), filter: PayloadFilter = PayloadFilter(),
+    options: AggregationOptions = AggregationOptions(), threads: Int = 1, standardInput: Bool = false,
+    cache: AggregateCache, outlinesOnly: Bool = false
+  ) {
+    var part: DumpAggregate?
+    if standardInput {
+      var read = DumpAggregate(limits: reader.limits)
+      reader.readStandardInput { event in read.add(event, filter: filter, options: options) }
+      part = read
+    }
+    self.init(
+      Request(paths: paths, reader: reader, filter: filter, options: options, threads: threads), cache: cache,
+      outlinesOnly: outlinesOnly, standardInput: part)
+  }
+
+  /// The same inputs read again, not in outline (standard input as it was read).
+  func readAgain() -> CachedReading {
+    CachedReading(request, cache: cache, outlinesOnly: false, standardInput: standardInputPart)
+  }
+
+  private init(_ request: Request, cache: AggregateCache, outlinesOnly: Bool, standardInput: DumpAggregate?) {
+    let (paths, reader, filter, options, threads) = (
+      request.paths, request.reader, request.filter, request.options, request.threads
+    )
+    (self.cache, self.request, standardInputPart) = (cache, request, standardInput)
+    guard options.diagnostics.symbolicator == nil, !options.diagnostics.foldedStacks else {
+      var aggregate = DumpAggregate(
+        paths: paths, reader: reader, filter: filter, options: options, threads: threads, standardInput: false)
+      if let standardInput {
+        aggregate.merge(standardInput)
+        aggregate.inputs.files += 1
+      }
+      self.aggregate = aggregate
+      return
+    }
+    var aggregate = standardInput ?? DumpAggregate(limits: reader.limits)
+    unknownSeries = Set(aggregate.series.keys)
+    let discovery = InputDiscovery().discover(paths)
+    for (path, failure) in discovery.failures {
+      aggregate.add(
+        .rejected(Rejection(location: PayloadLocation(path: path.description), reason: failure.reason)), filter: filter,
+        options: options)
+    }
+    let fingerprint = DumpAggregate.cacheFingerprint(reader: reader, filter: filter, options: options)
+    let batches = Self.batches(discovery.files)
+    let limits = reader.limits
+    // Each batch once, on every thread: merged from the cache into the thread's accumulator, or left
+    // to read. Memory holds one accumulator a thread, whatever the number of batches.
+    struct Pass: Sendable {
+      var aggregate: DumpAggregate
+      var use = Use()
+      var keys: [String] = []
+      var entrySeries: [(String, [SeriesKey])] = []
+      var unknownSeries: [SeriesKey] = []
+      var toRead: [(index: Int, sources: [AggregateCache.Source]?, key: String?)] = []
+
+      /// Merges a batch's part, the entry `key`'s (nil: not through the cache).
+      mutating func merge(_ part: DumpAggregate, entry key: String?) {
+        let keys = Array(part.series.keys) + Array(part.outlinedSeries.keys)
+        if let key { entrySeries.append((key, keys)) } else { unknownSeries += keys }
+        aggregate.merge(part)
+      }
+    }
+    // (With one JSON parser a thread, reused from entry to entry.)
+    func run(_ count: Int, _ body: @Sendable @escaping (inout Pass, Int, JSONParser?) -> Void) -> [Pass] {
+      let workers = max(1, min(threads, count))
+      let slots = ParallelSlots<Pass>(count: workers)
+      let next = NextItem()
+      DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        var pass = Pass(aggregate: DumpAggregate(limits: limits))
+        let parser = JSONParser(maximumDepth: AggregateCache.maximumDepth)
+        while let i = next.take(below: count) { body(&pass, i, parser) }
+        slots.store(pass, at: worker)
+      }
+      return slots.values
+    }
+    let looked = run(batches.count) { pass, i, parser in
+      let sources = batches[i].compactMap { AggregateCache.Source(path: $0, hashingContent: cache.hashesContent) }
+      // A file that cannot be examined leaves its batch uncached (its reading reports it).
+      guard sources.count == batches[i].count else {
+        pass.toRead.append((i, nil, nil))
+        return
+      }
+      let key = AggregateCache.key(fingerprint: fingerprint, sources: sources)
+      pass.keys.append(key)
+      let lookup =
+        outlinesOnly
+        ? cache.loadOutline(key, options: options, reader: reader, parser: parser)
+        : cache.load(key, options: options, reader: reader, parser: parser)
+      switch lookup {
+      case .hit(let part):
+        pass.merge(part, entry: key)
+        pass.use.hits += 1
+        pass.use.filesFromCache += batches[i].count
+      case .miss:
+        pass.toRead.append((i, sources, key))
+      case .damaged(let reason):
+        pass.use.damaged.append(reason)
+        pass.toRead.append((i, sources, key))
+      }
+    }
+    let toRead = looked.flatMap(\.toRead).sorted { $0.index < $1.index }
+    // Read, and stored: one batch takes every thread, several take one each.
+    let perBatchThreads = toRead.count == 1 ? threads : 1
+    let read = run(toRead.count) { pass, n, _ in
+      let (i, sources, key) = toRead[n]
+      var part = DumpAggregate(limits: limits)
+      let accumulators = reader.read(
+        files: batches[i], threads: perBatchThreads, makeAccumulator: { DumpAggregate(limits: limits) },
+        visit: { $0.add($1, filter: filter, options: options) })
+      for accumulator in accumulators { part.merge(accumulator) }
+      if let sources, let key, !cache.store(part, key: key, sources: sources) { pass.use.notStored += 1 }
+      pass.merge(part, entry: sources == nil ? nil : key)
+      pass.use.misses += 1
+      pass.use.filesRead += batches[i].count
+    }
+    var use = Use()
+    for pass in looked + read {
+      aggregate.merge(pass.aggregate)
+      use.add(pass.use)
+      for (key, series) in pass.entrySeries { entrySeries[key, default: []] += series }
+      unknownSeries.formUnion(pass.unknownSeries)
+    }
+    use.damaged.sort()
+    self.use = use
+    // The whole aggregate's entries, when every input has one.
+    let keys = looked.flatMap(\.keys)
+    entries = standardInput == nil && keys.count == batches.count ? keys.sorted() : nil
+    aggregate.finish(discovery, reader: reader, standardInput: standardInput != nil)
+    self.aggregate = aggregate
+  }
+
+  /// A trend of the aggregate, as ``TrendReport/init(aggregate:metrics:interval:options:)`` builds it:
+  /// the points of each interval made wholly of cache entries are read back when a run computed them
+  /// before, and stored otherwise. When parts held in outline can no longer be read (an entry pruned
+  /// or damaged since), the inputs are read again and the trend built from that reading.
+  public func trend(metrics: [String], interval: TrendInterval, options: TrendOptions = TrendOptions()) -> CachedTrend {
+    let source = CachedTrendPoints(self)
+    let report = TrendReport(
+      aggregate: aggregate, subjects: TrendReport.subjects(matching: metrics, in: aggregate), interval: interval,
+      options: options, points: source)
+    var trend = CachedTrend(report: report, reading: self, notes: source.use.withLock { $0.notes })
+    if let unreadable = report.unreadableParts {
+      let again = readAgain()
+      let retried = again.trend(metrics: metrics, interval: interval, options: options)
+      trend.notes.append("cache: \(unreadable); reading the inputs again")
+      trend.notes += again.notes(summary: true) + retried.notes
+      (trend.report, trend.reading) = (retried.report, retried.reading)
+    }
+    return trend
+  }
+
+  /// A command's whole output over this reading's inputs: the one stored for `recipe`
+  /// (``AggregateCache/recipe(arguments:reading:)``: everything besides the inputs that decides it) when
+  /// there is one, otherwise what `compute` gives, then stored (when every input came through the
+  /// cache). An outline reading is enough to find it. `say` is told, one line each, where the output
+  /// came from and which stored one was damaged (then computed again and replaced), before `compute`
+  /// runs.
+  public func output(
+    for recipe: String, say: (String) -> Void, compute: () throws -> AggregateCache.StoredOutput
+  ) rethrows -> (output: AggregateCache.StoredOutput, fromCache: Bool) {
+    switch cache.storedOutput(for: recipe, of: self) {
+    case .found(let stored):
+      say("cache: the output from the cache (inputs and options unchanged)")
+      return (stored, true)
+    case .damaged(let reason):
+      say("cache: recomputed \(reason)")
+    case .missing:
+      break
+    }
+    let output = try compute()
+    cache.store(output, for: recipe, of: self)
+    return (output, false)
+  }
+
+  /// What the reading says of its use of the cache, one line each: the entries recomputed, and (with
+  /// `summary`) what it took and read.
+  public func notes(summary: Bool) -> [String] {
+    guard let use else { return ["cache: not used (symbolicated or folded diagnostics are read anew each time)"] }
+    return use.damaged.map { "cache: recomputed \($0)" } + (summary ? [use.summary] : [])
+  }
+
+  /// The files cut into batches, in order: a batch never spans folders, and inside a folder ends after
+  /// a file whose name hashes to 0 modulo 64 (about 64 files a batch), so that adding or removing a
+  /// file changes one batch, not those after it.
+  static func batches(_ files: [InputPath]) -> [[InputPath]] {
+    var batches: [[InputPath]] = []
+    var current: [InputPath] = []
+    var folder: ArraySlice<UInt8>?
+    for file in files {
+      let bytes = file.bytes
+      let slash = bytes.lastIndex(of: UInt8(ascii: "/")) ?? -1
+      let parent = slash >= 0 ? bytes[..<slash] : []
+      if let folder, folder != parent, !current.isEmpty {
+        batches.append(current)
+        current = []
+      }
+      folder = parent
+      current.append(file)
+      if FNV1a.hash(bytes[(slash + 1)...]) % 64 == 0 {
+        batches.append(current)
+        current = []
+      }
+    }
+    if !current.isEmpty { batches.append(current) }
+    return batches
+  }
+
+}
+
+extension DumpAggregate {
+  /// Everything besides the files that decides an aggregate, as text: a change of any of it gives
+  /// other keys.
+  static func cacheFingerprint(reader: PayloadReader, filter: PayloadFilter, options: AggregationOptions) -> String {
+    func sorted(_ s: Set<String>) -> String { s.sorted(by: precedes).debugDescription }
+    func day(_ d: Date?) -> String { d.map { String($0.timeIntervalSince1970) } ?? "-" }
+    let o = options
+    var lines = [
+      "reader \(reader.limits) \(reader.timestamps.assumedUTCOffset) \(reader.timestamps.plausibleYears)",
+      "filter versions \(sorted(filter.applicationVersions)) builds \(sorted(filter.buildVersions))",
+      "devices \(sorted(filter.deviceTypes)) os \(filter.osVersionPrefixes.debugDescription)",
+      "since \(day(filter.since)) until \(day(filter.until)) multiple \(filter.includeMultipleVersions)",
+      "within-day \(filter.subIntervalEntries)",
+      "estimator \(o.estimator) selection \(o.selection.patterns.debugDescription)",
+      "payload statistics \(o.payloadStatistics.map { $0.patterns.debugDescription } ?? "-")",
+      "payload percentiles \(o.payloadPercentiles.map(\.value)) means \(o.payloadMeans)",
+      "diagnostics \(o.diagnostics.appBinary ?? "-") depth \(o.diagnostics.maximumFoldedDepth)",
+      "grouping \(o.grouping?.description ?? "-") interval \(o.interval?.rawValue ?? "-") offset \(o.dayUTCOffset)",
+      "series only \(o.seriesOnly) signposts \(o.signpostLimit) exact \(o.exactValueLimit)",
+      "groups \(o.groupLimit) ranges \(o.rangeLimit)",
+    ]
+    lines.append("end")
+    return lines.joined(separator: "\n")
+  }
+}

@@ -1,0 +1,24 @@
+import Crypto
+import Foundation
+
+/// SHA-256 (swift-crypto's), for digests that must not collide by accident: the Content-Security-Policy
+/// hashes of the report's own script and style (the page runs exactly the code it ships, and nothing a
+/// payload string might smuggle in would run even if escaping failed), the identities of snapshot
+/// shards (``ShardIdentity``), and the keys of the cache's entries and results.
+enum ContentHash {
+  /// The SHA-256 digest of `bytes`.
+  static func sha256(_ bytes: some DataProtocol) -> [UInt8] { Array(SHA256.hash(data: bytes)) }
+
+  /// `bytes` as lower-case hexadecimal digits, two a byte (digests as identities and keys).
+  static func hex(_ bytes: some Sequence<UInt8>) -> String {
+    bytes.map { byte in
+      let digits = String(byte, radix: 16)
+      return byte < 16 ? "0" + digits : digits
+    }.joined()
+  }
+
+  /// The CSP source expression of `text`: `'sha256-<base64>'`.
+  static func cspSource(_ text: String) -> String {
+    "'sha256-\(Data(sha256(Array(text.utf8))).base64EncodedString())'"
+  }
+}
