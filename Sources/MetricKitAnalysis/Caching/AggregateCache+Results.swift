@@ -104,7 +104,7 @@ extension AggregateCache {
     }
   }
 
-  /// A recipe for ``CachedReading/output(for:compute:)``: `arguments` (a command line, as it was given), the
+  /// A recipe for ``CachedReading/output(for:say:compute:)``: `arguments` (a command line, as it was given), the
   /// contents of `files` (the files it reads besides its inputs: rule files), and this program's build
   /// (its executable's size and modification time: another build may write other bytes).
   public static func recipe(arguments: [String], reading files: [String]) -> String {

@@ -69,7 +69,7 @@ public struct CachedReading: Sendable {
   /// What standard input held (it cannot be read twice).
   private var standardInputPart: DumpAggregate?
 
-  /// Reads `paths` as ``DumpAggregate/init(paths:reader:filter:options:threads:standardInput:)-8u6nl``
+  /// Reads `paths` as `DumpAggregate(paths:reader:filter:options:threads:standardInput:)`
   /// does, taking the aggregate of each batch of unchanged files from `cache` and reading only the
   /// others (whose aggregates it then stores). Standard input is always read.
   ///
@@ -77,7 +77,7 @@ public struct CachedReading: Sendable {
   /// accounting, and each series part's payloads and signposts; those parts are held in outline
   /// (their contents stay in the cache until a trend's point needs them). Versions, groups and
   /// diagnostics are not read: such a reading is for ``trend(metrics:interval:options:)``, or for
-  /// ``output(for:compute:)`` when the output is stored.
+  /// ``output(for:say:compute:)`` when the output is stored.
   public init(
     paths: [InputPath], reader: PayloadReader = PayloadReader(), filter: PayloadFilter = PayloadFilter(),
     options: AggregationOptions = AggregationOptions(), threads: Int = 1, standardInput: Bool = false,
