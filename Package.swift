@@ -57,8 +57,12 @@ let package = Package(
         "CMetricsShims", "CMetricsJSON", "CMetricsProcess", "CZlib", "CDeflate", "CIsal",
         .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
       ],
-      // The report page's style and script, compiled into the library so the CLI stays one file.
-      resources: [.embedInCode("Rendering/HTML/report.css"), .embedInCode("Rendering/HTML/report.js")]),
+      // The report page's style and script (one file a module, joined into one inline script),
+      // compiled into the library so the CLI stays one file.
+      resources: [.embedInCode("Rendering/HTML/report.css")]
+        + ["prelude", "scales", "paths", "charts", "view", "pointer", "export", "page"].map {
+          .embedInCode("Rendering/HTML/Script/report-\($0).js")
+        }),
 
     // MetricKit 27's `MetricReport`, `MetricResult`, `Histogram<D>`… over the library's reader: a module
     // of its own, since its `Histogram` is MetricKit's, not the library's.

@@ -23,7 +23,7 @@ EXCEPTIONS = os.path.join(ROOT, "Scripts", "layout-exceptions.txt")
 # then the features beside them, each a vertical slice over the stages.
 ORDER = [
     "Support", "Concurrency", "Model", "Metrics",
-    "Reading", "Decoding", "Encoding", "Symbolication", "Filtering", "Aggregation", "Statistics",
+    "Reading", "Coding", "Symbolication", "Filtering", "Aggregation", "Statistics",
     "Rules", "Evaluation", "Organizer", "Reporting", "Exporting", "Rendering",
     "Caching", "MetricKitFacade",
 ]

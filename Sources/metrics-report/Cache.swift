@@ -74,14 +74,13 @@ enum CacheCommand {
   /// The cache, or exit 2 naming why not.
   static func open(_ directory: String) throws -> AggregateCache {
     guard FileManager.default.fileExists(atPath: directory + "/FORMAT") else {
-      ReportOutput.printError("metrics-report: \(directory) is not a metrics-report cache (no FORMAT file)")
-      throw ExitStatus.cannotEvaluate
+      throw CommandFailure.cannotEvaluate(
+        "\(directory) is not a metrics-report cache (no FORMAT file)")
     }
     do {
       return try AggregateCache(directory: directory)
     } catch {
-      ReportOutput.printError("metrics-report: \(error)")
-      throw ExitStatus.cannotEvaluate
+      throw CommandFailure.cannotEvaluate("\(error)")
     }
   }
 

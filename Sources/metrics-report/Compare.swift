@@ -111,8 +111,15 @@ struct Compare: ParsableCommand {
     var aggregate = DumpAggregate()
     /// The gate over `aggregate` (and the snapshots), as its text, notes and exit status.
     func evaluate() throws -> AggregateCache.StoredOutput {
-      var report = try comparison(
-        aggregate, grouping: grouping, evaluator: evaluator, baseline: baselineSnapshot, candidate: candidateSnapshot)
+      var report: ComparisonReport
+      do {
+        report = try ComparisonReport(
+          gate: evaluator, aggregate: aggregate, baseline: side(baselineSnapshot, baselineFile, baseline),
+          candidate: side(candidateSnapshot, candidateFile, candidate), grouping: grouping,
+          wholeVersions: breakdown.key == nil, top: breakdown.top, threads: input.threads)
+      } catch {
+        throw ReportOutput.noPayloads(for: error.versions, counted: error.counted)
+      }
       if !organizer.paths.isEmpty {
         report.organizer = OrganizerGate(report: report, files: apple, severity: ruleSet.organizerRegressions)
       }
@@ -120,10 +127,10 @@ struct Compare: ParsableCommand {
         text: ComparisonRenderer.render(report, as: format, sourceRoot: sourceRoot))
       switch report.outcome(acceptingInsufficient: allowInsufficient) {
       case .passed: break
-      case .failed: outcome.status = ExitStatus.gateFailed.rawValue
+      case .failed: outcome.status = CommandFailure.gateFailed.status
       case .notEvaluated(let reason):
         outcome.notes.append("metrics-report: \(reason); pass --allow-insufficient to accept that")
-        outcome.status = ExitStatus.cannotEvaluate.rawValue
+        outcome.status = CommandFailure.cannotEvaluateStatus
       }
       return outcome
     }
@@ -153,37 +160,12 @@ struct Compare: ParsableCommand {
     try ReportOutput.write(outcome.text, to: output, inputs: aggregate.discovery)
     SymbolOptions.printNotes(diagnosticOptions)
     for note in outcome.notes { ReportOutput.printError(note) }
-    if outcome.status != 0 { throw ExitCode(outcome.status) }
+    if outcome.status != 0 { throw CommandFailure.finished(status: outcome.status) }
   }
 
-  /// The comparison of the two versions: from the dump's aggregate or the snapshots, grouped or whole.
-  private func comparison(
-    _ aggregate: DumpAggregate, grouping: GroupingKey?, evaluator: RegressionEvaluator,
-    baseline baselineSnapshot: VersionSnapshot?,
-    candidate candidateSnapshot: VersionSnapshot?
-  ) throws -> ComparisonReport {
-    let baselineAggregate = baselineSnapshot?.aggregate ?? baselineFromDump.flatMap(aggregate.comparedVersion)
-    let candidateAggregate = candidateSnapshot?.aggregate ?? candidateFromDump.flatMap(aggregate.comparedVersion)
-    guard let baselineAggregate, let candidateAggregate else {
-      let absent = [baselineAggregate == nil ? baseline : nil, candidateAggregate == nil ? candidate : nil]
-        .compactMap { $0 }
-      throw ReportOutput.noPayloads(for: absent, counted: aggregate.comparableVersions)
-    }
-    if grouping != nil, let baseline, let candidate {
-      return ComparisonReport(
-        grouped: aggregate, baseline: baseline, candidate: candidate, top: breakdown.top,
-        wholeVersions: breakdown.key == nil,
-        baselineDiagnostics: aggregate.diagnostics[baseline], candidateDiagnostics: aggregate.diagnostics[candidate],
-        evaluator: evaluator, threads: input.threads)
-    }
-    var inputs = aggregate.inputs
-    if let candidateSnapshot { inputs.merge(candidateSnapshot.inputs) }
-    return ComparisonReport(
-      baseline: baselineAggregate, candidate: candidateAggregate, inputs: inputs,
-      baselineSnapshot: baselineSnapshot.map { (baselineFile ?? "", $0.inputs) },
-      baselineDiagnostics: baselineSnapshot?.diagnostics ?? baseline.flatMap { aggregate.diagnostics[$0] },
-      candidateDiagnostics: candidateSnapshot?.diagnostics ?? candidate.flatMap { aggregate.diagnostics[$0] },
-      evaluator: evaluator, threads: input.threads)
+  /// A side of the gate: the snapshot loaded from `file`, or the version of the dump.
+  private func side(_ snapshot: VersionSnapshot?, _ file: String?, _ version: String?) -> ComparisonReport.Side {
+    if let snapshot { .snapshot(snapshot, path: file ?? "") } else { .dump(version: version ?? "") }
   }
 
   /// Loads a snapshot (`version`'s, from a file of several) and checks it records what the rules need.
@@ -192,16 +174,12 @@ struct Compare: ParsableCommand {
     do {
       snapshot = try VersionSnapshot.load(path: path, version: version)
     } catch {
-      ReportOutput.printError("metrics-report: \(error)")
-      throw ExitStatus.cannotEvaluate
+      throw CommandFailure.cannotEvaluate("\(error)")
     }
-    let missing = evaluator.payloadPercentiles.filter { !snapshot.payloadPercentiles.contains($0) }
-    guard snapshot.estimator == histogram.estimator, missing.isEmpty else {
-      ReportOutput.printError(
-        "metrics-report: \(path) was taken with the \(snapshot.estimator.rawValue) estimator and per-payload "
-          + "\(snapshot.payloadPercentiles.map(\.label).joined(separator: ", ")); the rules need the \(histogram.estimator.rawValue) "
-          + "estimator and \(evaluator.payloadPercentiles.map(\.label).joined(separator: ", "))")
-      throw ExitStatus.cannotEvaluate
+    if let mismatch = snapshot.mismatch(
+      estimator: histogram.estimator, payloadPercentiles: evaluator.payloadPercentiles)
+    {
+      throw CommandFailure.cannotEvaluate("\(path) \(mismatch)")
     }
     return snapshot
   }

@@ -57,9 +57,8 @@ struct Diagnostics: ParsableCommand {
     try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
     let missing = input.appVersions.filter { aggregate.diagnostics[$0] == nil }
     if !missing.isEmpty || aggregate.diagnostics.isEmpty {
-      ReportOutput.printError(
-        "metrics-report: no diagnostics\(missing.isEmpty ? "" : " for version " + missing.joined(separator: ", "))")
-      throw ExitStatus.cannotEvaluate
+      throw CommandFailure.cannotEvaluate(
+        "no diagnostics\(missing.isEmpty ? "" : " for version " + missing.joined(separator: ", "))")
     }
   }
 }

@@ -26,8 +26,7 @@ struct GateOptions: ParsableArguments {
     do {
       ruleSet = try rules.map { path throws(RuleFileError) in try RuleFileParser.load(path: path) } ?? .builtIn
     } catch {
-      ReportOutput.printError("metrics-report: \(error)")
-      throw ExitStatus.cannotEvaluate
+      throw CommandFailure.cannotEvaluate("\(error)")
     }
     if let alpha { ruleSet.alpha = alpha.value }
     return ruleSet

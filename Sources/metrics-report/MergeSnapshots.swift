@@ -31,9 +31,8 @@ struct MergeSnapshots: ParsableCommand {
     // The same file twice would count its payloads twice; the output must not replace an input.
     let files = InputDiscovery().discover(snapshots)
     if let twice = files.duplicates.first {
-      ReportOutput.printError(
-        "metrics-report: \(twice) names a snapshot already named; merging it twice would double it")
-      throw ExitStatus.cannotEvaluate
+      throw CommandFailure.cannotEvaluate(
+        "\(twice) names a snapshot already named; merging it twice would double it")
     }
     do {
       var loaded: [VersionSnapshot] = []
@@ -43,8 +42,7 @@ struct MergeSnapshots: ParsableCommand {
       let merged = try VersionSnapshot.mergedByVersion(loaded)
       try ReportOutput.write(merged.map { $0.json(compact: compact) }.joined(), to: output, inputs: files)
     } catch let failure as VersionSnapshot.Failure {
-      ReportOutput.printError("metrics-report: \(failure)")
-      throw ExitStatus.cannotEvaluate
+      throw CommandFailure.cannotEvaluate("\(failure)")
     }
   }
 }

@@ -18,4 +18,16 @@ struct MetricsReport: ParsableCommand {
       Rules.self, Organizer.self, Cache.self,
     ]
   )
+
+  /// Runs the command the arguments name; a ``CommandFailure`` is said and becomes its exit code.
+  static func main() {
+    do {
+      var command = try parseAsRoot()
+      try command.run()
+    } catch let failure as CommandFailure {
+      failure.exit()
+    } catch {
+      exit(withError: error)
+    }
+  }
 }

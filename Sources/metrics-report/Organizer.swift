@@ -99,8 +99,7 @@ struct OrganizerFetchCommand: ParsableCommand {
       let written = try fetch.run(client: client, into: output)
       for file in written { print("\(file.path)\t\(file.bytes) bytes") }
     } catch {
-      ReportOutput.printError("metrics-report: \(error)")
-      throw ExitStatus.cannotEvaluate
+      throw CommandFailure.cannotEvaluate("\(error)")
     }
   }
 }

@@ -35,8 +35,7 @@ struct OrganizerOptions: ParsableArguments {
         do {
           files.append(try OrganizerReader.read(path: name))
         } catch {
-          ReportOutput.printError("metrics-report: \(error)")
-          throw ExitStatus.cannotEvaluate
+          throw CommandFailure.cannotEvaluate("\(error)")
         }
       }
     }

@@ -14,14 +14,13 @@ enum ReportOutput {
   static func destination(_ path: String?, inputs: InputDiscovery.Result? = nil) throws -> ReportDestination {
     guard let path else { return ReportDestination() }
     if let inputs, inputs.includes(fileAt: InputPath(path)) {
-      printError("metrics-report: \(path) is one of the inputs; not overwriting it (choose another -o)")
-      throw ExitStatus.cannotEvaluate
+      throw CommandFailure.cannotEvaluate(
+        "\(path) is one of the inputs; not overwriting it (choose another -o)")
     }
     do {
       return try ReportDestination(path: path)
     } catch {
-      printError("metrics-report: \(error)")
-      throw ExitStatus.cannotEvaluate
+      throw CommandFailure.cannotEvaluate("\(error)")
     }
   }
 
@@ -42,8 +41,7 @@ enum ReportOutput {
       try body(destination)
       try destination.finish()
     } catch {
-      printError("metrics-report: \(error)")
-      throw ExitStatus.cannotEvaluate
+      throw CommandFailure.cannotEvaluate("\(error)")
     }
   }
 
@@ -75,18 +73,17 @@ enum ReportOutput {
       printError("read once: \(path) is a file already named")
     }
     if strict && !inputs.rejections.isEmpty {
-      printError("metrics-report: \(inputs.rejectedCount) inputs rejected (--strict)")
-      throw ExitStatus.cannotEvaluate
+      throw CommandFailure.cannotEvaluate(
+        "\(inputs.rejectedCount) inputs rejected (--strict)")
     }
   }
 
-  /// Says on stderr which versions have no payloads and which were counted; the exit status to throw.
-  static func noPayloads(for missing: [String], counted: some Collection<String>) -> ExitCode {
+  /// The failure of a run missing versions: which have no payloads, and which were counted.
+  static func noPayloads(for missing: [String], counted: some Collection<String>) -> CommandFailure {
     let available = counted.sorted(by: VersionOrder.precedes)
-    printError(
-      "metrics-report: no payloads for version \(missing.joined(separator: ", ")) "
+    return .cannotEvaluate(
+      "no payloads for version \(missing.joined(separator: ", ")) "
         + "(counted versions: \(available.isEmpty ? "none" : available.joined(separator: ", ")))")
-    return ExitStatus.cannotEvaluate
   }
 
   /// Lists rejections on stderr, then exits 2 when nothing could be evaluated: no payload counted, a
@@ -98,8 +95,8 @@ enum ReportOutput {
     let missing = requestedVersions.filter { !countedVersions.contains($0) }
     if !missing.isEmpty { throw noPayloads(for: missing, counted: countedVersions) }
     if countedVersions.isEmpty {
-      printError("metrics-report: no payloads counted (\(inputs.payloads) read, \(inputs.rejectedCount) rejected)")
-      throw ExitStatus.cannotEvaluate
+      throw CommandFailure.cannotEvaluate(
+        "no payloads counted (\(inputs.payloads) read, \(inputs.rejectedCount) rejected)")
     }
   }
 }

@@ -36,8 +36,7 @@ struct Rules: ParsableCommand {
       try ReportOutput.write(
         "\(check): \(set.rules.count) rules, alpha \(set.alpha)\n" + lines.joined(separator: "\n") + "\n", to: output)
     } catch let error as RuleFileError {
-      ReportOutput.printError("metrics-report: \(error)")
-      throw ExitStatus.cannotEvaluate
+      throw CommandFailure.cannotEvaluate("\(error)")
     }
   }
 }

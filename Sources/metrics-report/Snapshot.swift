@@ -97,29 +97,14 @@ struct Snapshot: ParsableCommand {
     let empty = input.stdin || allowEmpty
     let missing = versions.filter { aggregate.versions[$0] == nil }
     if (!missing.isEmpty && !empty) || (versions.isEmpty && !input.stdin) {
-      ReportOutput.printError(
-        "metrics-report: no payloads for version \(missing.isEmpty ? "any" : missing.joined(separator: ", ")) "
+      throw CommandFailure.cannotEvaluate(
+        "no payloads for version \(missing.isEmpty ? "any" : missing.joined(separator: ", ")) "
           + "(--allow-empty writes an empty snapshot)")
-      throw ExitStatus.cannotEvaluate
     }
-    var text = ""
-    for version in versions {
-      var snapshot = VersionSnapshot(
-        aggregate: aggregate.versions[version] ?? VersionAggregate(version: version, exactValueLimit: exactValues),
-        estimator: estimator,
-        payloadPercentiles: recorded, inputs: aggregate.inputs, diagnostics: aggregate.diagnostics[version])
-      snapshot.exactValueBudget = exactBudget
-      if let interval {
-        snapshot.interval = interval
-        snapshot.grouping = options.grouping
-        snapshot.series = aggregate.series.filter { $0.key.version == version }
-        snapshot.latestDay = aggregate.latestDay
-        // The version's own payloads without timestamps: those its series do not hold.
-        snapshot.undatedPayloads =
-          snapshot.aggregate.payloadCount - snapshot.series.values.reduce(0) { $0 + $1.payloadCount }
-      }
-      text += snapshot.json(compact: compact)
-    }
+    let text = versions.map { version in
+      VersionSnapshot(of: version, in: aggregate, options: options, exactValueBudget: exactBudget).json(
+        compact: compact)
+    }.joined()
     try ReportOutput.write(text, to: output, inputs: aggregate.discovery)
     SymbolOptions.printNotes(options.diagnostics)
   }

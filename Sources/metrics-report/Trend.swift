@@ -64,21 +64,19 @@ struct Trend: ParsableCommand {
     for path in paths {
       do {
         for snapshot in try VersionSnapshot.loadAll(path: path) {
-          if let interval, snapshot.interval != interval {
-            let taken = snapshot.interval.map { "with --interval \($0.rawValue)" } ?? "without --interval"
-            ReportOutput.printError(
-              "metrics-report: \(path) was taken \(taken); this needs --interval \(interval.rawValue)")
-            throw ExitStatus.cannotEvaluate
-          }
-          if let grouping, snapshot.grouping != grouping {
-            ReportOutput.printError("metrics-report: \(path) is not grouped by \(grouping) (snapshot --by)")
-            throw ExitStatus.cannotEvaluate
+          switch snapshot.mismatch(interval: interval, grouping: grouping) {
+          case .interval(let taken, let needed):
+            let written = taken.map { "with --interval \($0.rawValue)" } ?? "without --interval"
+            throw CommandFailure.cannotEvaluate(
+              "\(path) was taken \(written); this needs --interval \(needed.rawValue)")
+          case .grouping(let needed):
+            throw CommandFailure.cannotEvaluate("\(path) is not grouped by \(needed) (snapshot --by)")
+          case nil: break
           }
           loaded.append(snapshot)
         }
       } catch let failure as VersionSnapshot.Failure {
-        ReportOutput.printError("metrics-report: \(failure)")
-        throw ExitStatus.cannotEvaluate
+        throw CommandFailure.cannotEvaluate("\(failure)")
       }
     }
     return DumpAggregate(snapshots: loaded)

@@ -89,3 +89,14 @@ public struct DiagnosticFrame: Sendable, Hashable {
       inlinedInto: v.member("inlinedInto")?.string)
   }
 }
+
+extension CallStackTree.Frame {
+  /// The frames people read: one per symbol, innermost first, each inlined one naming the function
+  /// it is in; or the frame itself, unsymbolicated.
+  public var shownFrames: [DiagnosticFrame] {
+    guard !symbols.isEmpty else { return [DiagnosticFrame(self, symbol: nil, inlinedInto: nil)] }
+    return symbols.indices.map { i in
+      DiagnosticFrame(self, symbol: symbols[i], inlinedInto: i + 1 < symbols.count ? symbols[i + 1].function : nil)
+    }
+  }
+}

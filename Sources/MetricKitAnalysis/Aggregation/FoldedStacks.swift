@@ -146,3 +146,16 @@ public struct FoldedStacks: Sendable {
     TextEscaping.terminal(label.contains(";") ? label.replacingOccurrences(of: ";", with: ",") : label)
   }
 }
+
+extension CallStackTree {
+  /// Collapsed stacks for flame graphs (`outermost;…;innermost count`), weighted by sample count:
+  /// every path from a root to a frame that has samples of its own, siblings in byte-wise order.
+  /// ``FoldedStacks`` builds them for many trees at once, with a depth bound.
+  public func foldedStacks() -> [(stack: [String], count: Int)] {
+    var stacks = FoldedStacks(maximumDepth: .max)
+    stacks.add(self, under: FoldedStacks.root)
+    var out: [(stack: [String], count: Int)] = []
+    stacks.forEachPath { out.append(($0, $1)) }
+    return out
+  }
+}

@@ -103,4 +103,30 @@ extension VersionSnapshot {
     }
     return all[0]
   }
+
+  /// Why this snapshot cannot feed a comparison that estimates means with `estimator` and tests the
+  /// per-payload `payloadPercentiles`, as a phrase after the snapshot's name; nil when it can.
+  public func mismatch(estimator: MeanEstimator, payloadPercentiles: [Percentile]) -> String? {
+    let missing = payloadPercentiles.filter { !self.payloadPercentiles.contains($0) }
+    guard self.estimator != estimator || !missing.isEmpty else { return nil }
+    return "was taken with the \(self.estimator.rawValue) estimator and per-payload "
+      + "\(self.payloadPercentiles.map(\.label).joined(separator: ", ")); the rules need the \(estimator.rawValue) "
+      + "estimator and \(payloadPercentiles.map(\.label).joined(separator: ", "))"
+  }
+
+  /// How a snapshot's time axis differs from the one a reader needs.
+  public enum AxisMismatch: Sendable, Equatable {
+    /// Taken with another interval, or none (nil).
+    case interval(taken: TrendInterval?, needed: TrendInterval)
+    /// Not grouped by the key needed.
+    case grouping(needed: GroupingKey)
+  }
+
+  /// Why this snapshot's time axis cannot feed a reader of `interval` (any, when nil) points grouped
+  /// by `grouping`; nil when it can.
+  public func mismatch(interval: TrendInterval?, grouping: GroupingKey?) -> AxisMismatch? {
+    if let interval, self.interval != interval { return .interval(taken: self.interval, needed: interval) }
+    if let grouping, self.grouping != grouping { return .grouping(needed: grouping) }
+    return nil
+  }
 }

@@ -25,7 +25,7 @@ extension VersionSnapshot {
       ("exactValueLimit", .integer(Int128(aggregate.exactValueLimit))),
       ("exactValueBudget", .integer(Int128(exactValueBudget))),
       ("shards", .array(shards.map { .string($0.description) })),
-      ("inputs", SummaryJSONRenderer.inputs(inputs)),
+      ("inputs", inputs.json),
     ]
     members += Self.aggregateMembers(aggregate)
     members.append(("diagnostics", diagnostics.map(Self.diagnosticsJSON) ?? .null))

@@ -84,6 +84,27 @@ public struct VersionSnapshot: Sendable {
     return [ShardIdentity(content: json(compact: true, shards: []))]
   }
 
+  /// The snapshot of `version` in `aggregate` (an empty one when the aggregate holds none of it: a
+  /// shard without the version), with the estimator and per-payload percentiles the aggregate was made
+  /// with; with the aggregate's time axis when it has one (`AggregationOptions.interval`).
+  public init(
+    of version: String, in aggregate: DumpAggregate, options: AggregationOptions, exactValueBudget: Int
+  ) {
+    self.init(
+      aggregate: aggregate.versions[version]
+        ?? VersionAggregate(version: version, exactValueLimit: options.exactValueLimit),
+      estimator: options.estimator, payloadPercentiles: options.payloadPercentiles, inputs: aggregate.inputs,
+      diagnostics: aggregate.diagnostics[version])
+    self.exactValueBudget = exactValueBudget
+    guard let interval = options.interval else { return }
+    self.interval = interval
+    grouping = options.grouping
+    series = aggregate.series.filter { $0.key.version == version }
+    latestDay = aggregate.latestDay
+    // The version's own payloads without timestamps: those its series do not hold.
+    undatedPayloads = self.aggregate.payloadCount - series.values.reduce(0) { $0 + $1.payloadCount }
+  }
+
   /// Creates a snapshot.
   public init(
     aggregate: VersionAggregate, estimator: MeanEstimator, payloadPercentiles: [Percentile], inputs: InputAccounting,

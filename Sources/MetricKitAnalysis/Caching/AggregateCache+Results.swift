@@ -138,7 +138,7 @@ extension AggregateCache {
   private func outputKey(_ recipe: String, _ reading: CachedReading) -> (key: String, entries: [String])? {
     guard let entries = reading.entries else { return nil }
     // The accounting holds what the entries do not: files passed over, named twice, not found.
-    let inputs = JSONWriter.compact(SummaryJSONRenderer.inputs(reading.aggregate.inputs))
+    let inputs = JSONWriter.compact(reading.aggregate.inputs.json)
     return (Self.resultKey(recipe: "output 1\n\(recipe)\n\(inputs)", entries: entries), entries)
   }
 

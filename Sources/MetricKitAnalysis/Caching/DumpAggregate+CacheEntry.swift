@@ -33,7 +33,7 @@ extension DumpAggregate {
     return JSONWriter.compact(
       .object([
         ("kind", .string(AggregateCache.entryKind)), ("format", .integer(Int128(AggregateCache.formatVersion))),
-        ("inputs", SummaryJSONRenderer.inputs(inputs)),
+        ("inputs", inputs.json),
         ("versions", .array(versionMembers)), ("groups", .array(groupMembers)),
         ("grouping", grouping.map { .string($0.description) } ?? .null), ("series", .array(seriesMembers)),
         ("latestDay", latestDay.map { .string($0.description) } ?? .null),

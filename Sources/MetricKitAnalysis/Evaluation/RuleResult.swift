@@ -42,24 +42,19 @@ public struct RuleResult: Sendable {
 
   /// The baseline's statistic as a measurement in the metric's unit (nil without data, or for a metric
   /// counted in plain numbers: exit counts, diagnostic rates).
-  public var baselineMeasurement: Measurement<Dimension>? { Self.measurement(baseline, rule.metric) }
+  public var baselineMeasurement: Measurement<Dimension>? { rule.metric.measurement(baseline) }
   /// The candidate's.
-  public var candidateMeasurement: Measurement<Dimension>? { Self.measurement(candidate, rule.metric) }
+  public var candidateMeasurement: Measurement<Dimension>? { rule.metric.measurement(candidate) }
   /// The baseline's bracket as measurements (histogram percentiles).
   public var baselineBracket: ClosedRange<Measurement<Dimension>>? { Self.bracket(baselineBounds, rule.metric) }
   /// The candidate's.
   public var candidateBracket: ClosedRange<Measurement<Dimension>>? { Self.bracket(candidateBounds, rule.metric) }
 
-  static func measurement(_ value: Double?, _ metric: MetricID) -> Measurement<Dimension>? {
-    guard let value, let unit = metric.metric.unit.dimension else { return nil }
-    return Measurement(value: value, unit: unit)
-  }
-
   private static func bracket(_ bounds: ClosedRange<Double>?, _ metric: MetricID) -> ClosedRange<
     Measurement<Dimension>
   >? {
-    guard let bounds, let lower = measurement(bounds.lowerBound, metric),
-      let upper = measurement(bounds.upperBound, metric)
+    guard let bounds, let lower = metric.measurement(bounds.lowerBound),
+      let upper = metric.measurement(bounds.upperBound)
     else { return nil }
     return lower...upper
   }

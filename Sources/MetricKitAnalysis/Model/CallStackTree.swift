@@ -46,15 +46,6 @@ public struct CallStackTree: Sendable, Hashable {
 
     /// `binaryName+0xoffset` (the offset from the `__TEXT` segment, load-address quirk undone).
     public var label: String { "\(binaryLabel)+0x\(String(imageOffset, radix: 16))" }
-
-    /// The frames people read: one per symbol, innermost first, each inlined one naming the function
-    /// it is in; or the frame itself, unsymbolicated.
-    public var shownFrames: [DiagnosticFrame] {
-      guard !symbols.isEmpty else { return [DiagnosticFrame(self, symbol: nil, inlinedInto: nil)] }
-      return symbols.indices.map { i in
-        DiagnosticFrame(self, symbol: symbols[i], inlinedInto: i + 1 < symbols.count ? symbols[i + 1].function : nil)
-      }
-    }
   }
 
   /// One thread's (or the aggregate's) stack.
@@ -97,16 +88,5 @@ public struct CallStackTree: Sendable, Hashable {
       path.append(frames[index])
     }
     return callStackPerThread ? path : path.reversed()
-  }
-
-  /// Collapsed stacks for flame graphs (`outermost;…;innermost count`), weighted by sample count:
-  /// every path from a root to a frame that has samples of its own, siblings in byte-wise order.
-  /// ``FoldedStacks`` builds them for many trees at once, with a depth bound.
-  public func foldedStacks() -> [(stack: [String], count: Int)] {
-    var stacks = FoldedStacks(maximumDepth: .max)
-    stacks.add(self, under: FoldedStacks.root)
-    var out: [(stack: [String], count: Int)] = []
-    stacks.forEachPath { out.append(($0, $1)) }
-    return out
   }
 }

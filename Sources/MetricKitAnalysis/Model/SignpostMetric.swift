@@ -11,9 +11,6 @@ public struct SignpostMetric: Sendable, Hashable {
   /// Its interval measurements, when it marks intervals.
   public var signpostIntervalData: SignpostIntervalData?
 
-  /// The metric of its interval durations, `signpost:<category>/<name>`.
-  public var identifier: MetricID { .signpost(category: signpostCategory, name: signpostName) }
-
   /// Creates a signpost metric.
   public init(signpostName: String, signpostCategory: String) {
     self.signpostName = signpostName

@@ -158,13 +158,13 @@ public enum ComparisonRenderer {
       ("schemaVersion", .integer(Int128(ComparisonReport.schemaVersion))),
       ("baseline", .string(report.baseline)),
       ("candidate", .string(report.candidate)),
-      ("inputs", SummaryJSONRenderer.inputs(report.inputs)),
+      ("inputs", report.inputs.json),
     ]
     if let snapshot = report.baselineSnapshot {
       top.append(
         (
           "baselineSnapshot",
-          .object([("path", .string(snapshot.path)), ("inputs", SummaryJSONRenderer.inputs(snapshot.inputs))])
+          .object([("path", .string(snapshot.path)), ("inputs", snapshot.inputs.json)])
         ))
     }
     top.append(("alpha", .number(report.alpha)))

@@ -29,7 +29,7 @@ public enum DiagnosticsRenderer {
     case .json:
       var members: [(String, JSONWriter.Value)] = [
         ("schemaVersion", .integer(1)),
-        ("inputs", SummaryJSONRenderer.inputs(aggregate.inputs)),
+        ("inputs", aggregate.inputs.json),
         ("versions", .array(versions.map { json($0, percentiles) })),
       ]
       if let symbolication { members.append(("symbolication", json(symbolication))) }

@@ -5,7 +5,7 @@ public enum SummaryJSONRenderer {
   public static func render(_ report: SummaryReport) -> String {
     var members: [(String, JSONWriter.Value)] = [
       ("schemaVersion", .integer(Int128(SummaryReport.schemaVersion))),
-      ("inputs", inputs(report.inputs)),
+      ("inputs", report.inputs.json),
       (
         "options",
         .object([
@@ -20,69 +20,6 @@ public enum SummaryJSONRenderer {
     ]
     if let organizer = report.organizer { members.append(("organizer", OrganizerRenderer.json(organizer))) }
     return JSONWriter.render(.object(members))
-  }
-
-  static func inputs(_ inputs: InputAccounting) -> JSONWriter.Value {
-    .object(
-      [
-        ("files", .integer(Int128(inputs.files))),
-        ("payloads", .integer(Int128(inputs.payloads))),
-        ("counted", .integer(Int128(inputs.counted))),
-        (
-          "rejected",
-          .array(
-            inputs.rejected.map { r in
-              var members: [(String, JSONWriter.Value)] = [("path", .string(r.location.path))]
-              if let index = r.location.index { members.append(("index", .integer(Int128(index)))) }
-              if let line = r.location.line { members.append(("line", .integer(Int128(line)))) }
-              members.append(("reason", .string(r.reason)))
-              return .object(members)
-            })
-        ),
-        ("rejectedCount", .integer(Int128(inputs.rejectedCount))),
-        (
-          "rejectedByReason",
-          .array(
-            inputs.rejections.countsByReason.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map {
-              .object([("reason", .string($0.key)), ("count", .integer(Int128($0.value)))])
-            })
-        ),
-        (
-          "excluded",
-          .object(ExclusionReason.allCases.map { ($0.rawValue, .integer(Int128(inputs.excluded[$0] ?? 0))) })
-        ),
-        (
-          "otherDocuments",
-          .object(
-            DocumentKind.allCases.filter { $0 != .metricPayload }.map {
-              ($0.rawValue, .integer(Int128(inputs.otherDocuments[$0] ?? 0)))
-            })
-        ),
-        ("ignoredFiles", .array(inputs.ignoredFiles.map { .string($0) })),
-        ("duplicateFiles", .array(inputs.duplicateFiles.map { .string($0) })),
-        (
-          "accounting",
-          .object([
-            ("read", .integer(Int128(inputs.read))), ("counted", .integer(Int128(inputs.counted))),
-            ("excluded", .integer(Int128(inputs.excludedCount))), ("rejected", .integer(Int128(inputs.rejectedCount))),
-            ("otherDocuments", .integer(Int128(inputs.otherDocumentCount))),
-          ])
-        ),
-        (
-          "timestamps",
-          .object([
-            ("zoneAssumedPayloads", .integer(Int128(inputs.zoneAssumedPayloads))),
-            ("assumedUTCOffset", .string(inputs.assumedUTCOffsetText)),
-          ])
-        ),
-        (
-          "unknownKeys",
-          .object(
-            inputs.unknownKeys.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map {
-              ($0, .integer(Int128(inputs.unknownKeys[$0]!)))
-            })
-        ),
-      ] + (inputs.subIntervalEntries > 0 ? [("subIntervalEntries", .integer(Int128(inputs.subIntervalEntries)))] : []))
   }
 
   private static func version(_ v: VersionSummary) -> JSONWriter.Value {

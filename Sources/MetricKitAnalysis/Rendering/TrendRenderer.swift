@@ -138,7 +138,7 @@ public enum TrendRenderer {
     var members: [(String, JSONWriter.Value)] = [
       ("schemaVersion", .integer(Int128(SummaryReport.schemaVersion))),
       ("interval", .string(report.interval.rawValue)),
-      ("inputs", SummaryJSONRenderer.inputs(report.inputs)),
+      ("inputs", report.inputs.json),
       ("series", .array(series)),
       ("omissions", .array(report.omissions.map { .string($0) })),
     ]

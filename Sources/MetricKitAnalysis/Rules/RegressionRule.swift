@@ -69,11 +69,11 @@ public struct RegressionRule: Sendable, Hashable {
   }
 
   /// The budget as a measurement in the metric's unit (nil without one, or for plain numbers).
-  public var budgetMeasurement: Measurement<Dimension>? { RuleResult.measurement(budget, metric) }
+  public var budgetMeasurement: Measurement<Dimension>? { metric.measurement(budget) }
 
   /// The absolute threshold as a measurement in the metric's unit.
   public var maxIncreaseAbsoluteMeasurement: Measurement<Dimension>? {
-    RuleResult.measurement(maxIncreaseAbsolute, metric)
+    metric.measurement(maxIncreaseAbsolute)
   }
 
   /// The rule with a budget given in any unit of the metric's dimension (`250 ms`, `0.4 s`).

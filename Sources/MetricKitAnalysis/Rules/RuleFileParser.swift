@@ -214,7 +214,7 @@ public enum RuleFileParser {
       do {
         metric = try MetricID(metricText)
       } catch {
-        throw fail(metricNode, "\(prefix).metric", error.message)
+        throw fail(metricNode, "\(prefix).metric", error.description)
       }
       let unit = metric.metric.unit
       var statistic = RegressionRule.defaultStatistic(metric.kind)

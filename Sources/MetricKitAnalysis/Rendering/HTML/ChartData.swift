@@ -1,6 +1,6 @@
 import Foundation
 
-/// One time chart of the page as both the static SVG and `report.js` draw it: the same rounded
+/// One time chart of the page as both the static SVG and the page's script draw it: the same rounded
 /// numbers feed both, and are embedded in the page for the tooltips and redraws.
 struct ChartData {
   /// One line (or stacked area) of the chart.
@@ -102,7 +102,7 @@ struct ChartData {
     }
   }
 
-  /// The chart as JSON for `report.js`: days and values as arrays, brackets only where they exist.
+  /// The chart as JSON for the page's script: days and values as arrays, brackets only where they exist.
   var json: JSONWriter.Value {
     var fields: [(String, JSONWriter.Value)] = [
       ("id", .string(id)), ("kind", .string(kind)), ("metric", .string(metric)),

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The frame of every chart of the report and its scales: days or values to pixels, tick positions
-/// and labels, coordinates as text. `report.js` computes the same, operation for operation, so that a
+/// and labels, coordinates as text. `report-scales.js` computes the same, operation for operation, so that a
 /// chart it redraws for the whole range is the chart written here (a browser test compares them).
 struct ChartScale {
   /// The chart's size and the plot area's margins, in pixels.
@@ -49,7 +49,7 @@ struct ChartScale {
     return factor * magnitude
   }
 
-  /// 10ⁿ by multiplications (as report.js computes it: `pow` may round differently in a browser).
+  /// 10ⁿ by multiplications (as report-scales.js computes it: `pow` may round differently in a browser).
   static func powerOfTen(_ n: Int) -> Double {
     var p = 1.0
     for _ in 0..<abs(n) { p *= 10 }
@@ -115,7 +115,7 @@ struct ChartScale {
 
   /// Where an axis label centred on `x` is written: there, or, when its estimated half width (3.3 px a
   /// character at the axis' 11 px) would pass the chart's right edge, ending 1 px inside that edge
-  /// (`end`: the label's class, which anchors it at its end). report.js places labels the same way.
+  /// (`end`: the label's class, which anchors it at its end). report-scales.js places labels the same way.
   static func labelPlacement(x: Double, label: String) -> (x: Double, end: Bool) {
     x + Double(label.count) * 3.3 > width - 1 ? (width - 1, true) : (x, false)
   }

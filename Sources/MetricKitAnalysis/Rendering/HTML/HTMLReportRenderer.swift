@@ -2,7 +2,7 @@ import Foundation
 
 /// Renders a ``ReportPage`` as one self-contained HTML file: styles, script, data and SVG inline, no
 /// request of any kind (a Content-Security-Policy allows none, and only the page's own script and
-/// style by hash). Every chart is drawn here as static SVG; `report.js` adds zoom, crosshair, legend and
+/// style by hash). Every chart is drawn here as static SVG; the page's script adds zoom, crosshair, legend and
 /// presets. Output is deterministic: no clock, sorted series, fixed number formatting.
 public enum HTMLReportRenderer {
   /// Full data tables are written for charts of at most this many points; larger ones get one row
@@ -13,7 +13,7 @@ public enum HTMLReportRenderer {
   public static func render(_ page: ReportPage) -> String {
     var context = Context(page: page)
     let style = String(decoding: PackageResources.report_css, as: UTF8.self)
-    let script = String(decoding: PackageResources.report_js, as: UTF8.self)
+    let script = ReportScript.text
     let body = context.body()
     let counted = page.inputs.counted
     var out = "<!DOCTYPE html>\n<html lang=\"en\" data-report-ready=\"false\" data-report-errors=\"\">\n<head>\n"
@@ -80,7 +80,7 @@ public enum HTMLReportRenderer {
       }
     }
 
-    /// The data `report.js` reads.
+    /// The data the page's script reads.
     var data: JSONWriter.Value {
       .object([
         ("interval", .string(page.interval.rawValue)), ("minPayloads", .integer(Int128(page.minPayloads))),

@@ -1,5 +1,5 @@
 /// Static SVG for the report's charts: axes, then one `<path>` per series (and per band, and per set
-/// of sparse markers), never an element per point. `report.js` redraws the same elements when the
+/// of sparse markers), never an element per point. The page's script redraws the same elements when the
 /// time range or the visible versions change.
 enum SVGChart {
   /// A release marker: a version's first interval with enough payloads.
@@ -121,7 +121,7 @@ enum SVGChart {
   static let labelRowCount = 4
 
   /// The width a release label is given: 6 px a character and a margin (the same estimate in
-  /// report.js: no text is measured, so that the page and the script agree).
+  /// the page's script: no text is measured, so that the page and the script agree).
   static func labelWidth(_ label: String) -> Double { Double(label.count) * 6 + 6 }
 
   /// Each release label's row: the first whose previous label ends before it, among
@@ -187,7 +187,7 @@ enum SVGChart {
     let plot =
       "x=\"\(ChartScale.coordinate(ChartScale.left))\" y=\"\(ChartScale.coordinate(ChartScale.top))\" "
       + "width=\"\(ChartScale.coordinate(ChartScale.plotWidth))\" height=\"\(ChartScale.coordinate(ChartScale.plotHeight))\""
-    // Focusable: the keyboard moves the crosshair and zooms (report.js).
+    // Focusable: the keyboard moves the crosshair and zooms (report-pointer.js).
     var out = "<svg class=\"plot\" viewBox=\"0 0 \(w) \(h)\" role=\"img\" tabindex=\"0\" "
     out += "aria-labelledby=\"\(chart.id)-t \(chart.id)-d\">"
     out += "<title id=\"\(chart.id)-t\">\(TextEscaping.html(title))</title>"

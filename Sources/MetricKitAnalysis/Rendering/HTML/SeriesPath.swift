@@ -1,7 +1,7 @@
 /// The SVG path data of one series, reduced to what a pixel column can show: for each segment (a run
 /// of consecutive intervals) and each pixel column, the first, lowest, highest and last point, in their
 /// order. A series of any length becomes at most four points per column, drawn as one `<path>`; a
-/// missing interval starts a new `M` subpath. `report.js` does the same, step for step.
+/// missing interval starts a new `M` subpath. `report-paths.js` does the same, step for step.
 struct SeriesPath {
   /// Pixel positions of the points, in order.
   var xs: [Double]

@@ -31,3 +31,22 @@ public struct PayloadReadResult: Sendable {
     }
   }
 }
+
+extension PayloadReader {
+  /// Reads everything into memory: metric payloads, diagnostic payloads, rejections and the
+  /// accounting. Convenient for analysis scripts; the reports stream instead.
+  ///
+  /// ```swift
+  /// let read = PayloadReader().readAll(paths: ["dumps/2024-05"])
+  /// print(read.metricPayloads.count, read.diagnosticPayloads.count, read.rejected.count, read.accounting.read)
+  /// ```
+  public func readAll(paths: [String]) -> PayloadReadResult {
+    var result = PayloadReadResult()
+    let discovery = read(paths: paths) { result.add($0) }
+    result.accounting.files = discovery.files.count
+    result.accounting.ignoredFiles = discovery.ignored.map(\.description)
+    result.accounting.duplicateFiles = discovery.duplicates.map(\.description)
+    result.accounting.assumedUTCOffset = timestamps.assumedUTCOffset
+    return result
+  }
+}

@@ -14,9 +14,9 @@ public struct ScalarSample: Sendable, Hashable {
   /// Every value while the sample is exact; empty once it is a sketch. Two stored properties, not an
   /// enum with payloads: `append` then grows the array in place, where taking an enum's payload out
   /// and putting it back cost a retain and a release per value (40-odd values a payload).
-  private var exact: [Double]
+  private(set) var exact: [Double]
   /// The sketch, once the sample holds more than `exactLimit` values.
-  private var folded: LogBucketSketch?
+  private(set) var folded: LogBucketSketch?
   /// The most values kept exactly; past it the sample is a sketch.
   public let exactLimit: Int
 
@@ -98,28 +98,6 @@ public struct ScalarSample: Sendable, Hashable {
   /// The largest value (exact in both forms); nil when empty.
   public var maximum: Double? {
     if let folded { folded.count > 0 ? folded.maximum : nil } else { exact.max() }
-  }
-
-  /// The arithmetic mean (through GSL while exact).
-  public func mean() throws(StatisticsError) -> Double { try summary([]).mean }
-
-  /// The mean and type-7 percentiles (from one sort while exact).
-  public func summary(_ percentiles: [Percentile]) throws(StatisticsError) -> (mean: Double, percentiles: [Double]) {
-    if let folded {
-      guard let mean = folded.mean, mean.isFinite else { throw .invalidInput("non-finite mean") }
-      return (mean, folded.quantiles(percentiles.map(\.probability)))
-    }
-    guard !exact.isEmpty else { throw .empty }
-    let sorted = exact.sorted()
-    let mean = try GSL.weightedMean(values: sorted, weights: [Double](repeating: 1, count: sorted.count))
-    var result: [Double] = []
-    for p in percentiles { result.append(try GSL.sortedQuantile(sorted, probability: p.probability)) }
-    return (mean, result)
-  }
-
-  /// Type-7 percentiles.
-  public func percentiles(_ percentiles: [Percentile]) throws(StatisticsError) -> [Double] {
-    try summary(percentiles).percentiles
   }
 
   /// Turns the exact values into a sketch.

@@ -1,0 +1,56 @@
+extension ComparisonReport {
+  /// One side of a gate: a version of the dump, or a version's snapshot.
+  public enum Side: Sendable {
+    /// The version of this name in the dump.
+    case dump(version: String)
+    /// A snapshot, read from `path`.
+    case snapshot(VersionSnapshot, path: String)
+  }
+
+  /// Versions a gate asked for that the dump holds neither metric payloads nor diagnostics of.
+  public struct MissingVersions: Error, Sendable, Equatable {
+    /// The versions asked for and absent, baseline first.
+    public var versions: [String]
+    /// The versions the dump holds (``DumpAggregate/comparableVersions``).
+    public var counted: Set<String>
+  }
+
+  /// The comparison a gate makes of `baseline` and `candidate`, each from `aggregate` (read with the
+  /// evaluator's aggregation options) or a snapshot. Both from the dump and `grouping` given, group by
+  /// group as ``init(grouped:baseline:candidate:top:wholeVersions:baselineDiagnostics:candidateDiagnostics:evaluator:threads:)``
+  /// compares them; otherwise the whole versions, the snapshots' accounting beside the dump's.
+  public init(
+    gate evaluator: RegressionEvaluator, aggregate: DumpAggregate, baseline: Side, candidate: Side,
+    grouping: GroupingKey?, wholeVersions: Bool, top: Int, threads: Int = 1
+  ) throws(MissingVersions) {
+    func side(_ side: Side) -> (aggregate: VersionAggregate?, diagnostics: DiagnosticAggregate?) {
+      switch side {
+      case .dump(let version): (aggregate.comparedVersion(version), aggregate.diagnostics[version])
+      case .snapshot(let snapshot, _):
+        (snapshot.aggregate, snapshot.diagnostics ?? aggregate.diagnostics[snapshot.aggregate.version])
+      }
+    }
+    let (b, c) = (side(baseline), side(candidate))
+    guard let baselineAggregate = b.aggregate, let candidateAggregate = c.aggregate else {
+      let absent = [(baseline, b.aggregate), (candidate, c.aggregate)].compactMap { side, found in
+        if case .dump(let version) = side, found == nil { version } else { nil }
+      }
+      throw MissingVersions(versions: absent, counted: aggregate.comparableVersions)
+    }
+    if grouping != nil, case .dump(let baselineVersion) = baseline, case .dump(let candidateVersion) = candidate {
+      self.init(
+        grouped: aggregate, baseline: baselineVersion, candidate: candidateVersion, top: top,
+        wholeVersions: wholeVersions, baselineDiagnostics: b.diagnostics, candidateDiagnostics: c.diagnostics,
+        evaluator: evaluator, threads: threads)
+      return
+    }
+    var inputs = aggregate.inputs
+    if case .snapshot(let snapshot, _) = candidate { inputs.merge(snapshot.inputs) }
+    var baselineSnapshot: (path: String, inputs: InputAccounting)?
+    if case .snapshot(let snapshot, let path) = baseline { baselineSnapshot = (path, snapshot.inputs) }
+    self.init(
+      baseline: baselineAggregate, candidate: candidateAggregate, inputs: inputs, baselineSnapshot: baselineSnapshot,
+      baselineDiagnostics: b.diagnostics, candidateDiagnostics: c.diagnostics, evaluator: evaluator,
+      threads: threads)
+  }
+}

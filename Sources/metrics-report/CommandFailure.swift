@@ -1,0 +1,31 @@
+import ArgumentParser
+
+/// Why a command stops short, and the one place such an end becomes a message and an exit code:
+/// 0 success, 1 the gate fails, 2 cannot evaluate, 64 usage error (ArgumentParser's own).
+enum CommandFailure: Error {
+  /// Nothing can be evaluated — unreadable rules or snapshots, no payloads for a version asked, an
+  /// unusable cache or output, `--strict` with rejected inputs: the message, then exit 2.
+  case cannotEvaluate(String)
+  /// A regression at `error` severity: the report says which; exit 1.
+  case gateFailed
+  /// A command that wrote its output and said why it ends so (a gate's stored outcome): its status.
+  case finished(status: Int32)
+
+  /// The exit status of a run that cannot evaluate.
+  static let cannotEvaluateStatus: Int32 = 2
+
+  /// The exit status.
+  var status: Int32 {
+    switch self {
+    case .cannotEvaluate: Self.cannotEvaluateStatus
+    case .gateFailed: 1
+    case .finished(let status): status
+    }
+  }
+
+  /// Says the failure on standard error (nothing more for an end already said) and exits.
+  func exit() -> Never {
+    if case .cannotEvaluate(let message) = self { ReportOutput.printError("metrics-report: \(message)") }
+    MetricsReport.exit(withError: ExitCode(status))
+  }
+}
