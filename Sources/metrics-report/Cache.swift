@@ -80,7 +80,7 @@ enum CacheCommand {
     do {
       return try AggregateCache(directory: directory)
     } catch {
-      throw CommandFailure.cannotEvaluate("\(error)")
+      throw CommandFailure.cannotEvaluate("--cache \(error)")
     }
   }
 

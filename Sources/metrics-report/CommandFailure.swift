@@ -1,4 +1,5 @@
 import ArgumentParser
+import MetricKitAnalysis
 
 /// Why a command stops short, and the one place such an end becomes a message and an exit code:
 /// 0 success, 1 the gate fails, 2 cannot evaluate, 64 usage error (ArgumentParser's own).
@@ -27,5 +28,12 @@ enum CommandFailure: Error {
   func exit() -> Never {
     if case .cannotEvaluate(let message) = self { ReportOutput.printError("metrics-report: \(message)") }
     MetricsReport.exit(withError: ExitCode(status))
+  }
+}
+
+extension SnapshotError {
+  /// The error in the commands' words: which options make snapshots differ.
+  var commandLineDescription: String {
+    self == .differentAxes ? "snapshots with different time axes (--interval) or groups (--by)" : description
   }
 }

@@ -96,7 +96,7 @@ struct Compare: ParsableCommand {
     let candidateSnapshot = try candidateFile.map { try load($0, version: candidate, for: evaluator) }
 
     let grouping: GroupingKey?
-    do throws(RuleSet.GroupingConflict) {
+    do throws(GroupingConflictError) {
       grouping = try ruleSet.grouping(asked: breakdown.key, fromSnapshot: baselineFile != nil || candidateFile != nil)
     } catch {
       throw GateOptions.usageError(error)
@@ -174,7 +174,7 @@ struct Compare: ParsableCommand {
     do {
       snapshot = try VersionSnapshot.load(path: path, version: version)
     } catch {
-      throw CommandFailure.cannotEvaluate("\(error)")
+      throw CommandFailure.cannotEvaluate(error.commandLineDescription)
     }
     if let mismatch = snapshot.mismatch(
       estimator: histogram.estimator, payloadPercentiles: evaluator.payloadPercentiles)

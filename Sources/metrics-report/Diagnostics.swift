@@ -40,11 +40,11 @@ struct Diagnostics: ParsableCommand {
     if format == .folded {
       // Streamed: a deep tree's lines are written as they are made, never held together.
       try ReportOutput.write(to: output, inputs: aggregate.discovery) {
-        (destination) throws(ReportDestination.Failure) in
-        var failure: ReportDestination.Failure?
+        (destination) throws(OutputError) in
+        var failure: OutputError?
         DiagnosticsRenderer.writeFolded(aggregate) { line in
           guard failure == nil else { return }
-          do throws(ReportDestination.Failure) { try destination.write(line) } catch { failure = error }
+          do throws(OutputError) { try destination.write(line) } catch { failure = error }
         }
         if let failure { throw failure }
       }

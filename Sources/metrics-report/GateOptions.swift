@@ -33,7 +33,7 @@ struct GateOptions: ParsableArguments {
   }
 
   /// Rules on one group that cannot be evaluated as asked, as a usage error in the options' words.
-  static func usageError(_ conflict: RuleSet.GroupingConflict) -> ValidationError {
+  static func usageError(_ conflict: GroupingConflictError) -> ValidationError {
     switch conflict {
     case .severalKeys(let keys):
       ValidationError(

@@ -118,7 +118,7 @@ struct InputOptions: ParsableArguments {
     do {
       return try AggregateCache(directory: directory, hashesContent: cacheContentHash)
     } catch {
-      throw CommandFailure.cannotEvaluate("\(error)")
+      throw CommandFailure.cannotEvaluate("--cache \(error)")
     }
   }
 

@@ -41,8 +41,8 @@ struct MergeSnapshots: ParsableCommand {
       // One merged snapshot per version, in version order (one document for one version, as always).
       let merged = try VersionSnapshot.mergedByVersion(loaded)
       try ReportOutput.write(merged.map { $0.json(compact: compact) }.joined(), to: output, inputs: files)
-    } catch let failure as VersionSnapshot.Failure {
-      throw CommandFailure.cannotEvaluate("\(failure)")
+    } catch let failure as SnapshotError {
+      throw CommandFailure.cannotEvaluate(failure.commandLineDescription)
     }
   }
 }

@@ -26,7 +26,7 @@ enum ReportOutput {
 
   /// Writes a whole report to `path` (standard output without one), through a temporary file.
   static func write(_ text: String, to path: String?, inputs: InputDiscovery.Result? = nil) throws {
-    try write(to: path, inputs: inputs) { (destination) throws(ReportDestination.Failure) in
+    try write(to: path, inputs: inputs) { (destination) throws(OutputError) in
       try destination.write(text)
     }
   }
@@ -34,7 +34,7 @@ enum ReportOutput {
   /// Writes a report piece by piece through `body`, then puts it in place; any write error exits 2.
   static func write(
     to path: String?, inputs: InputDiscovery.Result? = nil,
-    _ body: (ReportDestination) throws(ReportDestination.Failure) -> Void
+    _ body: (ReportDestination) throws(OutputError) -> Void
   ) throws {
     let destination = try destination(path, inputs: inputs)
     do {

@@ -75,8 +75,8 @@ struct Trend: ParsableCommand {
           }
           loaded.append(snapshot)
         }
-      } catch let failure as VersionSnapshot.Failure {
-        throw CommandFailure.cannotEvaluate("\(failure)")
+      } catch let failure as SnapshotError {
+        throw CommandFailure.cannotEvaluate(failure.commandLineDescription)
       }
     }
     return DumpAggregate(snapshots: loaded)

@@ -1,10 +1,11 @@
 // Merging: snapshots of disjoint inputs add up to the snapshot of all of them.
 extension VersionSnapshot {
   /// Merges snapshots of the same version, estimator and percentiles.
-  public static func merge(_ snapshots: [VersionSnapshot]) throws(Failure) -> VersionSnapshot {
-    guard var result = snapshots.first else { throw Failure(description: "no snapshots to merge") }
+  public static func merge(_ snapshots: [VersionSnapshot]) throws(SnapshotError) -> VersionSnapshot {
+    guard var result = snapshots.first else { throw SnapshotError.cannotMerge("no snapshots to merge") }
     guard snapshots.count <= maximumShards else {
-      throw Failure(description: "\(snapshots.count) snapshots of one version: at most \(maximumShards) merge at once")
+      throw SnapshotError.cannotMerge(
+        "\(snapshots.count) snapshots of one version: at most \(maximumShards) merge at once")
     }
     // Overlapping shards (the same shard twice, a copy, a file also piped in, a merge with one of
     // its own parts) would count payloads twice: each shard identity may come from one snapshot only.
@@ -12,26 +13,26 @@ extension VersionSnapshot {
     for (i, snapshot) in snapshots.enumerated() {
       for identity in snapshot.shards {
         if let first = holder.updateValue(i, forKey: identity) {
-          throw Failure(
-            description: "snapshots \(first + 1) and \(i + 1) of version \(snapshot.aggregate.version) both hold the "
+          throw SnapshotError.cannotMerge(
+            "snapshots \(first + 1) and \(i + 1) of version \(snapshot.aggregate.version) both hold the "
               + "same shard \(identity): merging them would count its payloads twice")
         }
       }
     }
     guard holder.count <= maximumShardIdentities else {
-      throw Failure(
-        description: "a merge of \(holder.count) shards: a snapshot lists at most \(maximumShardIdentities)")
+      throw SnapshotError.cannotMerge(
+        "a merge of \(holder.count) shards: a snapshot lists at most \(maximumShardIdentities)")
     }
     for other in snapshots.dropFirst() {
       guard other.aggregate.version == result.aggregate.version else {
-        throw Failure(
-          description: "snapshots of different versions: \(result.aggregate.version) and \(other.aggregate.version)")
+        throw SnapshotError.cannotMerge(
+          "snapshots of different versions: \(result.aggregate.version) and \(other.aggregate.version)")
       }
       guard other.estimator == result.estimator, other.payloadPercentiles == result.payloadPercentiles else {
-        throw Failure(description: "snapshots taken with different estimators or percentiles")
+        throw SnapshotError.cannotMerge("snapshots taken with different estimators or percentiles")
       }
       guard other.interval == result.interval, other.grouping == result.grouping else {
-        throw Failure(description: "snapshots with different time axes (--interval) or groups (--by)")
+        throw .differentAxes
       }
       result.aggregate.merge(other.aggregate)
       result.exactValueBudget = min(result.exactValueBudget, other.exactValueBudget)
@@ -50,7 +51,7 @@ extension VersionSnapshot {
 
   /// Snapshots merged per version, in version order: what `merge` writes for a stream of shards of
   /// several versions.
-  public static func mergedByVersion(_ snapshots: [VersionSnapshot]) throws(Failure) -> [VersionSnapshot] {
+  public static func mergedByVersion(_ snapshots: [VersionSnapshot]) throws(SnapshotError) -> [VersionSnapshot] {
     var byVersion: [String: [VersionSnapshot]] = [:]
     for snapshot in snapshots { byVersion[snapshot.aggregate.version, default: []].append(snapshot) }
     var out: [VersionSnapshot] = []

@@ -4,29 +4,29 @@ import Foundation
 extension VersionSnapshot {
   /// Reads every snapshot of a file or stream: JSON documents one after the other, pretty or one per
   /// line (`snapshot --compact`), of one version or several, as shards and `merge` write them.
-  public static func loadAll(path: String, name: String? = nil) throws(Failure) -> [VersionSnapshot] {
+  public static func loadAll(path: String, name: String? = nil) throws(SnapshotError) -> [VersionSnapshot] {
     let name = name ?? path
     let buffer: PaddedBuffer
     do {
       buffer = try InputFileReader().read(path: InputPath(path))
     } catch {
-      throw Failure(description: "\(name): \(error.reason)")
+      throw SnapshotError.unreadable("\(name): \(error.reason)")
     }
     return try loadAll(buffer, name: name)
   }
 
   /// Reads every snapshot of `bytes`, a stream as ``loadAll(path:name:)`` reads; `name` names it in
   /// errors.
-  public static func loadAll(bytes: UnsafeRawBufferPointer, name: String) throws(Failure) -> [VersionSnapshot] {
-    let copied = Result { () throws(InputFailure) in try PaddedBuffer(copying: bytes) }
+  public static func loadAll(bytes: UnsafeRawBufferPointer, name: String) throws(SnapshotError) -> [VersionSnapshot] {
+    let copied = Result { () throws(InputError) in try PaddedBuffer(copying: bytes) }
     switch copied {
     case .success(let buffer): return try loadAll(buffer, name: name)
-    case .failure(let failure): throw Failure(description: "\(name): \(failure.reason)")
+    case .failure(let failure): throw SnapshotError.unreadable("\(name): \(failure.reason)")
     }
   }
 
-  private static func loadAll(_ buffer: PaddedBuffer, name: String) throws(Failure) -> [VersionSnapshot] {
-    guard let parser = JSONParser(maximumDepth: 64) else { throw Failure(description: "\(name): out of memory") }
+  private static func loadAll(_ buffer: PaddedBuffer, name: String) throws(SnapshotError) -> [VersionSnapshot] {
+    guard let parser = JSONParser(maximumDepth: 64) else { throw SnapshotError.unreadable("\(name): out of memory") }
     let bytes = buffer.bytes
     var out: [VersionSnapshot] = []
     var i = 0
@@ -37,19 +37,19 @@ extension VersionSnapshot {
         continue
       }
       guard byte == UInt8(ascii: "{"), let end = documentEnd(bytes, from: i) else {
-        throw Failure(
-          description: "\(name): byte \(i): not a snapshot (a stream holds JSON objects, one after the other)")
+        throw SnapshotError.unreadable(
+          "\(name): byte \(i): not a snapshot (a stream holds JSON objects, one after the other)")
       }
       // Parsed in place: the buffer's padding (or the next document) follows the slice.
       let slice = UnsafeRawBufferPointer(rebasing: bytes[i..<end])
       do {
         out.append(try parser.parse(slice) { (root) throws(PayloadDecodingError) in try decode(root) })
       } catch {
-        throw Failure(description: "\(name): snapshot \(out.count + 1): not a metrics-report snapshot: \(error)")
+        throw SnapshotError.unreadable("\(name): snapshot \(out.count + 1): not a metrics-report snapshot: \(error)")
       }
       i = end
     }
-    if out.isEmpty { throw Failure(description: "\(name): no snapshot in the stream") }
+    if out.isEmpty { throw SnapshotError.unreadable("\(name): no snapshot in the stream") }
     return out
   }
 
@@ -84,21 +84,19 @@ extension VersionSnapshot {
   }
 
   /// Reads a file of one snapshot; a file of several is refused unless `version` picks one.
-  public static func load(path: String, version: String? = nil) throws(Failure) -> VersionSnapshot {
+  public static func load(path: String, version: String? = nil) throws(SnapshotError) -> VersionSnapshot {
     let all = try mergedByVersion(loadAll(path: path))
     if let version {
       guard let picked = all.first(where: { $0.aggregate.version == version }) else {
-        throw Failure(
-          description:
-            "\(path) holds no snapshot of version \(version) (it holds \(all.map(\.aggregate.version).joined(separator: ", ")))"
+        throw SnapshotError.unreadable(
+          "\(path) holds no snapshot of version \(version) (it holds \(all.map(\.aggregate.version).joined(separator: ", ")))"
         )
       }
       return picked
     }
     guard all.count == 1 else {
-      throw Failure(
-        description:
-          "\(path) holds snapshots of \(all.count) versions (\(all.map(\.aggregate.version).joined(separator: ", "))); name the one to use"
+      throw SnapshotError.unreadable(
+        "\(path) holds snapshots of \(all.count) versions (\(all.map(\.aggregate.version).joined(separator: ", "))); name the one to use"
       )
     }
     return all[0]

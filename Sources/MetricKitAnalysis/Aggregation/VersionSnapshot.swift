@@ -116,10 +116,4 @@ public struct VersionSnapshot: Sendable {
     self.payloadPercentiles = payloadPercentiles.sorted()
     self.inputs = inputs.canonical
   }
-
-  /// Why snapshots could not be read or merged.
-  public struct Failure: Error, Sendable, CustomStringConvertible {
-    /// What went wrong, naming the file.
-    public var description: String
-  }
 }

@@ -67,10 +67,10 @@ extension AggregateCache {
   func loadResult(_ key: String) -> ResultLookup {
     let path = resultPath(key)
     guard let bytes = Self.contents(ofRegularFile: path) else { return .miss }
-    do throws(Failure) {
+    do throws(CacheError) {
       let section = try Self.sections(of: bytes, kind: "result", count: 1)[0]
       try section.check(in: bytes)
-      guard let result = section.afterFirstLine(in: bytes) else { throw Failure(description: "no entries line") }
+      guard let result = section.afterFirstLine(in: bytes) else { throw CacheError.unreadable("no entries line") }
       _ = path.withCString { utimensat(AT_FDCWD, $0, nil, 0) }
       return .hit(Array(bytes[result]))
     } catch {

@@ -37,24 +37,18 @@ public struct AggregateCache: Sendable {
   /// systems whose times cannot be trusted (slower: every file is read on every run to hash it).
   public let hashesContent: Bool
 
-  /// Why the cache cannot be used.
-  public struct Failure: Error, Sendable, CustomStringConvertible {
-    /// What went wrong, naming the folder.
-    public var description: String
-  }
-
   /// Opens the cache in `directory`, creating it (and its `FORMAT`) when it does not exist or is
   /// empty. Refuses a folder of another format, and a non-empty folder that is not a cache.
-  public init(directory: String, hashesContent: Bool = false) throws(Failure) {
+  public init(directory: String, hashesContent: Bool = false) throws(CacheError) {
     self.directory = directory
     self.hashesContent = hashesContent
     let format = directory + "/FORMAT"
     var info = stat()
     if stat(directory, &info) != 0 {
       guard (try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)) != nil
-      else { throw Failure(description: "--cache \(directory): cannot create the folder: \(Self.systemError())") }
+      else { throw .cannotCreate(folder: directory, reason: Self.systemError()) }
     } else if (info.st_mode & S_IFMT) != S_IFDIR {
-      throw Failure(description: "--cache \(directory): not a folder")
+      throw .notAFolder(directory)
     }
     if let text = try? String(contentsOfFile: format, encoding: .utf8) {
       guard text == Self.formatText else {
@@ -62,22 +56,17 @@ public struct AggregateCache: Sendable {
           text.hasPrefix("metrics-report cache ")
           ? "format \(text.dropFirst(21).prefix(8).trimmingCharacters(in: .whitespacesAndNewlines))"
           : "'\(text.prefix(40))'"
-        throw Failure(
-          description:
-            "--cache \(directory): a metrics-report cache of \(found); this build reads format \(Self.formatVersion) "
-            + "only: remove the folder or name another one.")
+        throw .otherFormat(folder: directory, found: found)
       }
     } else {
       // Empty, or being made a cache by another run at this moment (its FORMAT not yet renamed: a
       // run writes FORMAT before anything else, so a folder holding anything more is not a cache).
       let contents = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
       guard contents.allSatisfy({ $0.hasPrefix("FORMAT.tmp-") }) else {
-        throw Failure(
-          description: "--cache \(directory): not a metrics-report cache (no FORMAT file) and not empty; "
-            + "name a new or empty folder")
+        throw .notACache(directory)
       }
       guard Self.writeAtomically(Array(Self.formatText.utf8), to: format) else {
-        throw Failure(description: "--cache \(directory): cannot write \(format): \(Self.systemError())")
+        throw .cannotWrite(folder: directory, file: format, reason: Self.systemError())
       }
     }
     // The cache's files are its own: a link where it keeps them would take its writes, and pruning,
@@ -86,9 +75,7 @@ public struct AggregateCache: Sendable {
       switch Self.kind(of: "\(directory)/\(folder)") {
       case S_IFDIR, nil: continue
       default:
-        throw Failure(
-          description: "--cache \(directory): \(folder) is not a folder (a link?): the cache keeps only its own "
-            + "files there; remove it or name another cache")
+        throw .notItsOwn(folder: directory, part: folder)
       }
     }
   }
@@ -277,14 +264,14 @@ public struct AggregateCache: Sendable {
   /// part of its key). Any bytes either give an aggregate or a failure saying what is wrong: a torn or
   /// damaged file (its length or checksums), or the key path of a value that does not read.
   public static func decodeEntry(_ bytes: [UInt8], options: AggregationOptions, reader: PayloadReader)
-    throws(Failure) -> DumpAggregate
+    throws(CacheError) -> DumpAggregate
   {
     try decodeEntry(bytes, options: options, reader: reader, parser: nil)
   }
 
   /// ``decodeEntry(_:options:reader:)`` with the thread's parser (a new one when nil).
   static func decodeEntry(_ bytes: [UInt8], options: AggregationOptions, reader: PayloadReader, parser: JSONParser?)
-    throws(Failure) -> DumpAggregate
+    throws(CacheError) -> DumpAggregate
   {
     let sections = try Self.sections(of: bytes, kind: "entry", count: 2)
     for section in sections { try section.check(in: bytes) }
@@ -299,17 +286,17 @@ public struct AggregateCache: Sendable {
   /// section is read and checked, so that a run taking its series from elsewhere reads little.
   public static func decodeOutline(
     _ bytes: [UInt8], size: Int, options: AggregationOptions, reader: PayloadReader
-  ) throws(Failure) -> DumpAggregate {
+  ) throws(CacheError) -> DumpAggregate {
     try decodeOutline(bytes, size: size, options: options, reader: reader, parser: nil)
   }
 
   /// ``decodeOutline(_:size:options:reader:)`` with the thread's parser (a new one when nil).
   static func decodeOutline(
     _ bytes: [UInt8], size: Int, options: AggregationOptions, reader: PayloadReader, parser: JSONParser?
-  ) throws(Failure) -> DumpAggregate {
+  ) throws(CacheError) -> DumpAggregate {
     let sections = try Self.sections(of: bytes, kind: "entry", count: 2, size: size)
     try sections[0].check(in: bytes)
-    guard let outline = sections[0].afterFirstLine(in: bytes) else { throw Failure(description: "no sources line") }
+    guard let outline = sections[0].afterFirstLine(in: bytes) else { throw CacheError.unreadable("no sources line") }
     return try Self.decodeJSON(bytes[outline], what: "cache entry outline", parser: parser) {
       (root) throws(PayloadDecodingError) in
       try DumpAggregate(cacheOutline: root, options: options, reader: reader)
@@ -321,22 +308,22 @@ public struct AggregateCache: Sendable {
   static func decodeJSON<R>(
     _ bytes: ArraySlice<UInt8>, what: String, parser: JSONParser? = nil,
     _ body: (JSONValue) throws(PayloadDecodingError) -> R
-  ) throws(Failure) -> R {
+  ) throws(CacheError) -> R {
     let copied = bytes.withUnsafeBytes { all in
-      Result { () throws(InputFailure) in try PaddedBuffer(copying: all) }
+      Result { () throws(InputError) in try PaddedBuffer(copying: all) }
     }
     let buffer: PaddedBuffer
     switch copied {
-    case .failure(let failure): throw Failure(description: failure.reason)
+    case .failure(let failure): throw CacheError.unreadable(failure.reason)
     case .success(let b): buffer = b
     }
     guard let parser = parser ?? JSONParser(maximumDepth: Self.maximumDepth) else {
-      throw Failure(description: "out of memory")
+      throw CacheError.unreadable("out of memory")
     }
     do {
       return try parser.parse(buffer.bytes, body)
     } catch {
-      throw Failure(description: "not a \(what): \(error)")
+      throw CacheError.unreadable("not a \(what): \(error)")
     }
   }
 
@@ -349,9 +336,9 @@ public struct AggregateCache: Sendable {
     var sum: UInt64
 
     /// Checks the section's bytes against its checksum.
-    func check(in bytes: [UInt8]) throws(Failure) {
+    func check(in bytes: [UInt8]) throws(CacheError) {
       guard range.upperBound <= bytes.count, FNV1a.hash(bytes[range]) == sum else {
-        throw Failure(description: "damaged: the checksum does not match")
+        throw CacheError.unreadable("damaged: the checksum does not match")
       }
     }
 
@@ -372,24 +359,24 @@ public struct AggregateCache: Sendable {
   /// the file's size (`size`, or that of `bytes` when they are the whole file) is checked to be the
   /// header's and the sections' together: a torn file's is not. The checksums are checked by
   /// ``Section/check(in:)``. An entry has two sections (its outline, its aggregate), a result one.
-  static func sections(of bytes: [UInt8], kind: String, count: Int, size: Int? = nil) throws(Failure) -> [Section] {
-    guard let firstEnd = bytes.prefix(512).firstIndex(of: 0x0A) else { throw Failure(description: "no header line") }
+  static func sections(of bytes: [UInt8], kind: String, count: Int, size: Int? = nil) throws(CacheError) -> [Section] {
+    guard let firstEnd = bytes.prefix(512).firstIndex(of: 0x0A) else { throw CacheError.unreadable("no header line") }
     let header = String(decoding: bytes[..<firstEnd], as: UTF8.self).split(separator: " ")
     guard header.count == 3 + 2 * count, header[0] == "metrics-report-cache", header[1] == kind,
       header[2] == "\(formatVersion)"
-    else { throw Failure(description: "not a cache \(kind) of format \(formatVersion)") }
+    else { throw CacheError.unreadable("not a cache \(kind) of format \(formatVersion)") }
     var sections: [Section] = []
     var start = firstEnd + 1
     for i in 0..<count {
       guard let length = Int(header[3 + 2 * i]), length >= 0, length <= Int(Int32.max),
         let sum = UInt64(header[4 + 2 * i], radix: 16)
-      else { throw Failure(description: "not a cache \(kind) of format \(formatVersion)") }
+      else { throw CacheError.unreadable("not a cache \(kind) of format \(formatVersion)") }
       sections.append(Section(range: start..<(start + length), sum: sum))
       start += length
     }
     let actual = size ?? bytes.count
     guard actual == start else {
-      throw Failure(description: "torn: \(actual - firstEnd - 1) bytes where the header says \(start - firstEnd - 1)")
+      throw CacheError.unreadable("torn: \(actual - firstEnd - 1) bytes where the header says \(start - firstEnd - 1)")
     }
     return sections
   }

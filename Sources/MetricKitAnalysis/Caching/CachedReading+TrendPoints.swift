@@ -85,9 +85,9 @@ final class CachedTrendPoints: TrendPointSource {
     let needed = Set(pending.flatMap { entries[$0] ?? [] }).sorted()
     let (aggregation, reader) = (reading.request.options, reading.request.reader)
     let read = ParallelSlots.map(count: needed.count, threads: options.threads) {
-      e -> Result<[Int: VersionAggregate], AggregateCache.Failure> in
+      e -> Result<[Int: VersionAggregate], CacheError> in
       guard case .hit(let entry) = cache.load(needed[e], options: aggregation, reader: reader) else {
-        return .failure(AggregateCache.Failure(description: "the cache entry \(needed[e]) can no longer be read"))
+        return .failure(CacheError.unreadable("the cache entry \(needed[e]) can no longer be read"))
       }
       var parts: [Int: VersionAggregate] = [:]
       for (key, part) in entry.series {
@@ -236,7 +236,7 @@ extension TrendReport {
       return d.isFinite ? d : nil
     }
     let copied = bytes.withUnsafeBytes { all in
-      Result { () throws(InputFailure) in try PaddedBuffer(copying: all) }
+      Result { () throws(InputError) in try PaddedBuffer(copying: all) }
     }
     guard case .success(let buffer) = copied, let parser = parser ?? JSONParser(maximumDepth: 8) else {
       throw fail("points", "cannot be read")

@@ -58,7 +58,7 @@ extension DecodedDocument {
     guard let parser = JSONParser(maximumDepth: limits.maximumDepth) else {
       throw PayloadDecodingError(keyPath: [], reason: "out of memory for the JSON parser")
     }
-    let copied = data.withUnsafeBytes { bytes in Result { () throws(InputFailure) in try PaddedBuffer(copying: bytes) }
+    let copied = data.withUnsafeBytes { bytes in Result { () throws(InputError) in try PaddedBuffer(copying: bytes) }
     }
     let buffer: PaddedBuffer
     switch copied {

@@ -100,7 +100,7 @@ public struct PayloadReader: Sendable {
   /// Reads `files` (already discovered) on `threads` threads, as the variant taking paths does; the
   /// `failures` of their discovery are rejected into the first accumulator.
   func read<Accumulator: Sendable>(
-    files: [InputPath], failures: [(path: InputPath, failure: InputFailure)] = [], threads: Int,
+    files: [InputPath], failures: [(path: InputPath, failure: InputError)] = [], threads: Int,
     makeAccumulator: @Sendable () -> Accumulator, visit: @Sendable @escaping (inout Accumulator, ReadEvent) -> Void
   ) -> [Accumulator] {
     let items = ReadPlan.items(for: files, threads: threads, splitThreshold: splitThreshold)
@@ -196,7 +196,7 @@ public struct PayloadReader: Sendable {
   /// size is not limited, only each line's.
   private func streamLines(
     path: InputPath, range: Range<Int>?, gzip: Bool, _ body: (UnsafeRawBufferPointer, Int) -> Bool
-  ) throws(InputFailure) {
+  ) throws(InputError) {
     let (fd, info) = try InputFileReader.openForReading(path)
     defer { close(fd) }
     if (info.st_mode & S_IFMT) != S_IFREG {
@@ -221,7 +221,7 @@ public struct PayloadReader: Sendable {
         in: &source, window: lineWindow, maximumLineLength: limits.maximumLineLength, tracker: tracker, body)
     } else {
       if range == nil && size > limits.maximumFileSize {
-        throw InputFailure(reason: "file is \(size) bytes, over the \(limits.maximumFileSize)-byte limit")
+        throw InputError(reason: "file is \(size) bytes, over the \(limits.maximumFileSize)-byte limit")
       }
       var source = FileRangeSource(descriptor: fd, offset: range?.lowerBound ?? 0, end: range?.upperBound ?? size)
       try LineReader.forEachLine(
@@ -275,7 +275,7 @@ public struct PayloadReader: Sendable {
     }
     let decoder = PayloadDecoder(limits: limits, timestamps: timestamps)
     var documents = 0
-    func lines<Source: ChunkSource>(of source: inout Source) throws(InputFailure) {
+    func lines<Source: ChunkSource>(of source: inout Source) throws(InputError) {
       try LineReader.forEachLine(
         in: &source, window: lineWindow, maximumLineLength: limits.maximumLineLength, tracker: tracker
       ) { line, number in

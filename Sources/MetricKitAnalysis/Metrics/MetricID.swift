@@ -16,8 +16,8 @@ public struct MetricID: Hashable, Sendable, CustomStringConvertible {
 
   /// Checks a text form against the catalog (histograms, scalars, counters, rates,
   /// `signpost:<category>/<name>`, `diagnostics.<kind>`).
-  /// - Throws: ``Unknown`` naming the text, with the closest known identifiers.
-  public init(_ text: String) throws(Unknown) {
+  /// - Throws: ``UnknownMetricError`` naming the text, with the closest known identifiers.
+  public init(_ text: String) throws(UnknownMetricError) {
     guard let id = MetricCatalog.id(text) else {
       // The identifiers whose last part contains the text's last part: `timeToFirstDraw` finds
       // `applicationLaunchMetrics.histogrammedTimeToFirstDraw`.
@@ -28,23 +28,9 @@ public struct MetricID: Hashable, Sendable, CustomStringConvertible {
         : MetricCatalog.fixed.map(\.id.rawValue).filter {
           $0.lowercased().hasSuffix(last) || $0.lowercased().contains(last)
         }
-      throw Unknown(text: text, closest: Array(close.prefix(3)))
+      throw UnknownMetricError(text: text, closest: Array(close.prefix(3)))
     }
     self = id
-  }
-
-  /// A text that names no metric of the catalog.
-  public struct Unknown: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The text, as given.
-    public var text: String
-    /// The closest known identifiers (at most three), best first.
-    public var closest: [String]
-
-    public var description: String {
-      let hint = closest.isEmpty ? "" : "; did you mean \(closest.map { "'\($0)'" }.joined(separator: " or "))?"
-      return "unknown metric '\(text)'\(hint) (known: the identifiers of MetricCatalog, "
-        + "signpost:<category>/<name>, diagnostics.<kind>; `metrics-report rules --print-defaults` shows some)"
-    }
   }
 
   /// `value` as a measurement in the metric's unit; nil without a value, or for plain numbers.

@@ -51,8 +51,8 @@ public enum OrganizerReader {
 
   /// Decodes a response held in memory (`path` names it in errors).
   public static func decode(_ bytes: [UInt8], path: String) throws(OrganizerError) -> OrganizerFile {
-    let result: Result<PaddedBuffer, InputFailure> = bytes.withUnsafeBytes { raw in
-      do throws(InputFailure) { return .success(try PaddedBuffer(copying: raw)) } catch { return .failure(error) }
+    let result: Result<PaddedBuffer, InputError> = bytes.withUnsafeBytes { raw in
+      do throws(InputError) { return .success(try PaddedBuffer(copying: raw)) } catch { return .failure(error) }
     }
     let buffer: PaddedBuffer
     switch result {

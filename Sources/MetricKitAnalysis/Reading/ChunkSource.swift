@@ -8,7 +8,7 @@
 /// the fly. Neither ever holds more than one window.
 protocol ChunkSource {
   /// Fills up to `into.count` bytes; returns how many (0 at the end).
-  mutating func read(into: UnsafeMutableRawBufferPointer) throws(InputFailure) -> Int
+  mutating func read(into: UnsafeMutableRawBufferPointer) throws(InputError) -> Int
 }
 
 /// A byte range of an open file, read with pread(2).
@@ -17,13 +17,13 @@ struct FileRangeSource: ChunkSource {
   var offset: Int
   let end: Int
 
-  mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputFailure) -> Int {
+  mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
     guard offset < end, let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
     while true {
       let n = pread(descriptor, base, min(buffer.count, end - offset), off_t(offset))
       if n < 0 {
         if errno == EINTR { continue }
-        throw InputFailure(reason: "read failed: \(String(cString: strerror(errno)))")
+        throw InputError(reason: "read failed: \(String(cString: strerror(errno)))")
       }
       offset += n
       return n
@@ -35,13 +35,13 @@ struct FileRangeSource: ChunkSource {
 struct StreamSource: ChunkSource {
   let descriptor: Int32
 
-  mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputFailure) -> Int {
+  mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
     guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
     while true {
       let n = systemRead(descriptor, base, buffer.count)
       if n < 0 {
         if errno == EINTR { continue }
-        throw InputFailure(reason: "read failed: \(String(cString: strerror(errno)))")
+        throw InputError(reason: "read failed: \(String(cString: strerror(errno)))")
       }
       return n
     }
@@ -56,7 +56,7 @@ struct PeekedSource<Base: ChunkSource>: ChunkSource {
   private var handedOut = 0
 
   /// Reads up to `count` bytes of `base` ahead (fewer only at its end).
-  init(_ base: Base, peeking count: Int) throws(InputFailure) {
+  init(_ base: Base, peeking count: Int) throws(InputError) {
     self.base = base
     let ahead = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 1)
     defer { ahead.deallocate() }
@@ -72,7 +72,7 @@ struct PeekedSource<Base: ChunkSource>: ChunkSource {
   /// Whether the bytes read ahead are the gzip magic number.
   var isGzip: Bool { peeked.withUnsafeBytes { GzipDecompressor.isGzip($0) } }
 
-  mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputFailure) -> Int {
+  mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
     guard handedOut < peeked.count else { return try base.read(into: buffer) }
     let n = min(buffer.count, peeked.count - handedOut)
     buffer.copyBytes(from: peeked[handedOut..<(handedOut + n)])
@@ -86,7 +86,7 @@ struct MemorySource: ChunkSource {
   let bytes: UnsafeRawBufferPointer
   var offset = 0
 
-  mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputFailure) -> Int {
+  mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
     let n = min(buffer.count, bytes.count - offset)
     guard n > 0, let base = buffer.baseAddress, let source = bytes.baseAddress else { return 0 }
     base.copyMemory(from: source + offset, byteCount: n)
@@ -114,7 +114,7 @@ final class GzipStreamSource<Input: ChunkSource, Inflater: GzipInflater>: ChunkS
   private var produced = 0
   private let limit: Int
 
-  init(input: Input, limit: Int, inflater: Inflater.Type) throws(InputFailure) {
+  init(input: Input, limit: Int, inflater: Inflater.Type) throws(InputError) {
     file = input
     self.limit = limit
     self.inflater = try inflater.init()
@@ -125,7 +125,7 @@ final class GzipStreamSource<Input: ChunkSource, Inflater: GzipInflater>: ChunkS
 
   /// Hands the next compressed bytes to the inflater, the stream's bytes before them kept in
   /// front; false at the end of the input.
-  private func refill() throws(InputFailure) -> Bool {
+  private func refill() throws(InputError) -> Bool {
     let chunk = UnsafeMutableRawBufferPointer(rebasing: compressed[Self.lookBehind...])
     let kept = min(Self.lookBehind, behind + chunkCount)
     (compressed.baseAddress! + Self.lookBehind - kept).copyMemory(
@@ -137,7 +137,7 @@ final class GzipStreamSource<Input: ChunkSource, Inflater: GzipInflater>: ChunkS
     return true
   }
 
-  func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputFailure) -> Int {
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
     guard !finished, buffer.count > 0 else { return 0 }
     var filled = 0
     while filled < buffer.count {
@@ -154,17 +154,17 @@ final class GzipStreamSource<Input: ChunkSource, Inflater: GzipInflater>: ChunkS
         try inflater.startNextMember()
       } else if written == 0 && inflater.pendingInput == pending {
         // No progress with room to write: the inflater has used every byte it was given.
-        guard pending == 0 else { throw InputFailure(reason: "corrupt gzip stream: no progress") }
+        guard pending == 0 else { throw InputError(reason: "corrupt gzip stream: no progress") }
         if try !refill() {
           // The compressed bytes ended inside a member: hand out what was inflated, then say so.
           if filled > 0 { break }
-          throw InputFailure(reason: "truncated gzip stream (ends before its last block)")
+          throw InputError(reason: "truncated gzip stream (ends before its last block)")
         }
       }
     }
     produced += filled
     if produced > limit {
-      throw InputFailure(reason: "decompresses to more than \(limit) bytes (the decompressed-size limit)")
+      throw InputError(reason: "decompresses to more than \(limit) bytes (the decompressed-size limit)")
     }
     return filled
   }

@@ -19,7 +19,7 @@ enum GzipDecompressor {
   /// - Throws: a reason text when the stream is corrupt, truncated, or inflates past `limit` bytes.
   static func decompress(
     _ input: UnsafeRawBufferPointer, limit: Int, tracker: BufferTracker? = nil
-  ) throws(InputFailure) -> PaddedBuffer {
+  ) throws(InputError) -> PaddedBuffer {
     let buffer = try PaddedBuffer(count: min(max(trailerLength(input), 4096), limit) + 1, tracker: tracker)
     if try inflateWhole(input, into: buffer, limit: limit) { return buffer }
     return try inflateStreaming(input, into: buffer, limit: limit)
@@ -31,7 +31,7 @@ enum GzipDecompressor {
   /// - Throws: when the output would pass `limit`.
   private static func inflateWhole(
     _ input: UnsafeRawBufferPointer, into buffer: PaddedBuffer, limit: Int
-  ) throws(InputFailure) -> Bool {
+  ) throws(InputError) -> Bool {
     guard let decompressor = libdeflate_alloc_decompressor(), let base = input.baseAddress else { return false }
     defer { libdeflate_free_decompressor(decompressor) }
     var consumed = 0
@@ -62,7 +62,7 @@ enum GzipDecompressor {
   /// errors are the ones reported.
   private static func inflateStreaming(
     _ input: UnsafeRawBufferPointer, into buffer: PaddedBuffer, limit: Int
-  ) throws(InputFailure) -> PaddedBuffer {
+  ) throws(InputError) -> PaddedBuffer {
     let source = try GzipStreamSource(
       input: MemorySource(bytes: input), limit: limit, inflater: ZlibInflater.self)
     var filled = 0
@@ -76,8 +76,8 @@ enum GzipDecompressor {
     return buffer
   }
 
-  private static func overLimit(_ limit: Int) -> InputFailure {
-    InputFailure(reason: "decompresses to more than \(limit) bytes (the decompressed-size limit)")
+  private static func overLimit(_ limit: Int) -> InputError {
+    InputError(reason: "decompresses to more than \(limit) bytes (the decompressed-size limit)")
   }
 
   /// The uncompressed length the gzip trailer states (of the last member, modulo 2³²): a size hint.

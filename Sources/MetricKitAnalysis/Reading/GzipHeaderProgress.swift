@@ -13,7 +13,7 @@ struct GzipHeaderProgress {
   var isComplete: Bool { field == .done }
 
   /// Reads the next header byte; throws zlib's words for what zlib refuses.
-  mutating func read(_ byte: UInt8) throws(InputFailure) {
+  mutating func read(_ byte: UInt8) throws(InputError) {
     switch field {
     case .fixed:
       switch position {
@@ -62,7 +62,7 @@ struct GzipHeaderProgress {
     field = order[start...].first { flags & $0.1 != 0 }?.0 ?? .done
   }
 
-  private static func corrupt(_ words: String) -> InputFailure {
-    InputFailure(reason: "corrupt gzip stream: \(words)")
+  private static func corrupt(_ words: String) -> InputError {
+    InputError(reason: "corrupt gzip stream: \(words)")
   }
 }

@@ -5,7 +5,7 @@
 /// A class: both libraries keep state that must not move while a stream is inflated.
 protocol GzipInflater: AnyObject {
   /// Creates an inflater at the start of a member.
-  init() throws(InputFailure)
+  init() throws(InputError)
 
   /// Compressed bytes supplied but not consumed yet.
   var pendingInput: Int { get }
@@ -18,8 +18,8 @@ protocol GzipInflater: AnyObject {
   /// Inflates into `output`: the bytes written, and whether the member (trailer and checksum
   /// included) ended.
   /// - Throws: "corrupt gzip stream: …" for data that is not gzip or fails its checksum.
-  func inflate(into output: UnsafeMutableRawBufferPointer) throws(InputFailure) -> (written: Int, memberEnded: Bool)
+  func inflate(into output: UnsafeMutableRawBufferPointer) throws(InputError) -> (written: Int, memberEnded: Bool)
 
   /// Starts the next member, keeping the compressed bytes not consumed yet.
-  func startNextMember() throws(InputFailure)
+  func startNextMember() throws(InputError)
 }

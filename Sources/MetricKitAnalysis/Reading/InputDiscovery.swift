@@ -22,7 +22,7 @@ public struct InputDiscovery: Sendable {
     public var files: [InputPath] = []
     /// Paths that could not be read (missing, unreadable directory, a FIFO in a directory), with the
     /// reason.
-    public var failures: [(path: InputPath, failure: InputFailure)] = []
+    public var failures: [(path: InputPath, failure: InputError)] = []
     /// Files inside directories whose names do not end in one of `fileSuffixes` (hidden files included).
     public var ignored: [InputPath] = []
     /// Paths that name a file already listed (same device and inode): read once, counted here.
@@ -94,7 +94,7 @@ public struct InputDiscovery: Sendable {
         // The handle's type differs between Glibc (OpaquePointer) and Darwin (UnsafeMutablePointer<DIR>):
         // it is only ever inferred.
         guard let handle = dir.withCString({ opendir($0) }) else {
-          result.failures.append((dir, InputFailure(reason: "cannot list directory: \(Self.systemError())")))
+          result.failures.append((dir, InputError(reason: "cannot list directory: \(Self.systemError())")))
           continue
         }
         defer { closedir(handle) }
@@ -133,7 +133,7 @@ public struct InputDiscovery: Sendable {
           default:
             if wanted {
               let kind = Self.kindName(info.st_mode)
-              result.failures.append((path, InputFailure(reason: "not a regular file (\(kind)); not read")))
+              result.failures.append((path, InputError(reason: "not a regular file (\(kind)); not read")))
             } else {
               result.ignored.append(path)
             }
@@ -147,8 +147,8 @@ public struct InputDiscovery: Sendable {
 
 extension InputDiscovery {
   /// A path that stat(2) failed on, with the system's reason.
-  fileprivate static func unreadable(_ path: InputPath) -> (path: InputPath, failure: InputFailure) {
-    (path, InputFailure(reason: "cannot read: \(systemError())"))
+  fileprivate static func unreadable(_ path: InputPath) -> (path: InputPath, failure: InputError) {
+    (path, InputError(reason: "cannot read: \(systemError())"))
   }
 
   fileprivate static func systemError() -> String { String(cString: strerror(errno)) }

@@ -21,7 +21,7 @@ public struct InputFileReader: Sendable {
   /// The file is opened without blocking, so a FIFO nobody writes reads as empty instead of hanging;
   /// pipes and FIFOs with a writer (`<(cat dump.json)`) and `/proc` files (whose size says 0) are
   /// read until their end, within `maximumFileSize`.
-  func read(path: InputPath) throws(InputFailure) -> PaddedBuffer {
+  func read(path: InputPath) throws(InputError) -> PaddedBuffer {
     let (fd, info) = try Self.openForReading(path)
     defer { close(fd) }
     let kind = info.st_mode & S_IFMT
@@ -42,12 +42,12 @@ public struct InputFileReader: Sendable {
   /// Opens `path` for reading without blocking in open(2) (a FIFO nobody writes would block it
   /// forever), then lets reads of anything but a regular file wait for their writer. The caller
   /// closes the descriptor.
-  static func openForReading(_ path: InputPath) throws(InputFailure) -> (descriptor: Int32, info: stat) {
+  static func openForReading(_ path: InputPath) throws(InputError) -> (descriptor: Int32, info: stat) {
     let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
     guard fd >= 0 else { throw .init(reason: "cannot open: \(String(cString: strerror(errno)))") }
     var info = stat()
     guard fstat(fd, &info) == 0 else {
-      let failure = InputFailure(reason: "cannot stat: \(String(cString: strerror(errno)))")
+      let failure = InputError(reason: "cannot stat: \(String(cString: strerror(errno)))")
       close(fd)
       throw failure
     }
@@ -58,7 +58,7 @@ public struct InputFileReader: Sendable {
   /// Reads until the end. With a regular file's size known, one read(2) of one byte more than the size
   /// finds the end (a short read of a regular file is its end); otherwise the buffer grows as bytes
   /// come, up to the limit.
-  private func readToEnd(_ fd: Int32, expected: Int, regular: Bool) throws(InputFailure) -> PaddedBuffer {
+  private func readToEnd(_ fd: Int32, expected: Int, regular: Bool) throws(InputError) -> PaddedBuffer {
     let limit = limits.maximumFileSize
     let buffer = try PaddedBuffer(count: expected > 0 ? expected + 1 : min(64 * 1024, limit + 1), tracker: tracker)
     var filled = 0
@@ -82,8 +82,8 @@ public struct InputFileReader: Sendable {
     return buffer
   }
 
-  private static func overLimit(_ size: Int, _ limit: Int) -> InputFailure {
-    InputFailure(reason: "file is \(size) bytes or more, over the \(limit)-byte limit")
+  private static func overLimit(_ size: Int, _ limit: Int) -> InputError {
+    InputError(reason: "file is \(size) bytes or more, over the \(limit)-byte limit")
   }
 }
 

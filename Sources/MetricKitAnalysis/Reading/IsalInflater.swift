@@ -28,7 +28,7 @@ final class IsalInflater: GzipInflater {
     state.pointee.avail_in = UInt32(bytes.count)
   }
 
-  func inflate(into output: UnsafeMutableRawBufferPointer) throws(InputFailure) -> (written: Int, memberEnded: Bool) {
+  func inflate(into output: UnsafeMutableRawBufferPointer) throws(InputError) -> (written: Int, memberEnded: Bool) {
     while !header.isComplete {
       guard state.pointee.avail_in > 0, let next = state.pointee.next_in else { return (0, false) }
       try header.read(next.pointee)
@@ -39,7 +39,7 @@ final class IsalInflater: GzipInflater {
     state.pointee.next_out = output.baseAddress?.assumingMemoryBound(to: UInt8.self)
     state.pointee.avail_out = room
     let status = isal_inflate(state)
-    guard status >= 0 else { throw InputFailure(reason: "corrupt gzip stream: \(Self.describe(status))") }
+    guard status >= 0 else { throw InputError(reason: "corrupt gzip stream: \(Self.describe(status))") }
     return (Int(room - state.pointee.avail_out), state.pointee.block_state == ISAL_BLOCK_FINISH)
   }
 

@@ -17,7 +17,7 @@ struct LineReader {
   static func forEachLine(
     in source: inout some ChunkSource, window: Int = windowSize, maximumLineLength: Int,
     tracker: BufferTracker? = nil, _ body: (UnsafeRawBufferPointer, Int) -> Bool
-  ) throws(InputFailure) {
+  ) throws(InputError) {
     let buffer = try PaddedBuffer(count: min(window, maximumLineLength), tracker: tracker)
     var filled = 0
     // Bytes before this offset hold no line break (searched already).
@@ -28,7 +28,7 @@ struct LineReader {
       if filled == buffer.capacity {
         // One line fills the window: grow it.
         guard buffer.capacity < maximumLineLength else {
-          throw InputFailure(reason: "line \(line + 1) is longer than \(maximumLineLength) bytes")
+          throw InputError(reason: "line \(line + 1) is longer than \(maximumLineLength) bytes")
         }
         try buffer.grow(to: min(buffer.capacity * 2, maximumLineLength))
       }

@@ -95,13 +95,13 @@ final class PaddedBuffer: @unchecked Sendable {
   /// Allocates room for `capacity` bytes plus zeroed padding; `count` starts at `capacity`. The room
   /// is not cleared: it is there to be filled.
   /// - Throws: when the system has not that much memory to give (limits can be set very high).
-  init(count capacity: Int, tracker: BufferTracker? = nil) throws(InputFailure) {
+  init(count capacity: Int, tracker: BufferTracker? = nil) throws(InputError) {
     // The gate is taken before the memory, so that waiting threads hold none.
     let large = capacity > LargeBufferGate.threshold
     if large { LargeBufferGate.shared.enter() }
     guard let memory = malloc(capacity + Self.padding) else {
       if large { LargeBufferGate.shared.leave() }
-      throw InputFailure(reason: "out of memory: cannot allocate \(capacity) bytes")
+      throw InputError(reason: "out of memory: cannot allocate \(capacity) bytes")
     }
     self.capacity = capacity
     self.tracker = tracker
@@ -114,7 +114,7 @@ final class PaddedBuffer: @unchecked Sendable {
   }
 
   /// Copies `bytes` into a new padded buffer.
-  convenience init(copying bytes: UnsafeRawBufferPointer, tracker: BufferTracker? = nil) throws(InputFailure) {
+  convenience init(copying bytes: UnsafeRawBufferPointer, tracker: BufferTracker? = nil) throws(InputError) {
     try self.init(count: bytes.count, tracker: tracker)
     if let base = bytes.baseAddress, bytes.count > 0 {
       storage.copyMemory(from: base, byteCount: bytes.count)
@@ -133,13 +133,13 @@ final class PaddedBuffer: @unchecked Sendable {
   /// Makes room for `newCapacity` bytes, keeping the meaningful ones (in place where the allocator
   /// can, so growing a large buffer does not need twice its size).
   /// - Throws: when the system has not that much memory to give; the buffer is unchanged then.
-  func grow(to newCapacity: Int) throws(InputFailure) {
+  func grow(to newCapacity: Int) throws(InputError) {
     guard newCapacity > capacity else { return }
     let entering = newCapacity > LargeBufferGate.threshold && !holdsGate
     if entering { LargeBufferGate.shared.enter() }
     guard let memory = realloc(storage, newCapacity + Self.padding) else {
       if entering { LargeBufferGate.shared.leave() }
-      throw InputFailure(reason: "out of memory: cannot grow a buffer to \(newCapacity) bytes")
+      throw InputError(reason: "out of memory: cannot grow a buffer to \(newCapacity) bytes")
     }
     storage = memory
     if entering {

@@ -4,9 +4,9 @@ import CZlib
 final class ZlibInflater: GzipInflater {
   private var stream = z_stream()
 
-  init() throws(InputFailure) {
+  init() throws(InputError) {
     guard inflateInit2_(&stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-      throw InputFailure(reason: "zlib could not be initialised")
+      throw InputError(reason: "zlib could not be initialised")
     }
   }
 
@@ -19,19 +19,19 @@ final class ZlibInflater: GzipInflater {
     stream.avail_in = uInt(bytes.count)
   }
 
-  func inflate(into output: UnsafeMutableRawBufferPointer) throws(InputFailure) -> (written: Int, memberEnded: Bool) {
+  func inflate(into output: UnsafeMutableRawBufferPointer) throws(InputError) -> (written: Int, memberEnded: Bool) {
     let room = uInt(clamping: output.count)
     stream.next_out = output.baseAddress?.assumingMemoryBound(to: Bytef.self)
     stream.avail_out = room
     let status = CZlib.inflate(&stream, Z_NO_FLUSH)
     guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
       let message = stream.msg.map { String(cString: $0) } ?? "error \(status)"
-      throw InputFailure(reason: "corrupt gzip stream: \(message)")
+      throw InputError(reason: "corrupt gzip stream: \(message)")
     }
     return (Int(room - stream.avail_out), status == Z_STREAM_END)
   }
 
-  func startNextMember() throws(InputFailure) {
-    guard inflateReset(&stream) == Z_OK else { throw InputFailure(reason: "corrupt gzip stream") }
+  func startNextMember() throws(InputError) {
+    guard inflateReset(&stream) == Z_OK else { throw InputError(reason: "corrupt gzip stream") }
   }
 }

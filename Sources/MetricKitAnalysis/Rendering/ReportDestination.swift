@@ -9,12 +9,6 @@
 /// truncated earlier report). Every write error (a full disk, a closed standard output) is thrown,
 /// never trapped on.
 public final class ReportDestination {
-  /// Why a report could not be written.
-  public struct Failure: Error, Sendable, CustomStringConvertible {
-    /// What went wrong, naming the destination.
-    public var description: String
-  }
-
   /// The path written, nil for standard output.
   public let path: String?
   private let descriptor: Int32
@@ -32,12 +26,12 @@ public final class ReportDestination {
 
   /// A file: replaced when the report is complete, its folder made when missing (`-o gates/today.json`
   /// in a fresh checkout). A device or FIFO (`/dev/null`) is written in place.
-  public init(path: String) throws(Failure) {
+  public init(path: String) throws(OutputError) {
     self.path = path
     var info = stat()
     let exists = stat(path, &info) == 0
     if exists && (info.st_mode & S_IFMT) == S_IFDIR {
-      throw Failure(description: "cannot write \(path): is a directory")
+      throw OutputError.isADirectory(path)
     }
     if exists && (info.st_mode & S_IFMT) != S_IFREG {
       let fd = open(path, O_WRONLY | O_CLOEXEC)
@@ -66,13 +60,13 @@ public final class ReportDestination {
   }
 
   /// Appends text.
-  public func write(_ text: String) throws(Failure) {
+  public func write(_ text: String) throws(OutputError) {
     pending.append(contentsOf: text.utf8)
     if pending.count >= 1 << 16 { try flush() }
   }
 
   /// Writes what is pending and, for a file, renames it into place.
-  public func finish() throws(Failure) {
+  public func finish() throws(OutputError) {
     try flush()
     guard !finished else { return }
     finished = true
@@ -91,7 +85,7 @@ public final class ReportDestination {
     }
   }
 
-  private func flush() throws(Failure) {
+  private func flush() throws(OutputError) {
     var offset = 0
     let count = pending.count
     while offset < count {
@@ -119,7 +113,7 @@ public final class ReportDestination {
     return stat(directory, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
   }
 
-  private static func failure(_ what: String) -> Failure {
-    Failure(description: "\(what): \(String(cString: strerror(errno)))")
+  private static func failure(_ what: String) -> OutputError {
+    .system(what, reason: String(cString: strerror(errno)))
   }
 }

@@ -7,14 +7,6 @@ extension ComparisonReport {
     case snapshot(VersionSnapshot, path: String)
   }
 
-  /// Versions a gate asked for that the dump holds neither metric payloads nor diagnostics of.
-  public struct MissingVersions: Error, Sendable, Equatable {
-    /// The versions asked for and absent, baseline first.
-    public var versions: [String]
-    /// The versions the dump holds (``DumpAggregate/comparableVersions``).
-    public var counted: Set<String>
-  }
-
   /// The comparison a gate makes of `baseline` and `candidate`, each from `aggregate` (read with the
   /// evaluator's aggregation options) or a snapshot. Both from the dump and `grouping` given, group by
   /// group as ``init(grouped:baseline:candidate:top:wholeVersions:baselineDiagnostics:candidateDiagnostics:evaluator:threads:)``
@@ -22,7 +14,7 @@ extension ComparisonReport {
   public init(
     gate evaluator: RegressionEvaluator, aggregate: DumpAggregate, baseline: Side, candidate: Side,
     grouping: GroupingKey?, wholeVersions: Bool, top: Int, threads: Int = 1
-  ) throws(MissingVersions) {
+  ) throws(MissingVersionsError) {
     func side(_ side: Side) -> (aggregate: VersionAggregate?, diagnostics: DiagnosticAggregate?) {
       switch side {
       case .dump(let version): (aggregate.comparedVersion(version), aggregate.diagnostics[version])
@@ -35,7 +27,7 @@ extension ComparisonReport {
       let absent = [(baseline, b.aggregate), (candidate, c.aggregate)].compactMap { side, found in
         if case .dump(let version) = side, found == nil { version } else { nil }
       }
-      throw MissingVersions(versions: absent, counted: aggregate.comparableVersions)
+      throw MissingVersionsError(versions: absent, counted: aggregate.comparableVersions)
     }
     if grouping != nil, case .dump(let baselineVersion) = baseline, case .dump(let candidateVersion) = candidate {
       self.init(

@@ -1,17 +1,7 @@
 extension RuleSet {
-  /// Why rules on one group (`where:`) cannot be evaluated as asked.
-  public enum GroupingConflict: Error, Sendable, Equatable {
-    /// The rules name groups of several keys, where one comparison groups by one.
-    case severalKeys([GroupingKey])
-    /// The rules name groups of `rules`, but the comparison is grouped by `asked`.
-    case otherKey(rules: GroupingKey, asked: GroupingKey)
-    /// The rules name groups of `key`, but a version comes from a snapshot, which holds no groups.
-    case groupsFromSnapshot(GroupingKey)
-  }
-
   /// The key groups are compared by: `asked`, or the one key the rules' `where:` name; the rules must
   /// agree with `asked`, and need both versions from a dump (`fromSnapshot` false) to name one.
-  public func grouping(asked: GroupingKey?, fromSnapshot: Bool) throws(GroupingConflict) -> GroupingKey? {
+  public func grouping(asked: GroupingKey?, fromSnapshot: Bool) throws(GroupingConflictError) -> GroupingKey? {
     let targeted = Set(rules.compactMap { $0.group?.key })
     guard targeted.count <= 1 else {
       throw .severalKeys(targeted.sorted { $0.description < $1.description })

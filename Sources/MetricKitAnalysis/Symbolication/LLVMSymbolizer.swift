@@ -184,7 +184,7 @@ final class LLVMSymbolizer {
     var source = TimedSource(symbolizer: self, deadline: deadline)
     var failure: Failure?
     var read = 0
-    do throws(InputFailure) {
+    do throws(InputError) {
       try LineReader.forEachLine(in: &source, window: 1 << 16, maximumLineLength: Self.maximumAnswerLength) {
         line, _ in
         answerBytes += line.count + 1
@@ -286,19 +286,19 @@ final class LLVMSymbolizer {
     let symbolizer: LLVMSymbolizer
     let deadline: Double
 
-    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputFailure) -> Int {
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
       guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
       while true {
         let n = systemRead(symbolizer.output, base, buffer.count)
         if n >= 0 { return n }
         if errno == EINTR { continue }
         guard errno == EAGAIN || errno == EWOULDBLOCK else {
-          throw InputFailure(reason: "read failed: \(String(cString: strerror(errno)))")
+          throw InputError(reason: "read failed: \(String(cString: strerror(errno)))")
         }
         do throws(Failure) {
           try symbolizer.wait(for: Int16(POLLIN), on: symbolizer.output, before: deadline, doing: "answering")
         } catch {
-          throw InputFailure(reason: error.description)
+          throw InputError(reason: error.description)
         }
       }
     }

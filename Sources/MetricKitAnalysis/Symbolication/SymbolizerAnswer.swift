@@ -13,24 +13,18 @@ public struct SymbolizerAnswer: Sendable, Hashable {
   /// The longest function or file name kept.
   public static let maximumNameLength = 16 << 10
 
-  /// Why a line is not an answer.
-  public struct Failure: Error, Sendable, CustomStringConvertible {
-    /// What the line held instead (its first 200 bytes, terminal-safe).
-    public var description: String
-  }
-
   /// Reads one line (`{"Address": "0x…", "ModuleName": "FILE:ARCH", "Symbol": [{"FunctionName",
   /// "FileName", "Line", "Column"…}…]}`, or `{…, "Error": …}`).
-  public init(line: some Collection<UInt8>) throws(Failure) {
+  public init(line: some Collection<UInt8>) throws(SymbolizerAnswerError) {
     let bytes = Array(line)
-    guard let parser = JSONParser(maximumDepth: 16) else { throw Failure(description: "out of memory") }
-    let copied = bytes.withUnsafeBytes { all in Result { () throws(InputFailure) in try PaddedBuffer(copying: all) } }
-    guard case .success(let buffer) = copied else { throw Failure(description: "out of memory") }
+    guard let parser = JSONParser(maximumDepth: 16) else { throw SymbolizerAnswerError(description: "out of memory") }
+    let copied = bytes.withUnsafeBytes { all in Result { () throws(InputError) in try PaddedBuffer(copying: all) } }
+    guard case .success(let buffer) = copied else { throw SymbolizerAnswerError(description: "out of memory") }
     try self.init(buffer.bytes, parser: parser)
   }
 
   /// Reads one line followed by the parser's padding, with the thread's parser.
-  init(_ line: UnsafeRawBufferPointer, parser: JSONParser) throws(Failure) {
+  init(_ line: UnsafeRawBufferPointer, parser: JSONParser) throws(SymbolizerAnswerError) {
     do {
       self = try parser.parse(line) { root throws(PayloadDecodingError) in
         let address = root.member("Address")?.string.flatMap { text -> UInt64? in
@@ -52,7 +46,7 @@ public struct SymbolizerAnswer: Sendable, Hashable {
         return SymbolizerAnswer(file: root.member("ModuleName")?.string, address: address, symbols: symbols)
       }
     } catch {
-      throw Failure(
+      throw SymbolizerAnswerError(
         description: "not an answer: \(TextEscaping.terminal(String(decoding: line.prefix(200), as: UTF8.self)))")
     }
   }
@@ -71,4 +65,10 @@ public struct SymbolizerAnswer: Sendable, Hashable {
     while cut > 0 && bytes[cut] & 0xC0 == 0x80 { cut -= 1 }
     return String(decoding: bytes[..<cut], as: UTF8.self) + "…"
   }
+}
+
+/// Why a line is not an answer.
+public struct SymbolizerAnswerError: Error, Sendable, CustomStringConvertible {
+  /// What the line held instead (its first 200 bytes, terminal-safe).
+  public var description: String
 }

@@ -64,12 +64,12 @@ struct VersionSnapshotTests {
   }
 
   /// `text` written to a file and read back as snapshots, or the failure's words.
-  static func load(_ text: String) throws -> Result<[VersionSnapshot], VersionSnapshot.Failure> {
+  static func load(_ text: String) throws -> Result<[VersionSnapshot], SnapshotError> {
     let dir = try Support.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let file = dir.appendingPathComponent("snapshot.json")
     try Data(text.utf8).write(to: file)
-    return Result { () throws(VersionSnapshot.Failure) in try VersionSnapshot.loadAll(path: file.path, name: "s.json") }
+    return Result { () throws(SnapshotError) in try VersionSnapshot.loadAll(path: file.path, name: "s.json") }
   }
 
   @Test func writtenSnapshotsReadBackToTheSameBytes() throws {
@@ -122,13 +122,13 @@ struct VersionSnapshotTests {
     let snapshot = try Self.samplesSnapshot()
     var other = snapshot
     other.estimator = .bucketEnd
-    #expect(throws: VersionSnapshot.Failure.self) { try VersionSnapshot.merge([snapshot, other]) }
+    #expect(throws: SnapshotError.self) { try VersionSnapshot.merge([snapshot, other]) }
     var elsewhere = VersionSnapshot(
       aggregate: VersionAggregate(version: "3.8.0"), estimator: .midpoint,
       payloadPercentiles: snapshot.payloadPercentiles,
       inputs: snapshot.inputs)
     elsewhere.interval = nil
-    #expect(throws: VersionSnapshot.Failure.self) { try VersionSnapshot.merge([snapshot, elsewhere]) }
+    #expect(throws: SnapshotError.self) { try VersionSnapshot.merge([snapshot, elsewhere]) }
     // Two halves of nothing and the whole: the whole.
     let merged = try VersionSnapshot.merge([
       snapshot,
@@ -177,7 +177,7 @@ struct VersionSnapshotTests {
     try Data(abc.json.utf8).write(to: file)
     let loaded = try VersionSnapshot.load(path: file.path)
     #expect(loaded.shards == abc.shards && loaded.json == abc.json)
-    #expect(throws: VersionSnapshot.Failure.self) { try VersionSnapshot.merge([loaded, b]) }
+    #expect(throws: SnapshotError.self) { try VersionSnapshot.merge([loaded, b]) }
     // A shard's identity is its content's: the same inputs give the same identity; without payloads, none.
     #expect(try Self.payloadShards()[0].shards == a.shards)
     let empty = VersionSnapshot(
@@ -198,7 +198,7 @@ struct VersionSnapshotTests {
     try Data(formatTwo.utf8).write(to: file)
     let loaded = try VersionSnapshot.load(path: file.path)
     #expect(loaded.shards == a.shards)
-    #expect(throws: VersionSnapshot.Failure.self) { try VersionSnapshot.merge([loaded, a]) }
+    #expect(throws: SnapshotError.self) { try VersionSnapshot.merge([loaded, a]) }
   }
 
   @Test(arguments: [

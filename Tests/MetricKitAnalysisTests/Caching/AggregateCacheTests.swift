@@ -73,12 +73,12 @@ struct AggregateCacheTests {
       var damaged = bytes
       let i = Int.random(in: 0..<damaged.count, using: &rng)
       damaged[i] ^= UInt8.random(in: 1...255, using: &rng)
-      #expect(throws: AggregateCache.Failure.self) {
+      #expect(throws: CacheError.self) {
         try AggregateCache.decodeEntry(damaged, options: options, reader: PayloadReader())
       }
     }
     for cut in [0, 1, 40, bytes.count / 2, bytes.count - 1] {
-      #expect(throws: AggregateCache.Failure.self) {
+      #expect(throws: CacheError.self) {
         try AggregateCache.decodeEntry(Array(bytes.prefix(cut)), options: options, reader: PayloadReader())
       }
     }
@@ -124,11 +124,11 @@ struct AggregateCacheTests {
     for _ in 0..<40 {
       var damaged = Array(bytes.prefix(outlineEnd))
       damaged[Int.random(in: 0..<outlineEnd, using: &rng)] ^= UInt8.random(in: 1...255, using: &rng)
-      #expect(throws: AggregateCache.Failure.self) {
+      #expect(throws: CacheError.self) {
         try AggregateCache.decodeOutline(damaged, size: bytes.count, options: options, reader: PayloadReader())
       }
     }
-    #expect(throws: AggregateCache.Failure.self) {
+    #expect(throws: CacheError.self) {
       try AggregateCache.decodeOutline(
         Array(bytes.prefix(outlineEnd)), size: bytes.count - 1, options: options, reader: PayloadReader())
     }

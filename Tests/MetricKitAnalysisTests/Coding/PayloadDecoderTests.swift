@@ -197,7 +197,7 @@ extension PayloadDecoderTests {
     let large = Data((0..<300_000).map { UInt8(ascii: "a") + UInt8(truncatingIfNeeded: ($0 / 13) % 26) })
     let twoMembers = try SampleDump.gzip(large) + SampleDump.gzip(small) + SampleDump.gzip(large)
     let expected = large + small + large
-    func inflate(_ data: Data, limit: Int) throws(InputFailure) -> Data {
+    func inflate(_ data: Data, limit: Int) throws(InputError) -> Data {
       let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 1)
       defer { raw.deallocate() }
       data.copyBytes(to: raw.bindMemory(to: UInt8.self))
@@ -206,15 +206,15 @@ extension PayloadDecoderTests {
     }
     #expect(try inflate(twoMembers, limit: 1 << 30) == expected)
     #expect(try inflate(twoMembers, limit: expected.count) == expected)
-    #expect(throws: InputFailure.self) { try inflate(twoMembers, limit: expected.count - 1) }
-    do throws(InputFailure) {
+    #expect(throws: InputError.self) { try inflate(twoMembers, limit: expected.count - 1) }
+    do throws(InputError) {
       _ = try inflate(twoMembers, limit: expected.count - 1)
     } catch {
       #expect(error.reason.contains("decompressed-size limit"), "\(error.reason)")
     }
     // A valid member, then bytes that are not one.
     let damaged = try SampleDump.gzip(small) + Data([0x1f, 0x8b, 8, 0, 1, 2, 3])
-    do throws(InputFailure) {
+    do throws(InputError) {
       _ = try inflate(damaged, limit: 1 << 20)
       Issue.record("a damaged second member was accepted")
     } catch {

@@ -76,7 +76,7 @@ struct LibraryAPITests {
   @Test func rulesAreCheckedWhereverTheyAreMade() throws {
     let p90 = Statistic.percentile(Percentile(90)!)
     // A typo in a metric is caught before any rule: it names the closest identifiers.
-    let typo = #expect(throws: MetricID.Unknown.self) { try MetricID("applicationLaunchMetrics.timeToFirstDraw") }
+    let typo = #expect(throws: UnknownMetricError.self) { try MetricID("applicationLaunchMetrics.timeToFirstDraw") }
     #expect(typo?.closest.first == "applicationLaunchMetrics.histogrammedTimeToFirstDraw")
     let cases: [(() throws(RuleValidationError) -> RegressionRule, String)] = [
       ({ () throws(RuleValidationError) in try RegressionRule(metric: .hangRate, statistic: p90) }, "statistic"),

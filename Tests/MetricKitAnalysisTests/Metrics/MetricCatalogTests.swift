@@ -30,8 +30,8 @@ struct MetricCatalogTests {
     #expect(try MetricID("signpost:Net/fetch") == signpost)
     #expect(signpost.kind == .histogram && signpost.metric.unit == .milliseconds)
     #expect(MetricID.diagnostics(.crash).kind == .diagnostic)
-    #expect(throws: MetricID.Unknown.self) { try MetricID("diagnostics.meltdown") }
-    #expect(throws: MetricID.Unknown.self) { try MetricID("memoryMetrics.peakMemory") }
+    #expect(throws: UnknownMetricError.self) { try MetricID("diagnostics.meltdown") }
+    #expect(throws: UnknownMetricError.self) { try MetricID("memoryMetrics.peakMemory") }
   }
 
   @Test func statisticsParseAndApplyByKind() {

@@ -15,7 +15,7 @@ import Testing
     var offset = 0
     var turn = 0
 
-    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputFailure) -> Int {
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
       let n = min(steps[turn % steps.count], buffer.count, bytes.count - offset)
       turn += 1
       guard n > 0 else { return 0 }
@@ -29,7 +29,7 @@ import Testing
   /// `window` bytes.
   static func inflate<Inflater: GzipInflater>(
     _ compressed: Data, steps: [Int], window: Int, with inflater: Inflater.Type
-  ) throws(InputFailure) -> Data {
+  ) throws(InputError) -> Data {
     let source = try GzipStreamSource(
       input: ChoppedSource(bytes: [UInt8](compressed), steps: steps), limit: .max, inflater: inflater)
     var out = Data()
@@ -44,7 +44,7 @@ import Testing
 
   /// The failure of inflating `compressed`, nil when it inflates.
   static func failure<Inflater: GzipInflater>(_ compressed: Data, with inflater: Inflater.Type) -> String? {
-    do throws(InputFailure) {
+    do throws(InputError) {
       _ = try inflate(compressed, steps: [4096], window: 65536, with: inflater)
       return nil
     } catch {

@@ -35,7 +35,7 @@ struct InputLimitsTests {
     let bytes: [UInt8]
     var offset = 0
     let chunk: Int
-    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputFailure) -> Int {
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
       let n = min(chunk, buffer.count, bytes.count - offset)
       guard n > 0 else { return 0 }
       bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
@@ -59,7 +59,7 @@ struct InputLimitsTests {
     print("16 MB line in 4 KiB reads: \(elapsed)")
     #expect(lengths == [16 << 20, 2])
     var limited = TrickleSource(bytes: line, chunk: 4096)
-    #expect(throws: InputFailure.self) {
+    #expect(throws: InputError.self) {
       try LineReader.forEachLine(in: &limited, window: 1 << 16, maximumLineLength: 1 << 20) { _, _ in true }
     }
   }

@@ -1,5 +1,5 @@
 /// Why one input file (or one payload inside it) could not be used.
-public struct InputFailure: Error, Sendable, Hashable, CustomStringConvertible {
+public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
   /// A sentence a person understands: what is wrong, where, with the offending text.
   public var reason: String
 
