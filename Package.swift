@@ -95,11 +95,14 @@ let package = Package(
       name: "launch-time-example", dependencies: ["MetricKitAnalysis"],
       path: "Samples/Sources/launch-time-example"),
 
+    // What every test target shares: the package's folders, scratch folders made and removed.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(
-      name: "MetricKitAnalysisTests", dependencies: ["MetricKitAnalysis", "AppStoreConnect", "PayloadSynthesis"]),
-    .testTarget(name: "MetricKitReportsTests", dependencies: ["MetricKitReports", "PayloadSynthesis"]),
+      name: "MetricKitAnalysisTests",
+      dependencies: ["MetricKitAnalysis", "AppStoreConnect", "PayloadSynthesis", "TestSupport"]),
+    .testTarget(name: "MetricKitReportsTests", dependencies: ["MetricKitReports", "PayloadSynthesis", "TestSupport"]),
     .testTarget(
-      name: "MetricsReportCLITests", dependencies: ["metrics-report", "PayloadSynthesis"],
+      name: "MetricsReportCLITests", dependencies: ["metrics-report", "PayloadSynthesis", "TestSupport"],
       exclude: ["Golden", "Schemas"]),
   ],
   cxxLanguageStandard: .cxx17

@@ -3,22 +3,8 @@ import Testing
 
 @testable import MetricKitAnalysis
 
-/// Test helpers: locating ../shared, decoding JSON text, temporary directories.
+/// Test helpers: decoding JSON text, histogram JSON.
 enum Support {
-  /// The repository root (two levels above this file's folder).
-  static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
-
-  /// `../shared/fixtures/public`, or nil (with a printed notice) when the folder is absent.
-  static func publicFixtures() -> URL? {
-    let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/public")
-    guard FileManager.default.fileExists(atPath: url.path) else {
-      print("note: ../shared/fixtures/public is absent; skipping the tests that read it")
-      return nil
-    }
-    return url
-  }
-
   /// Decodes every document of a JSON text as one file named `name`.
   static func decode(_ text: String, name: String = "test.json", limits: InputLimits = InputLimits())
     -> [(PayloadLocation, Result<DecodedDocument, PayloadDecodingError>)]
@@ -48,13 +34,6 @@ enum Support {
     try #require(results.count == 1)
     guard case .failure(let error) = results[0].1 else { throw TestFailure("expected a decoding error") }
     return error
-  }
-
-  /// A fresh temporary directory.
-  static func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("mr-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
   }
 
   /// A histogram JSON object from (start, end, count) triples written as "N ms".

@@ -1,11 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the built `metrics-report` binary, as a user would.
 enum CLIRunner {
-  static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
-
   /// The directory of the built products (where the test bundle is).
   static var productsDirectory: URL {
     #if os(macOS)
@@ -16,18 +14,11 @@ enum CLIRunner {
     return Bundle.main.bundleURL
   }
 
-  /// A fresh temporary directory (the caller removes it).
-  static func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("mr-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-  }
-
   /// Compares `text` with the golden file `Golden/name` (rewritten first under `UPDATE_GOLDEN=1`).
   static func expectGolden(
     _ text: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
-    let golden = packageRoot.appendingPathComponent("Tests/MetricsReportCLITests/Golden/\(name)")
+    let golden = TestDirectories.packageRoot.appendingPathComponent("Tests/MetricsReportCLITests/Golden/\(name)")
     if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" { try Data(text.utf8).write(to: golden) }
     let expected = try String(contentsOf: golden, encoding: .utf8)
     #expect(
@@ -67,7 +58,7 @@ enum CLIRunner {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/bash")
     process.arguments = ["-c", script]
-    process.currentDirectoryURL = packageRoot
+    process.currentDirectoryURL = TestDirectories.packageRoot
     var environment = ProcessInfo.processInfo.environment
     environment["B"] = productsDirectory.appendingPathComponent("metrics-report").path
     process.environment = environment
@@ -79,7 +70,7 @@ enum CLIRunner {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
-    process.currentDirectoryURL = packageRoot
+    process.currentDirectoryURL = TestDirectories.packageRoot
     return try execute(process, input: input)
   }
 
@@ -88,7 +79,7 @@ enum CLIRunner {
     let process = Process()
     process.executableURL = productsDirectory.appendingPathComponent("metrics-report")
     process.arguments = arguments
-    process.currentDirectoryURL = packageRoot
+    process.currentDirectoryURL = TestDirectories.packageRoot
     return try execute(process, input: input)
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PayloadSynthesis
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -42,93 +43,94 @@ struct CacheCommandTests {
   }
 
   @Test func coldAndWarmRunsWriteTheBytesOfARunWithoutTheCache() throws {
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let cache = dir.appendingPathComponent("cache").path
-    for run in Self.runs("Samples/dump", output: dir) {
-      let plain = try CLIRunner.run(run)
-      let cold = try CLIRunner.run(run + ["--cache", cache])
-      let warm = try CLIRunner.run(run + ["--cache", cache])
-      #expect(plain.stdout.count > 100, "\(run): \(plain.stderr)")
-      #expect(cold.stdout == plain.stdout, "cold: \(run)")
-      #expect(warm.stdout == plain.stdout, "warm: \(run)")
-      #expect(cold.status == plain.status && warm.status == plain.status, "\(run)")
-      // Warm: nothing read again. (The same options as an earlier run share its entries.)
-      #expect(warm.stderr.contains("from the cache, 0 read (0 files)"), "\(run): \(warm.stderr)")
-      // The rest of standard error (rejections, notes) is the same too.
-      let notes = { (text: String) in text.split(separator: "\n").filter { !$0.hasPrefix("cache: ") } }
-      #expect(notes(warm.stderr) == notes(plain.stderr), "\(run)")
+    try withTemporaryDirectory { dir in
+      let cache = dir.appendingPathComponent("cache").path
+      for run in Self.runs("Samples/dump", output: dir) {
+        let plain = try CLIRunner.run(run)
+        let cold = try CLIRunner.run(run + ["--cache", cache])
+        let warm = try CLIRunner.run(run + ["--cache", cache])
+        #expect(plain.stdout.count > 100, "\(run): \(plain.stderr)")
+        #expect(cold.stdout == plain.stdout, "cold: \(run)")
+        #expect(warm.stdout == plain.stdout, "warm: \(run)")
+        #expect(cold.status == plain.status && warm.status == plain.status, "\(run)")
+        // Warm: nothing read again. (The same options as an earlier run share its entries.)
+        #expect(warm.stderr.contains("from the cache, 0 read (0 files)"), "\(run): \(warm.stderr)")
+        // The rest of standard error (rejections, notes) is the same too.
+        let notes = { (text: String) in text.split(separator: "\n").filter { !$0.hasPrefix("cache: ") } }
+        #expect(notes(warm.stderr) == notes(plain.stderr), "\(run)")
+      }
     }
   }
 
   @Test func aMixedMetricKit27DumpGroupedByStateReadsTheSameFromTheCache() throws {
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let dump = dir.appendingPathComponent("reports")
-    try DeviceDayTwin.write(DeviceDayTwin.rollout(daysPerVersion: 60, seed: 3), mix: .mixed, to: dump)
-    let cache = dir.appendingPathComponent("cache").path
-    let by = ["--by", "state:com.example.shop.screen"]
-    for run in [
-      ["compare", dump.path, "--baseline", "4.0.0", "--candidate", "4.1.0", "--format", "json"] + by,
-      ["summary", dump.path, "--within-day", "--format", "json"],
-      ["trend", dump.path, "--metric", "*", "--interval", "day", "--format", "csv"] + by,
-    ] {
-      let plain = try CLIRunner.run(run)
-      let cold = try CLIRunner.run(run + ["--cache", cache])
-      let warm = try CLIRunner.run(run + ["--cache", cache])
-      #expect(plain.stdout.count > 100 && cold.stdout == plain.stdout && warm.stdout == plain.stdout, "\(run)")
-      #expect(warm.stderr.contains(" 0 read (0 files)"), "\(warm.stderr)")
+    try withTemporaryDirectory { dir in
+      let dump = dir.appendingPathComponent("reports")
+      try DeviceDayTwin.write(DeviceDayTwin.rollout(daysPerVersion: 60, seed: 3), mix: .mixed, to: dump)
+      let cache = dir.appendingPathComponent("cache").path
+      let by = ["--by", "state:com.example.shop.screen"]
+      for run in [
+        ["compare", dump.path, "--baseline", "4.0.0", "--candidate", "4.1.0", "--format", "json"] + by,
+        ["summary", dump.path, "--within-day", "--format", "json"],
+        ["trend", dump.path, "--metric", "*", "--interval", "day", "--format", "csv"] + by,
+      ] {
+        let plain = try CLIRunner.run(run)
+        let cold = try CLIRunner.run(run + ["--cache", cache])
+        let warm = try CLIRunner.run(run + ["--cache", cache])
+        #expect(plain.stdout.count > 100 && cold.stdout == plain.stdout && warm.stdout == plain.stdout, "\(run)")
+        #expect(warm.stderr.contains(" 0 read (0 files)"), "\(warm.stderr)")
+      }
     }
   }
 
   /// A copy of `Samples/dump` in `dir`.
   static func copyOfSamples(in dir: URL) throws -> URL {
     let copy = dir.appendingPathComponent("dump")
-    try FileManager.default.copyItem(at: CLIRunner.packageRoot.appendingPathComponent("Samples/dump"), to: copy)
+    try FileManager.default.copyItem(at: TestDirectories.packageRoot.appendingPathComponent("Samples/dump"), to: copy)
     return copy
   }
 
   @Test func changedAddedAndDeletedFilesAreReadAgainOrDropOut() throws {
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let dump = try Self.copyOfSamples(in: dir)
-    let cache = dir.appendingPathComponent("cache").path
-    let run = ["compare", dump.path, "--baseline", "3.8.0", "--candidate", "3.9.0", "--format", "json"]
-    let first = try CLIRunner.run(run + ["--cache", cache])
-    #expect(first.stderr.contains("0 of 7 batches"), "\(first.stderr)")
+    try withTemporaryDirectory { dir in
+      let dump = try Self.copyOfSamples(in: dir)
+      let cache = dir.appendingPathComponent("cache").path
+      let run = ["compare", dump.path, "--baseline", "3.8.0", "--candidate", "3.9.0", "--format", "json"]
+      let first = try CLIRunner.run(run + ["--cache", cache])
+      #expect(first.stderr.contains("0 of 7 batches"), "\(first.stderr)")
 
-    // One file deleted, one changed (another payload's bytes), one added: three batches at most are
-    // read again, and the output is that of a run without the cache on the tree as it is now.
-    let files = try FileManager.default.subpathsOfDirectory(atPath: dump.path).filter { $0.hasSuffix(".json") }.sorted()
-    let v38 = files.filter { $0.hasPrefix("v3.8.0/") }
-    let v39 = files.filter { $0.hasPrefix("v3.9.0/") }
-    try FileManager.default.removeItem(at: dump.appendingPathComponent(v38[0]))
-    try Data(contentsOf: dump.appendingPathComponent(v39[1])).write(to: dump.appendingPathComponent(v39[0]))
-    try FileManager.default.copyItem(
-      at: dump.appendingPathComponent(v39[2]), to: dump.appendingPathComponent("v3.9.0/added-later.json"))
-    let plain = try CLIRunner.run(run)
-    let warm = try CLIRunner.run(run + ["--cache", cache])
-    #expect(warm.stdout == plain.stdout)
-    #expect(warm.stdout != first.stdout, "the changes changed nothing")
-    let counts = Self.cacheCounts(warm.stderr)
-    #expect(counts.hits >= 4 && counts.read >= 1 && counts.read <= 3, "\(warm.stderr)")
+      // One file deleted, one changed (another payload's bytes), one added: three batches at most are
+      // read again, and the output is that of a run without the cache on the tree as it is now.
+      let files = try FileManager.default.subpathsOfDirectory(atPath: dump.path).filter { $0.hasSuffix(".json") }
+        .sorted()
+      let v38 = files.filter { $0.hasPrefix("v3.8.0/") }
+      let v39 = files.filter { $0.hasPrefix("v3.9.0/") }
+      try FileManager.default.removeItem(at: dump.appendingPathComponent(v38[0]))
+      try Data(contentsOf: dump.appendingPathComponent(v39[1])).write(to: dump.appendingPathComponent(v39[0]))
+      try FileManager.default.copyItem(
+        at: dump.appendingPathComponent(v39[2]), to: dump.appendingPathComponent("v3.9.0/added-later.json"))
+      let plain = try CLIRunner.run(run)
+      let warm = try CLIRunner.run(run + ["--cache", cache])
+      #expect(warm.stdout == plain.stdout)
+      #expect(warm.stdout != first.stdout, "the changes changed nothing")
+      let counts = Self.cacheCounts(warm.stderr)
+      #expect(counts.hits >= 4 && counts.read >= 1 && counts.read <= 3, "\(warm.stderr)")
 
-    // A changed modification time alone is a change: the batch is read again.
-    let touched = dump.appendingPathComponent(v38[1])
-    var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
-    #expect(touched.path.withCString { utimensat(AT_FDCWD, $0, &times, 0) } == 0)
-    let again = try CLIRunner.run(run + ["--cache", cache])
-    #expect(again.stdout == plain.stdout && Self.cacheCounts(again.stderr).read == 1, "\(again.stderr)")
+      // A changed modification time alone is a change: the batch is read again.
+      let touched = dump.appendingPathComponent(v38[1])
+      var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+      #expect(touched.path.withCString { utimensat(AT_FDCWD, $0, &times, 0) } == 0)
+      let again = try CLIRunner.run(run + ["--cache", cache])
+      #expect(again.stdout == plain.stdout && Self.cacheCounts(again.stderr).read == 1, "\(again.stderr)")
 
-    // Stale entries (their files changed or are gone) are what prune removes.
-    let stats = try CLIRunner.run(["cache", "stats", cache])
-    #expect(stats.status == 0 && stats.stdout.contains("stale         "), "\(stats.stdout)")
-    let prune = try CLIRunner.run(["cache", "prune", cache])
-    #expect(prune.status == 0 && prune.stdout.contains(" stale"), "\(prune.stdout)")
-    let after = try CLIRunner.run(["cache", "stats", cache])
-    #expect(after.stdout.contains("stale         0 "), "\(after.stdout)")
-    let last = try CLIRunner.run(run + ["--cache", cache])
-    #expect(last.stdout == plain.stdout && Self.cacheCounts(last.stderr).read == 0, "\(last.stderr)")
+      // Stale entries (their files changed or are gone) are what prune removes.
+      let stats = try CLIRunner.run(["cache", "stats", cache])
+      #expect(stats.status == 0 && stats.stdout.contains("stale         "), "\(stats.stdout)")
+      let prune = try CLIRunner.run(["cache", "prune", cache])
+      #expect(prune.status == 0 && prune.stdout.contains(" stale"), "\(prune.stdout)")
+      let after = try CLIRunner.run(["cache", "stats", cache])
+      #expect(after.stdout.contains("stale         0 "), "\(after.stdout)")
+      let last = try CLIRunner.run(run + ["--cache", cache])
+      #expect(last.stdout == plain.stdout && Self.cacheCounts(last.stderr).read == 0, "\(last.stderr)")
+    }
   }
 
   /// What a run says when its whole output came from the cache.
@@ -144,261 +146,262 @@ struct CacheCommandTests {
   }
 
   @Test func aGateOverUnchangedInputsAndOptionsIsWrittenAgainAsItWas() throws {
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let dump = try Self.copyOfSamples(in: dir)
-    let cache = dir.appendingPathComponent("cache").path
-    let rules = dir.appendingPathComponent("rules.yaml")
-    try (try CLIRunner.run(["rules", "--print-defaults"])).stdout.write(to: rules, atomically: true, encoding: .utf8)
-    let run = [
-      "compare", dump.path, "--baseline", "3.8.0", "--candidate", "3.9.0", "--rules", rules.path, "--format", "junit",
-    ]
-    let plain = try CLIRunner.run(run)
-    #expect(plain.status == 1 && plain.stdout.contains("<testsuite"), "\(plain.stderr)")
-    let cold = try CLIRunner.run(run + ["--cache", cache])
-    #expect(!cold.stderr.contains(Self.storedOutputLine))
-    // Written again: the same bytes, the same exit status, the same notes; only outlines read.
-    let warm = try CLIRunner.run(run + ["--cache", cache])
-    #expect(warm.stdout == plain.stdout && warm.status == plain.status && warm.stderr.contains(Self.storedOutputLine))
-    // Another format, the rule file's contents changed, a file added: computed again, and right.
-    for change in 0..<3 {
-      var again = run
-      switch change {
-      case 0: again[again.count - 1] = "json"
-      case 1:
-        try (String(contentsOf: rules, encoding: .utf8) + "# edited\n").write(
-          to: rules, atomically: true, encoding: .utf8)
-      default:
-        try FileManager.default.copyItem(
-          at: dump.appendingPathComponent("v3.9.0").appendingPathComponent(
-            try FileManager.default.contentsOfDirectory(atPath: dump.appendingPathComponent("v3.9.0").path).sorted()[0]),
-          to: dump.appendingPathComponent("v3.9.0/added.json"))
+    try withTemporaryDirectory { dir in
+      let dump = try Self.copyOfSamples(in: dir)
+      let cache = dir.appendingPathComponent("cache").path
+      let rules = dir.appendingPathComponent("rules.yaml")
+      try (try CLIRunner.run(["rules", "--print-defaults"])).stdout.write(to: rules, atomically: true, encoding: .utf8)
+      let run = [
+        "compare", dump.path, "--baseline", "3.8.0", "--candidate", "3.9.0", "--rules", rules.path, "--format", "junit",
+      ]
+      let plain = try CLIRunner.run(run)
+      #expect(plain.status == 1 && plain.stdout.contains("<testsuite"), "\(plain.stderr)")
+      let cold = try CLIRunner.run(run + ["--cache", cache])
+      #expect(!cold.stderr.contains(Self.storedOutputLine))
+      // Written again: the same bytes, the same exit status, the same notes; only outlines read.
+      let warm = try CLIRunner.run(run + ["--cache", cache])
+      #expect(warm.stdout == plain.stdout && warm.status == plain.status && warm.stderr.contains(Self.storedOutputLine))
+      // Another format, the rule file's contents changed, a file added: computed again, and right.
+      for change in 0..<3 {
+        var again = run
+        switch change {
+        case 0: again[again.count - 1] = "json"
+        case 1:
+          try (String(contentsOf: rules, encoding: .utf8) + "# edited\n").write(
+            to: rules, atomically: true, encoding: .utf8)
+        default:
+          try FileManager.default.copyItem(
+            at: dump.appendingPathComponent("v3.9.0").appendingPathComponent(
+              try FileManager.default.contentsOfDirectory(atPath: dump.appendingPathComponent("v3.9.0").path).sorted()[
+                0]),
+            to: dump.appendingPathComponent("v3.9.0/added.json"))
+        }
+        let fresh = try CLIRunner.run(again + ["--cache", cache])
+        let expected = try CLIRunner.run(again)
+        #expect(!fresh.stderr.contains(Self.storedOutputLine), "change \(change)")
+        #expect(fresh.stdout == expected.stdout && fresh.status == expected.status, "change \(change)")
+        let stored = try CLIRunner.run(again + ["--cache", cache])
+        #expect(stored.stdout == expected.stdout && stored.stderr.contains(Self.storedOutputLine), "change \(change)")
       }
-      let fresh = try CLIRunner.run(again + ["--cache", cache])
-      let expected = try CLIRunner.run(again)
-      #expect(!fresh.stderr.contains(Self.storedOutputLine), "change \(change)")
-      #expect(fresh.stdout == expected.stdout && fresh.status == expected.status, "change \(change)")
-      let stored = try CLIRunner.run(again + ["--cache", cache])
-      #expect(stored.stdout == expected.stdout && stored.stderr.contains(Self.storedOutputLine), "change \(change)")
     }
   }
 
   @Test func trendPointsOfUnchangedIntervalsAreReadBackAndOnlyTheNewDaysComputed() throws {
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let dump = dir.appendingPathComponent("days")
-    try DailyDumps.write(to: dump, days: 0..<40, payloadsPerDay: 25)
-    let cache = dir.appendingPathComponent("cache").path
-    let run = ["trend", dump.path, "--metric", "*", "--metric", "payloads", "--interval", "day", "--format", "json"]
-    let cold = try CLIRunner.run(run + ["--cache", cache])
-    let total = Self.intervalCounts(cold.stderr)
-    #expect(total.hits == 0 && total.computed > 40, "\(cold.stderr)")
-    // The same run again: its whole output from the cache. The same points in another format: every
-    // interval read back.
-    let warm = try CLIRunner.run(run + ["--cache", cache])
-    #expect(warm.stdout == cold.stdout && warm.stderr.contains(Self.storedOutputLine), "\(warm.stderr)")
-    let csv = Array(run.dropLast()) + ["csv"]
-    let warmCSV = try CLIRunner.run(csv + ["--cache", cache])
-    #expect(warmCSV.stdout == (try CLIRunner.run(csv)).stdout)
-    #expect(Self.intervalCounts(warmCSV.stderr) == (total.computed, 0), "\(warmCSV.stderr)")
+    try withTemporaryDirectory { dir in
+      let dump = dir.appendingPathComponent("days")
+      try DailyDumps.write(to: dump, days: 0..<40, payloadsPerDay: 25)
+      let cache = dir.appendingPathComponent("cache").path
+      let run = ["trend", dump.path, "--metric", "*", "--metric", "payloads", "--interval", "day", "--format", "json"]
+      let cold = try CLIRunner.run(run + ["--cache", cache])
+      let total = Self.intervalCounts(cold.stderr)
+      #expect(total.hits == 0 && total.computed > 40, "\(cold.stderr)")
+      // The same run again: its whole output from the cache. The same points in another format: every
+      // interval read back.
+      let warm = try CLIRunner.run(run + ["--cache", cache])
+      #expect(warm.stdout == cold.stdout && warm.stderr.contains(Self.storedOutputLine), "\(warm.stderr)")
+      let csv = Array(run.dropLast()) + ["csv"]
+      let warmCSV = try CLIRunner.run(csv + ["--cache", cache])
+      #expect(warmCSV.stdout == (try CLIRunner.run(csv)).stdout)
+      #expect(Self.intervalCounts(warmCSV.stderr) == (total.computed, 0), "\(warmCSV.stderr)")
 
-    // A new day: its intervals and the day its payloads spill into are computed, the rest read back;
-    // the output is that of a run without the cache.
-    try DailyDumps.write(to: dump, days: 40..<41, payloadsPerDay: 25)
-    let plain = try CLIRunner.run(run)
-    let next = try CLIRunner.run(run + ["--cache", cache])
-    #expect(next.stdout == plain.stdout && next.stdout != cold.stdout)
-    let counts = Self.intervalCounts(next.stderr)
-    #expect(counts.computed >= 1 && counts.computed <= 6 && counts.hits >= total.computed - 4, "\(next.stderr)")
+      // A new day: its intervals and the day its payloads spill into are computed, the rest read back;
+      // the output is that of a run without the cache.
+      try DailyDumps.write(to: dump, days: 40..<41, payloadsPerDay: 25)
+      let plain = try CLIRunner.run(run)
+      let next = try CLIRunner.run(run + ["--cache", cache])
+      #expect(next.stdout == plain.stdout && next.stdout != cold.stdout)
+      let counts = Self.intervalCounts(next.stderr)
+      #expect(counts.computed >= 1 && counts.computed <= 6 && counts.hits >= total.computed - 4, "\(next.stderr)")
 
-    // Damaged results are named, computed again and replaced.
-    let results = dir.appendingPathComponent("cache/results")
-    let files = try FileManager.default.subpathsOfDirectory(atPath: results.path).map {
-      results.appendingPathComponent($0)
+      // Damaged results are named, computed again and replaced.
+      let results = dir.appendingPathComponent("cache/results")
+      let files = try FileManager.default.subpathsOfDirectory(atPath: results.path).map {
+        results.appendingPathComponent($0)
+      }
+      .filter { $0.lastPathComponent.count == 64 }
+      for file in files {
+        var damaged = try Data(contentsOf: file)
+        damaged[damaged.count - 3] ^= 0x04
+        try damaged.write(to: file)
+      }
+      let recovered = try CLIRunner.run(run + ["--cache", cache])
+      #expect(recovered.stdout == plain.stdout, "\(recovered.stderr)")
+      #expect(recovered.stderr.contains(" damaged results recomputed"), "\(recovered.stderr)")
+      #expect(recovered.stderr.contains("damaged: the checksum does not match"), "\(recovered.stderr)")
+      let replaced = try CLIRunner.run(csv + ["--cache", cache])
+      #expect(replaced.stdout == (try CLIRunner.run(csv)).stdout && Self.intervalCounts(replaced.stderr).computed == 0)
+
+      // Other statistics are other results; a group's intervals are its own.
+      for other in [run + ["--statistic", "p75"], run + ["--by", "deviceType"]] {
+        let fresh = try CLIRunner.run(other + ["--cache", cache])
+        #expect(fresh.stdout == (try CLIRunner.run(other)).stdout && Self.intervalCounts(fresh.stderr).hits == 0)
+      }
+
+      // A day deleted: its entry and the results made from it are stale, and prune removes them.
+      try FileManager.default.removeItem(at: dump.appendingPathComponent(DailyDumps.folder(3)))
+      let stats = try CLIRunner.run(["cache", "stats", cache])
+      #expect(stats.status == 0 && stats.stdout.contains("results"), "\(stats.stdout)")
+      let prune = try CLIRunner.run(["cache", "prune", cache])
+      #expect(prune.stdout.contains(" stale results") && !prune.stdout.contains(" 0 stale results"), "\(prune.stdout)")
+      #expect((try CLIRunner.run(["cache", "stats", cache])).stdout.contains(", 0 made from stale or removed entries"))
+      // The day's intervals are gone, and every other interval is read back: nothing to compute.
+      let after = try CLIRunner.run(csv + ["--cache", cache])
+      #expect(after.stdout == (try CLIRunner.run(csv)).stdout)
+      let again = Self.intervalCounts(after.stderr)
+      #expect(again.computed == 0 && again.hits > 40, "\(after.stderr)")
     }
-    .filter { $0.lastPathComponent.count == 64 }
-    for file in files {
-      var damaged = try Data(contentsOf: file)
-      damaged[damaged.count - 3] ^= 0x04
-      try damaged.write(to: file)
-    }
-    let recovered = try CLIRunner.run(run + ["--cache", cache])
-    #expect(recovered.stdout == plain.stdout, "\(recovered.stderr)")
-    #expect(recovered.stderr.contains(" damaged results recomputed"), "\(recovered.stderr)")
-    #expect(recovered.stderr.contains("damaged: the checksum does not match"), "\(recovered.stderr)")
-    let replaced = try CLIRunner.run(csv + ["--cache", cache])
-    #expect(replaced.stdout == (try CLIRunner.run(csv)).stdout && Self.intervalCounts(replaced.stderr).computed == 0)
-
-    // Other statistics are other results; a group's intervals are its own.
-    for other in [run + ["--statistic", "p75"], run + ["--by", "deviceType"]] {
-      let fresh = try CLIRunner.run(other + ["--cache", cache])
-      #expect(fresh.stdout == (try CLIRunner.run(other)).stdout && Self.intervalCounts(fresh.stderr).hits == 0)
-    }
-
-    // A day deleted: its entry and the results made from it are stale, and prune removes them.
-    try FileManager.default.removeItem(at: dump.appendingPathComponent(DailyDumps.folder(3)))
-    let stats = try CLIRunner.run(["cache", "stats", cache])
-    #expect(stats.status == 0 && stats.stdout.contains("results"), "\(stats.stdout)")
-    let prune = try CLIRunner.run(["cache", "prune", cache])
-    #expect(prune.stdout.contains(" stale results") && !prune.stdout.contains(" 0 stale results"), "\(prune.stdout)")
-    #expect((try CLIRunner.run(["cache", "stats", cache])).stdout.contains(", 0 made from stale or removed entries"))
-    // The day's intervals are gone, and every other interval is read back: nothing to compute.
-    let after = try CLIRunner.run(csv + ["--cache", cache])
-    #expect(after.stdout == (try CLIRunner.run(csv)).stdout)
-    let again = Self.intervalCounts(after.stderr)
-    #expect(again.computed == 0 && again.hits > 40, "\(after.stderr)")
   }
 
   @Test func otherGroupsPointsFollowTheGroupsKept() throws {
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let dump = dir.appendingPathComponent("days")
-    try DailyDumps.write(to: dump, days: 0..<6, payloadsPerDay: 40)
-    let cache = dir.appendingPathComponent("cache").path
-    func trend(top: Int) -> [String] {
-      [
-        "trend", dump.path, "--metric", "applicationLaunchMetrics.histogrammedTimeToFirstDraw", "--interval", "day",
-        "--by", "deviceType", "--top", "\(top)", "--format", "csv",
-      ]
+    try withTemporaryDirectory { dir in
+      let dump = dir.appendingPathComponent("days")
+      try DailyDumps.write(to: dump, days: 0..<6, payloadsPerDay: 40)
+      let cache = dir.appendingPathComponent("cache").path
+      func trend(top: Int) -> [String] {
+        [
+          "trend", dump.path, "--metric", "applicationLaunchMetrics.histogrammedTimeToFirstDraw", "--interval", "day",
+          "--by", "deviceType", "--top", "\(top)", "--format", "csv",
+        ]
+      }
+      let first = try CLIRunner.run(trend(top: 1) + ["--cache", cache])
+      #expect(first.stdout == (try CLIRunner.run(trend(top: 1))).stdout)
+      // Another --top: (other) holds other groups now, so none of its points are those stored; the kept
+      // group's are.
+      let plain = try CLIRunner.run(trend(top: 2))
+      let cached = try CLIRunner.run(trend(top: 2) + ["--cache", cache])
+      #expect(cached.stdout == plain.stdout, "\(cached.stderr)")
+      #expect(Self.intervalCounts(cached.stderr) == (6, 12), "\(cached.stderr)")
+      #expect(plain.stdout.contains("deviceType=(other)"))
     }
-    let first = try CLIRunner.run(trend(top: 1) + ["--cache", cache])
-    #expect(first.stdout == (try CLIRunner.run(trend(top: 1))).stdout)
-    // Another --top: (other) holds other groups now, so none of its points are those stored; the kept
-    // group's are.
-    let plain = try CLIRunner.run(trend(top: 2))
-    let cached = try CLIRunner.run(trend(top: 2) + ["--cache", cache])
-    #expect(cached.stdout == plain.stdout, "\(cached.stderr)")
-    #expect(Self.intervalCounts(cached.stderr) == (6, 12), "\(cached.stderr)")
-    #expect(plain.stdout.contains("deviceType=(other)"))
   }
 
   @Test func anEditKeepingSizeAndModificationTimeIsSeen() throws {
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let dump = try Self.copyOfSamples(in: dir)
-    let cache = dir.appendingPathComponent("cache").path
-    let run = ["summary", dump.path, "--format", "json"]
-    _ = try CLIRunner.run(run + ["--cache", cache])
-    // 3.9.0 edited to 3.9.9 in place: the same size, the modification time put back.
-    let file = try FileManager.default.subpathsOfDirectory(atPath: dump.path).filter {
-      $0.hasPrefix("v3.9.0/") && $0.hasSuffix(".json")
-    }.sorted()[0]
-    let path = dump.appendingPathComponent(file).path
-    var before = stat()
-    #expect(stat(path, &before) == 0)
-    let text = try String(contentsOfFile: path, encoding: .utf8)
-    let edited = text.replacingOccurrences(of: "\"3.9.0\"", with: "\"3.9.9\"")
-    #expect(edited != text && edited.utf8.count == text.utf8.count)
-    try edited.write(toFile: path, atomically: false, encoding: .utf8)
-    // The times put back to the nanosecond, as a tool that restores them would.
-    #if canImport(Darwin)
-      var times = [before.st_atimespec, before.st_mtimespec]
-    #else
-      var times = [before.st_atim, before.st_mtim]
-    #endif
-    #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
-    var after = stat()
-    #expect(stat(path, &after) == 0 && after.st_size == before.st_size)
-    #if canImport(Darwin)
-      #expect(
-        after.st_mtimespec.tv_sec == before.st_mtimespec.tv_sec
-          && after.st_mtimespec.tv_nsec == before.st_mtimespec.tv_nsec)
-    #else
-      #expect(after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
-    #endif
-    let stats = try CLIRunner.run(["cache", "stats", cache])
-    #expect(stats.stdout.contains("stale         1 "), "\(stats.stdout)")
-    let again = try CLIRunner.run(run + ["--cache", cache])
-    #expect(Self.cacheCounts(again.stderr) == (6, 1), "\(again.stderr)")
-    #expect(again.stdout == (try CLIRunner.run(run)).stdout && again.stdout.contains("\"3.9.9\""))
+    try withTemporaryDirectory { dir in
+      let dump = try Self.copyOfSamples(in: dir)
+      let cache = dir.appendingPathComponent("cache").path
+      let run = ["summary", dump.path, "--format", "json"]
+      _ = try CLIRunner.run(run + ["--cache", cache])
+      // 3.9.0 edited to 3.9.9 in place: the same size, the modification time put back.
+      let file = try FileManager.default.subpathsOfDirectory(atPath: dump.path).filter {
+        $0.hasPrefix("v3.9.0/") && $0.hasSuffix(".json")
+      }.sorted()[0]
+      let path = dump.appendingPathComponent(file).path
+      var before = stat()
+      #expect(stat(path, &before) == 0)
+      let text = try String(contentsOfFile: path, encoding: .utf8)
+      let edited = text.replacingOccurrences(of: "\"3.9.0\"", with: "\"3.9.9\"")
+      #expect(edited != text && edited.utf8.count == text.utf8.count)
+      try edited.write(toFile: path, atomically: false, encoding: .utf8)
+      // The times put back to the nanosecond, as a tool that restores them would.
+      #if canImport(Darwin)
+        var times = [before.st_atimespec, before.st_mtimespec]
+      #else
+        var times = [before.st_atim, before.st_mtim]
+      #endif
+      #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+      var after = stat()
+      #expect(stat(path, &after) == 0 && after.st_size == before.st_size)
+      #if canImport(Darwin)
+        #expect(
+          after.st_mtimespec.tv_sec == before.st_mtimespec.tv_sec
+            && after.st_mtimespec.tv_nsec == before.st_mtimespec.tv_nsec)
+      #else
+        #expect(after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
+      #endif
+      let stats = try CLIRunner.run(["cache", "stats", cache])
+      #expect(stats.stdout.contains("stale         1 "), "\(stats.stdout)")
+      let again = try CLIRunner.run(run + ["--cache", cache])
+      #expect(Self.cacheCounts(again.stderr) == (6, 1), "\(again.stderr)")
+      #expect(again.stdout == (try CLIRunner.run(run)).stdout && again.stdout.contains("\"3.9.9\""))
+    }
   }
 
   @Test func linksInACacheAreNeverFollowedNorWhatTheyPointToRemoved() throws {
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let cache = dir.appendingPathComponent("cache")
-    _ = try CLIRunner.run(["summary", "Samples/dump", "--cache", cache.path])
-    // The user's files, and links to them where the cache keeps its own: a prefix folder, an entry,
-    // a result.
-    let mine = dir.appendingPathComponent("mine")
-    try FileManager.default.createDirectory(at: mine, withIntermediateDirectories: true)
-    for name in ["a.txt", "b.txt", String(repeating: "c", count: 64)] {
-      try Data("keep me".utf8).write(to: mine.appendingPathComponent(name))
+    try withTemporaryDirectory { dir in
+      let cache = dir.appendingPathComponent("cache")
+      _ = try CLIRunner.run(["summary", "Samples/dump", "--cache", cache.path])
+      // The user's files, and links to them where the cache keeps its own: a prefix folder, an entry,
+      // a result.
+      let mine = dir.appendingPathComponent("mine")
+      try FileManager.default.createDirectory(at: mine, withIntermediateDirectories: true)
+      for name in ["a.txt", "b.txt", String(repeating: "c", count: 64)] {
+        try Data("keep me".utf8).write(to: mine.appendingPathComponent(name))
+      }
+      let fm = FileManager.default
+      try fm.createSymbolicLink(at: cache.appendingPathComponent("entries/zz"), withDestinationURL: mine)
+      let prefix = try #require(try fm.contentsOfDirectory(atPath: cache.appendingPathComponent("entries").path).first)
+      try fm.createSymbolicLink(
+        at: cache.appendingPathComponent("entries/\(prefix)/\(String(repeating: "0", count: 64))"),
+        withDestinationURL: mine.appendingPathComponent("a.txt"))
+      try fm.createDirectory(at: cache.appendingPathComponent("results"), withIntermediateDirectories: true)
+      try fm.createSymbolicLink(at: cache.appendingPathComponent("results/cc"), withDestinationURL: mine)
+      let stats = try CLIRunner.run(["cache", "stats", cache.path])
+      #expect(stats.stdout.contains("not the cache's 3 "), "\(stats.stdout)")
+      let prune = try CLIRunner.run(["cache", "prune", cache.path, "--all"])
+      #expect(prune.status == 0, "\(prune.stderr)")
+      #expect(
+        try fm.contentsOfDirectory(atPath: mine.path).sorted() == ["a.txt", "b.txt", String(repeating: "c", count: 64)])
+      #expect(try String(contentsOf: mine.appendingPathComponent("a.txt"), encoding: .utf8) == "keep me")
+      // A cache whose entries folder is a link is refused, and nothing is written through it.
+      let linked = dir.appendingPathComponent("linked")
+      try fm.createDirectory(at: linked, withIntermediateDirectories: true)
+      try Data("metrics-report cache 3\n".utf8).write(to: linked.appendingPathComponent("FORMAT"))
+      try fm.createSymbolicLink(at: linked.appendingPathComponent("entries"), withDestinationURL: mine)
+      let refused = try CLIRunner.run(["summary", "Samples/dump", "--cache", linked.path])
+      #expect(refused.status == 2 && refused.stderr.contains("entries is not a folder"), "\(refused.stderr)")
+      #expect(try fm.contentsOfDirectory(atPath: mine.path).count == 3)
     }
-    let fm = FileManager.default
-    try fm.createSymbolicLink(at: cache.appendingPathComponent("entries/zz"), withDestinationURL: mine)
-    let prefix = try #require(try fm.contentsOfDirectory(atPath: cache.appendingPathComponent("entries").path).first)
-    try fm.createSymbolicLink(
-      at: cache.appendingPathComponent("entries/\(prefix)/\(String(repeating: "0", count: 64))"),
-      withDestinationURL: mine.appendingPathComponent("a.txt"))
-    try fm.createDirectory(at: cache.appendingPathComponent("results"), withIntermediateDirectories: true)
-    try fm.createSymbolicLink(at: cache.appendingPathComponent("results/cc"), withDestinationURL: mine)
-    let stats = try CLIRunner.run(["cache", "stats", cache.path])
-    #expect(stats.stdout.contains("not the cache's 3 "), "\(stats.stdout)")
-    let prune = try CLIRunner.run(["cache", "prune", cache.path, "--all"])
-    #expect(prune.status == 0, "\(prune.stderr)")
-    #expect(
-      try fm.contentsOfDirectory(atPath: mine.path).sorted() == ["a.txt", "b.txt", String(repeating: "c", count: 64)])
-    #expect(try String(contentsOf: mine.appendingPathComponent("a.txt"), encoding: .utf8) == "keep me")
-    // A cache whose entries folder is a link is refused, and nothing is written through it.
-    let linked = dir.appendingPathComponent("linked")
-    try fm.createDirectory(at: linked, withIntermediateDirectories: true)
-    try Data("metrics-report cache 3\n".utf8).write(to: linked.appendingPathComponent("FORMAT"))
-    try fm.createSymbolicLink(at: linked.appendingPathComponent("entries"), withDestinationURL: mine)
-    let refused = try CLIRunner.run(["summary", "Samples/dump", "--cache", linked.path])
-    #expect(refused.status == 2 && refused.stderr.contains("entries is not a folder"), "\(refused.stderr)")
-    #expect(try fm.contentsOfDirectory(atPath: mine.path).count == 3)
   }
 
   @Test func aFolderHoldingOnlyAnEntriesFolderIsNotAdopted() throws {
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let folder = dir.appendingPathComponent("work")
-    let entries = folder.appendingPathComponent("entries/ab")
-    try FileManager.default.createDirectory(at: entries, withIntermediateDirectories: true)
-    try Data("my notes".utf8).write(to: entries.appendingPathComponent("notes.txt"))
-    let refused = try CLIRunner.run(["summary", "Samples/dump", "--cache", folder.path])
-    #expect(refused.status == 2 && refused.stderr.contains("not a metrics-report cache"), "\(refused.stderr)")
-    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("FORMAT").path))
-    #expect((try CLIRunner.run(["cache", "prune", folder.path, "--all"])).status == 2)
-    #expect(FileManager.default.fileExists(atPath: entries.appendingPathComponent("notes.txt").path))
+    try withTemporaryDirectory { dir in
+      let folder = dir.appendingPathComponent("work")
+      let entries = folder.appendingPathComponent("entries/ab")
+      try FileManager.default.createDirectory(at: entries, withIntermediateDirectories: true)
+      try Data("my notes".utf8).write(to: entries.appendingPathComponent("notes.txt"))
+      let refused = try CLIRunner.run(["summary", "Samples/dump", "--cache", folder.path])
+      #expect(refused.status == 2 && refused.stderr.contains("not a metrics-report cache"), "\(refused.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("FORMAT").path))
+      #expect((try CLIRunner.run(["cache", "prune", folder.path, "--all"])).status == 2)
+      #expect(FileManager.default.fileExists(atPath: entries.appendingPathComponent("notes.txt").path))
+    }
   }
 
   @Test func withContentHashesACopyFindsItsEntriesAndAChangeOfBytesAloneIsSeen() throws {
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let dump = try Self.copyOfSamples(in: dir)
-    let cache = dir.appendingPathComponent("cache").path
-    let run = [
-      "summary", "dump", "--format", "json", "--cache", cache, "--cache-content-hash", "--threads", "2",
-    ]
-    // Run from `dir`, so that the paths are those of a checkout: the same in every copy.
-    func summary() throws -> CLIRunner.Result {
-      try CLIRunner.shell("cd '\(dir.path)' && \"$B\" \(run.map { "'\($0)'" }.joined(separator: " "))")
+    try withTemporaryDirectory { dir in
+      let dump = try Self.copyOfSamples(in: dir)
+      let cache = dir.appendingPathComponent("cache").path
+      let run = [
+        "summary", "dump", "--format", "json", "--cache", cache, "--cache-content-hash", "--threads", "2",
+      ]
+      // Run from `dir`, so that the paths are those of a checkout: the same in every copy.
+      func summary() throws -> CLIRunner.Result {
+        try CLIRunner.shell("cd '\(dir.path)' && \"$B\" \(run.map { "'\($0)'" }.joined(separator: " "))")
+      }
+      let first = try summary()
+      #expect(Self.cacheCounts(first.stderr) == (0, 7), "\(first.stderr)")
+      // A fresh copy: every file a new inode and time, the same bytes. Everything comes from the cache.
+      try FileManager.default.moveItem(at: dump, to: dir.appendingPathComponent("old"))
+      try FileManager.default.copyItem(at: dir.appendingPathComponent("old"), to: dump)
+      try FileManager.default.removeItem(at: dir.appendingPathComponent("old"))
+      let copied = try summary()
+      #expect(copied.stdout == first.stdout && Self.cacheCounts(copied.stderr) == (7, 0), "\(copied.stderr)")
+      // One file's bytes changed, its size and time kept: its batch is read again, and counts the change.
+      let files = try FileManager.default.subpathsOfDirectory(atPath: dump.path).filter {
+        $0.hasPrefix("v3.9.0/") && $0.hasSuffix(".json")
+      }.sorted()
+      let a = dump.appendingPathComponent(files[0])
+      let modified = try FileManager.default.attributesOfItem(atPath: a.path)[.modificationDate] as? Date
+      let text = try String(contentsOf: a, encoding: .utf8)
+      let changed = text.replacingOccurrences(of: "\"3.9.0\"", with: "\"3.9.9\"")
+      #expect(changed != text && changed.utf8.count == text.utf8.count)
+      try changed.write(to: a, atomically: false, encoding: .utf8)
+      try FileManager.default.setAttributes([.modificationDate: modified as Any], ofItemAtPath: a.path)
+      let after = try summary()
+      #expect(Self.cacheCounts(after.stderr) == (6, 1), "\(after.stderr)")
+      let plain = try CLIRunner.shell("cd '\(dir.path)' && \"$B\" summary dump --format json")
+      #expect(after.stdout == plain.stdout && after.stdout.contains("\"3.9.9\""))
     }
-    let first = try summary()
-    #expect(Self.cacheCounts(first.stderr) == (0, 7), "\(first.stderr)")
-    // A fresh copy: every file a new inode and time, the same bytes. Everything comes from the cache.
-    try FileManager.default.moveItem(at: dump, to: dir.appendingPathComponent("old"))
-    try FileManager.default.copyItem(at: dir.appendingPathComponent("old"), to: dump)
-    try FileManager.default.removeItem(at: dir.appendingPathComponent("old"))
-    let copied = try summary()
-    #expect(copied.stdout == first.stdout && Self.cacheCounts(copied.stderr) == (7, 0), "\(copied.stderr)")
-    // One file's bytes changed, its size and time kept: its batch is read again, and counts the change.
-    let files = try FileManager.default.subpathsOfDirectory(atPath: dump.path).filter {
-      $0.hasPrefix("v3.9.0/") && $0.hasSuffix(".json")
-    }.sorted()
-    let a = dump.appendingPathComponent(files[0])
-    let modified = try FileManager.default.attributesOfItem(atPath: a.path)[.modificationDate] as? Date
-    let text = try String(contentsOf: a, encoding: .utf8)
-    let changed = text.replacingOccurrences(of: "\"3.9.0\"", with: "\"3.9.9\"")
-    #expect(changed != text && changed.utf8.count == text.utf8.count)
-    try changed.write(to: a, atomically: false, encoding: .utf8)
-    try FileManager.default.setAttributes([.modificationDate: modified as Any], ofItemAtPath: a.path)
-    let after = try summary()
-    #expect(Self.cacheCounts(after.stderr) == (6, 1), "\(after.stderr)")
-    let plain = try CLIRunner.shell("cd '\(dir.path)' && \"$B\" summary dump --format json")
-    #expect(after.stdout == plain.stdout && after.stdout.contains("\"3.9.9\""))
   }
 
   /// The batches from the cache and read, from a run's `cache:` line.
@@ -410,61 +413,61 @@ struct CacheCommandTests {
   }
 
   @Test func aCacheOfAnotherFormatOrAFolderThatIsNotOneIsRefused() throws {
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let other = dir.appendingPathComponent("other")
-    try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
-    // A cache an older build made.
-    try Data("metrics-report cache 1\n".utf8).write(to: other.appendingPathComponent("FORMAT"))
-    let refused = try CLIRunner.run(["summary", "Samples/dump", "--cache", other.path])
-    #expect(refused.status == 2 && refused.stdout.isEmpty)
-    #expect(
-      refused.stderr.contains("a metrics-report cache of format 1; this build reads format 3"), "\(refused.stderr)")
-    let notCache = dir.appendingPathComponent("photos")
-    try FileManager.default.createDirectory(at: notCache, withIntermediateDirectories: true)
-    try Data("x".utf8).write(to: notCache.appendingPathComponent("a.jpg"))
-    let notOne = try CLIRunner.run(["summary", "Samples/dump", "--cache", notCache.path])
-    #expect(notOne.status == 2 && notOne.stderr.contains("not a metrics-report cache"), "\(notOne.stderr)")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: notCache.path) == ["a.jpg"])
-    let stats = try CLIRunner.run(["cache", "stats", notCache.path])
-    #expect(stats.status == 2)
+    try withTemporaryDirectory { dir in
+      let other = dir.appendingPathComponent("other")
+      try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+      // A cache an older build made.
+      try Data("metrics-report cache 1\n".utf8).write(to: other.appendingPathComponent("FORMAT"))
+      let refused = try CLIRunner.run(["summary", "Samples/dump", "--cache", other.path])
+      #expect(refused.status == 2 && refused.stdout.isEmpty)
+      #expect(
+        refused.stderr.contains("a metrics-report cache of format 1; this build reads format 3"), "\(refused.stderr)")
+      let notCache = dir.appendingPathComponent("photos")
+      try FileManager.default.createDirectory(at: notCache, withIntermediateDirectories: true)
+      try Data("x".utf8).write(to: notCache.appendingPathComponent("a.jpg"))
+      let notOne = try CLIRunner.run(["summary", "Samples/dump", "--cache", notCache.path])
+      #expect(notOne.status == 2 && notOne.stderr.contains("not a metrics-report cache"), "\(notOne.stderr)")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: notCache.path) == ["a.jpg"])
+      let stats = try CLIRunner.run(["cache", "stats", notCache.path])
+      #expect(stats.status == 2)
+    }
   }
 
   @Test func tornAndDamagedEntriesAreRecomputedAndReplaced() throws {
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let cache = dir.appendingPathComponent("cache")
-    let run = ["summary", "Samples/dump", "--format", "json"]
-    let plain = try CLIRunner.run(run)
-    _ = try CLIRunner.run(run + ["--cache", cache.path])
-    let entries = try Self.entries(cache)
-    #expect(entries.count == 7)
-    // One cut in half (a torn write), one with a byte changed (damage), one left empty.
-    let torn = try Data(contentsOf: entries[0])
-    try torn.prefix(torn.count / 2).write(to: entries[0])
-    var damaged = try Data(contentsOf: entries[1])
-    damaged[damaged.count - 20] ^= 0x01
-    try damaged.write(to: entries[1])
-    try Data().write(to: entries[2])
-    // And a stopped run's temporary file, two hours old.
-    let temporary = URL(fileURLWithPath: entries[3].path + ".tmp-1-2")
-    try Data("{\"partial".utf8).write(to: temporary)
-    var old = [timespec(tv_sec: time(nil) - 7200, tv_nsec: 0), timespec(tv_sec: time(nil) - 7200, tv_nsec: 0)]
-    _ = temporary.path.withCString { utimensat(AT_FDCWD, $0, &old, 0) }
+    try withTemporaryDirectory { dir in
+      let cache = dir.appendingPathComponent("cache")
+      let run = ["summary", "Samples/dump", "--format", "json"]
+      let plain = try CLIRunner.run(run)
+      _ = try CLIRunner.run(run + ["--cache", cache.path])
+      let entries = try Self.entries(cache)
+      #expect(entries.count == 7)
+      // One cut in half (a torn write), one with a byte changed (damage), one left empty.
+      let torn = try Data(contentsOf: entries[0])
+      try torn.prefix(torn.count / 2).write(to: entries[0])
+      var damaged = try Data(contentsOf: entries[1])
+      damaged[damaged.count - 20] ^= 0x01
+      try damaged.write(to: entries[1])
+      try Data().write(to: entries[2])
+      // And a stopped run's temporary file, two hours old.
+      let temporary = URL(fileURLWithPath: entries[3].path + ".tmp-1-2")
+      try Data("{\"partial".utf8).write(to: temporary)
+      var old = [timespec(tv_sec: time(nil) - 7200, tv_nsec: 0), timespec(tv_sec: time(nil) - 7200, tv_nsec: 0)]
+      _ = temporary.path.withCString { utimensat(AT_FDCWD, $0, &old, 0) }
 
-    let stats = try CLIRunner.run(["cache", "stats", cache.path])
-    #expect(stats.stdout.contains("damaged       3 ") && stats.stdout.contains("temporary     1 "), "\(stats.stdout)")
-    let recovered = try CLIRunner.run(run + ["--cache", cache.path])
-    #expect(recovered.stdout == plain.stdout)
-    #expect(recovered.stderr.contains("torn: "), "\(recovered.stderr)")
-    #expect(recovered.stderr.contains("damaged: the checksum does not match"), "\(recovered.stderr)")
-    #expect(recovered.stderr.contains("4 of 7 batches") && recovered.stderr.contains("3 damaged entries recomputed"))
-    // Replaced: the next run takes everything from the cache.
-    let next = try CLIRunner.run(run + ["--cache", cache.path])
-    #expect(next.stdout == plain.stdout && Self.cacheCounts(next.stderr) == (7, 0), "\(next.stderr)")
-    let prune = try CLIRunner.run(["cache", "prune", cache.path])
-    #expect(prune.stdout.contains("1 temporary"), "\(prune.stdout)")
-    #expect(!FileManager.default.fileExists(atPath: temporary.path))
+      let stats = try CLIRunner.run(["cache", "stats", cache.path])
+      #expect(stats.stdout.contains("damaged       3 ") && stats.stdout.contains("temporary     1 "), "\(stats.stdout)")
+      let recovered = try CLIRunner.run(run + ["--cache", cache.path])
+      #expect(recovered.stdout == plain.stdout)
+      #expect(recovered.stderr.contains("torn: "), "\(recovered.stderr)")
+      #expect(recovered.stderr.contains("damaged: the checksum does not match"), "\(recovered.stderr)")
+      #expect(recovered.stderr.contains("4 of 7 batches") && recovered.stderr.contains("3 damaged entries recomputed"))
+      // Replaced: the next run takes everything from the cache.
+      let next = try CLIRunner.run(run + ["--cache", cache.path])
+      #expect(next.stdout == plain.stdout && Self.cacheCounts(next.stderr) == (7, 0), "\(next.stderr)")
+      let prune = try CLIRunner.run(["cache", "prune", cache.path])
+      #expect(prune.stdout.contains("1 temporary"), "\(prune.stdout)")
+      #expect(!FileManager.default.fileExists(atPath: temporary.path))
+    }
   }
 
   /// The entry files of a cache.
@@ -475,40 +478,40 @@ struct CacheCommandTests {
   }
 
   @Test func aRunKilledWhileWritingLeavesACacheTheNextRunUses() throws {
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    // Ninety days, a folder each: a run takes long enough to be killed between entries.
-    let dump = dir.appendingPathComponent("days")
-    try DailyDumps.write(to: dump, days: 0..<90, payloadsPerDay: 40)
-    let run = ["trend", dump.path, "--metric", "*", "--interval", "day", "--format", "json", "--threads", "2"]
-    let plain = try CLIRunner.run(run)
-    #expect(plain.status == 0)
-    var killedMidRun = 0
-    for attempt in 0..<3 {
-      let cache = dir.appendingPathComponent("cache-\(attempt)")
-      let process = Process()
-      process.executableURL = CLIRunner.productsDirectory.appendingPathComponent("metrics-report")
-      process.arguments = run + ["--cache", cache.path]
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      // Killed as soon as the first entries are in place, while others are being written.
-      let deadline = Date().addingTimeInterval(60)
-      while process.isRunning && Date() < deadline && ((try? Self.entries(cache).count) ?? 0) < 3 { usleep(2_000) }
-      if process.isRunning {
-        kill(process.processIdentifier, SIGKILL)
-        killedMidRun += 1
+    try withTemporaryDirectory { dir in
+      // Ninety days, a folder each: a run takes long enough to be killed between entries.
+      let dump = dir.appendingPathComponent("days")
+      try DailyDumps.write(to: dump, days: 0..<90, payloadsPerDay: 40)
+      let run = ["trend", dump.path, "--metric", "*", "--interval", "day", "--format", "json", "--threads", "2"]
+      let plain = try CLIRunner.run(run)
+      #expect(plain.status == 0)
+      var killedMidRun = 0
+      for attempt in 0..<3 {
+        let cache = dir.appendingPathComponent("cache-\(attempt)")
+        let process = Process()
+        process.executableURL = CLIRunner.productsDirectory.appendingPathComponent("metrics-report")
+        process.arguments = run + ["--cache", cache.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Killed as soon as the first entries are in place, while others are being written.
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < deadline && ((try? Self.entries(cache).count) ?? 0) < 3 { usleep(2_000) }
+        if process.isRunning {
+          kill(process.processIdentifier, SIGKILL)
+          killedMidRun += 1
+        }
+        process.waitUntilExit()
+        let written = (try? Self.entries(cache).count) ?? 0
+        let next = try CLIRunner.run(run + ["--cache", cache.path])
+        #expect(next.stdout == plain.stdout, "attempt \(attempt)")
+        let counts = Self.cacheCounts(next.stderr)
+        #expect(counts.hits == written && counts.hits + counts.read == 90, "\(written) entries: \(next.stderr)")
+        #expect(!next.stderr.contains("damaged"), "\(next.stderr)")
+        let last = try CLIRunner.run(run + ["--cache", cache.path])
+        #expect(last.stdout == plain.stdout && Self.cacheCounts(last.stderr) == (90, 0), "\(last.stderr)")
       }
-      process.waitUntilExit()
-      let written = (try? Self.entries(cache).count) ?? 0
-      let next = try CLIRunner.run(run + ["--cache", cache.path])
-      #expect(next.stdout == plain.stdout, "attempt \(attempt)")
-      let counts = Self.cacheCounts(next.stderr)
-      #expect(counts.hits == written && counts.hits + counts.read == 90, "\(written) entries: \(next.stderr)")
-      #expect(!next.stderr.contains("damaged"), "\(next.stderr)")
-      let last = try CLIRunner.run(run + ["--cache", cache.path])
-      #expect(last.stdout == plain.stdout && Self.cacheCounts(last.stderr) == (90, 0), "\(last.stderr)")
+      #expect(killedMidRun > 0, "no run was still writing when killed")
     }
-    #expect(killedMidRun > 0, "no run was still writing when killed")
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PayloadSynthesis
+import TestSupport
 import Testing
 
 #if canImport(FoundationXML)
@@ -11,7 +12,7 @@ import Testing
 struct CompareCommandTests {
   /// A dump with a baseline and a candidate drawn from the given profiles.
   static func dump(baseline: VersionProfile, candidate: VersionProfile, payloads: Int, seed: UInt64) throws -> URL {
-    let dir = try CLIRunner.temporaryDirectory()
+    let dir = try TestDirectories.makeTemporary()
     _ = try SampleDump.write(
       to: dir, seed: seed, payloadsPerVersion: payloads, profiles: [baseline, candidate], malformed: false)
     return dir
@@ -135,21 +136,21 @@ struct CompareCommandTests {
     let absent = try CLIRunner.run(["compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "9.9"])
     #expect(absent.status == 2)
     #expect(absent.stderr.contains("no payloads for version 9.9"))
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let rules = dir.appendingPathComponent("rules.yml")
-    try Data("rules:\n  - metric: hangRate\n    statistic: p90\n".utf8).write(to: rules)
-    let bad = try CLIRunner.run([
-      "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--rules", rules.path,
-    ])
-    #expect(bad.status == 2)
-    #expect(bad.stderr.contains("rules.yml:3: rules[0].statistic"))
-    #expect(try CLIRunner.run(["compare", "Samples/dump", "--candidate", "3.9.0"]).status == 64)
-    for alpha in ["2", "0x0.1", "inf", "nan"] {
-      let run = try CLIRunner.run([
-        "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--alpha", alpha,
+    try withTemporaryDirectory { dir in
+      let rules = dir.appendingPathComponent("rules.yml")
+      try Data("rules:\n  - metric: hangRate\n    statistic: p90\n".utf8).write(to: rules)
+      let bad = try CLIRunner.run([
+        "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--rules", rules.path,
       ])
-      #expect(run.status == 64, "--alpha \(alpha)")
+      #expect(bad.status == 2)
+      #expect(bad.stderr.contains("rules.yml:3: rules[0].statistic"))
+      #expect(try CLIRunner.run(["compare", "Samples/dump", "--candidate", "3.9.0"]).status == 64)
+      for alpha in ["2", "0x0.1", "inf", "nan"] {
+        let run = try CLIRunner.run([
+          "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--alpha", alpha,
+        ])
+        #expect(run.status == 64, "--alpha \(alpha)")
+      }
     }
   }
 
@@ -233,117 +234,118 @@ struct CompareCommandTests {
   }
 
   @Test func snapshotsMergeToTheSinglePassResult() throws {
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let whole = dir.appendingPathComponent("whole.json").path
-    #expect(try CLIRunner.run(["snapshot", "Samples/dump/v3.8.0", "--app-version", "3.8.0", "-o", whole]).status == 0)
-    // Three disjoint shards of the same dump: single files, arrays, and the rest.
-    let files = try FileManager.default.contentsOfDirectory(
-      atPath: CLIRunner.packageRoot.appendingPathComponent("Samples/dump/v3.8.0").path
-    ).sorted()
-    let shards = [
-      files.filter { $0.hasPrefix("payload-") }, files.filter { $0.hasPrefix("batch-") },
-      files.filter { $0.hasPrefix("stream-") },
-    ]
-    #expect(shards.map(\.count).reduce(0, +) == files.count)
-    var parts: [String] = []
-    for (i, shard) in shards.enumerated() {
-      let out = dir.appendingPathComponent("part\(i).json").path
-      let result = try CLIRunner.run(
-        ["snapshot"] + shard.map { "Samples/dump/v3.8.0/\($0)" } + ["--app-version", "3.8.0", "-o", out])
-      #expect(result.status == 0)
-      parts.append(out)
+    try withTemporaryDirectory { dir in
+      let whole = dir.appendingPathComponent("whole.json").path
+      #expect(
+        try CLIRunner.run(["snapshot", "Samples/dump/v3.8.0", "--app-version", "3.8.0", "-o", whole]).status == 0)
+      // Three disjoint shards of the same dump: single files, arrays, and the rest.
+      let files = try FileManager.default.contentsOfDirectory(
+        atPath: TestDirectories.packageRoot.appendingPathComponent("Samples/dump/v3.8.0").path
+      ).sorted()
+      let shards = [
+        files.filter { $0.hasPrefix("payload-") }, files.filter { $0.hasPrefix("batch-") },
+        files.filter { $0.hasPrefix("stream-") },
+      ]
+      #expect(shards.map(\.count).reduce(0, +) == files.count)
+      var parts: [String] = []
+      for (i, shard) in shards.enumerated() {
+        let out = dir.appendingPathComponent("part\(i).json").path
+        let result = try CLIRunner.run(
+          ["snapshot"] + shard.map { "Samples/dump/v3.8.0/\($0)" } + ["--app-version", "3.8.0", "-o", out])
+        #expect(result.status == 0)
+        parts.append(out)
+      }
+      let merged = dir.appendingPathComponent("merged.json").path
+      #expect(try CLIRunner.run(["merge"] + parts.reversed() + ["-o", merged]).status == 0)
+      let a = try String(contentsOfFile: whole, encoding: .utf8)
+      let b = try String(contentsOfFile: merged, encoding: .utf8)
+      #expect(CLIRunner.withoutShards(a) == CLIRunner.withoutShards(b))
+      #expect(CLIRunner.shardCount(a) == 1 && CLIRunner.shardCount(b) == parts.count)
+      #expect(a.count > 10_000)
+
+      // compare against the snapshot gives the same verdicts as against the dump.
+      let viaSnapshot = try CLIRunner.run([
+        "compare", "Samples/dump", "--baseline-file", merged, "--candidate", "3.9.0", "--format", "json",
+      ])
+      let viaDump = try CLIRunner.run([
+        "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--format", "json",
+      ])
+      #expect(viaSnapshot.status == 1)
+      let r1 = try #require(try viaSnapshot.json()["results"] as? [[String: Any]])
+      let r2 = try #require(try viaDump.json()["results"] as? [[String: Any]])
+      #expect(r1.map { $0["verdict"] as? String } == r2.map { $0["verdict"] as? String })
+      #expect(r1.map { $0["qValue"] as? Double } == r2.map { $0["qValue"] as? Double })
+      #expect(r1.map { $0["baseline"] as? Double } == r2.map { $0["baseline"] as? Double })
+
+      let otherVersion = dir.appendingPathComponent("other.json").path
+      _ = try CLIRunner.run(["snapshot", "Samples/dump", "--app-version", "3.9.0", "-o", otherVersion])
+      // Both sides from snapshots: the same verdicts again, no dump needed.
+      let bothSnapshots = try CLIRunner.run([
+        "compare", "--baseline-file", merged, "--candidate-file", otherVersion, "--format", "json",
+      ])
+      #expect(bothSnapshots.status == 1)
+      let r3 = try #require(try bothSnapshots.json()["results"] as? [[String: Any]])
+      #expect(r3.map { $0["qValue"] as? Double } == r2.map { $0["qValue"] as? Double })
+      #expect(r3.map { $0["candidate"] as? Double } == r2.map { $0["candidate"] as? Double })
+      // Snapshots of two versions merge per version into one file of two documents, from which compare
+      // takes the version it is told.
+      let two = dir.appendingPathComponent("two.json").path
+      let both = try CLIRunner.run(["merge", whole, otherVersion, "-o", two])
+      #expect(both.status == 0, "\(both.stderr)")
+      #expect(try String(contentsOfFile: two, encoding: .utf8).components(separatedBy: "\"kind\"").count == 3)
+      let ambiguous = try CLIRunner.run(["compare", "--baseline-file", two, "--candidate-file", otherVersion])
+      #expect(ambiguous.status == 2 && ambiguous.stderr.contains("holds snapshots of 2 versions"))
+      let picked = try CLIRunner.run([
+        "compare", "--baseline-file", two, "--baseline", "3.8.0", "--candidate-file", two, "--candidate", "3.9.0",
+        "--format", "json",
+      ])
+      #expect(picked.status == 1)
+      let r4 = try #require(try picked.json()["results"] as? [[String: Any]])
+      #expect(r4.map { $0["qValue"] as? Double } == r2.map { $0["qValue"] as? Double })
     }
-    let merged = dir.appendingPathComponent("merged.json").path
-    #expect(try CLIRunner.run(["merge"] + parts.reversed() + ["-o", merged]).status == 0)
-    let a = try String(contentsOfFile: whole, encoding: .utf8)
-    let b = try String(contentsOfFile: merged, encoding: .utf8)
-    #expect(CLIRunner.withoutShards(a) == CLIRunner.withoutShards(b))
-    #expect(CLIRunner.shardCount(a) == 1 && CLIRunner.shardCount(b) == parts.count)
-    #expect(a.count > 10_000)
-
-    // compare against the snapshot gives the same verdicts as against the dump.
-    let viaSnapshot = try CLIRunner.run([
-      "compare", "Samples/dump", "--baseline-file", merged, "--candidate", "3.9.0", "--format", "json",
-    ])
-    let viaDump = try CLIRunner.run([
-      "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--format", "json",
-    ])
-    #expect(viaSnapshot.status == 1)
-    let r1 = try #require(try viaSnapshot.json()["results"] as? [[String: Any]])
-    let r2 = try #require(try viaDump.json()["results"] as? [[String: Any]])
-    #expect(r1.map { $0["verdict"] as? String } == r2.map { $0["verdict"] as? String })
-    #expect(r1.map { $0["qValue"] as? Double } == r2.map { $0["qValue"] as? Double })
-    #expect(r1.map { $0["baseline"] as? Double } == r2.map { $0["baseline"] as? Double })
-
-    let otherVersion = dir.appendingPathComponent("other.json").path
-    _ = try CLIRunner.run(["snapshot", "Samples/dump", "--app-version", "3.9.0", "-o", otherVersion])
-    // Both sides from snapshots: the same verdicts again, no dump needed.
-    let bothSnapshots = try CLIRunner.run([
-      "compare", "--baseline-file", merged, "--candidate-file", otherVersion, "--format", "json",
-    ])
-    #expect(bothSnapshots.status == 1)
-    let r3 = try #require(try bothSnapshots.json()["results"] as? [[String: Any]])
-    #expect(r3.map { $0["qValue"] as? Double } == r2.map { $0["qValue"] as? Double })
-    #expect(r3.map { $0["candidate"] as? Double } == r2.map { $0["candidate"] as? Double })
-    // Snapshots of two versions merge per version into one file of two documents, from which compare
-    // takes the version it is told.
-    let two = dir.appendingPathComponent("two.json").path
-    let both = try CLIRunner.run(["merge", whole, otherVersion, "-o", two])
-    #expect(both.status == 0, "\(both.stderr)")
-    #expect(try String(contentsOfFile: two, encoding: .utf8).components(separatedBy: "\"kind\"").count == 3)
-    let ambiguous = try CLIRunner.run(["compare", "--baseline-file", two, "--candidate-file", otherVersion])
-    #expect(ambiguous.status == 2 && ambiguous.stderr.contains("holds snapshots of 2 versions"))
-    let picked = try CLIRunner.run([
-      "compare", "--baseline-file", two, "--baseline", "3.8.0", "--candidate-file", two, "--candidate", "3.9.0",
-      "--format", "json",
-    ])
-    #expect(picked.status == 1)
-    let r4 = try #require(try picked.json()["results"] as? [[String: Any]])
-    #expect(r4.map { $0["qValue"] as? Double } == r2.map { $0["qValue"] as? Double })
   }
 
   @Test func snapshotsFromStandardInputEqualSnapshotsFromFiles() throws {
-    let directory = CLIRunner.packageRoot.appendingPathComponent("Samples/dump/v3.9.0")
+    let directory = TestDirectories.packageRoot.appendingPathComponent("Samples/dump/v3.9.0")
     let shards = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".ndjson") }
       .sorted()
     #expect(shards.count >= 2)
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    // One snapshot per shard piped in, as Spark's RDD.pipe or xargs -P would run them, then merge.
-    var parts: [String] = []
-    for (i, shard) in shards.enumerated() {
-      let out = dir.appendingPathComponent("part\(i).json").path
-      let data = try Data(contentsOf: directory.appendingPathComponent(shard))
-      let result = try CLIRunner.run(["snapshot", "--stdin", "--app-version", "3.9.0", "-o", out], input: data)
-      #expect(result.status == 0, "\(result.stderr)")
-      parts.append(out)
+    try withTemporaryDirectory { dir in
+      // One snapshot per shard piped in, as Spark's RDD.pipe or xargs -P would run them, then merge.
+      var parts: [String] = []
+      for (i, shard) in shards.enumerated() {
+        let out = dir.appendingPathComponent("part\(i).json").path
+        let data = try Data(contentsOf: directory.appendingPathComponent(shard))
+        let result = try CLIRunner.run(["snapshot", "--stdin", "--app-version", "3.9.0", "-o", out], input: data)
+        #expect(result.status == 0, "\(result.stderr)")
+        parts.append(out)
+      }
+      let merged = try CLIRunner.run(["merge"] + parts)
+      let direct = try CLIRunner.run(
+        ["snapshot"] + shards.map { "Samples/dump/v3.9.0/\($0)" } + ["--app-version", "3.9.0"])
+      func withoutInputs(_ text: String) throws -> [String: Any] {
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        object["inputs"] = nil
+        object["shards"] = nil
+        return object
+      }
+      let a = try withoutInputs(merged.stdout)
+      let b = try withoutInputs(direct.stdout)
+      #expect(NSDictionary(dictionary: a).isEqual(to: b))
+      #expect((a["payloads"] as? Int ?? 0) > 5)
     }
-    let merged = try CLIRunner.run(["merge"] + parts)
-    let direct = try CLIRunner.run(
-      ["snapshot"] + shards.map { "Samples/dump/v3.9.0/\($0)" } + ["--app-version", "3.9.0"])
-    func withoutInputs(_ text: String) throws -> [String: Any] {
-      var object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-      object["inputs"] = nil
-      object["shards"] = nil
-      return object
-    }
-    let a = try withoutInputs(merged.stdout)
-    let b = try withoutInputs(direct.stdout)
-    #expect(NSDictionary(dictionary: a).isEqual(to: b))
-    #expect((a["payloads"] as? Int ?? 0) > 5)
   }
 
   @Test func rulesPrintDefaultsAndCheck() throws {
     let printed = try CLIRunner.run(["rules", "--print-defaults"])
     #expect(printed.status == 0)
     #expect(printed.stdout.contains("metric: applicationLaunchMetrics.histogrammedTimeToFirstDraw"))
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = dir.appendingPathComponent("rules.yml")
-    try Data(printed.stdout.utf8).write(to: file)
-    let check = try CLIRunner.run(["rules", "--check", file.path])
-    #expect(check.status == 0)
-    #expect(check.stdout.contains("12 rules"))
+    try withTemporaryDirectory { dir in
+      let file = dir.appendingPathComponent("rules.yml")
+      try Data(printed.stdout.utf8).write(to: file)
+      let check = try CLIRunner.run(["rules", "--check", file.path])
+      #expect(check.status == 0)
+      #expect(check.stdout.contains("12 rules"))
+    }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PayloadSynthesis
+import TestSupport
 import Testing
 
 /// `metrics-report diagnostics`, and diagnostic gate rules in `compare`, on a mixed dump.
@@ -36,7 +37,7 @@ struct DiagnosticsCommandTests {
   /// Metric payloads of two versions, and diagnostic payloads: both versions crash the same way,
   /// and the candidate also crashes a new way five times.
   static func mixedDump() throws -> URL {
-    let dir = try CLIRunner.temporaryDirectory()
+    let dir = try TestDirectories.makeTemporary()
     let base = VersionProfile(
       version: "1.0", build: "1", launchMedian: 400, resumeMedian: 100, hangMedian: 300, peakMemoryMedian: 150,
       hitchMedian: 3)

@@ -1,5 +1,6 @@
 import Foundation
 import PayloadSynthesis
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -28,7 +29,7 @@ struct ExportCommandTests {
 
   /// The virtual environment's Python with opentelemetry-proto and jsonschema.
   static func python() -> String? {
-    let path = CLIRunner.packageRoot.appendingPathComponent(".build/venv/bin/python").path
+    let path = TestDirectories.packageRoot.appendingPathComponent(".build/venv/bin/python").path
     guard FileManager.default.isExecutableFile(atPath: path) else {
       print("skipped: .build/venv is missing (Scripts/bootstrap.sh --otlp creates it)")
       return nil
@@ -86,7 +87,7 @@ struct ExportCommandTests {
   static let hostileSignpost = "Load\"Feed\\ }\nafter"
 
   static func hostileDump() throws -> URL {
-    let dir = try CLIRunner.temporaryDirectory()
+    let dir = try TestDirectories.makeTemporary()
     var evil = VersionProfile.standard[1]
     evil.version = "HOSTILE"
     _ = try SampleDump.write(to: dir, seed: 9, payloadsPerVersion: 20, profiles: [evil], malformed: false)
@@ -176,91 +177,92 @@ struct ExportCommandTests {
     guard let promtool = Self.tool("promtool", flag: "--prometheus"),
       let prometheus = Self.tool("prometheus", flag: "--prometheus")
     else { return }
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = dir.appendingPathComponent("m.om")
-    let export = try CLIRunner.run([
-      "export", "Samples/dump", "--to", "openmetrics", "--interval", "day", "-o", file.path,
-    ])
-    #expect(export.status == 0)
-    let blocks = try Self.run(
-      promtool, ["tsdb", "create-blocks-from", "openmetrics", file.path, dir.appendingPathComponent("tsdb").path])
-    #expect(blocks.status == 0, "\(blocks.stderr)")
-    try Data("global:\n  scrape_interval: 1h\n".utf8).write(to: dir.appendingPathComponent("prometheus.yml"))
-    let server = try await LocalServer(executable: prometheus, readyPath: "-/ready") { port, _ in
-      [
-        "--config.file=\(dir.appendingPathComponent("prometheus.yml").path)",
-        "--storage.tsdb.path=\(dir.appendingPathComponent("tsdb").path)", "--storage.tsdb.retention.time=100y",
-        "--web.listen-address=127.0.0.1:\(port)",
-      ]
-    }
-    defer { server.stop() }
+    try await withTemporaryDirectoryAsync { dir in
+      let file = dir.appendingPathComponent("m.om")
+      let export = try CLIRunner.run([
+        "export", "Samples/dump", "--to", "openmetrics", "--interval", "day", "-o", file.path,
+      ])
+      #expect(export.status == 0)
+      let blocks = try Self.run(
+        promtool, ["tsdb", "create-blocks-from", "openmetrics", file.path, dir.appendingPathComponent("tsdb").path])
+      #expect(blocks.status == 0, "\(blocks.stderr)")
+      try Data("global:\n  scrape_interval: 1h\n".utf8).write(to: dir.appendingPathComponent("prometheus.yml"))
+      let server = try await LocalServer(executable: prometheus, readyPath: "-/ready") { port, _ in
+        [
+          "--config.file=\(dir.appendingPathComponent("prometheus.yml").path)",
+          "--storage.tsdb.path=\(dir.appendingPathComponent("tsdb").path)", "--storage.tsdb.retention.time=100y",
+          "--web.listen-address=127.0.0.1:\(port)",
+        ]
+      }
+      defer { server.stop() }
 
-    // trend's p90 per version and day, in seconds.
-    let trend = try CLIRunner.run([
-      "trend", "Samples/dump", "--metric", Self.launch, "--statistic", "p90", "--interval", "day", "--format", "json",
-    ]).json()
-    let series = try #require(trend["series"] as? [[String: Any]])
-    // The bucket ends of each version and day, from the exposition.
-    let buckets = PrometheusText.samples(try String(contentsOf: file, encoding: .utf8)).filter {
-      $0.name == "metrickit_app_launch_time_to_first_draw_distribution_seconds_bucket"
-    }
-    var checked = 0
-    for s in series {
-      let version = try #require(s["version"] as? String)
-      let points = try #require(s["points"] as? [[String: Any]])
-      let days = points.compactMap { ($0["start"] as? String).flatMap(Self.daysSinceEpoch) }
-      let first = (days.min() ?? 0) * 86_400 + 86_399
-      let last = (days.max() ?? 0) * 86_400 + 86_399
-      func query(_ q: String) async throws -> [Int: Double] {
-        let text = try await server.get(
-          "api/v1/query_range", query: ["query": q, "start": "\(first)", "end": "\(last)", "step": "86400"])
-        let json = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
-        let result = ((json?["data"] as? [String: Any])?["result"] as? [[String: Any]])?.first
-        var out: [Int: Double] = [:]
-        for pair in result?["values"] as? [[Any]] ?? [] {
-          if let t = pair[0] as? Double ?? (pair[0] as? Int).map(Double.init),
-            let v = (pair[1] as? String).flatMap(Double.init)
-          {
-            out[Int(t)] = v
+      // trend's p90 per version and day, in seconds.
+      let trend = try CLIRunner.run([
+        "trend", "Samples/dump", "--metric", Self.launch, "--statistic", "p90", "--interval", "day", "--format", "json",
+      ]).json()
+      let series = try #require(trend["series"] as? [[String: Any]])
+      // The bucket ends of each version and day, from the exposition.
+      let buckets = PrometheusText.samples(try String(contentsOf: file, encoding: .utf8)).filter {
+        $0.name == "metrickit_app_launch_time_to_first_draw_distribution_seconds_bucket"
+      }
+      var checked = 0
+      for s in series {
+        let version = try #require(s["version"] as? String)
+        let points = try #require(s["points"] as? [[String: Any]])
+        let days = points.compactMap { ($0["start"] as? String).flatMap(Self.daysSinceEpoch) }
+        let first = (days.min() ?? 0) * 86_400 + 86_399
+        let last = (days.max() ?? 0) * 86_400 + 86_399
+        func query(_ q: String) async throws -> [Int: Double] {
+          let text = try await server.get(
+            "api/v1/query_range", query: ["query": q, "start": "\(first)", "end": "\(last)", "step": "86400"])
+          let json = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+          let result = ((json?["data"] as? [String: Any])?["result"] as? [[String: Any]])?.first
+          var out: [Int: Double] = [:]
+          for pair in result?["values"] as? [[Any]] ?? [] {
+            if let t = pair[0] as? Double ?? (pair[0] as? Int).map(Double.init),
+              let v = (pair[1] as? String).flatMap(Double.init)
+            {
+              out[Int(t)] = v
+            }
           }
+          return out
         }
-        return out
-      }
-      let summary = try await query(
-        "metrickit_app_launch_time_to_first_draw_seconds{quantile=\"0.9\",app_version=\"\(version)\"}")
-      let interpolated = try await query(
-        "histogram_quantile(0.9, metrickit_app_launch_time_to_first_draw_distribution_seconds_bucket{app_version=\"\(version)\"})"
-      )
-      #expect(summary.count == points.count, "\(version): \(summary.count) of \(points.count) days")
-      for point in points {
-        guard let day = (point["start"] as? String).flatMap(Self.daysSinceEpoch), let p90 = point["p90"] as? Double
-        else { continue }
-        let t = day * 86_400 + 86_399
-        // The summary quantile is trend's number (to the last bit but one: JSONSerialization, which
-        // read trend's JSON here, may round a parsed double's last bit).
-        #expect(
-          summary[t].map { abs($0 - p90 / 1000) <= 2 * (p90 / 1000).ulp } == true, "\(version) \(point["start"] ?? "")")
-        // Prometheus' own interpolation lands in the exported bucket that ends at trend's guaranteed
-        // upper bound of the p90: the first edge with at least ⌈0.9·n⌉ samples surely below it. With
-        // disjoint buckets that is the bucket holding the p90; where layouts of different widths
-        // overlap, each bucket counts at its end, so the edge is still that sure bound.
-        let ends = buckets.filter { $0.labels["app_version"] == version && $0.timestamp == t }
-          .compactMap { Double($0.labels["le"] ?? "") }.filter(\.isFinite).sorted()
-        guard let value = interpolated[t], let bracket = (point["bounds"] as? [String: [Double]])?["p90"],
-          let upper = ends.first(where: { $0 >= bracket[1] / 1000 - 1e-12 })
-        else {
-          Issue.record("\(version) \(t): no histogram_quantile, bracket or bucket")
-          continue
+        let summary = try await query(
+          "metrickit_app_launch_time_to_first_draw_seconds{quantile=\"0.9\",app_version=\"\(version)\"}")
+        let interpolated = try await query(
+          "histogram_quantile(0.9, metrickit_app_launch_time_to_first_draw_distribution_seconds_bucket{app_version=\"\(version)\"})"
+        )
+        #expect(summary.count == points.count, "\(version): \(summary.count) of \(points.count) days")
+        for point in points {
+          guard let day = (point["start"] as? String).flatMap(Self.daysSinceEpoch), let p90 = point["p90"] as? Double
+          else { continue }
+          let t = day * 86_400 + 86_399
+          // The summary quantile is trend's number (to the last bit but one: JSONSerialization, which
+          // read trend's JSON here, may round a parsed double's last bit).
+          #expect(
+            summary[t].map { abs($0 - p90 / 1000) <= 2 * (p90 / 1000).ulp } == true,
+            "\(version) \(point["start"] ?? "")")
+          // Prometheus' own interpolation lands in the exported bucket that ends at trend's guaranteed
+          // upper bound of the p90: the first edge with at least ⌈0.9·n⌉ samples surely below it. With
+          // disjoint buckets that is the bucket holding the p90; where layouts of different widths
+          // overlap, each bucket counts at its end, so the edge is still that sure bound.
+          let ends = buckets.filter { $0.labels["app_version"] == version && $0.timestamp == t }
+            .compactMap { Double($0.labels["le"] ?? "") }.filter(\.isFinite).sorted()
+          guard let value = interpolated[t], let bracket = (point["bounds"] as? [String: [Double]])?["p90"],
+            let upper = ends.first(where: { $0 >= bracket[1] / 1000 - 1e-12 })
+          else {
+            Issue.record("\(version) \(t): no histogram_quantile, bracket or bucket")
+            continue
+          }
+          let lower = ends.last { $0 < upper } ?? 0
+          #expect(abs(upper - bracket[1] / 1000) < 1e-12)
+          #expect(
+            value >= lower - 1e-12 && value <= upper + 1e-12, "\(version) \(t): \(value) outside (\(lower), \(upper)]")
+          checked += 1
         }
-        let lower = ends.last { $0 < upper } ?? 0
-        #expect(abs(upper - bracket[1] / 1000) < 1e-12)
-        #expect(
-          value >= lower - 1e-12 && value <= upper + 1e-12, "\(version) \(t): \(value) outside (\(lower), \(upper)]")
-        checked += 1
       }
+      #expect(checked > 100)
     }
-    #expect(checked > 100)
   }
 
   static func daysSinceEpoch(_ text: String) -> Int? {
@@ -315,7 +317,7 @@ struct ExportCommandTests {
     guard let python = Self.python() else { return }
     let body = try CLIRunner.run(["export", "Samples/dump", "--to", "datadog", "--interval", "week"])
     #expect(body.status == 0)
-    let schema = CLIRunner.packageRoot.appendingPathComponent(
+    let schema = TestDirectories.packageRoot.appendingPathComponent(
       "Tests/MetricsReportCLITests/Schemas/datadog-series-v2.schema.json")
     let validate = try Self.run(
       python,

@@ -1,5 +1,6 @@
 import Foundation
 import PayloadSynthesis
+import TestSupport
 import Testing
 
 /// Dumps of MetricKit 27 reports (both encodings), legacy payloads, and a mix of the three: the same
@@ -77,38 +78,38 @@ struct MetricKit27DumpTests {
   }
 
   @Test func unknownKeysAreCountedAndListed() throws {
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    var rng = SplitMix64(seed: 1)
-    var report = DeviceDayTwin.make(version: "1.0", device: 0, day: 0, rng: &rng).report(.standard)
-    var entries = report["intervalEntries"] as! [[String: Any]]
-    var values = entries[1]["values"] as! [[String: Any]]
-    values.append(["networkTransferMetric": ["wifiDownload": ["value": 60, "unit": "MB"]]])
-    values.append(["cpuTimeMetric": ["value": ["value": 3, "unit": "s"], "newMember": 1]])
-    entries[1]["values"] = values
-    report["intervalEntries"] = entries
-    report["futureTopLevel"] = ["x": 1]
-    for i in 0..<2 {
-      try JSONSerialization.data(withJSONObject: report).write(to: dir.appendingPathComponent("r\(i).json"))
+    try withTemporaryDirectory { dir in
+      var rng = SplitMix64(seed: 1)
+      var report = DeviceDayTwin.make(version: "1.0", device: 0, day: 0, rng: &rng).report(.standard)
+      var entries = report["intervalEntries"] as! [[String: Any]]
+      var values = entries[1]["values"] as! [[String: Any]]
+      values.append(["networkTransferMetric": ["wifiDownload": ["value": 60, "unit": "MB"]]])
+      values.append(["cpuTimeMetric": ["value": ["value": 3, "unit": "s"], "newMember": 1]])
+      entries[1]["values"] = values
+      report["intervalEntries"] = entries
+      report["futureTopLevel"] = ["x": 1]
+      for i in 0..<2 {
+        try JSONSerialization.data(withJSONObject: report).write(to: dir.appendingPathComponent("r\(i).json"))
+      }
+      let r = try CLIRunner.run(["summary", dir.path, "--format", "json"])
+      #expect(r.status == 0, "\(r.stderr)")
+      let inputs = try #require(try r.json()["inputs"] as? [String: Any])
+      #expect(
+        inputs["unknownKeys"] as? [String: Int] == [
+          "MetricReport.futureTopLevel": 2, "MetricResult.networkTransferMetric": 2,
+          "MetricResult.cpuTimeMetric.newMember": 2,
+        ])
+      let text = try CLIRunner.run(["summary", dir.path])
+      #expect(text.stdout.contains("Unknown keys (read past, not used): "), "\(text.stdout)")
+      #expect(text.stdout.contains("MetricResult.networkTransferMetric ×2"))
+      // The report page says so too.
+      let page = dir.appendingPathComponent("page.html")
+      let rendered = try CLIRunner.run(["report", dir.path, "-o", page.path])
+      #expect(rendered.status == 0, "\(rendered.stderr)")
+      let html = try String(contentsOf: page, encoding: .utf8)
+      #expect(
+        html.contains("Unknown keys (read past, not used): ") && html.contains("MetricResult.networkTransferMetric ×2"))
     }
-    let r = try CLIRunner.run(["summary", dir.path, "--format", "json"])
-    #expect(r.status == 0, "\(r.stderr)")
-    let inputs = try #require(try r.json()["inputs"] as? [String: Any])
-    #expect(
-      inputs["unknownKeys"] as? [String: Int] == [
-        "MetricReport.futureTopLevel": 2, "MetricResult.networkTransferMetric": 2,
-        "MetricResult.cpuTimeMetric.newMember": 2,
-      ])
-    let text = try CLIRunner.run(["summary", dir.path])
-    #expect(text.stdout.contains("Unknown keys (read past, not used): "), "\(text.stdout)")
-    #expect(text.stdout.contains("MetricResult.networkTransferMetric ×2"))
-    // The report page says so too.
-    let page = dir.appendingPathComponent("page.html")
-    let rendered = try CLIRunner.run(["report", dir.path, "-o", page.path])
-    #expect(rendered.status == 0, "\(rendered.stderr)")
-    let html = try String(contentsOf: page, encoding: .utf8)
-    #expect(
-      html.contains("Unknown keys (read past, not used): ") && html.contains("MetricResult.networkTransferMetric ×2"))
   }
 
   /// The launch p90 rule's verdict per group of a JSON comparison.
@@ -148,50 +149,50 @@ struct MetricKit27DumpTests {
   }
 
   @Test func aRuleOnOneStateGatesThatStateAlone() throws {
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let rules = dir.appendingPathComponent("rules.yml")
-    try Data(
-      """
-      rules:
-        - metric: applicationLaunchMetrics.histogrammedTimeToFirstDraw
-          statistic: p90
-          maxIncrease: "20%"
-        - metric: applicationLaunchMetrics.histogrammedTimeToFirstDraw
-          statistic: p90
-          maxIncrease: "10%"
-          where: {"state:com.example.shop.screen": checkout}
-        - metric: applicationLaunchMetrics.histogrammedTimeToFirstDraw
-          statistic: p90
-          maxIncrease: "10%"
-          where: {"state:com.example.shop.screen": browse}
-        - metric: diagnostics.memoryException
-          statistic: rate
-      """.utf8
-    ).write(to: rules)
-    let r = try CLIRunner.run([
-      "compare", Self.dumps["mixed"]!.path, "--baseline", "4.0.0", "--candidate", "4.1.0", "--rules", rules.path,
-      "--format", "json",
-    ])
-    #expect(r.status == 1, "\(r.stderr)")
-    let json = try r.json()
-    #expect(Self.verdicts(json) == ["(version)": "unchanged", "checkout": "regression", "browse": "unchanged"])
-    let memory = (json["results"] as? [[String: Any]] ?? []).first {
-      $0["metric"] as? String == "diagnostics.memoryException"
-    }
-    let expected = Self.days().filter { $0.version == "4.0.0" }.flatMap(\.events).filter {
-      $0.kind == "memoryException"
-    }
-    #expect(memory?["verdict"] as? String == "unchanged")
-    #expect(!expected.isEmpty)
-    // A rule on a diagnostic's group, or on an unknown key, is refused naming the field.
-    for (bad, message) in [
-      ("    where: {state: checkout}\n", "diagnostics are not grouped"),
-      ("    where: {tab: checkout}\n", "'tab' is not a grouping key"),
-    ] {
-      try Data("rules:\n  - metric: diagnostics.crash\n\(bad)".utf8).write(to: rules)
-      let refused = try CLIRunner.run(["rules", "--check", rules.path])
-      #expect(refused.status == 2 && refused.stderr.contains(message), "\(refused.stderr)")
+    try withTemporaryDirectory { dir in
+      let rules = dir.appendingPathComponent("rules.yml")
+      try Data(
+        """
+        rules:
+          - metric: applicationLaunchMetrics.histogrammedTimeToFirstDraw
+            statistic: p90
+            maxIncrease: "20%"
+          - metric: applicationLaunchMetrics.histogrammedTimeToFirstDraw
+            statistic: p90
+            maxIncrease: "10%"
+            where: {"state:com.example.shop.screen": checkout}
+          - metric: applicationLaunchMetrics.histogrammedTimeToFirstDraw
+            statistic: p90
+            maxIncrease: "10%"
+            where: {"state:com.example.shop.screen": browse}
+          - metric: diagnostics.memoryException
+            statistic: rate
+        """.utf8
+      ).write(to: rules)
+      let r = try CLIRunner.run([
+        "compare", Self.dumps["mixed"]!.path, "--baseline", "4.0.0", "--candidate", "4.1.0", "--rules", rules.path,
+        "--format", "json",
+      ])
+      #expect(r.status == 1, "\(r.stderr)")
+      let json = try r.json()
+      #expect(Self.verdicts(json) == ["(version)": "unchanged", "checkout": "regression", "browse": "unchanged"])
+      let memory = (json["results"] as? [[String: Any]] ?? []).first {
+        $0["metric"] as? String == "diagnostics.memoryException"
+      }
+      let expected = Self.days().filter { $0.version == "4.0.0" }.flatMap(\.events).filter {
+        $0.kind == "memoryException"
+      }
+      #expect(memory?["verdict"] as? String == "unchanged")
+      #expect(!expected.isEmpty)
+      // A rule on a diagnostic's group, or on an unknown key, is refused naming the field.
+      for (bad, message) in [
+        ("    where: {state: checkout}\n", "diagnostics are not grouped"),
+        ("    where: {tab: checkout}\n", "'tab' is not a grouping key"),
+      ] {
+        try Data("rules:\n  - metric: diagnostics.crash\n\(bad)".utf8).write(to: rules)
+        let refused = try CLIRunner.run(["rules", "--check", rules.path])
+        #expect(refused.status == 2 && refused.stderr.contains(message), "\(refused.stderr)")
+      }
     }
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `--organizer` on summary, trend and compare, and `organizer show`: Apple's numbers beside the
@@ -76,25 +77,25 @@ struct OrganizerCommandTests {
   }
 
   @Test func badResponsesAndFormatsAreRefused() throws {
-    let directory = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let bad = directory.appendingPathComponent("bad.json")
-    try Data(
-      #"{"productData": [{"metricCategories": [{"identifier": "LAUNCH", "metrics": [{"identifier": "launchTime", "datasets": [{"points": [{"version": "1", "value": "fast"}]}]}]}]}]}"#
-        .utf8
-    ).write(to: bad)
-    let result = try CLIRunner.run(["summary", "Samples/dump", "--organizer", bad.path])
-    #expect(result.status == 2)
-    #expect(
-      result.stderr.contains(
-        "bad.json: at productData[0].metricCategories[0].metrics[0].datasets[0].points[0].value: expected a number, found \"fast\""
-      ),
-      "\(result.stderr)")
-    #expect(result.stdout.isEmpty)
-    let csv = try CLIRunner.run(["summary", "Samples/dump", "--organizer", "Samples/organizer", "--format", "csv"])
-    #expect(csv.status == 64 && csv.stderr.contains("not to csv"))
-    let show = try CLIRunner.run(["organizer", "show", bad.path])
-    #expect(show.status == 2 && show.stderr.contains("bad.json"))
+    try withTemporaryDirectory { directory in
+      let bad = directory.appendingPathComponent("bad.json")
+      try Data(
+        #"{"productData": [{"metricCategories": [{"identifier": "LAUNCH", "metrics": [{"identifier": "launchTime", "datasets": [{"points": [{"version": "1", "value": "fast"}]}]}]}]}]}"#
+          .utf8
+      ).write(to: bad)
+      let result = try CLIRunner.run(["summary", "Samples/dump", "--organizer", bad.path])
+      #expect(result.status == 2)
+      #expect(
+        result.stderr.contains(
+          "bad.json: at productData[0].metricCategories[0].metrics[0].datasets[0].points[0].value: expected a number, found \"fast\""
+        ),
+        "\(result.stderr)")
+      #expect(result.stdout.isEmpty)
+      let csv = try CLIRunner.run(["summary", "Samples/dump", "--organizer", "Samples/organizer", "--format", "csv"])
+      #expect(csv.status == 64 && csv.stderr.contains("not to csv"))
+      let show = try CLIRunner.run(["organizer", "show", bad.path])
+      #expect(show.status == 2 && show.stderr.contains("bad.json"))
+    }
   }
 
   @Test func trendComparesTheWholeVersionsOfTheMetricsAsked() throws {
@@ -140,31 +141,31 @@ struct OrganizerCommandTests {
   }
 
   @Test func aRuleFileCanFailTheGateOnApplesRegressions() throws {
-    let directory = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    func rules(_ extra: String) throws -> String {
-      let path = directory.appendingPathComponent("rules-\(extra.count).yaml")
-      try Data("rules:\n  - metric: memoryMetrics.peakMemoryUsage\n    statistic: p50\n\(extra)".utf8).write(to: path)
-      return path.path
+    try withTemporaryDirectory { directory in
+      func rules(_ extra: String) throws -> String {
+        let path = directory.appendingPathComponent("rules-\(extra.count).yaml")
+        try Data("rules:\n  - metric: memoryMetrics.peakMemoryUsage\n    statistic: p50\n\(extra)".utf8).write(to: path)
+        return path.path
+      }
+      let arguments = [
+        "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--organizer", "Samples/organizer",
+      ]
+      let informational = try CLIRunner.run(arguments + ["--rules", try rules("")])
+      #expect(informational.status == 0, "\(informational.stdout)")
+      #expect(informational.stdout.contains("Apple's regression insights for 3.9.0 (for information):"))
+      let failing = try CLIRunner.run(
+        arguments + ["--rules", try rules("organizer:\n  regressions: error\n"), "--format", "json"])
+      #expect(failing.status == 1)
+      let json = try failing.json()
+      #expect(json["gate"] as? String == "fail")
+      #expect((json["organizer"] as? [String: Any])?["failsGate"] as? Bool == true)
+      let junit = try CLIRunner.run(
+        arguments + ["--rules", try rules("organizer:\n  regressions: error\n"), "--format", "junit"])
+      #expect(junit.stdout.contains(#"<testcase classname="metrics-report.organizer""#))
+      #expect(junit.stdout.contains(#"<failure type="organizer" message="2 regressions">"#))
+      let unknown = try CLIRunner.run(arguments + ["--rules", try rules("organizer:\n  regresions: error\n")])
+      #expect(unknown.status == 2 && unknown.stderr.contains("organizer.regresions"), "\(unknown.stderr)")
     }
-    let arguments = [
-      "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--organizer", "Samples/organizer",
-    ]
-    let informational = try CLIRunner.run(arguments + ["--rules", try rules("")])
-    #expect(informational.status == 0, "\(informational.stdout)")
-    #expect(informational.stdout.contains("Apple's regression insights for 3.9.0 (for information):"))
-    let failing = try CLIRunner.run(
-      arguments + ["--rules", try rules("organizer:\n  regressions: error\n"), "--format", "json"])
-    #expect(failing.status == 1)
-    let json = try failing.json()
-    #expect(json["gate"] as? String == "fail")
-    #expect((json["organizer"] as? [String: Any])?["failsGate"] as? Bool == true)
-    let junit = try CLIRunner.run(
-      arguments + ["--rules", try rules("organizer:\n  regressions: error\n"), "--format", "junit"])
-    #expect(junit.stdout.contains(#"<testcase classname="metrics-report.organizer""#))
-    #expect(junit.stdout.contains(#"<failure type="organizer" message="2 regressions">"#))
-    let unknown = try CLIRunner.run(arguments + ["--rules", try rules("organizer:\n  regresions: error\n")])
-    #expect(unknown.status == 2 && unknown.stderr.contains("organizer.regresions"), "\(unknown.stderr)")
   }
 
   @Test func showReadsEverySavedResponse() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import PayloadSynthesis
+import TestSupport
 import Testing
 
 /// The report page in a real browser: headless Chromium (Debian's `chromium`, installed by
@@ -19,7 +20,7 @@ struct ReportBrowserTests {
   static var artifacts: URL {
     let path =
       ProcessInfo.processInfo.environment["METRICS_REPORT_ARTIFACTS"]
-      ?? CLIRunner.packageRoot.appendingPathComponent(".build/artifacts").path
+      ?? TestDirectories.packageRoot.appendingPathComponent(".build/artifacts").path
     let url = URL(fileURLWithPath: path)
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
@@ -51,228 +52,229 @@ struct ReportBrowserTests {
 
   @Test func samplesPageDrawsZoomsInSyncAndNeverTouchesTheNetwork() throws {
     guard let executable = Self.browser() else { return }
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let page = dir.appendingPathComponent("report.html")
-    let made = try CLIRunner.run([
-      "report", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "-o", page.path,
-    ])
-    #expect(made.status == 0, "\(made.stderr)")
+    try withTemporaryDirectory { dir in
+      let page = dir.appendingPathComponent("report.html")
+      let made = try CLIRunner.run([
+        "report", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "-o", page.path,
+      ])
+      #expect(made.status == 0, "\(made.stderr)")
 
-    let session = try ChromiumSession(executable: executable)
-    defer { session.close() }
-    try session.open(page)
-    #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
-    #expect(try session.evaluate("document.querySelectorAll('[data-chart]').length") as? Int == 9)
-    #expect(try session.evaluate("document.querySelectorAll('figure[data-x0] svg.plot').length") as? Int == 9)
-    let readyMS = try session.evaluate("Number(document.documentElement.dataset.reportReadyMs)") as? Double ?? .nan
-    print("report page (Samples/dump): interactive \(readyMS) ms after navigation start")
+      let session = try ChromiumSession(executable: executable)
+      defer { session.close() }
+      try session.open(page)
+      #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
+      #expect(try session.evaluate("document.querySelectorAll('[data-chart]').length") as? Int == 9)
+      #expect(try session.evaluate("document.querySelectorAll('figure[data-x0] svg.plot').length") as? Int == 9)
+      let readyMS = try session.evaluate("Number(document.documentElement.dataset.reportReadyMs)") as? Double ?? .nan
+      print("report page (Samples/dump): interactive \(readyMS) ms after navigation start")
 
-    // The script's drawing of the whole range is the static SVG, path for path.
-    let redraw =
-      try session.evaluate(
+      // The script's drawing of the whole range is the static SVG, path for path.
+      let redraw =
+        try session.evaluate(
+          """
+          (() => { const paths = () => [...document.querySelectorAll('svg.plot path')].map(p => p.getAttribute('d'));
+            const before = paths(); window.metricsReport.render(true); const after = paths();
+            const i = before.findIndex((d, k) => d !== after[k]);
+            return i < 0 ? 'same' : 'path ' + i + ': ' + before[i].slice(0, 80) + ' != ' + after[i].slice(0, 80); })()
+          """) as? String
+      #expect(redraw == "same")
+
+      // Drag across the first trend chart: every time chart follows.
+      let full = try Self.ranges(session)
+      #expect(Set(full.map { $0[1] + "…" + $0[2] }).count == 1)
+      let box = try Self.overlay(session, chart: "chart-0")
+      let y = box.top + box.height / 2
+      try session.mouse("mousePressed", x: box.left + box.width * 0.3, y: y)
+      try session.mouse("mouseMoved", x: box.left + box.width * 0.45, y: y)
+      try session.mouse("mouseMoved", x: box.left + box.width * 0.6, y: y)
+      try session.mouse("mouseReleased", x: box.left + box.width * 0.6, y: y)
+      try session.wait(for: "document.querySelector('#chart-0').dataset.x0 !== '\(full[0][1])'")
+      let zoomed = try Self.ranges(session)
+      #expect(zoomed.count == full.count)
+      #expect(Set(zoomed.map { $0[1] + "…" + $0[2] }).count == 1, "charts disagree: \(zoomed)")
+      let x0 = Double(full[0][1])!
+      let x1 = Double(full[0][2])!
+      let z0 = Double(zoomed[0][1])!
+      let z1 = Double(zoomed[0][2])!
+      #expect(abs(z0 - (x0 + 0.3 * (x1 - x0))) < 1 && abs(z1 - (x0 + 0.6 * (x1 - x0))) < 1, "zoomed to \(z0)…\(z1)")
+      let hash = try session.evaluate("location.hash") as? String ?? ""
+      #expect(hash.hasPrefix("#from=") && hash.contains("&to="))
+
+      // The fragment reopens the same view.
+      try session.open(URL(string: "about:blank")!, waitForReport: false)
+      try session.open(URL(string: page.absoluteString + hash)!)
+      let reopened = try Self.ranges(session)
+      #expect(Set(reopened.map { $0[1] + "…" + $0[2] }).count == 1)
+      #expect(abs(Double(reopened[0][1])! - z0) <= 0.5 && abs(Double(reopened[0][2])! - z1) <= 0.5, "\(reopened[0])")
+
+      // Hovering one chart puts the crosshair and a readout with each version's value on every chart,
+      // over the plots: no element moves by a pixel.
+      let hover = try Self.overlay(session, chart: "chart-2")
+      let layout = """
+        JSON.stringify([...document.querySelectorAll('figure, section, details, table')].map(e => {
+          const r = e.getBoundingClientRect(); return [r.left, r.top + window.scrollY, r.width, r.height]; }))
         """
-        (() => { const paths = () => [...document.querySelectorAll('svg.plot path')].map(p => p.getAttribute('d'));
-          const before = paths(); window.metricsReport.render(true); const after = paths();
-          const i = before.findIndex((d, k) => d !== after[k]);
-          return i < 0 ? 'same' : 'path ' + i + ': ' + before[i].slice(0, 80) + ' != ' + after[i].slice(0, 80); })()
-        """) as? String
-    #expect(redraw == "same")
+      let before = try session.evaluate(layout) as? String
+      try session.mouse("mouseMoved", x: hover.left + hover.width * 0.5, y: hover.top + hover.height / 2)
+      try session.wait(
+        for:
+          "[...document.querySelectorAll('figure[data-x0] .crosshair')].every(c => c.getAttribute('visibility') === 'visible')"
+      )
+      #expect(try session.evaluate(layout) as? String == before, "hovering moved elements")
+      // The readout lies within its chart's plot.
+      let inside =
+        try session.evaluate(
+          """
+          (() => { const f = document.querySelector('#chart-2'); const r = f.querySelector('.readout').getBoundingClientRect();
+            const p = f.querySelector('svg.plot').getBoundingClientRect();
+            return r.width > 0 && r.left >= p.left && r.right <= p.right && r.top >= p.top && r.top < p.bottom; })()
+          """) as? Bool
+      #expect(inside == true)
+      let readouts =
+        try session.evaluate("[...document.querySelectorAll('figure[data-x0] .readout')].map(r => r.textContent)")
+        as? [String] ?? []
+      #expect(readouts.count == 9)
+      // The page is weekly: the readout names the week.
+      #expect(readouts.allSatisfy { $0.range(of: #"^week of \d{4}-\d{2}-\d{2}"#, options: .regularExpression) != nil })
+      #expect(readouts.filter { $0.contains(" n=") }.count >= 6, "\(readouts)")
 
-    // Drag across the first trend chart: every time chart follows.
-    let full = try Self.ranges(session)
-    #expect(Set(full.map { $0[1] + "…" + $0[2] }).count == 1)
-    let box = try Self.overlay(session, chart: "chart-0")
-    let y = box.top + box.height / 2
-    try session.mouse("mousePressed", x: box.left + box.width * 0.3, y: y)
-    try session.mouse("mouseMoved", x: box.left + box.width * 0.45, y: y)
-    try session.mouse("mouseMoved", x: box.left + box.width * 0.6, y: y)
-    try session.mouse("mouseReleased", x: box.left + box.width * 0.6, y: y)
-    try session.wait(for: "document.querySelector('#chart-0').dataset.x0 !== '\(full[0][1])'")
-    let zoomed = try Self.ranges(session)
-    #expect(zoomed.count == full.count)
-    #expect(Set(zoomed.map { $0[1] + "…" + $0[2] }).count == 1, "charts disagree: \(zoomed)")
-    let x0 = Double(full[0][1])!
-    let x1 = Double(full[0][2])!
-    let z0 = Double(zoomed[0][1])!
-    let z1 = Double(zoomed[0][2])!
-    #expect(abs(z0 - (x0 + 0.3 * (x1 - x0))) < 1 && abs(z1 - (x0 + 0.6 * (x1 - x0))) < 1, "zoomed to \(z0)…\(z1)")
-    let hash = try session.evaluate("location.hash") as? String ?? ""
-    #expect(hash.hasPrefix("#from=") && hash.contains("&to="))
+      // Double-click resets every chart; a preset shows the last 7 days.
+      try session.mouse("mousePressed", x: hover.left + 20, y: hover.top + 20, clickCount: 1)
+      try session.mouse("mouseReleased", x: hover.left + 20, y: hover.top + 20, clickCount: 1)
+      try session.mouse("mousePressed", x: hover.left + 20, y: hover.top + 20, clickCount: 2)
+      try session.mouse("mouseReleased", x: hover.left + 20, y: hover.top + 20, clickCount: 2)
+      try session.wait(for: "document.querySelector('#chart-0').dataset.x0 === '\(full[0][1])'")
+      #expect(try Self.ranges(session) == full)
+      // The weekly page's presets speak in weeks; the one in effect is pressed.
+      let presets =
+        try session.evaluate(
+          "[...document.querySelectorAll('.presets button')].map(b => b.textContent + '=' + b.getAttribute('aria-pressed'))"
+        ) as? [String]
+      #expect(presets == ["4 weeks=false", "13 weeks=false", "52 weeks=false", "All=true"])
+      _ = try session.evaluate("document.querySelector('.presets [data-days=\"28\"]').click()")
+      try session.wait(for: "document.querySelector('#chart-5').dataset.x0 !== '\(full[0][1])'")
+      #expect(try Self.ranges(session).allSatisfy { Double($0[1])! == x1 - 27 && Double($0[2])! == x1 })
+      #expect(
+        try session.evaluate(
+          "[...document.querySelectorAll('.presets button')].map(b => b.getAttribute('aria-pressed')).join()")
+          as? String == "true,false,false,false")
+      #expect(try session.evaluate("document.querySelector('.presets .active').textContent") as? String == "4 weeks")
 
-    // The fragment reopens the same view.
-    try session.open(URL(string: "about:blank")!, waitForReport: false)
-    try session.open(URL(string: page.absoluteString + hash)!)
-    let reopened = try Self.ranges(session)
-    #expect(Set(reopened.map { $0[1] + "…" + $0[2] }).count == 1)
-    #expect(abs(Double(reopened[0][1])! - z0) <= 0.5 && abs(Double(reopened[0][2])! - z1) <= 0.5, "\(reopened[0])")
+      // The legend hides a version on every chart.
+      _ = try session.evaluate("document.querySelector('.legend .version[data-version-index=\"0\"]').click()")
+      try session.wait(
+        for: """
+          JSON.parse(document.getElementById('report-data').textContent).charts.every(c =>
+            c.series.every((s, i) => s.v !== 0 || [...document.querySelectorAll('#' + c.id + ' path[data-series="' + i + '"]')]
+              .every(p => p.getAttribute('d') === '')))
+          """)
+      #expect(
+        try session.evaluate("location.hash") as? String ?? ""
+          == "#from=\(Self.day(x1 - 27))&to=\(Self.day(x1))&hide=3.8.0")
 
-    // Hovering one chart puts the crosshair and a readout with each version's value on every chart,
-    // over the plots: no element moves by a pixel.
-    let hover = try Self.overlay(session, chart: "chart-2")
-    let layout = """
-      JSON.stringify([...document.querySelectorAll('figure, section, details, table')].map(e => {
-        const r = e.getBoundingClientRect(); return [r.left, r.top + window.scrollY, r.width, r.height]; }))
-      """
-    let before = try session.evaluate(layout) as? String
-    try session.mouse("mouseMoved", x: hover.left + hover.width * 0.5, y: hover.top + hover.height / 2)
-    try session.wait(
-      for:
-        "[...document.querySelectorAll('figure[data-x0] .crosshair')].every(c => c.getAttribute('visibility') === 'visible')"
-    )
-    #expect(try session.evaluate(layout) as? String == before, "hovering moved elements")
-    // The readout lies within its chart's plot.
-    let inside =
-      try session.evaluate(
+      #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
+      // Nothing but the page itself was requested, and the policy never had to refuse anything.
+      let requests = session.events.filter { $0.method == "Network.requestWillBeSent" }.compactMap {
+        ($0.params["request"] as? [String: Any])?["url"] as? String
+      }
+      // (Chromium draws its date inputs' calendar icon from a data: URL of its own: in memory, no network.)
+      #expect(
+        requests.allSatisfy { $0.hasPrefix(page.absoluteString) || $0 == "about:blank" || $0.hasPrefix("data:") },
+        "\(requests)")
+      let violations = session.events.filter { $0.method == "Log.entryAdded" }.compactMap {
+        ($0.params["entry"] as? [String: Any])?["text"] as? String
+      }.filter { $0.contains("Content Security Policy") }
+      #expect(violations.isEmpty, "\(violations)")
+
+      _ = try session.evaluate(
         """
-        (() => { const f = document.querySelector('#chart-2'); const r = f.querySelector('.readout').getBoundingClientRect();
-          const p = f.querySelector('svg.plot').getBoundingClientRect();
-          return r.width > 0 && r.left >= p.left && r.right <= p.right && r.top >= p.top && r.top < p.bottom; })()
-        """) as? Bool
-    #expect(inside == true)
-    let readouts =
-      try session.evaluate("[...document.querySelectorAll('figure[data-x0] .readout')].map(r => r.textContent)")
-      as? [String] ?? []
-    #expect(readouts.count == 9)
-    // The page is weekly: the readout names the week.
-    #expect(readouts.allSatisfy { $0.range(of: #"^week of \d{4}-\d{2}-\d{2}"#, options: .regularExpression) != nil })
-    #expect(readouts.filter { $0.contains(" n=") }.count >= 6, "\(readouts)")
-
-    // Double-click resets every chart; a preset shows the last 7 days.
-    try session.mouse("mousePressed", x: hover.left + 20, y: hover.top + 20, clickCount: 1)
-    try session.mouse("mouseReleased", x: hover.left + 20, y: hover.top + 20, clickCount: 1)
-    try session.mouse("mousePressed", x: hover.left + 20, y: hover.top + 20, clickCount: 2)
-    try session.mouse("mouseReleased", x: hover.left + 20, y: hover.top + 20, clickCount: 2)
-    try session.wait(for: "document.querySelector('#chart-0').dataset.x0 === '\(full[0][1])'")
-    #expect(try Self.ranges(session) == full)
-    // The weekly page's presets speak in weeks; the one in effect is pressed.
-    let presets =
-      try session.evaluate(
-        "[...document.querySelectorAll('.presets button')].map(b => b.textContent + '=' + b.getAttribute('aria-pressed'))"
-      ) as? [String]
-    #expect(presets == ["4 weeks=false", "13 weeks=false", "52 weeks=false", "All=true"])
-    _ = try session.evaluate("document.querySelector('.presets [data-days=\"28\"]').click()")
-    try session.wait(for: "document.querySelector('#chart-5').dataset.x0 !== '\(full[0][1])'")
-    #expect(try Self.ranges(session).allSatisfy { Double($0[1])! == x1 - 27 && Double($0[2])! == x1 })
-    #expect(
-      try session.evaluate(
-        "[...document.querySelectorAll('.presets button')].map(b => b.getAttribute('aria-pressed')).join()")
-        as? String == "true,false,false,false")
-    #expect(try session.evaluate("document.querySelector('.presets .active').textContent") as? String == "4 weeks")
-
-    // The legend hides a version on every chart.
-    _ = try session.evaluate("document.querySelector('.legend .version[data-version-index=\"0\"]').click()")
-    try session.wait(
-      for: """
-        JSON.parse(document.getElementById('report-data').textContent).charts.every(c =>
-          c.series.every((s, i) => s.v !== 0 || [...document.querySelectorAll('#' + c.id + ' path[data-series="' + i + '"]')]
-            .every(p => p.getAttribute('d') === '')))
+        document.querySelector('.legend .version[data-version-index="0"]').click();
+        window.metricsReport.setRange(-Infinity, Infinity); window.scrollTo(0, 0); true
         """)
-    #expect(
-      try session.evaluate("location.hash") as? String ?? ""
-        == "#from=\(Self.day(x1 - 27))&to=\(Self.day(x1))&hide=3.8.0")
-
-    #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
-    // Nothing but the page itself was requested, and the policy never had to refuse anything.
-    let requests = session.events.filter { $0.method == "Network.requestWillBeSent" }.compactMap {
-      ($0.params["request"] as? [String: Any])?["url"] as? String
+      try session.wait(for: "document.querySelector('#chart-0').dataset.x0 === '\(full[0][1])'")
+      let png = try session.screenshot()
+      #expect(png.count > 10_000)
+      try png.write(to: Self.artifacts.appendingPathComponent("report-samples.png"))
+      try Data(contentsOf: page).write(to: Self.artifacts.appendingPathComponent("report-samples.html"))
     }
-    // (Chromium draws its date inputs' calendar icon from a data: URL of its own: in memory, no network.)
-    #expect(
-      requests.allSatisfy { $0.hasPrefix(page.absoluteString) || $0 == "about:blank" || $0.hasPrefix("data:") },
-      "\(requests)")
-    let violations = session.events.filter { $0.method == "Log.entryAdded" }.compactMap {
-      ($0.params["entry"] as? [String: Any])?["text"] as? String
-    }.filter { $0.contains("Content Security Policy") }
-    #expect(violations.isEmpty, "\(violations)")
-
-    _ = try session.evaluate(
-      """
-      document.querySelector('.legend .version[data-version-index="0"]').click();
-      window.metricsReport.setRange(-Infinity, Infinity); window.scrollTo(0, 0); true
-      """)
-    try session.wait(for: "document.querySelector('#chart-0').dataset.x0 === '\(full[0][1])'")
-    let png = try session.screenshot()
-    #expect(png.count > 10_000)
-    try png.write(to: Self.artifacts.appendingPathComponent("report-samples.png"))
-    try Data(contentsOf: page).write(to: Self.artifacts.appendingPathComponent("report-samples.html"))
   }
 
   static func day(_ days: Double) -> String { CalendarDayText.of(Int(days)) }
 
   @Test func thirtyVersionsReadWithoutCollisions() throws {
     guard let executable = Self.browser() else { return }
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let history = dir.appendingPathComponent("history")
-    _ = try ReleaseHistory.write(to: history, versions: 30, days: 730, payloadsPerVersion: 60)
-    let page = dir.appendingPathComponent("report.html")
-    let made = try CLIRunner.run(["report", history.path, "-o", page.path])
-    #expect(made.status == 0, "\(made.stderr)")
-    let session = try ChromiumSession(executable: executable)
-    defer { session.close() }
-    try session.open(page)
-    #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
+    try withTemporaryDirectory { dir in
+      let history = dir.appendingPathComponent("history")
+      _ = try ReleaseHistory.write(to: history, versions: 30, days: 730, payloadsPerVersion: 60)
+      let page = dir.appendingPathComponent("report.html")
+      let made = try CLIRunner.run(["report", history.path, "-o", page.path])
+      #expect(made.status == 0, "\(made.stderr)")
+      let session = try ChromiumSession(executable: executable)
+      defer { session.close() }
+      try session.open(page)
+      #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
 
-    // 30 versions, 30 styles; the 8 latest in the legend, 22 folded; their lines muted.
-    let styles =
-      try session.evaluate(
-        "new Set(JSON.parse(document.getElementById('report-data').textContent).versions.map(v => v.color + v.dash)).size"
+      // 30 versions, 30 styles; the 8 latest in the legend, 22 folded; their lines muted.
+      let styles =
+        try session.evaluate(
+          "new Set(JSON.parse(document.getElementById('report-data').textContent).versions.map(v => v.color + v.dash)).size"
+        )
+        as? Int
+      #expect(styles == 30)
+      #expect(try session.evaluate("document.querySelectorAll('.legend > .version').length") as? Int == 8)
+      #expect(try session.evaluate("document.querySelectorAll('.legend details.older .version').length") as? Int == 22)
+      #expect(
+        try session.evaluate("document.querySelector('.legend details.older summary').textContent") as? String
+          == "22 older")
+      #expect(try session.evaluate("document.querySelectorAll('#chart-0 path.line.older').length") as? Int == 22)
+      let header =
+        try session.evaluate("document.querySelector('header.top').getBoundingClientRect().height") as? Double ?? 999
+      #expect(header < 110, "the header is \(header) px tall")
+
+      // No two release labels of a chart overlap, at the whole range and zoomed in.
+      let overlaps = """
+        [...document.querySelectorAll('figure[data-x0]')].map(f => {
+          const boxes = [...f.querySelectorAll('.release')].filter(g => g.getAttribute('visibility') !== 'hidden')
+            .map(g => g.querySelector('text')).filter(t => t.getAttribute('visibility') !== 'hidden')
+            .map(t => t.getBoundingClientRect());
+          let n = 0;
+          for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+            const a = boxes[i], b = boxes[j];
+            if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) n++;
+          }
+          return n; }).reduce((a, b) => a + b, 0)
+        """
+      let shownLabels =
+        "document.querySelectorAll('#chart-0 .release:not([visibility=hidden]) text:not([visibility=hidden])').length"
+      #expect(try session.evaluate(overlaps) as? Int == 0)
+      #expect(try session.evaluate(shownLabels) as? Int ?? 0 >= 20)
+      _ = try session.evaluate(
+        "(() => { const d = JSON.parse(document.getElementById('report-data').textContent); window.metricsReport.setRange(d.x1 - 200, d.x1); return true; })()"
       )
-      as? Int
-    #expect(styles == 30)
-    #expect(try session.evaluate("document.querySelectorAll('.legend > .version').length") as? Int == 8)
-    #expect(try session.evaluate("document.querySelectorAll('.legend details.older .version').length") as? Int == 22)
-    #expect(
-      try session.evaluate("document.querySelector('.legend details.older summary').textContent") as? String
-        == "22 older")
-    #expect(try session.evaluate("document.querySelectorAll('#chart-0 path.line.older').length") as? Int == 22)
-    let header =
-      try session.evaluate("document.querySelector('header.top').getBoundingClientRect().height") as? Double ?? 999
-    #expect(header < 110, "the header is \(header) px tall")
+      try session.wait(
+        for: "document.querySelector('#chart-0').dataset.x0 !== document.querySelector('#chart-0').dataset.x1")
+      try session.wait(
+        for: "window.metricsReport.view.x0 > JSON.parse(document.getElementById('report-data').textContent).x0")
+      _ = try session.evaluate("window.metricsReport.render(true); true")
+      #expect(try session.evaluate(overlaps) as? Int == 0)
 
-    // No two release labels of a chart overlap, at the whole range and zoomed in.
-    let overlaps = """
-      [...document.querySelectorAll('figure[data-x0]')].map(f => {
-        const boxes = [...f.querySelectorAll('.release')].filter(g => g.getAttribute('visibility') !== 'hidden')
-          .map(g => g.querySelector('text')).filter(t => t.getAttribute('visibility') !== 'hidden')
-          .map(t => t.getBoundingClientRect());
-        let n = 0;
-        for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
-          const a = boxes[i], b = boxes[j];
-          if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) n++;
-        }
-        return n; }).reduce((a, b) => a + b, 0)
-      """
-    let shownLabels =
-      "document.querySelectorAll('#chart-0 .release:not([visibility=hidden]) text:not([visibility=hidden])').length"
-    #expect(try session.evaluate(overlaps) as? Int == 0)
-    #expect(try session.evaluate(shownLabels) as? Int ?? 0 >= 20)
-    _ = try session.evaluate(
-      "(() => { const d = JSON.parse(document.getElementById('report-data').textContent); window.metricsReport.setRange(d.x1 - 200, d.x1); return true; })()"
-    )
-    try session.wait(
-      for: "document.querySelector('#chart-0').dataset.x0 !== document.querySelector('#chart-0').dataset.x1")
-    try session.wait(
-      for: "window.metricsReport.view.x0 > JSON.parse(document.getElementById('report-data').textContent).x0")
-    _ = try session.evaluate("window.metricsReport.render(true); true")
-    #expect(try session.evaluate(overlaps) as? Int == 0)
-
-    // Alt-click shows one version alone; alt-click again shows them all.
-    _ = try session.evaluate(
-      "document.querySelector('.legend .version[data-version-index=\"29\"]').dispatchEvent(new MouseEvent('click', {altKey: true, bubbles: true})); true"
-    )
-    #expect(
-      try session.evaluate(
-        "[...document.querySelectorAll('.legend .version[aria-pressed=true]')].map(b => b.dataset.versionIndex).join()")
-        as? String == "29")
-    _ = try session.evaluate(
-      "document.querySelector('.legend .version[data-version-index=\"29\"]').dispatchEvent(new MouseEvent('click', {altKey: true, bubbles: true})); true"
-    )
-    #expect(
-      try session.evaluate("document.querySelectorAll('.legend .version[aria-pressed=true]').length") as? Int == 30)
-    #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
-    try session.screenshot().write(to: Self.artifacts.appendingPathComponent("report-30-versions.png"))
+      // Alt-click shows one version alone; alt-click again shows them all.
+      _ = try session.evaluate(
+        "document.querySelector('.legend .version[data-version-index=\"29\"]').dispatchEvent(new MouseEvent('click', {altKey: true, bubbles: true})); true"
+      )
+      #expect(
+        try session.evaluate(
+          "[...document.querySelectorAll('.legend .version[aria-pressed=true]')].map(b => b.dataset.versionIndex).join()"
+        )
+          as? String == "29")
+      _ = try session.evaluate(
+        "document.querySelector('.legend .version[data-version-index=\"29\"]').dispatchEvent(new MouseEvent('click', {altKey: true, bubbles: true})); true"
+      )
+      #expect(
+        try session.evaluate("document.querySelectorAll('.legend .version[aria-pressed=true]').length") as? Int == 30)
+      #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
+      try session.screenshot().write(to: Self.artifacts.appendingPathComponent("report-30-versions.png"))
+    }
   }
 
   /// The page `report` writes into `dir` with `arguments` (the samples' by default).
@@ -292,197 +294,200 @@ struct ReportBrowserTests {
 
   @Test func darkAndNarrowPagesAreWhole() throws {
     guard let executable = Self.browser() else { return }
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let page = try Self.organizerPage(in: dir)
-    let session = try ChromiumSession(executable: executable)
-    defer { session.close() }
+    try withTemporaryDirectory { dir in
+      let page = try Self.organizerPage(in: dir)
+      let session = try ChromiumSession(executable: executable)
+      defer { session.close() }
 
-    // Dark: the paper and ink follow the reader's scheme.
-    _ = try session.send(
-      "Emulation.setEmulatedMedia", ["features": [["name": "prefers-color-scheme", "value": "dark"]]])
-    try session.open(page)
-    #expect(try session.evaluate("getComputedStyle(document.body).backgroundColor") as? String == "rgb(22, 25, 28)")
-    #expect(try session.evaluate("getComputedStyle(document.body).color") as? String == "rgb(230, 232, 234)")
-    #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
-    try session.screenshot().write(to: Self.artifacts.appendingPathComponent("report-dark.png"))
+      // Dark: the paper and ink follow the reader's scheme.
+      _ = try session.send(
+        "Emulation.setEmulatedMedia", ["features": [["name": "prefers-color-scheme", "value": "dark"]]])
+      try session.open(page)
+      #expect(try session.evaluate("getComputedStyle(document.body).backgroundColor") as? String == "rgb(22, 25, 28)")
+      #expect(try session.evaluate("getComputedStyle(document.body).color") as? String == "rgb(230, 232, 234)")
+      #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
+      try session.screenshot().write(to: Self.artifacts.appendingPathComponent("report-dark.png"))
 
-    // 420 px wide: one column, nothing wider than the screen, a header that does not eat the screen.
-    _ = try session.send(
-      "Emulation.setEmulatedMedia", ["features": [["name": "prefers-color-scheme", "value": "light"]]])
-    _ = try session.send(
-      "Emulation.setDeviceMetricsOverride", ["width": 420, "height": 900, "deviceScaleFactor": 1, "mobile": false])
-    try session.open(page)
-    #expect(try session.evaluate("document.documentElement.scrollWidth") as? Int ?? 9999 <= 420)
-    let wider =
-      try session.evaluate(
-        "[...document.querySelectorAll('figure, section, header, h2, h3, p')].filter(e => e.getBoundingClientRect().right > 421).length"
-      ) as? Int
-    #expect(wider == 0)
-    let header =
-      try session.evaluate("document.querySelector('header.top').getBoundingClientRect().height") as? Double ?? 999
-    #expect(header < 200, "the header is \(header) px tall")
-    #expect(
-      try session.evaluate("getComputedStyle(document.querySelector('header.top')).position") as? String == "static")
-    // Charts still draw and answer: the crosshair's readout stays on the screen.
-    let box = try Self.overlay(session, chart: "chart-0")
-    try session.mouse("mouseMoved", x: box.left + box.width * 0.8, y: box.top + box.height / 2)
-    try session.wait(for: "document.querySelector('#chart-0 .readout').textContent.length > 0")
-    let readout =
-      try session.evaluate(
-        "(() => { const r = document.querySelector('#chart-0 .readout').getBoundingClientRect(); return [r.left, r.right]; })()"
-      )
-      as? [Double] ?? []
-    #expect(readout.count == 2 && readout[0] >= 0 && readout[1] <= 420, "\(readout)")
-    #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
-    try session.screenshot().write(to: Self.artifacts.appendingPathComponent("report-narrow.png"))
+      // 420 px wide: one column, nothing wider than the screen, a header that does not eat the screen.
+      _ = try session.send(
+        "Emulation.setEmulatedMedia", ["features": [["name": "prefers-color-scheme", "value": "light"]]])
+      _ = try session.send(
+        "Emulation.setDeviceMetricsOverride", ["width": 420, "height": 900, "deviceScaleFactor": 1, "mobile": false])
+      try session.open(page)
+      #expect(try session.evaluate("document.documentElement.scrollWidth") as? Int ?? 9999 <= 420)
+      let wider =
+        try session.evaluate(
+          "[...document.querySelectorAll('figure, section, header, h2, h3, p')].filter(e => e.getBoundingClientRect().right > 421).length"
+        ) as? Int
+      #expect(wider == 0)
+      let header =
+        try session.evaluate("document.querySelector('header.top').getBoundingClientRect().height") as? Double ?? 999
+      #expect(header < 200, "the header is \(header) px tall")
+      #expect(
+        try session.evaluate("getComputedStyle(document.querySelector('header.top')).position") as? String == "static")
+      // Charts still draw and answer: the crosshair's readout stays on the screen.
+      let box = try Self.overlay(session, chart: "chart-0")
+      try session.mouse("mouseMoved", x: box.left + box.width * 0.8, y: box.top + box.height / 2)
+      try session.wait(for: "document.querySelector('#chart-0 .readout').textContent.length > 0")
+      let readout =
+        try session.evaluate(
+          "(() => { const r = document.querySelector('#chart-0 .readout').getBoundingClientRect(); return [r.left, r.right]; })()"
+        )
+        as? [Double] ?? []
+      #expect(readout.count == 2 && readout[0] >= 0 && readout[1] <= 420, "\(readout)")
+      #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
+      try session.screenshot().write(to: Self.artifacts.appendingPathComponent("report-narrow.png"))
+    }
   }
 
   @Test func applesLevelsAndGoalBandsFollowZoomAndLegend() throws {
     guard let executable = Self.browser() else { return }
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let page = try Self.organizerPage(in: dir)
-    let session = try ChromiumSession(executable: executable)
-    defer { session.close() }
-    try session.open(page)
-    #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
+    try withTemporaryDirectory { dir in
+      let page = try Self.organizerPage(in: dir)
+      let session = try ChromiumSession(executable: executable)
+      defer { session.close() }
+      try session.open(page)
+      #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
 
-    // Apple's levels: one per version on the charts whose metric and statistic Apple gives (launch
-    // p50 and p90, peak memory p90, foreground exits per payload); goal bands where Apple gives them.
-    let counts =
-      try session.evaluate(
-        "JSON.stringify([...document.querySelectorAll('figure[data-x0]')].map(f => [f.id, f.querySelectorAll('path.apple').length, f.querySelectorAll('rect.goal').length]))"
-      ) as? String ?? ""
-    let perChart = try JSONSerialization.jsonObject(with: Data(counts.utf8)) as? [[Any]] ?? []
-    let drawn = perChart.filter { ($0[1] as? Int ?? 0) > 0 }.map { "\($0[0]) \($0[1]) \($0[2])" }
-    #expect(drawn == ["chart-0 3 3", "chart-1 3 3", "chart-5 3 0", "chart-7 3 0"], "\(perChart)")
+      // Apple's levels: one per version on the charts whose metric and statistic Apple gives (launch
+      // p50 and p90, peak memory p90, foreground exits per payload); goal bands where Apple gives them.
+      let counts =
+        try session.evaluate(
+          "JSON.stringify([...document.querySelectorAll('figure[data-x0]')].map(f => [f.id, f.querySelectorAll('path.apple').length, f.querySelectorAll('rect.goal').length]))"
+        ) as? String ?? ""
+      let perChart = try JSONSerialization.jsonObject(with: Data(counts.utf8)) as? [[Any]] ?? []
+      let drawn = perChart.filter { ($0[1] as? Int ?? 0) > 0 }.map { "\($0[0]) \($0[1]) \($0[2])" }
+      #expect(drawn == ["chart-0 3 3", "chart-1 3 3", "chart-5 3 0", "chart-7 3 0"], "\(perChart)")
 
-    // The script draws Apple's levels and bands exactly as the static page does.
-    let same =
-      try session.evaluate(
-        """
-        (() => { const shapes = () => [...document.querySelectorAll('path.apple, rect.goal')].map(e =>
-            (e.getAttribute('d') || '') + '|' + (e.getAttribute('y') || '') + '|' + (e.getAttribute('height') || ''));
-          const before = shapes(); window.metricsReport.render(true); const after = shapes();
-          return JSON.stringify(before) === JSON.stringify(after); })()
-        """) as? Bool
-    #expect(same == true)
+      // The script draws Apple's levels and bands exactly as the static page does.
+      let same =
+        try session.evaluate(
+          """
+          (() => { const shapes = () => [...document.querySelectorAll('path.apple, rect.goal')].map(e =>
+              (e.getAttribute('d') || '') + '|' + (e.getAttribute('y') || '') + '|' + (e.getAttribute('height') || ''));
+            const before = shapes(); window.metricsReport.render(true); const after = shapes();
+            return JSON.stringify(before) === JSON.stringify(after); })()
+          """) as? Bool
+      #expect(same == true)
 
-    // Each level sits at Apple's value on the chart's scale: the y of 3.9.0's p90 level is that of 728.9 ms.
-    let level =
-      try session.evaluate(
-        """
-        (() => { const data = JSON.parse(document.getElementById('report-data').textContent);
-          const chart = data.charts.find(c => c.id === 'chart-1'); const a = chart.apple.find(a => a.v === 1);
-          const d = document.querySelector('#chart-1 path.apple[data-version-index="1"]').getAttribute('d');
-          return [a.y, Number(d.split('H')[0].split(' ')[1])]; })()
-        """) as? [Double] ?? []
-    #expect(level.first == 728.9)
-    // On the chart's own value axis (its first and last tick, label and position), 728.9 ms is there.
-    let ticks =
-      try session.evaluate(
-        "JSON.stringify([...document.querySelectorAll('#chart-1 .axis.y text')].map(t => [Number(t.textContent), Number(t.getAttribute('y'))]))"
-      ) as? String ?? "[]"
-    let axis = try JSONSerialization.jsonObject(with: Data(ticks.utf8)) as? [[Double]] ?? []
-    let (a, b) = (axis.first ?? [0, 0], axis.last ?? [1, 1])
-    let expectedY = a[1] + (728.9 - a[0]) / (b[0] - a[0]) * (b[1] - a[1])
-    #expect(a[0] > 0, "the launch p90 axis is fitted to its data, not started at 0: \(axis)")
-    #expect(level.count == 2 && abs(level[1] - expectedY) < 0.06, "\(level) vs \(expectedY)")
+      // Each level sits at Apple's value on the chart's scale: the y of 3.9.0's p90 level is that of 728.9 ms.
+      let level =
+        try session.evaluate(
+          """
+          (() => { const data = JSON.parse(document.getElementById('report-data').textContent);
+            const chart = data.charts.find(c => c.id === 'chart-1'); const a = chart.apple.find(a => a.v === 1);
+            const d = document.querySelector('#chart-1 path.apple[data-version-index="1"]').getAttribute('d');
+            return [a.y, Number(d.split('H')[0].split(' ')[1])]; })()
+          """) as? [Double] ?? []
+      #expect(level.first == 728.9)
+      // On the chart's own value axis (its first and last tick, label and position), 728.9 ms is there.
+      let ticks =
+        try session.evaluate(
+          "JSON.stringify([...document.querySelectorAll('#chart-1 .axis.y text')].map(t => [Number(t.textContent), Number(t.getAttribute('y'))]))"
+        ) as? String ?? "[]"
+      let axis = try JSONSerialization.jsonObject(with: Data(ticks.utf8)) as? [[Double]] ?? []
+      let (a, b) = (axis.first ?? [0, 0], axis.last ?? [1, 1])
+      let expectedY = a[1] + (728.9 - a[0]) / (b[0] - a[0]) * (b[1] - a[1])
+      #expect(a[0] > 0, "the launch p90 axis is fitted to its data, not started at 0: \(axis)")
+      #expect(level.count == 2 && abs(level[1] - expectedY) < 0.06, "\(level) vs \(expectedY)")
 
-    // Zoomed to the last two weeks, 3.8.0 (gone by then) loses its level and 3.10.0 keeps its own.
-    _ = try session.evaluate(
-      "(() => { const d = JSON.parse(document.getElementById('report-data').textContent); window.metricsReport.setRange(d.x1 - 14, d.x1); return true; })()"
-    )
-    try session.wait(
-      for:
-        "document.querySelector('#chart-0 path.apple[data-version-index=\"0\"]').getAttribute('visibility') === 'hidden'"
-    )
-    #expect(
-      try session.evaluate(
-        "document.querySelector('#chart-0 path.apple[data-version-index=\"2\"]').getAttribute('visibility')") as? String
-        == "visible")
-    _ = try session.evaluate("window.metricsReport.setRange(-Infinity, Infinity); true")
-    try session.wait(
-      for:
-        "document.querySelector('#chart-0 path.apple[data-version-index=\"0\"]').getAttribute('visibility') === 'visible'"
-    )
+      // Zoomed to the last two weeks, 3.8.0 (gone by then) loses its level and 3.10.0 keeps its own.
+      _ = try session.evaluate(
+        "(() => { const d = JSON.parse(document.getElementById('report-data').textContent); window.metricsReport.setRange(d.x1 - 14, d.x1); return true; })()"
+      )
+      try session.wait(
+        for:
+          "document.querySelector('#chart-0 path.apple[data-version-index=\"0\"]').getAttribute('visibility') === 'hidden'"
+      )
+      #expect(
+        try session.evaluate(
+          "document.querySelector('#chart-0 path.apple[data-version-index=\"2\"]').getAttribute('visibility')")
+          as? String
+          == "visible")
+      _ = try session.evaluate("window.metricsReport.setRange(-Infinity, Infinity); true")
+      try session.wait(
+        for:
+          "document.querySelector('#chart-0 path.apple[data-version-index=\"0\"]').getAttribute('visibility') === 'visible'"
+      )
 
-    // Hiding a version hides its level; showing it again brings it back.
-    _ = try session.evaluate("document.querySelector('.legend .version[data-version-index=\"1\"]').click()")
-    try session.wait(
-      for:
-        "document.querySelector('#chart-0 path.apple[data-version-index=\"1\"]').getAttribute('visibility') === 'hidden'"
-    )
-    _ = try session.evaluate("document.querySelector('.legend .version[data-version-index=\"1\"]').click()")
-    try session.wait(
-      for:
-        "document.querySelector('#chart-0 path.apple[data-version-index=\"1\"]').getAttribute('visibility') === 'visible'"
-    )
-    #expect(try session.evaluate("document.querySelectorAll('#organizer tbody tr').length") as? Int == 33)
-    #expect(try session.evaluate("document.querySelectorAll('ul.organizer-insights li').length") as? Int == 2)
-    #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
+      // Hiding a version hides its level; showing it again brings it back.
+      _ = try session.evaluate("document.querySelector('.legend .version[data-version-index=\"1\"]').click()")
+      try session.wait(
+        for:
+          "document.querySelector('#chart-0 path.apple[data-version-index=\"1\"]').getAttribute('visibility') === 'hidden'"
+      )
+      _ = try session.evaluate("document.querySelector('.legend .version[data-version-index=\"1\"]').click()")
+      try session.wait(
+        for:
+          "document.querySelector('#chart-0 path.apple[data-version-index=\"1\"]').getAttribute('visibility') === 'visible'"
+      )
+      #expect(try session.evaluate("document.querySelectorAll('#organizer tbody tr').length") as? Int == 33)
+      #expect(try session.evaluate("document.querySelectorAll('ul.organizer-insights li').length") as? Int == 2)
+      #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
 
-    _ = try session.evaluate("document.getElementById('trends').scrollIntoView(); true")
-    let png = try session.screenshot()
-    #expect(png.count > 10_000)
-    try png.write(to: Self.artifacts.appendingPathComponent("report-organizer.png"))
+      _ = try session.evaluate("document.getElementById('trends').scrollIntoView(); true")
+      let png = try session.screenshot()
+      #expect(png.count > 10_000)
+      try png.write(to: Self.artifacts.appendingPathComponent("report-organizer.png"))
+    }
   }
 
   @Test func hostileNamesCreateNoElementRunNothingAndRequestNothing() throws {
     guard let executable = Self.browser() else { return }
     let hostile = "</script><img src=x onerror=alert(1)>"
     let signpost = "<svg onload=alert(2)><!--"
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    var evil = VersionProfile.standard[1]
-    evil.version = hostile
-    _ = try SampleDump.write(
-      to: dir.appendingPathComponent("dump"), seed: 5, payloadsPerVersion: 40,
-      profiles: [VersionProfile.standard[0], evil],
-      malformed: false)
-    // Signpost names too, in every plain file.
-    let files = FileManager.default.enumerator(at: dir.appendingPathComponent("dump"), includingPropertiesForKeys: nil)
-    while let file = files?.nextObject() as? URL {
-      guard ["json", "ndjson"].contains(file.pathExtension) else { continue }
-      let text = try String(contentsOf: file, encoding: .utf8)
-      try text.replacingOccurrences(of: "\"LoadFeed\"", with: "\"\(signpost)\"").write(
-        to: file, atomically: true, encoding: .utf8)
-    }
-    let page = dir.appendingPathComponent("report.html")
-    let made = try CLIRunner.run([
-      "report", dir.appendingPathComponent("dump").path, "--baseline", "3.8.0", "--candidate", hostile,
-      "--metric", "signpost:Feed/\(signpost)@p90", "--metric", "applicationLaunchMetrics.histogrammedTimeToFirstDraw",
-      "-o", page.path,
-    ])
-    #expect(made.status == 0, "\(made.stderr)")
+    try withTemporaryDirectory { dir in
+      var evil = VersionProfile.standard[1]
+      evil.version = hostile
+      _ = try SampleDump.write(
+        to: dir.appendingPathComponent("dump"), seed: 5, payloadsPerVersion: 40,
+        profiles: [VersionProfile.standard[0], evil],
+        malformed: false)
+      // Signpost names too, in every plain file.
+      let files = FileManager.default.enumerator(
+        at: dir.appendingPathComponent("dump"), includingPropertiesForKeys: nil)
+      while let file = files?.nextObject() as? URL {
+        guard ["json", "ndjson"].contains(file.pathExtension) else { continue }
+        let text = try String(contentsOf: file, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"LoadFeed\"", with: "\"\(signpost)\"").write(
+          to: file, atomically: true, encoding: .utf8)
+      }
+      let page = dir.appendingPathComponent("report.html")
+      let made = try CLIRunner.run([
+        "report", dir.appendingPathComponent("dump").path, "--baseline", "3.8.0", "--candidate", hostile,
+        "--metric", "signpost:Feed/\(signpost)@p90", "--metric", "applicationLaunchMetrics.histogrammedTimeToFirstDraw",
+        "-o", page.path,
+      ])
+      #expect(made.status == 0, "\(made.stderr)")
 
-    let session = try ChromiumSession(executable: executable)
-    defer { session.close() }
-    try session.open(page)
-    #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
-    #expect(try session.evaluate("document.querySelectorAll('img, iframe, object, embed').length") as? Int == 0)
-    #expect(try session.evaluate("document.querySelectorAll('script').length") as? Int == 2)
-    #expect(
-      try session.evaluate(
-        "[...document.querySelectorAll('*')].filter(e => [...e.attributes].some(a => a.name.startsWith('on'))).length")
-        as? Int == 0)
-    // Only the charts' own SVG: one per chart, one swatch per legend and version-table entry.
-    let svgs = try session.evaluate("document.querySelectorAll('svg').length") as? Int ?? -1
-    let expected =
-      try session.evaluate(
-        "document.querySelectorAll('svg.plot').length + document.querySelectorAll('svg.swatch, .dot svg').length")
-      as? Int ?? -2
-    #expect(svgs == expected)
-    // The names are there, as text.
-    #expect(try session.evaluate("document.body.textContent.includes(\(Self.jsString(hostile)))") as? Bool == true)
-    #expect(try session.evaluate("document.body.textContent.includes(\(Self.jsString(signpost)))") as? Bool == true)
-    #expect(!session.events.contains { $0.method == "Page.javascriptDialogOpening" })
-    let requests = session.events.filter { $0.method == "Network.requestWillBeSent" }.compactMap {
-      ($0.params["request"] as? [String: Any])?["url"] as? String
+      let session = try ChromiumSession(executable: executable)
+      defer { session.close() }
+      try session.open(page)
+      #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
+      #expect(try session.evaluate("document.querySelectorAll('img, iframe, object, embed').length") as? Int == 0)
+      #expect(try session.evaluate("document.querySelectorAll('script').length") as? Int == 2)
+      #expect(
+        try session.evaluate(
+          "[...document.querySelectorAll('*')].filter(e => [...e.attributes].some(a => a.name.startsWith('on'))).length"
+        )
+          as? Int == 0)
+      // Only the charts' own SVG: one per chart, one swatch per legend and version-table entry.
+      let svgs = try session.evaluate("document.querySelectorAll('svg').length") as? Int ?? -1
+      let expected =
+        try session.evaluate(
+          "document.querySelectorAll('svg.plot').length + document.querySelectorAll('svg.swatch, .dot svg').length")
+        as? Int ?? -2
+      #expect(svgs == expected)
+      // The names are there, as text.
+      #expect(try session.evaluate("document.body.textContent.includes(\(Self.jsString(hostile)))") as? Bool == true)
+      #expect(try session.evaluate("document.body.textContent.includes(\(Self.jsString(signpost)))") as? Bool == true)
+      #expect(!session.events.contains { $0.method == "Page.javascriptDialogOpening" })
+      let requests = session.events.filter { $0.method == "Network.requestWillBeSent" }.compactMap {
+        ($0.params["request"] as? [String: Any])?["url"] as? String
+      }
+      #expect(requests.allSatisfy { $0 == page.absoluteString || $0.hasPrefix("data:") }, "\(requests)")
+      try session.screenshot().write(to: Self.artifacts.appendingPathComponent("report-hostile.png"))
     }
-    #expect(requests.allSatisfy { $0 == page.absoluteString || $0.hasPrefix("data:") }, "\(requests)")
-    try session.screenshot().write(to: Self.artifacts.appendingPathComponent("report-hostile.png"))
   }
 
   /// A JavaScript string literal.

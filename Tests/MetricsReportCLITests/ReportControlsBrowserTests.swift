@@ -1,5 +1,6 @@
 import Foundation
 import PayloadSynthesis
+import TestSupport
 import Testing
 
 /// The report page's controls beyond drag and presets, in headless Chromium with real input events:
@@ -19,92 +20,92 @@ extension ReportBrowserTests {
   @Test func groupsHideAndShowAloneAndTheGateFailsOnTheRegressedGroup() throws {
     guard let executable = Self.browser() else { return }
     // 4.1.0's launches are 30% slower on the checkout screen alone.
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let dump = dir.appendingPathComponent("reports")
-    try DeviceDayTwin.write(DeviceDayTwin.rollout(daysPerVersion: 120, seed: 1), mix: .mixed, to: dump)
-    let page = try Self.page(
-      in: dir, [dump.path, "--baseline", "4.0.0", "--candidate", "4.1.0", "--by", "state:com.example.shop.screen"])
-    let session = try ChromiumSession(executable: executable)
-    defer { session.close() }
-    try session.open(page)
-    #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
+    try withTemporaryDirectory { dir in
+      let dump = dir.appendingPathComponent("reports")
+      try DeviceDayTwin.write(DeviceDayTwin.rollout(daysPerVersion: 120, seed: 1), mix: .mixed, to: dump)
+      let page = try Self.page(
+        in: dir, [dump.path, "--baseline", "4.0.0", "--candidate", "4.1.0", "--by", "state:com.example.shop.screen"])
+      let session = try ChromiumSession(executable: executable)
+      defer { session.close() }
+      try session.open(page)
+      #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
 
-    // One legend entry per group; within a version, every group has a style of its own.
-    let data = try Self.pageData(session)
-    let groups = data["groups"] as? [String] ?? []
-    #expect(groups.contains("checkout") && groups.count >= 3, "\(groups)")
-    #expect(try session.evaluate("document.querySelectorAll('.legend .group').length") as? Int == groups.count)
-    let charts = data["charts"] as? [[String: Any]] ?? []
-    let launch = try #require(charts.first { $0["id"] as? String == "chart-1" })
-    let series = launch["series"] as? [[String: Any]] ?? []
-    for version in Set(series.compactMap { $0["v"] as? Int }) {
-      let styles = series.filter { $0["v"] as? Int == version }.map { "\($0["color"] ?? "")\($0["dash"] ?? "")" }
-      #expect(Set(styles).count == styles.count, "version \(version): \(styles)")
+      // One legend entry per group; within a version, every group has a style of its own.
+      let data = try Self.pageData(session)
+      let groups = data["groups"] as? [String] ?? []
+      #expect(groups.contains("checkout") && groups.count >= 3, "\(groups)")
+      #expect(try session.evaluate("document.querySelectorAll('.legend .group').length") as? Int == groups.count)
+      let charts = data["charts"] as? [[String: Any]] ?? []
+      let launch = try #require(charts.first { $0["id"] as? String == "chart-1" })
+      let series = launch["series"] as? [[String: Any]] ?? []
+      for version in Set(series.compactMap { $0["v"] as? Int }) {
+        let styles = series.filter { $0["v"] as? Int == version }.map { "\($0["color"] ?? "")\($0["dash"] ?? "")" }
+        #expect(Set(styles).count == styles.count, "version \(version): \(styles)")
+      }
+      let checkout = try #require(groups.firstIndex(of: "checkout"))
+
+      // A click hides the group in every version and every chart, and the fragment says so.
+      let drawnOfGroup = { (group: Int) in
+        """
+        JSON.parse(document.getElementById('report-data').textContent).charts.filter(c => c.kind === 'line')
+          .flatMap(c => c.series.map((s, i) => [s.g, document.querySelector('#' + c.id + ' path.line[data-series="' + i + '"]')]))
+          .filter(e => e[0] === \(group) && e[1]).map(e => e[1].getAttribute('d') !== '')
+        """
+      }
+      #expect((try session.evaluate(drawnOfGroup(checkout)) as? [Bool] ?? []).contains(true))
+      _ = try session.evaluate("document.querySelector('.legend .group[data-group-index=\"\(checkout)\"]').click()")
+      try session.wait(for: "!(\(drawnOfGroup(checkout))).includes(true)")
+      #expect(try session.evaluate("location.hash") as? String == "#hideGroup=checkout")
+      #expect((try session.evaluate(drawnOfGroup((checkout + 1) % groups.count)) as? [Bool] ?? []).contains(true))
+
+      // Reopened from the fragment, the group stays hidden.
+      try session.open(URL(string: "about:blank")!, waitForReport: false)
+      try session.open(URL(string: page.absoluteString + "#hideGroup=checkout")!)
+      #expect(
+        try session.evaluate(
+          "document.querySelector('.legend .group[data-group-index=\"\(checkout)\"]').getAttribute('aria-pressed')")
+          as? String == "false")
+      #expect(!(try session.evaluate(drawnOfGroup(checkout)) as? [Bool] ?? [true]).contains(true))
+
+      // Alt-click: the checkout screen alone, in every version; again: every group.
+      let altClick =
+        "document.querySelector('.legend .group[data-group-index=\"\(checkout)\"]').dispatchEvent(new MouseEvent('click', {altKey: true, bubbles: true})); true"
+      _ = try session.evaluate(altClick)
+      let pressed =
+        "[...document.querySelectorAll('.legend .group[aria-pressed=true]')].map(b => b.dataset.groupIndex).join()"
+      #expect(try session.evaluate(pressed) as? String == "\(checkout)")
+      try session.wait(for: "(\(drawnOfGroup(checkout))).every(d => d)")
+      for other in groups.indices where other != checkout {
+        #expect(!(try session.evaluate(drawnOfGroup(other)) as? [Bool] ?? [true]).contains(true), "group \(other)")
+      }
+      _ = try session.evaluate(altClick)
+      #expect(
+        try session.evaluate("document.querySelectorAll('.legend .group[aria-pressed=true]').length") as? Int
+          == groups.count)
+
+      // The gate is compare's with the same options: it fails on the checkout group, which links to its chart.
+      #expect(try session.evaluate("document.querySelector('#gate .gate-verdict b').textContent") as? String == "FAIL")
+      let failing =
+        try session.evaluate(
+          "[...document.querySelectorAll('table.gate tr.fail td:first-child')].map(td => td.textContent + ' -> ' + (td.querySelector('a') ? td.querySelector('a').getAttribute('href') : ''))"
+        ) as? [String] ?? []
+      #expect(failing.contains { $0.contains("checkout]") && $0.hasSuffix("-> #chart-1") }, "\(failing)")
+      #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
+      try session.screenshot().write(to: Self.artifacts.appendingPathComponent("report-groups.png"))
     }
-    let checkout = try #require(groups.firstIndex(of: "checkout"))
-
-    // A click hides the group in every version and every chart, and the fragment says so.
-    let drawnOfGroup = { (group: Int) in
-      """
-      JSON.parse(document.getElementById('report-data').textContent).charts.filter(c => c.kind === 'line')
-        .flatMap(c => c.series.map((s, i) => [s.g, document.querySelector('#' + c.id + ' path.line[data-series="' + i + '"]')]))
-        .filter(e => e[0] === \(group) && e[1]).map(e => e[1].getAttribute('d') !== '')
-      """
-    }
-    #expect((try session.evaluate(drawnOfGroup(checkout)) as? [Bool] ?? []).contains(true))
-    _ = try session.evaluate("document.querySelector('.legend .group[data-group-index=\"\(checkout)\"]').click()")
-    try session.wait(for: "!(\(drawnOfGroup(checkout))).includes(true)")
-    #expect(try session.evaluate("location.hash") as? String == "#hideGroup=checkout")
-    #expect((try session.evaluate(drawnOfGroup((checkout + 1) % groups.count)) as? [Bool] ?? []).contains(true))
-
-    // Reopened from the fragment, the group stays hidden.
-    try session.open(URL(string: "about:blank")!, waitForReport: false)
-    try session.open(URL(string: page.absoluteString + "#hideGroup=checkout")!)
-    #expect(
-      try session.evaluate(
-        "document.querySelector('.legend .group[data-group-index=\"\(checkout)\"]').getAttribute('aria-pressed')")
-        as? String == "false")
-    #expect(!(try session.evaluate(drawnOfGroup(checkout)) as? [Bool] ?? [true]).contains(true))
-
-    // Alt-click: the checkout screen alone, in every version; again: every group.
-    let altClick =
-      "document.querySelector('.legend .group[data-group-index=\"\(checkout)\"]').dispatchEvent(new MouseEvent('click', {altKey: true, bubbles: true})); true"
-    _ = try session.evaluate(altClick)
-    let pressed =
-      "[...document.querySelectorAll('.legend .group[aria-pressed=true]')].map(b => b.dataset.groupIndex).join()"
-    #expect(try session.evaluate(pressed) as? String == "\(checkout)")
-    try session.wait(for: "(\(drawnOfGroup(checkout))).every(d => d)")
-    for other in groups.indices where other != checkout {
-      #expect(!(try session.evaluate(drawnOfGroup(other)) as? [Bool] ?? [true]).contains(true), "group \(other)")
-    }
-    _ = try session.evaluate(altClick)
-    #expect(
-      try session.evaluate("document.querySelectorAll('.legend .group[aria-pressed=true]').length") as? Int
-        == groups.count)
-
-    // The gate is compare's with the same options: it fails on the checkout group, which links to its chart.
-    #expect(try session.evaluate("document.querySelector('#gate .gate-verdict b').textContent") as? String == "FAIL")
-    let failing =
-      try session.evaluate(
-        "[...document.querySelectorAll('table.gate tr.fail td:first-child')].map(td => td.textContent + ' -> ' + (td.querySelector('a') ? td.querySelector('a').getAttribute('href') : ''))"
-      ) as? [String] ?? []
-    #expect(failing.contains { $0.contains("checkout]") && $0.hasSuffix("-> #chart-1") }, "\(failing)")
-    #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
-    try session.screenshot().write(to: Self.artifacts.appendingPathComponent("report-groups.png"))
   }
 
   /// Runs `body` on the samples' page open in Chromium, with the folder it was written to; skipped,
   /// with a notice, without Chromium.
   static func withSamplesPage(_ body: (ChromiumSession, URL) throws -> Void) throws {
     guard let executable = browser() else { return }
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let page = try page(in: dir)
-    let session = try ChromiumSession(executable: executable)
-    defer { session.close() }
-    try session.open(page)
-    try body(session, dir)
+    try withTemporaryDirectory { dir in
+      let page = try page(in: dir)
+      let session = try ChromiumSession(executable: executable)
+      defer { session.close() }
+      try session.open(page)
+      try body(session, dir)
+    }
   }
 
   @Test func logScaleRangeKeysAndWheelMoveTheSharedView() throws {

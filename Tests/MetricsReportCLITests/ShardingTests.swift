@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Shards that cannot lose counts: empty shards, compact snapshots, `merge --stdin`, and the sharding
@@ -7,7 +8,8 @@ import Testing
 struct ShardingTests {
   /// The code blocks of Docs/scale.md that start with `# recipe: NAME`.
   static func recipes() throws -> [String: String] {
-    let page = try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent("Docs/scale.md"), encoding: .utf8)
+    let page = try String(
+      contentsOf: TestDirectories.packageRoot.appendingPathComponent("Docs/scale.md"), encoding: .utf8)
     var out: [String: String] = [:]
     for block in page.components(separatedBy: "```sh\n").dropFirst() {
       let code = block.components(separatedBy: "```").first ?? ""
@@ -20,10 +22,10 @@ struct ShardingTests {
 
   /// Runs `script` in a fresh directory holding a link to Samples/, with the built binary on the PATH.
   static func runRecipe(_ script: String) throws -> (CLIRunner.Result, URL) {
-    let dir = try CLIRunner.temporaryDirectory()
+    let dir = try TestDirectories.makeTemporary()
     try FileManager.default.createSymbolicLink(
       at: dir.appendingPathComponent("Samples"),
-      withDestinationURL: CLIRunner.packageRoot.appendingPathComponent("Samples"))
+      withDestinationURL: TestDirectories.packageRoot.appendingPathComponent("Samples"))
     let result = try CLIRunner.shell(
       "cd '\(dir.path)' && export PATH=\"$(dirname \"$B\"):$PATH\" && set -eo pipefail\n" + script)
     return (result, dir)
@@ -98,54 +100,54 @@ struct ShardingTests {
   }
 
   @Test func onePassSnapshotsEveryVersionForCompareAndTrend() throws {
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let all = dir.appendingPathComponent("all.json").path
-    let taken = try CLIRunner.run(["snapshot", "Samples/dump", "--interval", "week", "-o", all])
-    #expect(taken.status == 0, "\(taken.stderr)")
-    #expect(try String(contentsOfFile: all, encoding: .utf8).components(separatedBy: "\"kind\"").count == 4)
-    // trend from the one file is trend of the dump, accounting included.
-    let arguments = [
-      "--metric", "applicationLaunchMetrics.histogrammedTimeToFirstDraw", "--metric", "payloads",
-      "--interval", "week", "--format", "json",
-    ]
-    let fromSnapshot = try CLIRunner.run(["trend", "--snapshot", all] + arguments)
-    let fromDump = try CLIRunner.run(["trend", "Samples/dump"] + arguments)
-    #expect(fromSnapshot.status == 0 && fromSnapshot.stdout == fromDump.stdout)
-    // compare for every pair from the one file: the dump's verdicts and q-values.
-    for (baseline, candidate) in [("3.8.0", "3.9.0"), ("3.9.0", "3.10.0"), ("3.8.0", "3.10.0")] {
-      let a = try CLIRunner.run([
-        "compare", "--baseline-file", all, "--baseline", baseline, "--candidate-file", all, "--candidate", candidate,
-        "--format", "json", "--allow-insufficient",
-      ])
-      let b = try CLIRunner.run([
-        "compare", "Samples/dump", "--baseline", baseline, "--candidate", candidate, "--format", "json",
-        "--allow-insufficient",
-      ])
-      #expect(a.status == b.status)
-      let ra = try #require(try a.json()["results"] as? [[String: Any]])
-      let rb = try #require(try b.json()["results"] as? [[String: Any]])
-      #expect(ra.map { $0["qValue"] as? Double } == rb.map { $0["qValue"] as? Double })
-      #expect(ra.map { $0["verdict"] as? String } == rb.map { $0["verdict"] as? String })
+    try withTemporaryDirectory { dir in
+      let all = dir.appendingPathComponent("all.json").path
+      let taken = try CLIRunner.run(["snapshot", "Samples/dump", "--interval", "week", "-o", all])
+      #expect(taken.status == 0, "\(taken.stderr)")
+      #expect(try String(contentsOfFile: all, encoding: .utf8).components(separatedBy: "\"kind\"").count == 4)
+      // trend from the one file is trend of the dump, accounting included.
+      let arguments = [
+        "--metric", "applicationLaunchMetrics.histogrammedTimeToFirstDraw", "--metric", "payloads",
+        "--interval", "week", "--format", "json",
+      ]
+      let fromSnapshot = try CLIRunner.run(["trend", "--snapshot", all] + arguments)
+      let fromDump = try CLIRunner.run(["trend", "Samples/dump"] + arguments)
+      #expect(fromSnapshot.status == 0 && fromSnapshot.stdout == fromDump.stdout)
+      // compare for every pair from the one file: the dump's verdicts and q-values.
+      for (baseline, candidate) in [("3.8.0", "3.9.0"), ("3.9.0", "3.10.0"), ("3.8.0", "3.10.0")] {
+        let a = try CLIRunner.run([
+          "compare", "--baseline-file", all, "--baseline", baseline, "--candidate-file", all, "--candidate", candidate,
+          "--format", "json", "--allow-insufficient",
+        ])
+        let b = try CLIRunner.run([
+          "compare", "Samples/dump", "--baseline", baseline, "--candidate", candidate, "--format", "json",
+          "--allow-insufficient",
+        ])
+        #expect(a.status == b.status)
+        let ra = try #require(try a.json()["results"] as? [[String: Any]])
+        let rb = try #require(try b.json()["results"] as? [[String: Any]])
+        #expect(ra.map { $0["qValue"] as? Double } == rb.map { $0["qValue"] as? Double })
+        #expect(ra.map { $0["verdict"] as? String } == rb.map { $0["verdict"] as? String })
+      }
+      // Shards of several versions at once, piped through and merged per version.
+      let lines = try CLIRunner.shell("cat $(find Samples/dump -name '*.ndjson' | sort)").stdout.split(separator: "\n")
+      var stream = ""
+      for k in 0..<4 {
+        let shard = lines.enumerated().filter { $0.offset % 4 == k }.map(\.element).joined(separator: "\n") + "\n"
+        stream += try CLIRunner.run(
+          ["snapshot", "--stdin", "--app-version", "3.8.0", "--app-version", "3.9.0", "--compact"],
+          input: Data(shard.utf8)
+        ).stdout
+      }
+      let merged = try CLIRunner.run(["merge", "--stdin"], input: Data(stream.utf8))
+      let direct = try CLIRunner.run(
+        ["snapshot", "--stdin", "--app-version", "3.8.0", "--app-version", "3.9.0"],
+        input: Data((lines.joined(separator: "\n") + "\n").utf8))
+      #expect(merged.status == 0 && direct.status == 0)
+      #expect(
+        CLIRunner.withoutShards(merged.stdout.replacingOccurrences(of: "\"files\": 4,", with: "\"files\": 1,"))
+          == CLIRunner.withoutShards(direct.stdout))
     }
-    // Shards of several versions at once, piped through and merged per version.
-    let lines = try CLIRunner.shell("cat $(find Samples/dump -name '*.ndjson' | sort)").stdout.split(separator: "\n")
-    var stream = ""
-    for k in 0..<4 {
-      let shard = lines.enumerated().filter { $0.offset % 4 == k }.map(\.element).joined(separator: "\n") + "\n"
-      stream += try CLIRunner.run(
-        ["snapshot", "--stdin", "--app-version", "3.8.0", "--app-version", "3.9.0", "--compact"],
-        input: Data(shard.utf8)
-      ).stdout
-    }
-    let merged = try CLIRunner.run(["merge", "--stdin"], input: Data(stream.utf8))
-    let direct = try CLIRunner.run(
-      ["snapshot", "--stdin", "--app-version", "3.8.0", "--app-version", "3.9.0"],
-      input: Data((lines.joined(separator: "\n") + "\n").utf8))
-    #expect(merged.status == 0 && direct.status == 0)
-    #expect(
-      CLIRunner.withoutShards(merged.stdout.replacingOccurrences(of: "\"files\": 4,", with: "\"files\": 1,"))
-        == CLIRunner.withoutShards(direct.stdout))
   }
 
   @Test func emptyShardsAreOrdinaryButAnEmptyVersionCannotBeCompared() throws {
@@ -155,75 +157,75 @@ struct ShardingTests {
     // Files: only with --allow-empty.
     let refused = try CLIRunner.run(["snapshot", "Samples/dump/v3.8.0", "--app-version", "9.9"])
     #expect(refused.status == 2 && refused.stderr.contains("--allow-empty"))
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let allowed = try CLIRunner.run([
-      "snapshot", "Samples/dump/v3.8.0", "--app-version", "9.9", "--allow-empty", "-o",
-      dir.appendingPathComponent("a.json").path,
-    ])
-    #expect(allowed.status == 0)
-    try Data(empty.stdout.utf8).write(to: dir.appendingPathComponent("b.json"))
-    let merged = try CLIRunner.run([
-      "merge", dir.appendingPathComponent("a.json").path, dir.appendingPathComponent("b.json").path, "-o",
-      dir.appendingPathComponent("m.json").path,
-    ])
-    #expect(merged.status == 0, "\(merged.stderr)")
-    let baseline = try CLIRunner.run([
-      "snapshot", "Samples/dump", "--app-version", "3.8.0", "-o", dir.appendingPathComponent("base.json").path,
-    ])
-    #expect(baseline.status == 0)
-    let compare = try CLIRunner.run([
-      "compare", "--baseline-file", dir.appendingPathComponent("base.json").path, "--candidate-file",
-      dir.appendingPathComponent("m.json").path,
-    ])
-    #expect(compare.status == 2 && compare.stderr.contains("nothing to evaluate"))
-    // A stream that is not snapshots is refused with where it went wrong.
-    let garbage = try CLIRunner.run(["merge", "--stdin"], input: Data((empty.stdout + "oops\n").utf8))
-    #expect(garbage.status == 2 && garbage.stderr.contains("standard input: byte"))
-    let none = try CLIRunner.run(["merge", "--stdin"], input: Data())
-    #expect(none.status == 2 && none.stderr.contains("no snapshot"))
+    try withTemporaryDirectory { dir in
+      let allowed = try CLIRunner.run([
+        "snapshot", "Samples/dump/v3.8.0", "--app-version", "9.9", "--allow-empty", "-o",
+        dir.appendingPathComponent("a.json").path,
+      ])
+      #expect(allowed.status == 0)
+      try Data(empty.stdout.utf8).write(to: dir.appendingPathComponent("b.json"))
+      let merged = try CLIRunner.run([
+        "merge", dir.appendingPathComponent("a.json").path, dir.appendingPathComponent("b.json").path, "-o",
+        dir.appendingPathComponent("m.json").path,
+      ])
+      #expect(merged.status == 0, "\(merged.stderr)")
+      let baseline = try CLIRunner.run([
+        "snapshot", "Samples/dump", "--app-version", "3.8.0", "-o", dir.appendingPathComponent("base.json").path,
+      ])
+      #expect(baseline.status == 0)
+      let compare = try CLIRunner.run([
+        "compare", "--baseline-file", dir.appendingPathComponent("base.json").path, "--candidate-file",
+        dir.appendingPathComponent("m.json").path,
+      ])
+      #expect(compare.status == 2 && compare.stderr.contains("nothing to evaluate"))
+      // A stream that is not snapshots is refused with where it went wrong.
+      let garbage = try CLIRunner.run(["merge", "--stdin"], input: Data((empty.stdout + "oops\n").utf8))
+      #expect(garbage.status == 2 && garbage.stderr.contains("standard input: byte"))
+      let none = try CLIRunner.run(["merge", "--stdin"], input: Data())
+      #expect(none.status == 2 && none.stderr.contains("no snapshot"))
+    }
   }
 
   @Test func sketchedAndFormatOneBaselinesGateLikeExactOnes() throws {
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    func snapshot(_ name: String, _ extra: [String]) throws -> String {
-      let path = dir.appendingPathComponent(name).path
-      let made = try CLIRunner.run(["snapshot", "Samples/dump", "--app-version", "3.8.0", "-o", path] + extra)
-      #expect(made.status == 0, "\(made.stderr)")
-      return path
-    }
-    func verdicts(_ baseline: String) throws -> [String] {
-      let result = try CLIRunner.run([
-        "compare", "--baseline-file", baseline, "--candidate", "3.9.0", "Samples/dump", "--format", "json",
-      ])
-      #expect(result.status == 1, "\(result.stderr)")
-      let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-      return (json?["results"] as? [[String: Any]] ?? []).map {
-        "\($0["metric"] ?? "") \($0["statistic"] ?? "") \($0["verdict"] ?? "")"
+    try withTemporaryDirectory { dir in
+      func snapshot(_ name: String, _ extra: [String]) throws -> String {
+        let path = dir.appendingPathComponent(name).path
+        let made = try CLIRunner.run(["snapshot", "Samples/dump", "--app-version", "3.8.0", "-o", path] + extra)
+        #expect(made.status == 0, "\(made.stderr)")
+        return path
       }
+      func verdicts(_ baseline: String) throws -> [String] {
+        let result = try CLIRunner.run([
+          "compare", "--baseline-file", baseline, "--candidate", "3.9.0", "Samples/dump", "--format", "json",
+        ])
+        #expect(result.status == 1, "\(result.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        return (json?["results"] as? [[String: Any]] ?? []).map {
+          "\($0["metric"] ?? "") \($0["statistic"] ?? "") \($0["verdict"] ?? "")"
+        }
+      }
+      let exact = try snapshot("exact.json", [])
+      let sketched = try snapshot("sketched.json", ["--exact-values", "10"])
+      let text = try String(contentsOfFile: sketched, encoding: .utf8)
+      #expect(text.contains("\"exactValueLimit\": 10,") && text.contains("\"relativeAccuracy\": 0.01"))
+      let expected = try verdicts(exact)
+      #expect(expected.count >= 9 && expected.contains { $0.hasSuffix(" regression") })
+      #expect(try verdicts(sketched) == expected)
+      // A snapshot written by the previous format (every value, no limit) still reads.
+      let formatOne = try String(contentsOfFile: exact, encoding: .utf8)
+        .replacingOccurrences(of: "\"snapshotVersion\": 3,", with: "\"snapshotVersion\": 1,")
+        .replacingOccurrences(of: "  \"exactValueLimit\": 100000,\n", with: "")
+      #expect(!formatOne.contains("exactValueLimit") && formatOne.contains("\"snapshotVersion\": 1,"))
+      let old = dir.appendingPathComponent("format1.json")
+      try Data(formatOne.utf8).write(to: old)
+      #expect(try verdicts(old.path) == expected)
+      // A damaged sketch names the key.
+      let damaged = dir.appendingPathComponent("damaged.json")
+      try Data(text.replacingOccurrences(of: "\"zeros\": ", with: "\"zeros\": 1").utf8).write(to: damaged)
+      let refused = try CLIRunner.run([
+        "compare", "--baseline-file", damaged.path, "--candidate", "3.9.0", "Samples/dump",
+      ])
+      #expect(refused.status == 2 && refused.stderr.contains("do not agree"), "\(refused.stderr)")
     }
-    let exact = try snapshot("exact.json", [])
-    let sketched = try snapshot("sketched.json", ["--exact-values", "10"])
-    let text = try String(contentsOfFile: sketched, encoding: .utf8)
-    #expect(text.contains("\"exactValueLimit\": 10,") && text.contains("\"relativeAccuracy\": 0.01"))
-    let expected = try verdicts(exact)
-    #expect(expected.count >= 9 && expected.contains { $0.hasSuffix(" regression") })
-    #expect(try verdicts(sketched) == expected)
-    // A snapshot written by the previous format (every value, no limit) still reads.
-    let formatOne = try String(contentsOfFile: exact, encoding: .utf8)
-      .replacingOccurrences(of: "\"snapshotVersion\": 3,", with: "\"snapshotVersion\": 1,")
-      .replacingOccurrences(of: "  \"exactValueLimit\": 100000,\n", with: "")
-    #expect(!formatOne.contains("exactValueLimit") && formatOne.contains("\"snapshotVersion\": 1,"))
-    let old = dir.appendingPathComponent("format1.json")
-    try Data(formatOne.utf8).write(to: old)
-    #expect(try verdicts(old.path) == expected)
-    // A damaged sketch names the key.
-    let damaged = dir.appendingPathComponent("damaged.json")
-    try Data(text.replacingOccurrences(of: "\"zeros\": ", with: "\"zeros\": 1").utf8).write(to: damaged)
-    let refused = try CLIRunner.run([
-      "compare", "--baseline-file", damaged.path, "--candidate", "3.9.0", "Samples/dump",
-    ])
-    #expect(refused.status == 2 && refused.stderr.contains("do not agree"), "\(refused.stderr)")
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PayloadSynthesis
+import TestSupport
 import Testing
 
 /// `metrics-report summary`, run as a built binary on Samples/ and on fresh dumps.
@@ -80,22 +81,23 @@ struct SummaryCommandTests {
   }
 
   @Test func outputFileAndFilters() throws {
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let out = dir.appendingPathComponent("report.json").path
-    let result = try CLIRunner.run([
-      "summary", "Samples/dump", "--format", "json", "-o", out, "--app-version", "3.9.0", "--include-multiple-versions",
-    ])
-    #expect(result.status == 0)
-    #expect(result.stdout.isEmpty)
-    let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any]
-    let inputs = json?["inputs"] as? [String: Any]
-    let excluded = inputs?["excluded"] as? [String: Int]
-    #expect(excluded?["version"] == 120)
-    #expect(excluded?["multipleAppVersions"] == 0)
-    let versions = json?["versions"] as? [[String: Any]]
-    #expect(versions?.count == 1)
-    #expect(versions?.first?["payloads"] as? Int == 60)  // 56 + 4 attributed to their latest version
+    try withTemporaryDirectory { dir in
+      let out = dir.appendingPathComponent("report.json").path
+      let result = try CLIRunner.run([
+        "summary", "Samples/dump", "--format", "json", "-o", out, "--app-version", "3.9.0",
+        "--include-multiple-versions",
+      ])
+      #expect(result.status == 0)
+      #expect(result.stdout.isEmpty)
+      let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any]
+      let inputs = json?["inputs"] as? [String: Any]
+      let excluded = inputs?["excluded"] as? [String: Int]
+      #expect(excluded?["version"] == 120)
+      #expect(excluded?["multipleAppVersions"] == 0)
+      let versions = json?["versions"] as? [[String: Any]]
+      #expect(versions?.count == 1)
+      #expect(versions?.first?["payloads"] as? Int == 60)  // 56 + 4 attributed to their latest version
+    }
   }
 
   @Test func exitCodes() throws {
@@ -114,15 +116,15 @@ struct SummaryCommandTests {
 
   /// A fresh dump with its own seed: counted exactly, malformed files listed, exit 0.
   @Test func freshDumpEndToEnd() throws {
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let dump = try SampleDump.write(to: dir, seed: 31_337, payloadsPerVersion: 25)
-    let result = try CLIRunner.run(["summary", dir.path, "--format", "json"])
-    #expect(result.status == 0)
-    let inputs = try #require(try result.json()["inputs"] as? [String: Any])
-    #expect(inputs["payloads"] as? Int == dump.payloads.count)
-    #expect(inputs["counted"] as? Int == dump.payloads.filter { !$0.multipleVersions }.count)
-    #expect((inputs["rejected"] as? [Any])?.count == dump.malformedFiles.count)
+    try withTemporaryDirectory { dir in
+      let dump = try SampleDump.write(to: dir, seed: 31_337, payloadsPerVersion: 25)
+      let result = try CLIRunner.run(["summary", dir.path, "--format", "json"])
+      #expect(result.status == 0)
+      let inputs = try #require(try result.json()["inputs"] as? [String: Any])
+      #expect(inputs["payloads"] as? Int == dump.payloads.count)
+      #expect(inputs["counted"] as? Int == dump.payloads.filter { !$0.multipleVersions }.count)
+      #expect((inputs["rejected"] as? [Any])?.count == dump.malformedFiles.count)
+    }
   }
 }
 
@@ -131,7 +133,7 @@ extension SummaryCommandTests {
   /// recognized by its first bytes and inflated as it comes (ISA-L), to the very numbers of the
   /// plain NDJSON; a cut gzip stream is a rejection that says so.
   @Test func gzipOnStandardInputReadsAsThePlainNDJSON() throws {
-    let directory = CLIRunner.packageRoot.appendingPathComponent("Samples/dump/v3.9.0")
+    let directory = TestDirectories.packageRoot.appendingPathComponent("Samples/dump/v3.9.0")
     let shards = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".ndjson") }
       .sorted()
     let plain = try shards.reduce(Data()) { $0 + (try Data(contentsOf: directory.appendingPathComponent($1))) }
@@ -153,41 +155,42 @@ extension SummaryCommandTests {
   }
 
   @Test func pastAThousandUnknownKeysTheSameNamesAreListedOnEveryRun() throws {
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    // 30 payloads of 60 names each: 1,800 names, past the 1,000 listed.
-    let dump = dir.appendingPathComponent("dump")
-    try FileManager.default.createDirectory(at: dump, withIntermediateDirectories: true)
-    for f in 0..<30 {
-      let members = (0..<60).map { "\"unknown\(String(format: "%04d", f * 60 + $0))\": 1" }.joined(separator: ", ")
-      try Data("{\"appVersion\": \"1.0\", \(members)}".utf8).write(to: dump.appendingPathComponent("p\(f).json"))
+    try withTemporaryDirectory { dir in
+      // 30 payloads of 60 names each: 1,800 names, past the 1,000 listed.
+      let dump = dir.appendingPathComponent("dump")
+      try FileManager.default.createDirectory(at: dump, withIntermediateDirectories: true)
+      for f in 0..<30 {
+        let members = (0..<60).map { "\"unknown\(String(format: "%04d", f * 60 + $0))\": 1" }.joined(separator: ", ")
+        try Data("{\"appVersion\": \"1.0\", \(members)}".utf8).write(to: dump.appendingPathComponent("p\(f).json"))
+      }
+      let cache = dir.appendingPathComponent("cache").path
+      var outputs: Set<String> = []
+      for extra in [
+        ["--threads", "1"], ["--threads", "1"], ["--threads", "2"], ["--cache", cache], ["--cache", cache],
+      ] {
+        let result = try CLIRunner.run(["summary", dump.path, "--format", "json"] + extra)
+        let json = try result.json()
+        let unknown = try #require((json["inputs"] as? [String: Any])?["unknownKeys"] as? [String: Int])
+        // The byte-wise first thousand names, each counted once; the other 800 together.
+        #expect(unknown.count == 1_001)
+        #expect(unknown["unknown0999"] == 1 && unknown["unknown1000"] == nil && unknown["(other unknown keys)"] == 800)
+        outputs.insert(result.stdout)
+      }
+      #expect(outputs.count == 1)
     }
-    let cache = dir.appendingPathComponent("cache").path
-    var outputs: Set<String> = []
-    for extra in [
-      ["--threads", "1"], ["--threads", "1"], ["--threads", "2"], ["--cache", cache], ["--cache", cache],
-    ] {
-      let result = try CLIRunner.run(["summary", dump.path, "--format", "json"] + extra)
-      let json = try result.json()
-      let unknown = try #require((json["inputs"] as? [String: Any])?["unknownKeys"] as? [String: Int])
-      // The byte-wise first thousand names, each counted once; the other 800 together.
-      #expect(unknown.count == 1_001)
-      #expect(unknown["unknown0999"] == 1 && unknown["unknown1000"] == nil && unknown["(other unknown keys)"] == 800)
-      outputs.insert(result.stdout)
-    }
-    #expect(outputs.count == 1)
   }
 
   @Test func anOutputFileInAFolderThatDoesNotExistYetGetsItsFolder() throws {
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let nested = dir.appendingPathComponent("gates/2026/summary.txt")
-    let result = try CLIRunner.run(["summary", "Samples/dump", "-o", nested.path])
-    #expect(result.status == 0, "\(result.stderr)")
-    #expect(try String(contentsOf: nested, encoding: .utf8) == (try CLIRunner.run(["summary", "Samples/dump"])).stdout)
-    // A file where a folder would go is an error, naming it.
-    try Data("x".utf8).write(to: dir.appendingPathComponent("file"))
-    let blocked = try CLIRunner.run(["summary", "Samples/dump", "-o", dir.appendingPathComponent("file/a.txt").path])
-    #expect(blocked.status == 2 && blocked.stderr.contains("cannot make the folder"), "\(blocked.stderr)")
+    try withTemporaryDirectory { dir in
+      let nested = dir.appendingPathComponent("gates/2026/summary.txt")
+      let result = try CLIRunner.run(["summary", "Samples/dump", "-o", nested.path])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(
+        try String(contentsOf: nested, encoding: .utf8) == (try CLIRunner.run(["summary", "Samples/dump"])).stdout)
+      // A file where a folder would go is an error, naming it.
+      try Data("x".utf8).write(to: dir.appendingPathComponent("file"))
+      let blocked = try CLIRunner.run(["summary", "Samples/dump", "-o", dir.appendingPathComponent("file/a.txt").path])
+      #expect(blocked.status == 2 && blocked.stderr.contains("cannot make the folder"), "\(blocked.stderr)")
+    }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PayloadSynthesis
+import TestSupport
 
 /// The symbolication fixtures built from `Tests/Fixtures/Symbolication` by `Scripts/symbol-fixtures.sh`
 /// (once per test run): its manifest, and its dump of diagnostics whose frames point at known functions.
@@ -22,7 +23,7 @@ struct SymbolFixtures {
   /// The fixtures, or nil (with a printed notice) where a tool is missing.
   static let built: SymbolFixtures? = {
     do {
-      let dir = try CLIRunner.temporaryDirectory()
+      let dir = try TestDirectories.makeTemporary()
       let result = try CLIRunner.shell("Scripts/symbol-fixtures.sh '\(dir.path)'")
       guard result.status == 0 else {
         print(
@@ -56,7 +57,7 @@ struct SymbolFixtures {
   /// A copy of the script's dump (`OUT/dump`) with metric payloads of both versions beside it, for
   /// compare and the report page.
   func dump() throws -> URL {
-    let dir = try CLIRunner.temporaryDirectory()
+    let dir = try TestDirectories.makeTemporary()
     try FileManager.default.copyItem(
       at: directory.appendingPathComponent("dump/diagnostics.ndjson"),
       to: dir.appendingPathComponent("diagnostics.ndjson"))

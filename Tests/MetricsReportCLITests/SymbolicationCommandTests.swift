@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `--symbols` on `diagnostics`, `compare`, `report` and `snapshot`, over Mach-O fixtures built from
@@ -122,7 +123,7 @@ struct SymbolicationCommandTests {
 
     // GitHub: the new signature lands on its culprit's line, the file relative to the repository.
     let github = try CLIRunner.run(
-      compare + ["--symbols", fx.symbols.path, "--format", "github", "--source-root", CLIRunner.packageRoot.path])
+      compare + ["--symbols", fx.symbols.path, "--format", "github", "--source-root", TestDirectories.packageRoot.path])
     let start = fx.markers["render_row.start"]!.line
     #expect(
       github.stdout.contains(
@@ -214,7 +215,7 @@ struct SymbolicationCommandTests {
       results.first { $0["metric"] as? String == "diagnostics.crash" && $0["statistic"] as? String == "rate" })
     #expect(rate["verdict"] as? String == "insufficient-data")
     #expect((rate["reason"] as? String)?.contains("no metric payloads for the baseline") == true, "\(rate)")
-    let github = try CLIRunner.run(compare + ["--format", "github", "--source-root", CLIRunner.packageRoot.path])
+    let github = try CLIRunner.run(compare + ["--format", "github", "--source-root", TestDirectories.packageRoot.path])
     let start = fx.markers["render_row.start"]!.line
     #expect(
       github.stdout.contains("::error file=Tests/Fixtures/Symbolication/Feed.c,line=\(start),"), "\(github.stdout)")
@@ -288,32 +289,32 @@ struct SymbolicationCommandTests {
 
   @Test func anOffsetPastTheAddressSpaceNamesNoFunction() throws {
     guard let fx = SymbolFixtures.built else { return }
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let frame: [String: Any] = [
-      "binaryName": "FeedApp", "binaryUUID": fx.uuids[1]!, "offsetIntoBinaryTextSegment": UInt64.max - 7,
-      "address": 1, "sampleCount": 1,
-    ]
-    let crash: [String: Any] = [
-      "version": "1.0.0",
-      "callStackTree": [
-        "callStackPerThread": true,
-        "callStacks": [["threadAttributed": true, "callStackRootFrames": [frame]]],
-      ],
-      "diagnosticMetaData": [
-        "appVersion": "3.8.0", "appBuildVersion": "1", "osVersion": "iPhone OS 17.5 (21F79)",
-        "deviceType": "iPhone15,3", "exceptionType": 1, "signal": 11,
-      ],
-    ]
-    let payload: [String: Any] = [
-      "timeStampBegin": "2024-05-01 00:00:00", "timeStampEnd": "2024-05-01 23:59:00", "crashDiagnostics": [crash],
-    ]
-    try JSONSerialization.data(withJSONObject: payload).write(to: dir.appendingPathComponent("overflow.json"))
-    let result = try CLIRunner.run(["diagnostics", dir.path, "--symbols", fx.symbols.path, "--format", "json"])
-    #expect(result.status == 0, "\(result.stderr)")
-    #expect(!result.stdout.contains("mh_execute_header"), "\(result.stdout)")
-    let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
-    let group = try #require(Self.groups(json, version: "3.8.0").first)
-    #expect((group["frames"] as? [[String: Any]])?.first?["symbolicated"] as? Bool == false)
+    try withTemporaryDirectory { dir in
+      let frame: [String: Any] = [
+        "binaryName": "FeedApp", "binaryUUID": fx.uuids[1]!, "offsetIntoBinaryTextSegment": UInt64.max - 7,
+        "address": 1, "sampleCount": 1,
+      ]
+      let crash: [String: Any] = [
+        "version": "1.0.0",
+        "callStackTree": [
+          "callStackPerThread": true,
+          "callStacks": [["threadAttributed": true, "callStackRootFrames": [frame]]],
+        ],
+        "diagnosticMetaData": [
+          "appVersion": "3.8.0", "appBuildVersion": "1", "osVersion": "iPhone OS 17.5 (21F79)",
+          "deviceType": "iPhone15,3", "exceptionType": 1, "signal": 11,
+        ],
+      ]
+      let payload: [String: Any] = [
+        "timeStampBegin": "2024-05-01 00:00:00", "timeStampEnd": "2024-05-01 23:59:00", "crashDiagnostics": [crash],
+      ]
+      try JSONSerialization.data(withJSONObject: payload).write(to: dir.appendingPathComponent("overflow.json"))
+      let result = try CLIRunner.run(["diagnostics", dir.path, "--symbols", fx.symbols.path, "--format", "json"])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(!result.stdout.contains("mh_execute_header"), "\(result.stdout)")
+      let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+      let group = try #require(Self.groups(json, version: "3.8.0").first)
+      #expect((group["frames"] as? [[String: Any]])?.first?["symbolicated"] as? Bool == false)
+    }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `metrics-report trend`: options, formats and the JSON contract.
@@ -65,40 +66,40 @@ struct TrendCommandTests {
   }
 
   @Test func shardsSnapshottedAndMergedGiveTheSameTrend() throws {
-    let dir = try CLIRunner.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let a = dir.appendingPathComponent("a")
-    let b = dir.appendingPathComponent("b")
-    for d in [a, b] { try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true) }
-    let source = CLIRunner.packageRoot.appendingPathComponent("Samples/dump/v3.9.0")
-    for name in try FileManager.default.contentsOfDirectory(atPath: source.path) {
-      let target = (name.hasPrefix("payload-") ? a : b).appendingPathComponent(name)
-      try FileManager.default.copyItem(at: source.appendingPathComponent(name), to: target)
+    try withTemporaryDirectory { dir in
+      let a = dir.appendingPathComponent("a")
+      let b = dir.appendingPathComponent("b")
+      for d in [a, b] { try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true) }
+      let source = TestDirectories.packageRoot.appendingPathComponent("Samples/dump/v3.9.0")
+      for name in try FileManager.default.contentsOfDirectory(atPath: source.path) {
+        let target = (name.hasPrefix("payload-") ? a : b).appendingPathComponent(name)
+        try FileManager.default.copyItem(at: source.appendingPathComponent(name), to: target)
+      }
+      let metrics = [
+        "--metric", Self.launch, "--metric", "hangRate", "--metric", "payloads", "--interval", "week", "--by",
+        "deviceType",
+      ]
+      for shard in ["a", "b"] {
+        let r = try CLIRunner.run([
+          "snapshot", dir.appendingPathComponent(shard).path, "--app-version", "3.9.0", "--interval", "week", "--by",
+          "deviceType", "-o", dir.appendingPathComponent("\(shard).snap").path,
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+      }
+      let merged = dir.appendingPathComponent("m.snap").path
+      #expect(
+        try CLIRunner.run([
+          "merge", dir.appendingPathComponent("a.snap").path, dir.appendingPathComponent("b.snap").path, "-o", merged,
+        ]).status == 0)
+      let fromSnapshot = try CLIRunner.run(["trend", "--snapshot", merged, "--format", "json"] + metrics)
+      let direct = try CLIRunner.run(["trend", a.path, b.path, "--format", "json"] + metrics)
+      #expect(fromSnapshot.status == 0, "\(fromSnapshot.stderr)")
+      let series = try #require(try fromSnapshot.json()["series"] as? [[String: Any]])
+      #expect(series.count > 3)
+      #expect(NSArray(array: series).isEqual(to: try #require(try direct.json()["series"] as? [Any])))
+      // A snapshot of another time axis is refused.
+      let daily = try CLIRunner.run(["trend", "--snapshot", merged, "--metric", Self.launch, "--interval", "day"])
+      #expect(daily.status == 2 && daily.stderr.contains("was taken with --interval week"))
     }
-    let metrics = [
-      "--metric", Self.launch, "--metric", "hangRate", "--metric", "payloads", "--interval", "week", "--by",
-      "deviceType",
-    ]
-    for shard in ["a", "b"] {
-      let r = try CLIRunner.run([
-        "snapshot", dir.appendingPathComponent(shard).path, "--app-version", "3.9.0", "--interval", "week", "--by",
-        "deviceType", "-o", dir.appendingPathComponent("\(shard).snap").path,
-      ])
-      #expect(r.status == 0, "\(r.stderr)")
-    }
-    let merged = dir.appendingPathComponent("m.snap").path
-    #expect(
-      try CLIRunner.run([
-        "merge", dir.appendingPathComponent("a.snap").path, dir.appendingPathComponent("b.snap").path, "-o", merged,
-      ]).status == 0)
-    let fromSnapshot = try CLIRunner.run(["trend", "--snapshot", merged, "--format", "json"] + metrics)
-    let direct = try CLIRunner.run(["trend", a.path, b.path, "--format", "json"] + metrics)
-    #expect(fromSnapshot.status == 0, "\(fromSnapshot.stderr)")
-    let series = try #require(try fromSnapshot.json()["series"] as? [[String: Any]])
-    #expect(series.count > 3)
-    #expect(NSArray(array: series).isEqual(to: try #require(try direct.json()["series"] as? [Any])))
-    // A snapshot of another time axis is refused.
-    let daily = try CLIRunner.run(["trend", "--snapshot", merged, "--metric", Self.launch, "--interval", "day"])
-    #expect(daily.status == 2 && daily.stderr.contains("was taken with --interval week"))
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PayloadSynthesis
+import TestSupport
 import Testing
 
 @testable import MetricKitAnalysis
@@ -151,68 +152,68 @@ struct AggregationTests {
   /// every mean within half the widest bucket, multi-version payloads excluded and counted, every
   /// malformed file rejected with nothing else lost.
   @Test func summaryOfAFreshDumpAgainstGroundTruth() throws {
-    let dir = try Support.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let dump = try SampleDump.write(to: dir, seed: 987_654, payloadsPerVersion: 45)
-    let aggregate = DumpAggregate(paths: [dir.path])
-    let report = SummaryReport(aggregate: aggregate)
+    try withTemporaryDirectory { dir in
+      let dump = try SampleDump.write(to: dir, seed: 987_654, payloadsPerVersion: 45)
+      let aggregate = DumpAggregate(paths: [dir.path])
+      let report = SummaryReport(aggregate: aggregate)
 
-    let good = dump.payloads
-    #expect(report.inputs.payloads == good.count)
-    #expect(report.inputs.excluded[.multipleAppVersions] == good.filter(\.multipleVersions).count)
-    #expect(report.inputs.counted == good.filter { !$0.multipleVersions }.count)
-    let rejectedNames: Set<String> = Set(
-      report.inputs.rejected.map { URL(fileURLWithPath: $0.location.path).lastPathComponent })
-    let malformedNames: Set<String> = Set(dump.malformedFiles.map { URL(fileURLWithPath: $0.path).lastPathComponent })
-    #expect(rejectedNames == malformedNames)
-    #expect(report.inputs.files == dump.files.count)
+      let good = dump.payloads
+      #expect(report.inputs.payloads == good.count)
+      #expect(report.inputs.excluded[.multipleAppVersions] == good.filter(\.multipleVersions).count)
+      #expect(report.inputs.counted == good.filter { !$0.multipleVersions }.count)
+      let rejectedNames: Set<String> = Set(
+        report.inputs.rejected.map { URL(fileURLWithPath: $0.location.path).lastPathComponent })
+      let malformedNames: Set<String> = Set(dump.malformedFiles.map { URL(fileURLWithPath: $0.path).lastPathComponent })
+      #expect(rejectedNames == malformedNames)
+      #expect(report.inputs.files == dump.files.count)
 
-    for version in report.versions {
-      let truth = good.filter { $0.version == version.version && !$0.multipleVersions }
-      #expect(version.payloads == truth.count)
-      let checks: [(MetricID, [Double], (SyntheticPayload) -> BucketLayout)] = [
-        (.histogrammedTimeToFirstDraw, truth.flatMap(\.launchSamples), \.launchLayout),
-        (.histogrammedApplicationHangTime, truth.flatMap(\.hangSamples), \.hangLayout),
-      ]
-      for (id, samples, layoutOf) in checks {
-        let metric = version.metrics.first { $0.metric == id }
-        guard case .histogram(let h) = metric else {
-          Issue.record("\(version.version): no \(id)")
+      for version in report.versions {
+        let truth = good.filter { $0.version == version.version && !$0.multipleVersions }
+        #expect(version.payloads == truth.count)
+        let checks: [(MetricID, [Double], (SyntheticPayload) -> BucketLayout)] = [
+          (.histogrammedTimeToFirstDraw, truth.flatMap(\.launchSamples), \.launchLayout),
+          (.histogrammedApplicationHangTime, truth.flatMap(\.hangSamples), \.hangLayout),
+        ]
+        for (id, samples, layoutOf) in checks {
+          let metric = version.metrics.first { $0.metric == id }
+          guard case .histogram(let h) = metric else {
+            Issue.record("\(version.version): no \(id)")
+            continue
+          }
+          #expect(h.count == Int128(samples.count))
+          var widest = 0.0
+          for p in truth {
+            let edges = layoutOf(p).edges
+            for i in 1..<edges.count { widest = max(widest, edges[i] - edges[i - 1]) }
+          }
+          #expect(abs(h.mean - samples.reduce(0, +) / Double(samples.count)) <= widest / 2)
+          let sorted = samples.sorted()
+          for estimate in h.percentiles {
+            let exact = sorted[Int(estimate.percentile.rank(among: Int128(sorted.count))) - 1]
+            #expect(estimate.lowerBound <= exact && exact <= estimate.upperBound, "\(id) \(estimate.percentile)")
+            // Within the width of a bucket that holds the true quantile, whatever layout a payload used.
+            var containing = 0.0
+            for p in truth {
+              let layout = layoutOf(p)
+              let i = layout.index(of: exact)
+              containing = max(containing, layout.edges[i + 1] - layout.edges[i])
+            }
+            #expect(abs(estimate.value - exact) <= containing, "\(id) \(estimate.percentile)")
+          }
+        }
+        // Scalars: type-7 across payloads.
+        let peak = truth.map(\.peakMemoryMB).sorted()
+        guard case .scalar(let s) = version.metrics.first(where: { $0.metric == .peakMemoryUsage }) else {
+          Issue.record("no peak memory")
           continue
         }
-        #expect(h.count == Int128(samples.count))
-        var widest = 0.0
-        for p in truth {
-          let edges = layoutOf(p).edges
-          for i in 1..<edges.count { widest = max(widest, edges[i] - edges[i - 1]) }
-        }
-        #expect(abs(h.mean - samples.reduce(0, +) / Double(samples.count)) <= widest / 2)
-        let sorted = samples.sorted()
-        for estimate in h.percentiles {
-          let exact = sorted[Int(estimate.percentile.rank(among: Int128(sorted.count))) - 1]
-          #expect(estimate.lowerBound <= exact && exact <= estimate.upperBound, "\(id) \(estimate.percentile)")
-          // Within the width of a bucket that holds the true quantile, whatever layout a payload used.
-          var containing = 0.0
-          for p in truth {
-            let layout = layoutOf(p)
-            let i = layout.index(of: exact)
-            containing = max(containing, layout.edges[i + 1] - layout.edges[i])
-          }
-          #expect(abs(estimate.value - exact) <= containing, "\(id) \(estimate.percentile)")
-        }
+        #expect(s.count == peak.count)
+        let h = 0.9 * Double(peak.count - 1)
+        let lower: Double = peak[Int(h)]
+        let upper: Double = peak[min(Int(h) + 1, peak.count - 1)]
+        let type7 = lower + (h - h.rounded(.down)) * (upper - lower)
+        #expect(abs(s.percentiles[1].1 - type7) < 1e-9)
       }
-      // Scalars: type-7 across payloads.
-      let peak = truth.map(\.peakMemoryMB).sorted()
-      guard case .scalar(let s) = version.metrics.first(where: { $0.metric == .peakMemoryUsage }) else {
-        Issue.record("no peak memory")
-        continue
-      }
-      #expect(s.count == peak.count)
-      let h = 0.9 * Double(peak.count - 1)
-      let lower: Double = peak[Int(h)]
-      let upper: Double = peak[min(Int(h) + 1, peak.count - 1)]
-      let type7 = lower + (h - h.rounded(.down)) * (upper - lower)
-      #expect(abs(s.percentiles[1].1 - type7) < 1e-9)
     }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MetricKitAnalysis
@@ -26,15 +27,15 @@ struct ForgedSnapshotTests {
 
   /// Loads `object` from a file; the failure's text, or nil when it loads.
   static func loadFailure(_ object: [String: Any]) throws -> String? {
-    let dir = try Support.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = dir.appendingPathComponent("forged.json")
-    try JSONSerialization.data(withJSONObject: object).write(to: file)
-    do {
-      _ = try VersionSnapshot.loadAll(path: file.path)
-      return nil
-    } catch {
-      return error.description
+    return try withTemporaryDirectory { dir -> String? in
+      let file = dir.appendingPathComponent("forged.json")
+      try JSONSerialization.data(withJSONObject: object).write(to: file)
+      do {
+        _ = try VersionSnapshot.loadAll(path: file.path)
+        return nil
+      } catch {
+        return "\(error)"
+      }
     }
   }
 
@@ -138,38 +139,38 @@ struct ForgedSnapshotTests {
   @Test func mergingBoundedCountsCannotOverflow() throws {
     var object = try Self.genuine()
     object["payloads"] = VersionSnapshot.largestCount
-    let dir = try Support.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = dir.appendingPathComponent("large.json")
-    try JSONSerialization.data(withJSONObject: object).write(to: file)
-    let one = try VersionSnapshot.loadAll(path: file.path)[0]
-    let shards = (0..<50).map { i in
-      var shard = one
-      shard.undatedPayloads = i  // distinct shards, each with the largest payload count
-      shard.listedShards = []  // identified by their content
-      return shard
+    try withTemporaryDirectory { dir in
+      let file = dir.appendingPathComponent("large.json")
+      try JSONSerialization.data(withJSONObject: object).write(to: file)
+      let one = try VersionSnapshot.loadAll(path: file.path)[0]
+      let shards = (0..<50).map { i in
+        var shard = one
+        shard.undatedPayloads = i  // distinct shards, each with the largest payload count
+        shard.listedShards = []  // identified by their content
+        return shard
+      }
+      let merged = try VersionSnapshot.merge(shards)
+      #expect(merged.aggregate.payloadCount == 50 * Int(VersionSnapshot.largestCount))
+      // The most a merge can sum: 2⁴⁴ × 2¹⁸ = 2⁶², half of Int's range.
+      let most = VersionSnapshot.largestCount.multipliedReportingOverflow(by: Int64(VersionSnapshot.maximumShards))
+      #expect(!most.overflow && most.partialValue == 1 << 62)
     }
-    let merged = try VersionSnapshot.merge(shards)
-    #expect(merged.aggregate.payloadCount == 50 * Int(VersionSnapshot.largestCount))
-    // The most a merge can sum: 2⁴⁴ × 2¹⁸ = 2⁶², half of Int's range.
-    let most = VersionSnapshot.largestCount.multipliedReportingOverflow(by: Int64(VersionSnapshot.maximumShards))
-    #expect(!most.overflow && most.partialValue == 1 << 62)
   }
 
   @Test func theSameShardTwiceIsRefused() throws {
-    let dir = try Support.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = dir.appendingPathComponent("shard.json")
-    try JSONSerialization.data(withJSONObject: try Self.genuine()).write(to: file)
-    let one = try VersionSnapshot.loadAll(path: file.path)[0]
-    var other = one
-    other.undatedPayloads += 1
-    other.listedShards = []  // another shard, identified by its content
-    #expect(throws: Never.self) { try VersionSnapshot.merge([one, other]) }
-    #expect {
-      try VersionSnapshot.merge([one, other, one])
-    } throws: { error in
-      "\(error)".contains("snapshots 1 and 3 of version") && "\(error)".contains("twice")
+    try withTemporaryDirectory { dir in
+      let file = dir.appendingPathComponent("shard.json")
+      try JSONSerialization.data(withJSONObject: try Self.genuine()).write(to: file)
+      let one = try VersionSnapshot.loadAll(path: file.path)[0]
+      var other = one
+      other.undatedPayloads += 1
+      other.listedShards = []  // another shard, identified by its content
+      #expect(throws: Never.self) { try VersionSnapshot.merge([one, other]) }
+      #expect {
+        try VersionSnapshot.merge([one, other, one])
+      } throws: { error in
+        "\(error)".contains("snapshots 1 and 3 of version") && "\(error)".contains("twice")
+      }
     }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MetricKitAnalysis
@@ -10,7 +11,7 @@ import Testing
 struct GroupLimitTests {
   /// 60 payloads over 12 devices (`d00`…`d11`), one file each, device `i % 12`, launch `10 + i` ms.
   static func dump() throws -> URL {
-    let dir = try Support.temporaryDirectory()
+    let dir = try TestDirectories.makeTemporary()
     for i in 0..<60 {
       let json = """
         {"appVersion": "1.0", "timeStampBegin": "2024-05-\(String(format: "%02d", 1 + i % 5)) 00:00:00",

@@ -1,5 +1,6 @@
 import Foundation
 import PayloadSynthesis
+import TestSupport
 import Testing
 
 @testable import MetricKitAnalysis
@@ -130,26 +131,26 @@ struct MergedHistogramTests {
     #expect(
       snapshot.json.contains(
         "\"histogramsOverRangeLimit\": {\n    \"applicationLaunchMetrics.histogrammedTimeToFirstDraw\": 5"))
-    let dir = try Support.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = dir.appendingPathComponent("s.json")
-    try Data(snapshot.json.utf8).write(to: file)
-    let loaded = try VersionSnapshot.load(path: file.path)
-    #expect(loaded.aggregate.histogramsOverRangeLimit == [.histogrammedTimeToFirstDraw: 5])
-    #expect(loaded.json == snapshot.json)
-    // A snapshot that is under the limit alone, merged with one that takes the union past it.
-    var under = VersionAggregate(version: "1.0", options: options)
-    for payload in try Self.rangePayloads().prefix(2) { under.add(payload, options: options) }
-    #expect(under.histogramsOverRangeLimit.isEmpty)
-    var other = VersionAggregate(version: "1.0", options: options)
-    other.add(try Self.rangePayloads()[3], options: options)
-    under.merge(other)
-    #expect(under.histogramsOverRangeLimit == [.histogrammedTimeToFirstDraw: 3])
-    let summary = SummaryReport(aggregate: DumpAggregate(snapshots: [loaded]))
-    #expect(
-      summary.omissions.contains {
-        $0.contains("not computed: its 5 payload histograms hold more than") && $0.contains("distinct bucket ranges")
-      }, "\(summary.omissions)")
+    try withTemporaryDirectory { dir in
+      let file = dir.appendingPathComponent("s.json")
+      try Data(snapshot.json.utf8).write(to: file)
+      let loaded = try VersionSnapshot.load(path: file.path)
+      #expect(loaded.aggregate.histogramsOverRangeLimit == [.histogrammedTimeToFirstDraw: 5])
+      #expect(loaded.json == snapshot.json)
+      // A snapshot that is under the limit alone, merged with one that takes the union past it.
+      var under = VersionAggregate(version: "1.0", options: options)
+      for payload in try Self.rangePayloads().prefix(2) { under.add(payload, options: options) }
+      #expect(under.histogramsOverRangeLimit.isEmpty)
+      var other = VersionAggregate(version: "1.0", options: options)
+      other.add(try Self.rangePayloads()[3], options: options)
+      under.merge(other)
+      #expect(under.histogramsOverRangeLimit == [.histogrammedTimeToFirstDraw: 3])
+      let summary = SummaryReport(aggregate: DumpAggregate(snapshots: [loaded]))
+      #expect(
+        summary.omissions.contains {
+          $0.contains("not computed: its 5 payload histograms hold more than") && $0.contains("distinct bucket ranges")
+        }, "\(summary.omissions)")
+    }
   }
 
   /// A format-2 snapshot's `histogramsNotMerged` (part of a metric's histograms kept) reads as a
@@ -166,13 +167,13 @@ struct MergedHistogramTests {
         with:
           "  \"histogramsNotMerged\": {\"applicationLaunchMetrics.histogrammedTimeToFirstDraw\": 3},\n  \"payloadStatistics\""
       )
-    let dir = try Support.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = dir.appendingPathComponent("two.json")
-    try Data(text.utf8).write(to: file)
-    let loaded = try VersionSnapshot.load(path: file.path)
-    #expect(loaded.aggregate.histogramsOverRangeLimit == [.histogrammedTimeToFirstDraw: 5])
-    #expect(loaded.aggregate.histogram(.histogrammedTimeToFirstDraw) == nil)
-    #expect(loaded.aggregate.histogram(.histogrammedApplicationHangTime)?.histogramCount == 2)
+    try withTemporaryDirectory { dir in
+      let file = dir.appendingPathComponent("two.json")
+      try Data(text.utf8).write(to: file)
+      let loaded = try VersionSnapshot.load(path: file.path)
+      #expect(loaded.aggregate.histogramsOverRangeLimit == [.histogrammedTimeToFirstDraw: 5])
+      #expect(loaded.aggregate.histogram(.histogrammedTimeToFirstDraw) == nil)
+      #expect(loaded.aggregate.histogram(.histogrammedApplicationHangTime)?.histogramCount == 2)
+    }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MetricKitAnalysis
@@ -12,7 +13,7 @@ struct SnapshotBudgetTests {
     var options = AggregationOptions(payloadStatistics: MetricSelection(), payloadPercentiles: Percentile.defaults)
     options.selection = MetricSelection()
     let aggregate = DumpAggregate(
-      paths: [Support.packageRoot.appendingPathComponent("Samples/dump").path], options: options, threads: 2)
+      paths: [TestDirectories.packageRoot.appendingPathComponent("Samples/dump").path], options: options, threads: 2)
     var snapshot = VersionSnapshot(
       aggregate: aggregate.versions["3.9.0"]!, estimator: .midpoint, payloadPercentiles: Percentile.defaults,
       inputs: aggregate.inputs, diagnostics: nil)

@@ -1,5 +1,6 @@
 import Foundation
 import PayloadSynthesis
+import TestSupport
 import Testing
 
 @testable import MetricKitAnalysis
@@ -56,7 +57,7 @@ struct VersionSnapshotTests {
     options.payloadStatistics = MetricSelection()
     options.payloadMeans = true
     let aggregate = DumpAggregate(
-      paths: [Support.packageRoot.appendingPathComponent("Samples/dump").path], options: options)
+      paths: [TestDirectories.packageRoot.appendingPathComponent("Samples/dump").path], options: options)
     let version = try #require(aggregate.versions["3.9.0"])
     return VersionSnapshot(
       aggregate: version, estimator: .midpoint, payloadPercentiles: options.payloadPercentiles, inputs: aggregate.inputs
@@ -65,11 +66,11 @@ struct VersionSnapshotTests {
 
   /// `text` written to a file and read back as snapshots, or the failure's words.
   static func load(_ text: String) throws -> Result<[VersionSnapshot], SnapshotError> {
-    let dir = try Support.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = dir.appendingPathComponent("snapshot.json")
-    try Data(text.utf8).write(to: file)
-    return Result { () throws(SnapshotError) in try VersionSnapshot.loadAll(path: file.path, name: "s.json") }
+    return try withTemporaryDirectory { dir in
+      let file = dir.appendingPathComponent("snapshot.json")
+      try Data(text.utf8).write(to: file)
+      return Result { () throws(SnapshotError) in try VersionSnapshot.loadAll(path: file.path, name: "s.json") }
+    }
   }
 
   @Test func writtenSnapshotsReadBackToTheSameBytes() throws {
@@ -171,34 +172,34 @@ struct VersionSnapshotTests {
     let abc = try VersionSnapshot.merge([ab, c])
     #expect(abc.shards == (a.shards + b.shards + c.shards).sorted())
     #expect(abc.aggregate.payloadCount == 3)
-    let dir = try Support.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = dir.appendingPathComponent("abc.json")
-    try Data(abc.json.utf8).write(to: file)
-    let loaded = try VersionSnapshot.load(path: file.path)
-    #expect(loaded.shards == abc.shards && loaded.json == abc.json)
-    #expect(throws: SnapshotError.self) { try VersionSnapshot.merge([loaded, b]) }
-    // A shard's identity is its content's: the same inputs give the same identity; without payloads, none.
-    #expect(try Self.payloadShards()[0].shards == a.shards)
-    let empty = VersionSnapshot(
-      aggregate: VersionAggregate(version: "1.0"), estimator: .midpoint, payloadPercentiles: [],
-      inputs: InputAccounting())
-    #expect(empty.shards.isEmpty)
-    #expect(try VersionSnapshot.merge([empty, empty, a]).shards == a.shards)
+    try withTemporaryDirectory { dir in
+      let file = dir.appendingPathComponent("abc.json")
+      try Data(abc.json.utf8).write(to: file)
+      let loaded = try VersionSnapshot.load(path: file.path)
+      #expect(loaded.shards == abc.shards && loaded.json == abc.json)
+      #expect(throws: SnapshotError.self) { try VersionSnapshot.merge([loaded, b]) }
+      // A shard's identity is its content's: the same inputs give the same identity; without payloads, none.
+      #expect(try Self.payloadShards()[0].shards == a.shards)
+      let empty = VersionSnapshot(
+        aggregate: VersionAggregate(version: "1.0"), estimator: .midpoint, payloadPercentiles: [],
+        inputs: InputAccounting())
+      #expect(empty.shards.isEmpty)
+      #expect(try VersionSnapshot.merge([empty, empty, a]).shards == a.shards)
+    }
   }
 
   @Test func aFormatTwoSnapshotIsOneShardIdentifiedByItsContent() throws {
     let a = try Self.payloadShards()[0]
-    let dir = try Support.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let formatTwo = a.json.replacingOccurrences(of: "\"snapshotVersion\": 3", with: "\"snapshotVersion\": 2")
-      .replacingOccurrences(of: "  \"shards\": [\n    \"\(a.shards[0])\"\n  ],\n", with: "")
-    #expect(!formatTwo.contains("shards"))
-    let file = dir.appendingPathComponent("two.json")
-    try Data(formatTwo.utf8).write(to: file)
-    let loaded = try VersionSnapshot.load(path: file.path)
-    #expect(loaded.shards == a.shards)
-    #expect(throws: SnapshotError.self) { try VersionSnapshot.merge([loaded, a]) }
+    try withTemporaryDirectory { dir in
+      let formatTwo = a.json.replacingOccurrences(of: "\"snapshotVersion\": 3", with: "\"snapshotVersion\": 2")
+        .replacingOccurrences(of: "  \"shards\": [\n    \"\(a.shards[0])\"\n  ],\n", with: "")
+      #expect(!formatTwo.contains("shards"))
+      let file = dir.appendingPathComponent("two.json")
+      try Data(formatTwo.utf8).write(to: file)
+      let loaded = try VersionSnapshot.load(path: file.path)
+      #expect(loaded.shards == a.shards)
+      #expect(throws: SnapshotError.self) { try VersionSnapshot.merge([loaded, a]) }
+    }
   }
 
   @Test(arguments: [
@@ -215,14 +216,14 @@ struct VersionSnapshotTests {
     let forged = a.json.replacingOccurrences(
       of: "\"shards\": [\n    \"\(a.shards[0])\"\n  ]", with: "\"shards\": \(shards)")
     #expect(forged != a.json)
-    let dir = try Support.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = dir.appendingPathComponent("forged.json")
-    try Data(forged.utf8).write(to: file)
-    #expect {
-      try VersionSnapshot.load(path: file.path)
-    } throws: { error in
-      "\(error)".contains(message)
+    try withTemporaryDirectory { dir in
+      let file = dir.appendingPathComponent("forged.json")
+      try Data(forged.utf8).write(to: file)
+      #expect {
+        try VersionSnapshot.load(path: file.path)
+      } throws: { error in
+        "\(error)".contains(message)
+      }
     }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MetricKitAnalysis
@@ -35,7 +36,7 @@ struct AggregateCacheTests {
     options.interval = .day
     options.grouping = GroupingKey(parsing: "deviceType")
     let aggregate = DumpAggregate(
-      paths: [Support.packageRoot.appendingPathComponent("Samples/dump").path], options: options, threads: 2)
+      paths: [TestDirectories.packageRoot.appendingPathComponent("Samples/dump").path], options: options, threads: 2)
     return (aggregate, options)
   }
 
@@ -107,7 +108,7 @@ struct AggregateCacheTests {
     #expect(head.inputs.rejectedCount == aggregate.inputs.rejectedCount && head.outlinedSeries.count > 100)
     options.seriesOnly = true
     aggregate = DumpAggregate(
-      paths: [Support.packageRoot.appendingPathComponent("Samples/dump").path], options: options, threads: 2)
+      paths: [TestDirectories.packageRoot.appendingPathComponent("Samples/dump").path], options: options, threads: 2)
     let bytes = Self.entry(aggregate)
     let outlineEnd = try AggregateCache.sections(of: bytes, kind: "entry", count: 2)[0].range.upperBound
     #expect(outlineEnd * 4 < bytes.count, "the outline is \(outlineEnd) of \(bytes.count) bytes")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MetricKitAnalysis
@@ -14,7 +15,7 @@ struct CachedResultsTests {
     let cache = try AggregateCache(directory: dir.path)
     var options = AggregationOptions()
     options.interval = .week
-    let paths = [InputPath(Support.packageRoot.appendingPathComponent("Samples/dump").path)]
+    let paths = [InputPath(TestDirectories.packageRoot.appendingPathComponent("Samples/dump").path)]
     for _ in 0..<2 {
       let reading = CachedReading(paths: paths, options: options, threads: 2, cache: cache)
       let entries = try FileManager.default.subpathsOfDirectory(atPath: dir.path + "/entries")
@@ -41,7 +42,7 @@ struct CachedResultsTests {
     options.grouping = GroupingKey(parsing: "deviceType")
     options.groupLimit = 2
     options.seriesOnly = true
-    let paths = [InputPath(Support.packageRoot.appendingPathComponent("Samples/dump").path)]
+    let paths = [InputPath(TestDirectories.packageRoot.appendingPathComponent("Samples/dump").path)]
     let read = DumpAggregate(paths: paths, options: options, threads: 2)
     #expect(!read.foldedGroupsNotes.isEmpty, "no group folded")
     func trendOptions(_ statistics: [Statistic]) -> TrendOptions {

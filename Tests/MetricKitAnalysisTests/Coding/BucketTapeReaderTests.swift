@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MetricKitAnalysis
@@ -97,14 +98,14 @@ struct BucketTapeReaderTests {
   /// layouts, which it declines.
   @Test func realPayloadsReadTheSameThroughBothReaders() throws {
     var files: [(path: String, flatOnly: Bool)] = []
-    let samples = Support.packageRoot.appendingPathComponent("Samples/dump")
+    let samples = TestDirectories.packageRoot.appendingPathComponent("Samples/dump")
     for version in ["v3.8.0", "v3.9.0", "v3.10.0"] {
       let dir = samples.appendingPathComponent(version)
       for name in try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() where name.hasSuffix(".json") {
         files.append((dir.appendingPathComponent(name).path, true))
       }
     }
-    if let fixtures = Support.publicFixtures() {
+    if let fixtures = TestDirectories.publicFixtures() {
       for name in try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted()
       where name.hasSuffix(".json") {
         files.append((fixtures.appendingPathComponent(name).path, false))

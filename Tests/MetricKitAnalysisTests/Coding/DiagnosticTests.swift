@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MetricKitAnalysis
@@ -8,7 +9,7 @@ import Testing
 @Suite("Diagnostics")
 struct DiagnosticTests {
   private func documents(_ name: String) throws -> [DiagnosticPayload]? {
-    guard let dir = Support.publicFixtures() else { return nil }
+    guard let dir = TestDirectories.publicFixtures() else { return nil }
     var payloads: [DiagnosticPayload] = []
     var rejected: [Rejection] = []
     PayloadReader().read(paths: [dir.appendingPathComponent(name).path]) { event in
@@ -93,7 +94,7 @@ struct DiagnosticTests {
   }
 
   @Test func callStackTreesAloneDecodeAndEdgeFramesSurvive() throws {
-    guard let dir = Support.publicFixtures() else { return }
+    guard let dir = TestDirectories.publicFixtures() else { return }
     var trees = 0
     PayloadReader().read(paths: [dir.path]) { event in
       if case .otherDocument(.callStackTree, _) = event { trees += 1 }
@@ -170,7 +171,7 @@ struct DiagnosticTests {
   }
 
   @Test func signaturesAreStableAndOrderIndependent() throws {
-    guard let dir = Support.publicFixtures() else { return }
+    guard let dir = TestDirectories.publicFixtures() else { return }
     let path = dir.appendingPathComponent("embrace-io__embrace-apple-sdk__crash_diagnostic_01.json").path
     var diagnostics: [Diagnostic] = []
     PayloadReader().read(paths: [path]) { if case .diagnostics(let p, _, _) = $0 { diagnostics += p.diagnostics } }

@@ -1,5 +1,6 @@
 import Foundation
 import PayloadSynthesis
+import TestSupport
 import Testing
 
 @testable import MetricKitAnalysis
@@ -131,36 +132,36 @@ struct PayloadDecoderTests {
   }
 
   @Test func gzipFilesAndDirectoriesAreRead() throws {
-    let dir = try Support.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    try FileManager.default.createDirectory(at: dir.appendingPathComponent("b/c"), withIntermediateDirectories: true)
-    try Data(Self.minimal.utf8).write(to: dir.appendingPathComponent("b/one.json"))
-    try SampleDump.gzip(Data(Self.minimal.utf8)).write(to: dir.appendingPathComponent("b/c/two.json.gz"))
-    // Double-gzipped, as some upload pipelines do.
-    try SampleDump.gzip(SampleDump.gzip(Data(Self.minimal.utf8))).write(to: dir.appendingPathComponent("a.gz"))
-    try Data("x".utf8).write(to: dir.appendingPathComponent("notes.txt"))
-    try Data([0x1f, 0x8b, 0x08, 0x00, 0x01]).write(to: dir.appendingPathComponent("fake.json.gz"))
-    let read = PayloadReader().readAll(paths: [dir.path])
-    let (payloads, rejected) = (read.metricPayloads, read.rejected)
-    #expect(payloads.count == 3)
-    #expect(rejected.count == 1)
-    #expect(rejected.first?.location.path.hasSuffix("fake.json.gz") == true)
-    #expect(rejected.first?.reason.contains("gzip") == true)
-    let discovery = InputDiscovery().discover([dir.path])
-    #expect(
-      discovery.files.map { URL(fileURLWithPath: $0.description).lastPathComponent } == [
-        "a.gz", "two.json.gz", "one.json", "fake.json.gz",
-      ])
-    #expect(discovery.ignored.count == 1)
+    try withTemporaryDirectory { dir in
+      try FileManager.default.createDirectory(at: dir.appendingPathComponent("b/c"), withIntermediateDirectories: true)
+      try Data(Self.minimal.utf8).write(to: dir.appendingPathComponent("b/one.json"))
+      try SampleDump.gzip(Data(Self.minimal.utf8)).write(to: dir.appendingPathComponent("b/c/two.json.gz"))
+      // Double-gzipped, as some upload pipelines do.
+      try SampleDump.gzip(SampleDump.gzip(Data(Self.minimal.utf8))).write(to: dir.appendingPathComponent("a.gz"))
+      try Data("x".utf8).write(to: dir.appendingPathComponent("notes.txt"))
+      try Data([0x1f, 0x8b, 0x08, 0x00, 0x01]).write(to: dir.appendingPathComponent("fake.json.gz"))
+      let read = PayloadReader().readAll(paths: [dir.path])
+      let (payloads, rejected) = (read.metricPayloads, read.rejected)
+      #expect(payloads.count == 3)
+      #expect(rejected.count == 1)
+      #expect(rejected.first?.location.path.hasSuffix("fake.json.gz") == true)
+      #expect(rejected.first?.reason.contains("gzip") == true)
+      let discovery = InputDiscovery().discover([dir.path])
+      #expect(
+        discovery.files.map { URL(fileURLWithPath: $0.description).lastPathComponent } == [
+          "a.gz", "two.json.gz", "one.json", "fake.json.gz",
+        ])
+      #expect(discovery.ignored.count == 1)
+    }
   }
 
   @Test func symbolicLinkLoopsAreWalkedOnce() throws {
-    let dir = try Support.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    try Data(Self.minimal.utf8).write(to: dir.appendingPathComponent("p.json"))
-    try FileManager.default.createSymbolicLink(
-      at: dir.appendingPathComponent("loop"), withDestinationURL: dir)
-    #expect(PayloadReader().readAll(paths: [dir.path]).metricPayloads.count == 1)
+    try withTemporaryDirectory { dir in
+      try Data(Self.minimal.utf8).write(to: dir.appendingPathComponent("p.json"))
+      try FileManager.default.createSymbolicLink(
+        at: dir.appendingPathComponent("loop"), withDestinationURL: dir)
+      #expect(PayloadReader().readAll(paths: [dir.path]).metricPayloads.count == 1)
+    }
   }
 }
 
@@ -168,23 +169,23 @@ extension PayloadDecoderTests {
   /// Whole gzip files and gzip NDJSON streams: concatenated members are one stream,
   /// truncation and the decompressed-size limit are reasons.
   @Test func gzipMembersTruncationAndBombs() throws {
-    let dir = try Support.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let one = try SampleDump.gzip(Data((Self.minimal + "\n").utf8))
-    try (one + one).write(to: dir.appendingPathComponent("two-members.ndjson.gz"))
-    try (one + one).write(to: dir.appendingPathComponent("two-members.gz"))
-    try one.prefix(one.count - 12).write(to: dir.appendingPathComponent("cut.json.gz"))
-    let big = try SampleDump.gzip(Data(repeating: 0x20, count: 2_000_000))
-    try big.write(to: dir.appendingPathComponent("bomb.json.gz"))
-    let reader = PayloadReader(limits: InputLimits(maximumDecompressedSize: 1_000_000))
-    let read = reader.readAll(paths: [dir.path])
-    let (payloads, rejected) = (read.metricPayloads, read.rejected)
-    #expect(payloads.count == 4)
-    let reasons = Dictionary(
-      uniqueKeysWithValues: rejected.map { (URL(fileURLWithPath: $0.location.path).lastPathComponent, $0.reason) })
-    #expect(reasons["cut.json.gz"]?.contains("truncated gzip stream") == true, "\(reasons)")
-    #expect(reasons["bomb.json.gz"]?.contains("decompressed-size limit") == true, "\(reasons)")
-    #expect(rejected.count == 2)
+    try withTemporaryDirectory { dir in
+      let one = try SampleDump.gzip(Data((Self.minimal + "\n").utf8))
+      try (one + one).write(to: dir.appendingPathComponent("two-members.ndjson.gz"))
+      try (one + one).write(to: dir.appendingPathComponent("two-members.gz"))
+      try one.prefix(one.count - 12).write(to: dir.appendingPathComponent("cut.json.gz"))
+      let big = try SampleDump.gzip(Data(repeating: 0x20, count: 2_000_000))
+      try big.write(to: dir.appendingPathComponent("bomb.json.gz"))
+      let reader = PayloadReader(limits: InputLimits(maximumDecompressedSize: 1_000_000))
+      let read = reader.readAll(paths: [dir.path])
+      let (payloads, rejected) = (read.metricPayloads, read.rejected)
+      #expect(payloads.count == 4)
+      let reasons = Dictionary(
+        uniqueKeysWithValues: rejected.map { (URL(fileURLWithPath: $0.location.path).lastPathComponent, $0.reason) })
+      #expect(reasons["cut.json.gz"]?.contains("truncated gzip stream") == true, "\(reasons)")
+      #expect(reasons["bomb.json.gz"]?.contains("decompressed-size limit") == true, "\(reasons)")
+      #expect(rejected.count == 2)
+    }
   }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MetricKitAnalysis
@@ -7,7 +8,7 @@ import Testing
 @Suite("Public fixtures")
 struct PublicFixtureTests {
   private func read(_ name: String) throws -> [ReadEvent]? {
-    guard let dir = Support.publicFixtures() else { return nil }
+    guard let dir = TestDirectories.publicFixtures() else { return nil }
     var events: [ReadEvent] = []
     PayloadReader().read(paths: [dir.appendingPathComponent(name).path]) { events.append($0) }
     return events
@@ -92,7 +93,7 @@ struct PublicFixtureTests {
   }
 
   @Test func diagnosticsAndCallStackTreesAreRecognizedNotRejected() throws {
-    guard let dir = Support.publicFixtures() else { return }
+    guard let dir = TestDirectories.publicFixtures() else { return }
     var kinds: [String: DocumentKind] = [:]
     var rejected: [Rejection] = []
     PayloadReader().read(paths: [dir.path]) { event in
@@ -122,7 +123,7 @@ struct PublicFixtureTests {
 
   /// Every measurement string in the real zh-CN fragments (not valid JSON as a whole) parses.
   @Test func everyMeasurementInTheRealLocalizedFragmentsParses() throws {
-    guard let dir = Support.publicFixtures() else { return }
+    guard let dir = TestDirectories.publicFixtures() else { return }
     let files = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("fragments").path)
     var parsed = 0
     for file in files {

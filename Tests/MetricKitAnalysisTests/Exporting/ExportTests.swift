@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MetricKitAnalysis
@@ -10,24 +11,24 @@ struct ExportTests {
   /// Two payloads of one version on one day: launch buckets 0–10 ms ×3 and 10–20 ms ×5, then 10–20 ms
   /// ×2 and 20–30 ms ×2 (disjoint: the cumulative counts are exact); peak memory 100 and 300 MB.
   static func export(interval: TrendInterval?) throws -> MetricExport {
-    let dir = try Support.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let payloads = [
-      (Support.histogramJSON([(0, 10, 3), (10, 20, 5)]), "100 MB"),
-      (Support.histogramJSON([(10, 20, 2), (20, 30, 2)]), "300 MB"),
-    ].map { histogram, memory in
-      #"{"appVersion": "1.0", "timeStampBegin": "2024-05-01 00:00:00 +0000", "timeStampEnd": "2024-05-01 23:59:00 +0000", "#
-        + #""metaData": {"appBuildVersion": "1", "bundleIdentifier": "com.example.app"}, "#
-        + #""applicationLaunchMetrics": {"histogrammedTimeToFirstDraw": \#(histogram)}, "#
-        + #""memoryMetrics": {"peakMemoryUsage": "\#(memory)"}}"#
+    return try withTemporaryDirectory { dir in
+      let payloads = [
+        (Support.histogramJSON([(0, 10, 3), (10, 20, 5)]), "100 MB"),
+        (Support.histogramJSON([(10, 20, 2), (20, 30, 2)]), "300 MB"),
+      ].map { histogram, memory in
+        #"{"appVersion": "1.0", "timeStampBegin": "2024-05-01 00:00:00 +0000", "timeStampEnd": "2024-05-01 23:59:00 +0000", "#
+          + #""metaData": {"appBuildVersion": "1", "bundleIdentifier": "com.example.app"}, "#
+          + #""applicationLaunchMetrics": {"histogrammedTimeToFirstDraw": \#(histogram)}, "#
+          + #""memoryMetrics": {"peakMemoryUsage": "\#(memory)"}}"#
+      }
+      let file = dir.appendingPathComponent("dump.ndjson")
+      try Data(payloads.joined(separator: "\n").utf8).write(to: file)
+      var options = AggregationOptions()
+      options.interval = interval
+      // Uniform buckets: the numbers below are worked by hand.
+      return MetricExport(
+        aggregate: DumpAggregate(paths: [file.path], options: options), interval: interval, interpolation: .uniform)
     }
-    let file = dir.appendingPathComponent("dump.ndjson")
-    try Data(payloads.joined(separator: "\n").utf8).write(to: file)
-    var options = AggregationOptions()
-    options.interval = interval
-    // Uniform buckets: the numbers below are worked by hand.
-    return MetricExport(
-      aggregate: DumpAggregate(paths: [file.path], options: options), interval: interval, interpolation: .uniform)
   }
 
   @Test func namesFollowPrometheusConventionsAndScaleToBaseUnits() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import PayloadSynthesis
+import TestSupport
 import Testing
 
 @testable import MetricKitAnalysis
@@ -8,7 +9,7 @@ import Testing
 /// nothing dropped, round trips.
 @Suite("Library API")
 struct LibraryAPITests {
-  static let root = Support.packageRoot
+  static let root = TestDirectories.packageRoot
   static let samples = root.appendingPathComponent("Samples/dump").path
   static let fixtures = root.deletingLastPathComponent().appendingPathComponent("shared/fixtures/public").path
 

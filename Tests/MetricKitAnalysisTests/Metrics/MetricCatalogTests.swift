@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MetricKitAnalysis
@@ -104,24 +105,24 @@ struct MetricCatalogTests {
 
   /// Two versions of 24 legacy payloads and 24 reports each, over 6 days, aggregated per day.
   static func fullAggregate(options: AggregationOptions = AggregationOptions()) throws -> DumpAggregate {
-    let dir = try Support.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    var lines: [String] = []
-    for version in ["1.0", "1.1"] {
-      for i in 0..<24 {
-        let day = 1 + i % 6
-        let k = i + (version == "1.1" ? 3 : 0)
-        lines.append(fullPayload(version: version, day: day, i: k).replacingOccurrences(of: "\n", with: " "))
-        lines.append(reportOnlyMetrics(version: version, day: day, i: k).replacingOccurrences(of: "\n", with: " "))
+    return try withTemporaryDirectory { dir in
+      var lines: [String] = []
+      for version in ["1.0", "1.1"] {
+        for i in 0..<24 {
+          let day = 1 + i % 6
+          let k = i + (version == "1.1" ? 3 : 0)
+          lines.append(fullPayload(version: version, day: day, i: k).replacingOccurrences(of: "\n", with: " "))
+          lines.append(reportOnlyMetrics(version: version, day: day, i: k).replacingOccurrences(of: "\n", with: " "))
+        }
       }
+      let file = dir.appendingPathComponent("full.ndjson")
+      try Data(lines.joined(separator: "\n").utf8).write(to: file)
+      var options = options
+      options.interval = .day
+      let aggregate = DumpAggregate(paths: [file.path], options: options)
+      try #require(aggregate.inputs.rejected.isEmpty, "\(aggregate.inputs.rejected)")
+      return aggregate
     }
-    let file = dir.appendingPathComponent("full.ndjson")
-    try Data(lines.joined(separator: "\n").utf8).write(to: file)
-    var options = options
-    options.interval = .day
-    let aggregate = DumpAggregate(paths: [file.path], options: options)
-    try #require(aggregate.inputs.rejected.isEmpty, "\(aggregate.inputs.rejected)")
-    return aggregate
   }
 
   @Test func everyEntryReachesSummaryTrendCompareReportAndExport() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MetricKitAnalysis
@@ -7,7 +8,7 @@ import Testing
 /// value by value, and every kind of bad input named by file, key path and text.
 @Suite("Organizer responses")
 struct OrganizerReaderTests {
-  static let fixtures = Support.packageRoot.appendingPathComponent("Tests/Fixtures/Organizer")
+  static let fixtures = TestDirectories.packageRoot.appendingPathComponent("Tests/Fixtures/Organizer")
 
   static func read(_ name: String) throws -> OrganizerFile {
     try OrganizerReader.read(path: fixtures.appendingPathComponent(name).path)
@@ -208,16 +209,16 @@ struct OrganizerReaderTests {
   }
 
   @Test func filesThatCannotBeReadAreNamed() throws {
-    let directory = try Support.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let empty = directory.appendingPathComponent("empty.json")
-    try Data().write(to: empty)
-    #expect(throws: OrganizerError.self) { try OrganizerReader.read(path: empty.path) }
-    do {
-      _ = try OrganizerReader.read(path: directory.appendingPathComponent("absent.json").path)
-      Issue.record("read a file that does not exist")
-    } catch {
-      #expect(error.description.contains("absent.json: cannot read the file"))
+    try withTemporaryDirectory { directory in
+      let empty = directory.appendingPathComponent("empty.json")
+      try Data().write(to: empty)
+      #expect(throws: OrganizerError.self) { try OrganizerReader.read(path: empty.path) }
+      do {
+        _ = try OrganizerReader.read(path: directory.appendingPathComponent("absent.json").path)
+        Issue.record("read a file that does not exist")
+      } catch {
+        #expect("\(error)".contains("absent.json: cannot read the file"))
+      }
     }
   }
 
