@@ -25,7 +25,7 @@ public struct MetricSelection: Sendable, Hashable {
   public func includes(_ id: MetricID) -> Bool { includes(id.rawValue) }
 
   /// Patterns that can never match a known metric (for usage errors).
-  public var unknownPatterns: [String] {
+  package var unknownPatterns: [String] {
     let signpost = MetricID.signpostPrefix
     return patterns.filter { pattern in
       if pattern.hasSuffix("*") {

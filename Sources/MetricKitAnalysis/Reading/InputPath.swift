@@ -32,7 +32,7 @@ public struct InputPath: Sendable, Hashable, CustomStringConvertible {
   func hasSuffix(_ suffix: String) -> Bool { bytes.reversed().starts(with: suffix.utf8.reversed()) }
 
   /// Calls `body` with the path as a C string.
-  public func withCString<R>(_ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
+  package func withCString<R>(_ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
     try (bytes + [0]).withUnsafeBufferPointer { buffer in
       try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
     }

@@ -8,9 +8,9 @@
 /// and renamed into place when complete, so a failed run never leaves a truncated report (nor a
 /// truncated earlier report). Every write error (a full disk, a closed standard output) is thrown,
 /// never trapped on.
-public final class ReportDestination {
+package final class ReportDestination {
   /// The path written, nil for standard output.
-  public let path: String?
+  package let path: String?
   private let descriptor: Int32
   /// The temporary file renamed to `path` when done; nil when writing in place (standard output, a
   /// device, a FIFO).
@@ -19,14 +19,14 @@ public final class ReportDestination {
   private var finished = false
 
   /// Standard output.
-  public init() {
+  package init() {
     path = nil
     descriptor = 1
   }
 
   /// A file: replaced when the report is complete, its folder made when missing (`-o gates/today.json`
   /// in a fresh checkout). A device or FIFO (`/dev/null`) is written in place.
-  public init(path: String) throws(OutputError) {
+  package init(path: String) throws(OutputError) {
     self.path = path
     var info = stat()
     let exists = stat(path, &info) == 0
@@ -60,13 +60,13 @@ public final class ReportDestination {
   }
 
   /// Appends text.
-  public func write(_ text: String) throws(OutputError) {
+  package func write(_ text: String) throws(OutputError) {
     pending.append(contentsOf: text.utf8)
     if pending.count >= 1 << 16 { try flush() }
   }
 
   /// Writes what is pending and, for a file, renames it into place.
-  public func finish() throws(OutputError) {
+  package func finish() throws(OutputError) {
     try flush()
     guard !finished else { return }
     finished = true

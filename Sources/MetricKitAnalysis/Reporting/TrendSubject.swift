@@ -18,7 +18,7 @@ public enum TrendSubject: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Whether `text` asks for adoption: `payloads`, or its alias `adoption`.
-  public static func isAdoption(_ text: String) -> Bool { text == "payloads" || text == "adoption" }
+  package static func isAdoption(_ text: String) -> Bool { text == "payloads" || text == "adoption" }
 
   /// The metric, nil for adoption.
   public var metric: MetricID? {
