@@ -7,11 +7,12 @@ enum CommandFailure: Error {
   /// Nothing can be evaluated — unreadable rules or snapshots, no payloads for a version asked, an
   /// unusable cache or output, `--strict` with rejected inputs: the message, then exit 2.
   case cannotEvaluate(String)
-  /// A regression at `error` severity: the report says which; exit 1.
-  case gateFailed
-  /// A command that wrote its output and said why it ends so (a gate's stored outcome): its status.
+  /// A command that wrote its output and said why it ends so (a gate's outcome, stored or not): its
+  /// status, ``gateFailedStatus`` or ``cannotEvaluateStatus``.
   case finished(status: Int32)
 
+  /// The exit status of a gate that fails: a regression at `error` severity (the report says which).
+  static let gateFailedStatus: Int32 = 1
   /// The exit status of a run that cannot evaluate.
   static let cannotEvaluateStatus: Int32 = 2
 
@@ -19,7 +20,6 @@ enum CommandFailure: Error {
   var status: Int32 {
     switch self {
     case .cannotEvaluate: Self.cannotEvaluateStatus
-    case .gateFailed: 1
     case .finished(let status): status
     }
   }

@@ -127,7 +127,7 @@ struct Compare: ParsableCommand {
         text: ComparisonRenderer.render(report, as: format, sourceRoot: sourceRoot))
       switch report.outcome(acceptingInsufficient: allowInsufficient) {
       case .passed: break
-      case .failed: outcome.status = CommandFailure.gateFailed.status
+      case .failed: outcome.status = CommandFailure.gateFailedStatus
       case .notEvaluated(let reason):
         outcome.notes.append("metrics-report: \(reason); pass --allow-insufficient to accept that")
         outcome.status = CommandFailure.cannotEvaluateStatus

@@ -127,13 +127,13 @@ struct Trend: ParsableCommand {
         let made = reading.trend(metrics: metrics, interval: interval, options: options)
         for note in made.notes { ReportOutput.printError(note) }
         aggregate = made.reading.aggregate
-        return try render(made.report, aggregate, apple: apple)
+        return render(made.report, aggregate, apple: apple)
       }
       let text =
         outlines
-        ? try reading.output(for: input.recipe(reading: []), say: ReportOutput.printError) {
-          AggregateCache.StoredOutput(text: try trend())
-        }.output.text : try trend()
+        ? reading.output(for: input.recipe(reading: []), say: ReportOutput.printError) {
+          AggregateCache.StoredOutput(text: trend())
+        }.output.text : trend()
       try finish(text, aggregate)
     } else {
       let aggregate =
@@ -141,12 +141,12 @@ struct Trend: ParsableCommand {
         ? try input.aggregate(aggregation)
         : try Self.load(snapshots, interval: interval, grouping: aggregation.grouping)
       let report = TrendReport(aggregate: aggregate, metrics: metrics, interval: interval, options: options)
-      try finish(try render(report, aggregate, apple: apple), aggregate)
+      try finish(render(report, aggregate, apple: apple), aggregate)
     }
   }
 
   /// The trend's text, with Apple's numbers beside it when given.
-  private func render(_ report: TrendReport, _ aggregate: DumpAggregate, apple: [OrganizerFile]) throws -> String {
+  private func render(_ report: TrendReport, _ aggregate: DumpAggregate, apple: [OrganizerFile]) -> String {
     var report = report
     let asked = metrics.filter { !TrendSubject.isAdoption($0) }
     report.organizer = organizer.comparison(

@@ -66,7 +66,7 @@ final class CachedTrendPoints: TrendPointSource {
       }
       guard cell.outlined == nil, let part = cell.read else { return (nil, use) }
       return (
-        Trend.computedPoints(
+        Trend.computeAndStorePoints(
           part, start: cell.start, metrics: metrics, options: options, cache: cache, key: keys[n], use: &use), use
       )
     }
@@ -122,7 +122,7 @@ final class CachedTrendPoints: TrendPointSource {
       guard let part = complete[i] else { return (metrics.map { _ in nil }, nil) }
       var use = AggregateCache.ResultUse(kind: "trend intervals")
       return (
-        Trend.computedPoints(
+        Trend.computeAndStorePoints(
           part, start: cell.start, metrics: metrics, options: options, cache: cache, key: keys[pending[i]],
           use: &use), use
       )
@@ -176,8 +176,8 @@ extension TrendReport {
   }
 
   /// The points of `metrics` in `part`, the interval starting `start`; stored in `cache` under `key`
-  /// when both are known.
-  static func computedPoints(
+  /// when the interval's entries are known (a key).
+  static func computeAndStorePoints(
     _ part: VersionAggregate, start: CalendarDay, metrics: [MetricID], options: TrendOptions, cache: AggregateCache,
     key: (key: String, entries: [String])?, use: inout AggregateCache.ResultUse
   ) -> [TrendPoint?] {
