@@ -368,8 +368,11 @@ public struct AggregateCache: Sendable {
     var sections: [Section] = []
     var start = firstEnd + 1
     for i in 0..<count {
+      // Only the form the writer gives (no sign, no leading zero, lowercase): any damage to the header
+      // changes what it says.
       guard let length = Int(header[3 + 2 * i]), length >= 0, length <= Int(Int32.max),
-        let sum = UInt64(header[4 + 2 * i], radix: 16)
+        "\(length)" == header[3 + 2 * i],
+        let sum = UInt64(header[4 + 2 * i], radix: 16), String(sum, radix: 16) == header[4 + 2 * i]
       else { throw CacheError.unreadable("not a cache \(kind) of format \(formatVersion)") }
       sections.append(Section(range: start..<(start + length), sum: sum))
       start += length

@@ -1,4 +1,5 @@
 import Foundation
+import PayloadSynthesis
 import TestSupport
 import Testing
 
@@ -120,13 +121,23 @@ struct AggregateCacheTests {
       #expect(outline.outlinedSeries[key]?.signpostIDs == part.signpostIDs)
     }
     #expect(outline.inputs.counted == aggregate.inputs.counted && outline.latestDay == aggregate.latestDay)
-    // Any byte of the outline changed, or the file cut anywhere, and it does not read.
-    var rng = SystemRandomNumberGenerator()
-    for _ in 0..<40 {
-      var damaged = Array(bytes.prefix(outlineEnd))
-      damaged[Int.random(in: 0..<outlineEnd, using: &rng)] ^= UInt8.random(in: 1...255, using: &rng)
-      #expect(throws: CacheError.self) {
-        try AggregateCache.decodeOutline(damaged, size: bytes.count, options: options, reader: PayloadReader())
+    // Any byte of the outline changed, or the file cut anywhere, and it does not read. The header's
+    // checksum of the second section is that section's to check: damaged, the whole entry does not read.
+    let headerEnd = bytes.firstIndex(of: 0x0A)!
+    let secondSum = bytes[..<headerEnd].lastIndex(of: 0x20)! + 1
+    var rng = SplitMix64(seed: 44)
+    for position in Array(0...headerEnd) + (0..<60).map({ _ in Int.random(in: 0..<outlineEnd, using: &rng) }) {
+      var damaged = bytes
+      damaged[position] ^= UInt8.random(in: 1...255, using: &rng)
+      if (secondSum..<headerEnd).contains(position) {
+        #expect(throws: CacheError.self, "byte \(position)") {
+          try AggregateCache.decodeEntry(damaged, options: options, reader: PayloadReader())
+        }
+      } else {
+        #expect(throws: CacheError.self, "byte \(position)") {
+          try AggregateCache.decodeOutline(
+            Array(damaged.prefix(outlineEnd)), size: bytes.count, options: options, reader: PayloadReader())
+        }
       }
     }
     #expect(throws: CacheError.self) {
