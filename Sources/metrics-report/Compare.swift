@@ -90,8 +90,7 @@ struct Compare: ParsableCommand {
         return r
       }
     }
-    let evaluator = RegressionEvaluator(
-      ruleSet: ruleSet, estimator: histogram.estimator, decision: gate.decision, interpolation: histogram.interpolation)
+    let evaluator = gate.evaluator(ruleSet, histogram: histogram)
     let baselineSnapshot = try baselineFile.map { try load($0, version: baseline, for: evaluator) }
     let candidateSnapshot = try candidateFile.map { try load($0, version: candidate, for: evaluator) }
 
@@ -107,6 +106,7 @@ struct Compare: ParsableCommand {
     options.diagnostics = diagnosticOptions
     var filter = try input.filter()
     filter.applicationVersions = Set([baselineFromDump, candidateFromDump].compactMap { $0 })
+    options.stratifiedVersions = filter.applicationVersions
     let fromDump = !filter.applicationVersions.isEmpty
     var aggregate = DumpAggregate()
     /// The gate over `aggregate` (and the snapshots), as its text, notes and exit status.
@@ -147,12 +147,16 @@ struct Compare: ParsableCommand {
       outcome = try outline.output(
         for: input.recipe(reading: [gate.rules].compactMap { $0 }), say: ReportOutput.printError
       ) {
-        aggregate = try input.read(options, filter: filter, through: cache, announced: false).aggregate
+        aggregate = try gate.windowed(options, baseline: baselineFromDump, candidate: candidateFromDump) {
+          try input.read($0, filter: filter, through: cache, announced: false).aggregate
+        }
         return try evaluate()
       }.output
     } else {
       if fromDump {
-        aggregate = try input.aggregate(options, filter: filter)
+        aggregate = try gate.windowed(options, baseline: baselineFromDump, candidate: candidateFromDump) {
+          try input.aggregate($0, filter: filter)
+        }
         try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
       }
       outcome = try evaluate()

@@ -1,7 +1,8 @@
 import ArgumentParser
 import MetricKitAnalysis
 
-/// `--rules FILE`, `--alpha A` and `--decision`, shared by compare and report's gate section.
+/// `--rules FILE`, `--alpha A`, `--decision` and the matching (`--stratify`, `--min-stratum-payloads`,
+/// `--window`), shared by compare and report's gate section.
 struct GateOptions: ParsableArguments {
   @Option(help: "Rule file (YAML or JSON); the built-in rules otherwise ('metrics-report rules --print-defaults').")
   var rules: String?
@@ -15,8 +16,23 @@ struct GateOptions: ParsableArguments {
   )
   var decision: Decision = .significant
 
+  @Option(
+    help: ArgumentHelp(
+      "Compare within strata of these fields (--by keys, comma-separated), or 'none' for two pooled samples.",
+      valueName: "fields"))
+  var stratify: Stratification = .default
+
+  @Option(help: "The fewest payloads of each version a stratum holds before it is coarsened (OS, then device).")
+  var minStratumPayloads = Stratification.default.minimumPayloads
+
+  @Option(
+    help:
+      "all: every day of both versions; overlap: only the days from the later version's first to the earlier's last.")
+  var window: ComparisonWindow = .all
+
   mutating func validate() throws {
     if let alpha = alpha?.value, !(alpha > 0 && alpha < 1) { throw ValidationError("--alpha must be between 0 and 1.") }
+    if minStratumPayloads < 1 { throw ValidationError("--min-stratum-payloads must be at least 1.") }
   }
 
   /// The rule file's rules (the built-in ones without `--rules`), with `--alpha` applied. A rule file
@@ -30,6 +46,31 @@ struct GateOptions: ParsableArguments {
     }
     if let alpha { ruleSet.alpha = alpha.value }
     return ruleSet
+  }
+
+  /// The evaluator of `ruleSet` with these options and `histogram`'s.
+  func evaluator(_ ruleSet: RuleSet, histogram: HistogramOptions) -> RegressionEvaluator {
+    var stratification = stratify
+    stratification.minimumPayloads = minStratumPayloads
+    return RegressionEvaluator(
+      ruleSet: ruleSet, estimator: histogram.estimator, decision: decision, interpolation: histogram.interpolation,
+      stratification: stratification)
+  }
+
+  /// `read` with `options`, and with `--window overlap` once more with the strata restricted to the
+  /// days both versions reported, when either reported outside them.
+  func windowed(
+    _ options: AggregationOptions, baseline: String?, candidate: String?,
+    read: (AggregationOptions) throws -> DumpAggregate
+  ) throws -> DumpAggregate {
+    let aggregate = try read(options)
+    guard window == .overlap, let baseline, let candidate,
+      let overlap = aggregate.overlap(of: baseline, candidate),
+      aggregate.versionDays[baseline] != overlap || aggregate.versionDays[candidate] != overlap
+    else { return aggregate }
+    var restricted = options
+    restricted.window = overlap
+    return try read(restricted)
   }
 
   /// Rules on one group that cannot be evaluated as asked, as a usage error in the options' words.
@@ -46,3 +87,10 @@ struct GateOptions: ParsableArguments {
     }
   }
 }
+
+extension Stratification: ExpressibleByArgument {
+  public init?(argument: String) { self.init(parsing: argument) }
+  public var defaultValueDescription: String { description }
+}
+
+extension ComparisonWindow: ExpressibleByArgument {}

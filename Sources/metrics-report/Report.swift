@@ -70,11 +70,7 @@ struct Report: ParsableCommand {
     options.top = breakdown.top
     options.threads = input.threads
 
-    let evaluator = try baseline.map { _ in
-      RegressionEvaluator(
-        ruleSet: try gate.ruleSet(), estimator: histogram.estimator, decision: gate.decision,
-        interpolation: histogram.interpolation)
-    }
+    let evaluator = try baseline.map { _ in gate.evaluator(try gate.ruleSet(), histogram: histogram) }
     // Rules on one group (`where:`) are evaluated on a page grouped by their key (`--by`), as compare does.
     let targetedKeys = Set(evaluator?.ruleSet.rules.compactMap { $0.group?.key } ?? [])
     if let by = breakdown.key, let other = targetedKeys.first(where: { $0 != by }) {
@@ -88,7 +84,10 @@ struct Report: ParsableCommand {
     aggregation.grouping = breakdown.key
     aggregation.dayUTCOffset = try input.timestampParser().assumedUTCOffset
     aggregation.diagnostics = symbols.diagnosticOptions()
-    let aggregate = try input.aggregate(aggregation)
+    aggregation.stratifiedVersions = Set([baseline, candidate].compactMap { $0 })
+    let aggregate = try gate.windowed(aggregation, baseline: baseline, candidate: candidate) {
+      try input.aggregate($0)
+    }
 
     var pageGate: ReportPage.Gate?
     if let evaluator, let baseline, let candidate {

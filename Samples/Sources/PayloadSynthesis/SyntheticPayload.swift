@@ -52,10 +52,11 @@ public struct SyntheticPayload: Sendable {
     .uniform(from: 0, to: 10000, width: 100),
   ]
 
-  /// Draws one device-day of `profile` with `rng`.
+  /// Draws one device-day of `profile` with `rng`; `deviceType` and `osVersion` replace the device
+  /// model and OS the payload would otherwise name (by `device` and its bucket layout).
   public static func make(
     profile: VersionProfile, day: Int, device: Int, multipleVersions: Bool, rng: inout SplitMix64,
-    detail: PayloadDetail = .standard
+    detail: PayloadDetail = .standard, deviceType: String? = nil, osVersion: String? = nil
   ) -> SyntheticPayload {
     let style = MeasurementStyle.allCases[Int(rng.next() % 4)]
     let layoutChoice = detail == .full ? 0 : Int(rng.next() % UInt64(launchLayouts.count))
@@ -96,10 +97,11 @@ public struct SyntheticPayload: Sendable {
           w.field("appBuildVersion", string: profile.build)
           w.field(
             "osVersion",
-            string: ["iPhone OS 16.7.2 (20H115)", "iPhone OS 17.5.1 (21F90)", "iPhone OS 18.1 (22B83)"][layoutChoice])
+            string: osVersion
+              ?? ["iPhone OS 16.7.2 (20H115)", "iPhone OS 17.5.1 (21F90)", "iPhone OS 18.1 (22B83)"][layoutChoice])
           w.field(
             "regionFormat", string: ["US", "US", "CN", "RU"][MeasurementStyle.allCases.firstIndex(of: style) ?? 0])
-          w.field("deviceType", string: ["iPhone14,2", "iPhone15,3", "iPhone12,1"][device % 3])
+          w.field("deviceType", string: deviceType ?? ["iPhone14,2", "iPhone15,3", "iPhone12,1"][device % 3])
           w.field("platformArchitecture", string: "arm64e")
           w.field("bundleIdentifier", string: "com.example.shop")
         }

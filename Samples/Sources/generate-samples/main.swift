@@ -2,6 +2,10 @@
 //
 //   swift run generate-samples [DIRECTORY] [--seed N] [--payloads-per-version N]
 //   swift run generate-samples --reports DIRECTORY [--seed N]
+//   swift run generate-samples --rollout SITUATION DIRECTORY [--seed N] [--payloads-per-version N]
+//
+// With --rollout, writes two versions (6.1.0, 6.2.0) rolled out as SITUATION: plain, device-mix,
+// os-update (A/A: the same code), masked-regression or family-regression (the candidate is slower).
 //
 // With --reports, writes device-days of two versions as MetricKit 27 reports (both encodings) mixed
 // with legacy payloads, each day's diagnostics beside it; 4.1.0's launches are slower in the
@@ -13,9 +17,12 @@ import PayloadSynthesis
 let usage = """
   usage: generate-samples [DIRECTORY] [--seed N] [--payloads-per-version N]
          generate-samples --reports DIRECTORY [--seed N]
+         generate-samples --rollout SITUATION DIRECTORY [--seed N] [--payloads-per-version N]
 
   Writes the deterministic sample dump (default: Samples/dump), or with --reports MetricKit 27 reports
-  mixed with legacy payloads. An existing DIRECTORY is replaced only when it holds nothing but files
+  mixed with legacy payloads, or with --rollout two versions (6.1.0, 6.2.0) whose device mix, OS and
+  days differ as SITUATION says: plain, device-mix, os-update (the same code: a gate should pass),
+  masked-regression, family-regression (a slower candidate: a gate should fail). An existing DIRECTORY is replaced only when it holds nothing but files
   the generator writes; any other folder is refused and left as it is.
 
   """
@@ -29,6 +36,8 @@ func usageError(_ message: String) -> Never {
 var seed: UInt64 = 2024
 var perVersion = 60
 var reports: String?
+var rollout: RolloutScenario.Situation?
+var perVersionGiven = false
 var positional: [String] = []
 var arguments = Array(CommandLine.arguments.dropFirst())[...]
 while let argument = arguments.popFirst() {
@@ -47,15 +56,30 @@ while let argument = arguments.popFirst() {
   case "--payloads-per-version":
     guard let n = Int(value()), n > 0 else { usageError("--payloads-per-version takes a positive number") }
     perVersion = n
+    perVersionGiven = true
   case "--reports": reports = value()
+  case "--rollout":
+    let name = value()
+    guard let situation = RolloutScenario.Situation(rawValue: name) else {
+      usageError(
+        "unknown situation \(name) (known: \(RolloutScenario.Situation.allCases.map(\.rawValue).joined(separator: ", ")))")
+    }
+    rollout = situation
   default:
     guard !argument.hasPrefix("-") else { usageError("unknown option \(argument)") }
     positional.append(argument)
   }
 }
 guard positional.count <= (reports == nil ? 1 : 0) else { usageError("one folder at most") }
+if rollout != nil && positional.isEmpty { usageError("--rollout needs a folder") }
 
 do {
+  if let rollout {
+    let scenario = RolloutScenario(rollout, payloadsPerVersion: perVersionGiven ? perVersion : 600)
+    try GeneratedFolder.replace(URL(fileURLWithPath: positional[0])) { try scenario.write(to: $0, seed: seed) }
+    print("Wrote \(2 * scenario.payloadsPerVersion) payloads of \(rollout.rawValue) to \(positional[0])")
+    exit(0)
+  }
   if let reports {
     let days = DeviceDayTwin.rollout(daysPerVersion: 120, seed: seed)
     let url = URL(fileURLWithPath: reports)

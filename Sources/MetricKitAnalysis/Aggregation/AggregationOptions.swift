@@ -17,6 +17,18 @@ public struct AggregationOptions: Sendable, Hashable {
   public var diagnostics = DiagnosticOptions()
   /// When set, each version is also aggregated per group of this key (`--by`).
   public var grouping: GroupingKey?
+  /// When set, each version (and group) is also aggregated per fine stratum of these dimensions
+  /// (a matched comparison's input), only the coarsening limit aside.
+  public var stratification: Stratification?
+  /// The versions aggregated per stratum; nil: all of them.
+  public var stratifiedVersions: Set<String>?
+  /// When set, strata receive only the payloads of these days (`compare --window overlap`); payloads
+  /// of other days are left out of the matched comparison, and count against its coverage.
+  public var window: ClosedRange<CalendarDay>?
+  /// The most distinct fine strata aggregated apart per version (and group): the byte-wise first;
+  /// the payloads of the others are aggregated, exactly, in one stratum whose every value is
+  /// `(other)`.
+  public var stratumLimit = AggregationOptions.defaultGroupLimit
   /// When set, each version (and group) is also aggregated per interval of the time axis (`trend`).
   public var interval: TrendInterval?
   /// The offset from UTC, in seconds, of the calendar that assigns payloads to days (0: UTC).

@@ -18,6 +18,15 @@ public struct DumpAggregate: Sendable {
   var groupStarts: [VersionGroup: [CalendarDay]] = [:]
   /// The limit groups were folded at (nil before a payload was grouped).
   var groupLimit: Int?
+  /// With `AggregationOptions.stratification`, aggregates by version, group and fine stratum (the
+  /// payloads of a version or group split by the stratification's fields); they merge exactly.
+  public internal(set) var strata: [StratumCell: VersionAggregate] = [:]
+  /// Diagnostics counted by version and fine stratum (of their own metadata), by kind.
+  public internal(set) var diagnosticStrata: [StratumCell: [DiagnosticKind: Int]] = [:]
+  /// The fields `strata` are split by; nil without stratification.
+  public internal(set) var strataDimensions: [GroupingKey]?
+  /// The limit strata were folded at (nil before a payload was stratified).
+  var stratumLimit: Int?
   /// With `AggregationOptions.interval`, aggregates by version, group and interval of the time axis
   /// (with `seriesOnly`, `versions` and `groups` stay empty: a trend reads the series alone).
   public internal(set) var series: [SeriesKey: VersionAggregate] = [:]
@@ -28,6 +37,8 @@ public struct DumpAggregate: Sendable {
   /// The latest day of a counted payload (for `--last`, and the timestamp of exports without an
   /// interval).
   public internal(set) var latestDay: CalendarDay?
+  /// The first and last day of each version's counted payloads.
+  public internal(set) var versionDays: [String: ClosedRange<CalendarDay>] = [:]
   /// Counted payloads without timestamps, left off the time axis.
   public internal(set) var undatedPayloads = 0
   /// Diagnostics by version (`diagnosticMetaData.appVersion`).
@@ -183,7 +194,9 @@ public struct DumpAggregate: Sendable {
     series.merge(other.series)
     outlinedSeries.merge(other.outlinedSeries)
     mergeGroupTracking(other)
+    mergeStrata(other)
     if let day = other.latestDay { latestDay = max(latestDay ?? day, day) }
+    versionDays.merge(other.versionDays) { min($0.lowerBound, $1.lowerBound)...max($0.upperBound, $1.upperBound) }
     undatedPayloads += other.undatedPayloads
     tooManyBundleIdentifiers = tooManyBundleIdentifiers || other.tooManyBundleIdentifiers
     for (bundle, n) in other.bundleIdentifiers { countBundle(bundle, n) }
@@ -232,6 +245,7 @@ public struct DumpAggregate: Sendable {
         ].add(
           d, begin: payload.timeStampBegin, end: payload.timeStampEnd, options: options.diagnostics,
           countingPayload: firstOfVersion)
+        countStratum(d, version: version, options: options)
       }
     case .otherDocument, .rejected:
       break
@@ -245,7 +259,10 @@ public struct DumpAggregate: Sendable {
     let groupValue = options.grouping.map { trackGroup($0.value(of: payload), version: version, options: options) }
     if options.grouping != nil { grouping = options.grouping }
     let day = CalendarDay(payload: payload, utcOffset: options.dayUTCOffset)
-    if let day { latestDay = max(latestDay ?? day, day) }
+    if let day {
+      latestDay = max(latestDay ?? day, day)
+      versionDays[version] = versionDays[version].map { min($0.lowerBound, day)...max($0.upperBound, day) } ?? day...day
+    }
     if let interval = options.interval {
       if let day {
         let key = SeriesKey(version: version, group: groupValue, start: interval.start(of: day))
@@ -268,5 +285,6 @@ public struct DumpAggregate: Sendable {
       groups[group, default: VersionAggregate(version: version, options: options)].add(
         payload, options: options)
     }
+    aggregateStratum(payload, version: version, group: groupValue, day: day, options: options)
   }
 }

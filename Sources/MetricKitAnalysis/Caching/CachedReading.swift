@@ -309,6 +309,9 @@ extension DumpAggregate {
       "grouping \(o.grouping?.description ?? "-") interval \(o.interval?.rawValue ?? "-") offset \(o.dayUTCOffset)",
       "series only \(o.seriesOnly) signposts \(o.signpostLimit) exact \(o.exactValueLimit)",
       "groups \(o.groupLimit) ranges \(o.rangeLimit)",
+      "strata \(o.stratification?.dimensions.map(\.description).joined(separator: ",") ?? "-")",
+      "stratified versions \(o.stratifiedVersions.map(sorted) ?? "-") strata \(o.stratumLimit)",
+      "window \(o.window.map { "\($0.lowerBound) \($0.upperBound)" } ?? "-")",
     ]
     lines.append("end")
     return lines.joined(separator: "\n")

@@ -27,6 +27,19 @@ extension DumpAggregate {
     let trackedPayloads: [Value] = groupPayloads.keys.sorted { ($0.version, $0.value) < ($1.version, $1.value) }.map {
       .array([.string($0.version), .string($0.value), .integer(Int128(groupPayloads[$0]!))])
     }
+    let strataMembers: [Value] = strata.keys.sorted(by: Self.cellOrder).map { cell in
+      var entry: [(String, Value)] = [("version", .string(cell.version))]
+      if let group = cell.group { entry.append(("group", .string(group))) }
+      entry.append(("stratum", .array(cell.values.map { .string($0) })))
+      return .object(entry + VersionSnapshot.aggregateMembers(strata[cell]!))
+    }
+    let diagnosticStrataMembers: [Value] = diagnosticStrata.keys.sorted(by: Self.cellOrder).map { cell in
+      let counts = diagnosticStrata[cell]!
+      return .array([
+        .string(cell.version), .array(cell.values.map { .string($0) }),
+        .object(counts.keys.sorted().map { ($0.rawValue, .integer(Int128(counts[$0]!))) }),
+      ])
+    }
     func counts(_ d: [String: Int]) -> Value {
       .object(d.keys.sorted(by: bytewise).map { ($0, .integer(Int128(d[$0]!))) })
     }
@@ -42,7 +55,21 @@ extension DumpAggregate {
         ("diagnostics", .array(diagnosticMembers)),
         ("groupLimit", groupLimit.map { .integer(Int128($0)) } ?? .null), ("groupPayloads", .array(trackedPayloads)),
         ("foldedGroupPayloads", counts(foldedGroupPayloads)),
+        ("versionDays", .array(versionDays.keys.sorted(by: bytewise).map { version in
+          let days = versionDays[version]!
+          return .array([.string(version), .string(days.lowerBound.description), .string(days.upperBound.description)])
+        })),
+        ("strataDimensions", strataDimensions.map { .array($0.map { .string($0.description) }) } ?? .null),
+        ("stratumLimit", stratumLimit.map { .integer(Int128($0)) } ?? .null),
+        ("strata", .array(strataMembers)), ("diagnosticStrata", .array(diagnosticStrataMembers)),
       ]))
+  }
+
+  /// Strata as entries list them: by version, group, then values.
+  private static func cellOrder(_ a: StratumCell, _ b: StratumCell) -> Bool {
+    if a.version != b.version { return precedes(a.version, b.version) }
+    if a.group != b.group { return precedes(a.group ?? "", b.group ?? "") }
+    return StratumCell.precedes(a.values, b.values)
   }
 
   /// The series' keys as entries list them: by version, start, then group.
@@ -57,6 +84,7 @@ extension DumpAggregate {
     typealias Value = JSONWriter.Value
     var head = self
     (head.versions, head.groups, head.series, head.diagnostics) = ([:], [:], [:], [:])
+    (head.strata, head.diagnosticStrata) = ([:], [:])
     let parts: [Value] = seriesKeysInOrder.map { key in
       let part = series[key]!
       return .array([
@@ -74,8 +102,10 @@ extension DumpAggregate {
   {
     typealias Snapshot = VersionSnapshot
     try self.init(cacheEntry: try Snapshot.member(root, "head"), options: options, reader: reader)
-    guard series.isEmpty, versions.isEmpty, groups.isEmpty, diagnostics.isEmpty else {
-      throw Snapshot.fail("head", "an outline's head holds no series, versions, groups or diagnostics")
+    guard series.isEmpty, versions.isEmpty, groups.isEmpty, diagnostics.isEmpty, strata.isEmpty,
+      diagnosticStrata.isEmpty
+    else {
+      throw Snapshot.fail("head", "an outline's head holds no series, versions, groups, strata or diagnostics")
     }
     for (i, item) in try Snapshot.member(root, "series").children.enumerated() {
       let parts = Array(item.children)
@@ -176,6 +206,58 @@ extension DumpAggregate {
     }
     for (version, n) in try Snapshot.counts(root.member("foldedGroupPayloads"), "foldedGroupPayloads") {
       foldedGroupPayloads[version] = n
+    }
+    for (i, v) in try Snapshot.member(root, "versionDays").children.enumerated() {
+      let parts = Array(v.children)
+      guard parts.count == 3, let version = parts[0].string, let a = parts[1].string, let b = parts[2].string,
+        let first = Snapshot.day(a, in: years), let last = Snapshot.day(b, in: years), first <= last
+      else { throw Snapshot.fail("versionDays.\(i)", "expected [version, first day, last day]") }
+      versionDays[version] = first...last
+    }
+    if let dims = root.member("strataDimensions"), dims.kind != .null {
+      var keys: [GroupingKey] = []
+      for (i, d) in dims.children.enumerated() {
+        guard let text = d.string, let key = GroupingKey(parsing: text) else {
+          throw Snapshot.fail("strataDimensions.\(i)", "not a stratum field")
+        }
+        keys.append(key)
+      }
+      strataDimensions = keys
+    }
+    if let n = root.member("stratumLimit"), n.kind != .null { stratumLimit = try Snapshot.count(n, "stratumLimit") }
+    func stratum(_ v: JSONValue?, _ key: String) throws(PayloadDecodingError) -> [String] {
+      guard let v, v.kind == .array else { throw Snapshot.fail(key, "expected an array of values") }
+      var values: [String] = []
+      for (j, item) in v.children.enumerated() {
+        guard let text = item.string else { throw Snapshot.fail("\(key).\(j)", "expected a string") }
+        values.append(text)
+      }
+      guard values.count == strataDimensions?.count else {
+        throw Snapshot.fail(key, "expected one value per stratum field")
+      }
+      return values
+    }
+    for (i, v) in try Snapshot.member(root, "strata").children.enumerated() {
+      let version = try text(v, "version", "strata.\(i)")
+      let cell = StratumCell(
+        version: version, group: v.member("group")?.string,
+        values: try stratum(v.member("stratum"), "strata.\(i).stratum"))
+      guard strata[cell] == nil else { throw Snapshot.fail("strata.\(i)", "a stratum listed twice") }
+      strata[cell] = try aggregate(v, version)
+    }
+    for (i, v) in try Snapshot.member(root, "diagnosticStrata").children.enumerated() {
+      let parts = Array(v.children)
+      guard parts.count == 3, let version = parts[0].string, parts[2].kind == .object else {
+        throw Snapshot.fail("diagnosticStrata.\(i)", "expected [version, stratum, counts]")
+      }
+      let cell = StratumCell(
+        version: version, group: nil, values: try stratum(parts[1], "diagnosticStrata.\(i).1"))
+      for (name, n) in try Snapshot.counts(parts[2], "diagnosticStrata.\(i).2") {
+        guard let kind = DiagnosticKind(rawValue: name) else {
+          throw Snapshot.fail("diagnosticStrata.\(i).2", "unknown diagnostic kind '\(name)'")
+        }
+        diagnosticStrata[cell, default: [:]][kind] = n
+      }
     }
     // What follows from the above: the values tracked per version, and where each group's series are.
     var tracked: [String: [String]] = [:]

@@ -17,15 +17,20 @@ public struct RegressionEvaluator: Sendable {
   /// per-payload statistics the tests compare are uniform, as snapshots record them).
   public var interpolation: Interpolation
 
+  /// How the versions are matched: the strata compared within (device model and OS version by
+  /// default; ``Stratification/none`` compares them as two pooled samples).
+  public var stratification: Stratification
+
   /// Creates an evaluator.
   public init(
     ruleSet: RuleSet = .builtIn, estimator: MeanEstimator = .midpoint, decision: Decision = .significant,
-    interpolation: Interpolation = .monotone
+    interpolation: Interpolation = .monotone, stratification: Stratification = .default
   ) {
     self.ruleSet = ruleSet
     self.estimator = estimator
     self.decision = decision
     self.interpolation = interpolation
+    self.stratification = stratification
   }
 
   /// The per-payload percentiles the rules need recorded while aggregating.
@@ -49,6 +54,7 @@ public struct RegressionEvaluator: Sendable {
     var options = AggregationOptions(
       estimator: estimator, payloadStatistics: payloadStatistics, payloadPercentiles: payloadPercentiles)
     options.payloadMeans = payloadMeans
+    if stratification.isStratified { options.stratification = stratification }
     return options
   }
 
@@ -94,6 +100,8 @@ public struct RegressionEvaluator: Sendable {
     /// The baseline's and candidate's pooled statistics, when already computed (with at least what
     /// the rules compare); nil: computed from the sides.
     public var statistics: (baseline: PooledStatistics, candidate: PooledStatistics)?
+    /// The strata the sides are compared within; nil compares them pooled.
+    public var strata: MatchedStrata?
 
     /// Creates a pair.
     public init(
@@ -110,14 +118,22 @@ public struct RegressionEvaluator: Sendable {
 
   /// One rule on one pair, before the adjustment: its result, and the p-values of its test (worse,
   /// better) when it ran one.
-  private func evaluate(_ rule: RegressionRule, _ pair: Pair, _ statistics: (PooledStatistics, PooledStatistics))
-    -> (RuleResult, (worse: Double, better: Double)?)
-  {
+  private func evaluate(
+    _ rule: RegressionRule, _ pair: Pair, _ statistics: (PooledStatistics, PooledStatistics),
+    standardized: (PooledStatistics, PooledStatistics)?
+  ) -> (RuleResult, (worse: Double, better: Double)?) {
     let (baseline, candidate) = (pair.baseline, pair.candidate)
     if let kind = rule.metric.diagnosticKind {
-      return evaluateDiagnostics(
+      var evaluated = evaluateDiagnostics(
         rule, kind: kind, baseline: (baseline, pair.baselineDiagnostics),
         candidate: (candidate, pair.candidateDiagnostics))
+      if let strata = pair.strata, rule.statistic != .newSignature {
+        evaluated = evaluateDiagnostics(rule, kind: kind, pooled: evaluated.0, strata: strata)
+      }
+      return evaluated
+    }
+    if let strata = pair.strata, let standardized {
+      return evaluate(rule, strata, candidate: candidate, pooled: statistics, standardized: standardized)
     }
     var tested: (worse: Double, better: Double)?
     let b = Self.sample(rule, baseline)
@@ -166,12 +182,21 @@ public struct RegressionEvaluator: Sendable {
       if let computed = pair.statistics { return i % 2 == 0 ? computed.baseline : computed.candidate }
       return statistics(i % 2 == 0 ? pair.baseline : pair.candidate, rules: pair.rules)
     }
+    // With strata, each side's statistics standardized to the pair's common mix too.
+    let standardized = ParallelSlots<PooledStatistics?>.map(count: 2 * pairs.count, threads: threads) { i in
+      guard let strata = pairs[i / 2].strata else { return nil }
+      let parts = strata.strata.map { (weight: $0.weight, aggregate: i % 2 == 0 ? $0.baseline : $0.candidate) }
+      return PooledStatistics(
+        standardized: parts, requests: statisticsRequests(pairs[i / 2].rules), estimator: estimator,
+        interpolation: interpolation)
+    }
     let jobs = pairs.indices.flatMap { n in (pairs[n].rules ?? ruleSet.rules).map { (pair: n, rule: $0) } }
     let evaluated = ParallelSlots<(RuleResult, (worse: Double, better: Double)?)>.map(
       count: jobs.count, threads: threads
     ) { i in
       let n = jobs[i].pair
-      return evaluate(jobs[i].rule, pairs[n], (sides[2 * n], sides[2 * n + 1]))
+      let matched = standardized[2 * n].flatMap { b in standardized[2 * n + 1].map { (b, $0) } }
+      return evaluate(jobs[i].rule, pairs[n], (sides[2 * n], sides[2 * n + 1]), standardized: matched)
     }
     var results: [[RuleResult]] = pairs.map { _ in [] }
     // The tests adjusted together: (pair, result index, p worse, p better).
@@ -191,9 +216,15 @@ public struct RegressionEvaluator: Sendable {
           result.verdict = .regression
         } else if qBetter[k] < ruleSet.alpha && result.pastThresholds(worse: false, decision: decision) {
           result.verdict = .improvement
+        } else if result.intervalIsInconclusive {
+          result.verdict = .inconclusive
         } else {
           result.verdict = .unchanged
         }
+      }
+      if let strata = pairs[n].strata, result.verdict == .regression || result.verdict == .inconclusive {
+        let found = contributions(result, strata)
+        result.matching?.contributions = found
       }
       results[n][index] = result
     }
@@ -222,13 +253,7 @@ public struct RegressionEvaluator: Sendable {
       interval = test?.changeInterval
       estimate = test?.ratio.map { $0 - 1 }
     }
-    guard let interval, let estimate, let change else { return interval }
-    if multiplicative {
-      guard estimate > -1, change > -1 else { return interval }
-      let factor = (1 + change) / (1 + estimate)
-      return ((1 + interval.lowerBound) * factor - 1)...((1 + interval.upperBound) * factor - 1)
-    }
-    return (interval.lowerBound + change - estimate)...(interval.upperBound + change - estimate)
+    return placed(interval, estimate: estimate, around: change, multiplicative: multiplicative)
   }
 
   /// A diagnostic rule: a rate per 1,000 payloads (tested by the conditional Poisson-rate test and

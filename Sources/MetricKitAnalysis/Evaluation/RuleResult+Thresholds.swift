@@ -10,4 +10,17 @@ extension RuleResult {
     let bound = b + end * abs(b)
     return worse ? rule.worsened(from: b, to: bound) : rule.improved(from: b, to: bound)
   }
+
+  /// Whether the change's interval cannot tell: it holds a change for the better and one for the
+  /// worse, reaches past the rule's thresholds, and is wider than the band between the thresholds
+  /// both ways (`+32.9% [−7.3, +90.5]` against `+10%`). A rule without thresholds is never
+  /// inconclusive: significance alone decides it.
+  var intervalIsInconclusive: Bool {
+    guard let b = baseline, b != 0, let interval = changeInterval, interval.lowerBound < 0, interval.upperBound > 0
+    else { return false }
+    let relative = [rule.maxIncrease, rule.maxIncreaseAbsolute.map { $0 / abs(b) }].compactMap { $0 }.max()
+    guard let relative, interval.upperBound - interval.lowerBound > 2 * relative else { return false }
+    let ends = [b + interval.lowerBound * abs(b), b + interval.upperBound * abs(b)]
+    return ends.contains { rule.worsened(from: b, to: $0) || rule.improved(from: b, to: $0) }
+  }
 }

@@ -21,6 +21,12 @@ public struct RuleResult: Sendable {
   public var test: MannWhitneyTest?
   /// The test of a rate rule's pooled rate (nil for other rules).
   public var rateTest: PooledRateTest?
+  /// Within strata: van Elteren's test of a per-payload rule (in place of ``test``).
+  public var stratifiedTest: VanElterenTest?
+  /// Within strata: the Mantel–Haenszel test of a diagnostic rate.
+  public var stratifiedRateTest: MantelHaenszelRateTest?
+  /// What matching did, when the versions were compared within strata; nil when pooled.
+  public var matching: RuleMatching?
   /// The one-sided p-value that the candidate is worse, whichever test gave it.
   public var pValue: Double?
   /// The 95% confidence interval of the relative change ``change``: Hodges–Lehmann on the per-payload
@@ -71,15 +77,25 @@ public struct RuleResult: Sendable {
     return candidate - baseline
   }
 
-  /// The test that gave ``pValue``: `mann-whitney`, `pooled-rate` or `poisson-exact`; nil when none ran.
+  /// The test that gave ``pValue``: `mann-whitney`, `pooled-rate` or `poisson-exact`, or within
+  /// strata `van-elteren`, `standardized-rate` or `mantel-haenszel`; nil when none ran.
   public var testName: String? {
     guard pValue != nil else { return nil }
+    if matching != nil {
+      if rule.metric.kind == .diagnostic { return "mantel-haenszel" }
+      return rateTest != nil ? "standardized-rate" : "van-elteren"
+    }
     if rule.metric.kind == .diagnostic { return "poisson-exact" }
     return rateTest != nil ? "pooled-rate" : "mann-whitney"
   }
 
   /// Whether this result fails the gate: an error-severity regression or broken budget.
-  public var failsGate: Bool {
-    rule.severity == .error && (verdict == .regression || budgetExceeded == true)
+  public var failsGate: Bool { failsGate(failingVerdicts: []) }
+
+  /// Whether this result fails a gate that also fails on `failingVerdicts` (a rule file's
+  /// `verdicts:`): an error-severity regression, broken budget, or one of those verdicts.
+  public func failsGate(failingVerdicts: Set<Verdict>) -> Bool {
+    rule.severity == .error
+      && (verdict == .regression || budgetExceeded == true || failingVerdicts.contains(verdict))
   }
 }

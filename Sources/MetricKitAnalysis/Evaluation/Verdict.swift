@@ -4,8 +4,11 @@ public enum Verdict: String, Sendable, Hashable, CaseIterable {
   case regression
   /// Significantly better and past every threshold in the good direction.
   case improvement
-  /// Neither.
+  /// Neither, and the change's interval does not leave it open.
   case unchanged
-  /// Fewer payloads than the rule's minimum on either side.
+  /// Neither, but the change's interval is wide: it holds changes both ways, one past the thresholds,
+  /// and is wider than the band between the thresholds both ways. The data cannot tell.
+  case inconclusive
+  /// Fewer payloads than the rule's minimum on either side, or too little of either matched.
   case insufficientData = "insufficient-data"
 }

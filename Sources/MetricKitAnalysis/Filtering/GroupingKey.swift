@@ -61,7 +61,14 @@ public enum GroupingKey: Sendable, Hashable, CustomStringConvertible {
 
   /// A payload's group; ``unknown`` when its metadata has no such field.
   public func value(of payload: MetricPayload) -> String {
-    let m = payload.metaData
+    if case .state(let domain) = self { return Self.label(Self.mainState(of: payload, domain: domain)) }
+    return value(of: payload.metaData)
+  }
+
+  /// The group of a payload or diagnostic with this metadata; ``unknown`` when it has no such field
+  /// (always, for a state: metadata holds none).
+  public func value(of metaData: MetaData?) -> String {
+    let m = metaData
     let value: String?
     switch self {
     case .deviceType: value = m?.deviceType
@@ -70,7 +77,7 @@ public enum GroupingKey: Sendable, Hashable, CustomStringConvertible {
     case .regionFormat: value = m?.regionFormat
     case .platformArchitecture: value = m?.platformArchitecture
     case .build: value = m?.applicationBuildVersion
-    case .state(let domain): value = Self.mainState(of: payload, domain: domain)
+    case .state: value = nil
     }
     return Self.label(value)
   }

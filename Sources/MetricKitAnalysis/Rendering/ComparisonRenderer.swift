@@ -94,6 +94,8 @@ public enum ComparisonRenderer {
     if r.verdict != .insufficientData {
       parts.append(VerdictReason.text(r, alpha: report.alpha, decision: report.decision))
     }
+    if let where_ = VerdictReason.contributions(r) { parts.append("most from " + where_) }
+    if let disagreement = VerdictReason.disagreement(r) { parts.append(disagreement) }
     if !r.newSignatures.isEmpty {
       parts = [
         "new in \(report.candidate): "
@@ -103,6 +105,48 @@ public enum ComparisonRenderer {
       ]
     }
     return parts.joined(separator: "; ")
+  }
+
+  /// Whether `r` fails `report`'s gate.
+  static func fails(_ r: RuleResult, _ report: ComparisonReport) -> Bool {
+    r.failsGate(failingVerdicts: report.failingVerdicts)
+  }
+
+  /// What matching did, in plain lines: the strata and coverage, what only one version held, the
+  /// mix's largest moves; or why the versions were compared pooled. Empty for `--stratify none`.
+  static func matchingLines(_ report: ComparisonReport) -> [String] {
+    if let reason = report.unmatchedReason { return ["Compared pooled: \(reason)."] }
+    guard let m = report.matching else { return [] }
+    var lines = [
+      String(
+        format:
+          "Matched within the same %@: %d strata (coarsened below %d payloads a version), weighed by their share of both versions' matched payloads; %.0f%% of the baseline's and %.0f%% of the candidate's payloads compared",
+        m.fieldsText, m.strata.count, m.minimumPayloads, m.baselineCoverage * 100, m.candidateCoverage * 100)
+        + (m.baselineOnlyStrata + m.candidateOnlyStrata > 0
+          ? "; left out: \(m.baselineOnlyStrata) strata only the baseline held, \(m.candidateOnlyStrata) only the candidate."
+          : ".")
+    ]
+    if !m.shifts.isEmpty {
+      lines.append(
+        "Mix moved most: "
+          + m.shifts.map {
+            String(
+              format: "%@ %.0f%% of the candidate's payloads against %.0f%% of the baseline's", $0.label,
+              $0.candidateShare * 100, $0.baselineShare * 100)
+          }.joined(separator: "; ") + ".")
+    }
+    return lines
+  }
+
+  /// Per rule, what matching found that the table cannot show: where a change came from, and where
+  /// the pooled comparison disagrees.
+  static func matchingNotes(_ report: ComparisonReport) -> [String] {
+    report.results.compactMap { r in
+      var parts: [String] = []
+      if let where_ = VerdictReason.contributions(r) { parts.append("most from " + where_) }
+      if let disagreement = VerdictReason.disagreement(r) { parts.append(disagreement) }
+      return parts.isEmpty ? nil : "\(ruleName(r)): " + parts.joined(separator: "; ")
+    }
   }
 
   // MARK: - Text
@@ -118,10 +162,14 @@ public enum ComparisonRenderer {
       ]
     }
     out += TextTable.render(header: header, rows: rows, leftAligned: [0, 5, 6, 7])
+    let notes = matchingNotes(report)
+    if !notes.isEmpty { out += "\n" + notes.map { TextEscaping.terminal($0) + "\n" }.joined() }
+    let matching = matchingLines(report)
+    if !matching.isEmpty { out += "\n" + matching.map { TextEscaping.terminal($0) + "\n" }.joined() }
     if let organizer = report.organizer { out += "\n" + OrganizerRenderer.text(organizer) }
     out += "\nGate: \(report.gate.uppercased())"
     if report.nothingEvaluated { out += " — no error rule had data enough to decide" }
-    let failing = report.results.filter(\.failsGate)
+    let failing = report.failingResults
     if !failing.isEmpty {
       out += " — " + failing.map { TextEscaping.terminalCell(ruleName($0)) }.joined(separator: ", ")
     }
@@ -145,9 +193,12 @@ public enum ComparisonRenderer {
 
   /// How the verdicts were reached, in one line.
   static func methods(_ report: ComparisonReport) -> String {
-    String(
-      format:
-        "One-sided Mann–Whitney U per payload (pooled rates: Welch's t on log ratios), Benjamini–Hochberg over %d tests, alpha %.3g; changes with 95%% intervals; decision: %@",
+    let tests =
+      report.matching != nil
+      ? "Within strata: van Elteren's stratified Wilcoxon per payload (rates: Welch's t on the log ratio of standardized rates; diagnostic rates: Mantel–Haenszel)"
+      : "One-sided Mann–Whitney U per payload (pooled rates: Welch's t on log ratios)"
+    return String(
+      format: "%@, Benjamini–Hochberg over %d tests, alpha %.3g; changes with 95%% intervals; decision: %@", tests,
       report.results.filter { $0.pValue != nil }.count, report.alpha, report.decision.rawValue)
   }
 
@@ -167,6 +218,7 @@ public enum ComparisonRenderer {
           .object([("path", .string(snapshot.path)), ("inputs", snapshot.inputs.json)])
         ))
     }
+    top.append(("matching", matchingJSON(report)))
     top.append(("alpha", .number(report.alpha)))
     top.append(("decision", .string(report.decision.rawValue)))
     top.append(("results", .array(report.results.map { result($0, report) })))
@@ -177,6 +229,86 @@ public enum ComparisonRenderer {
   }
 
   private static func optional(_ v: Double?) -> JSONWriter.Value { v.map { .number($0) } ?? .null }
+
+  /// The whole versions' matching: null for a pooled comparison (with `unmatchedReason` said).
+  private static func matchingJSON(_ report: ComparisonReport) -> JSONWriter.Value {
+    guard let m = report.matching else {
+      return report.unmatchedReason.map { .object([("pooled", .string($0))]) } ?? .null
+    }
+    func share(_ s: MixShift) -> JSONWriter.Value {
+      .object([
+        ("stratum", .array(s.values.map { .string($0) })), ("label", .string(s.label)),
+        ("baselineShare", .number(s.baselineShare)), ("candidateShare", .number(s.candidateShare)),
+      ])
+    }
+    return .object([
+      ("fields", .array(m.dimensions.map { .string($0.description) })),
+      ("minStratumPayloads", .integer(Int128(m.minimumPayloads))),
+      (
+        "coverage",
+        .object([("baseline", .number(m.baselineCoverage)), ("candidate", .number(m.candidateCoverage))])
+      ),
+      (
+        "payloads",
+        .object([
+          ("baseline", .integer(Int128(m.baselinePayloads))), ("candidate", .integer(Int128(m.candidatePayloads))),
+          ("matchedBaseline", .integer(Int128(m.matchedBaselinePayloads))),
+          ("matchedCandidate", .integer(Int128(m.matchedCandidatePayloads))),
+        ])
+      ),
+      (
+        "leftOut",
+        .object([
+          ("baselineOnlyStrata", .integer(Int128(m.baselineOnlyStrata))),
+          ("candidateOnlyStrata", .integer(Int128(m.candidateOnlyStrata))),
+        ])
+      ),
+      (
+        "strata",
+        .array(
+          m.strata.map {
+            .object([
+              ("stratum", .array($0.values.map { .string($0) })), ("label", .string(MatchedStrata.label($0.values))),
+              ("weight", .number($0.weight)), ("baselinePayloads", .integer(Int128($0.baselinePayloads))),
+              ("candidatePayloads", .integer(Int128($0.candidatePayloads))),
+            ])
+          })
+      ),
+      ("shifts", .array(m.shifts.map(share))),
+    ])
+  }
+
+  /// A rule's matching: the pooled statistics beside the standardized ones, coverage, where a change
+  /// came from, and the sentence when pooled and matched disagree.
+  private static func ruleMatchingJSON(_ r: RuleResult) -> JSONWriter.Value {
+    guard let m = r.matching else { return .null }
+    return .object([
+      (
+        "pooled",
+        .object([
+          ("baseline", optional(m.pooledBaseline)), ("candidate", optional(m.pooledCandidate)),
+          ("change", optional(m.pooledChange)),
+        ])
+      ),
+      ("strata", .integer(Int128(m.strata))),
+      (
+        "coverage",
+        .object([("baseline", .number(m.baselineCoverage)), ("candidate", .number(m.candidateCoverage))])
+      ),
+      (
+        "contributions",
+        .array(
+          m.contributions.map {
+            .object([
+              ("stratum", .array($0.values.map { .string($0) })), ("label", .string($0.label)),
+              ("weight", .number($0.weight)), ("baseline", .number($0.baseline)), ("candidate", .number($0.candidate)),
+              ("contribution", .number($0.contribution)),
+            ])
+          })
+      ),
+      ("disagreement", VerdictReason.disagreement(r).map { .string($0) } ?? .null),
+    ])
+  }
 
   private static func result(_ r: RuleResult, _ report: ComparisonReport) -> JSONWriter.Value {
     var members: [(String, JSONWriter.Value)] = [
@@ -197,7 +329,7 @@ public enum ComparisonRenderer {
       ("qValue", optional(r.qValue)),
       ("qValueImprovement", optional(r.improvementQValue)),
       ("u", optional(r.test?.u)),
-      ("z", optional(r.test?.z)),
+      ("z", optional(r.test?.z ?? r.stratifiedTest?.z ?? r.stratifiedRateTest?.z)),
       (
         "payloads",
         .object([
@@ -238,6 +370,7 @@ public enum ComparisonRenderer {
             })
         ))
     }
+    members.append(("matching", ruleMatchingJSON(r)))
     members.append(("verdict", .string(r.verdict.rawValue)))
     members.append(("reason", .string(VerdictReason.text(r, alpha: report.alpha, decision: report.decision))))
     members.append(("severity", .string(r.rule.severity.rawValue)))
@@ -251,15 +384,17 @@ public enum ComparisonRenderer {
     var out = "### \(icon) MetricKit gate: \(report.gate) — \(TextEscaping.markdownCell(report.candidate)) vs "
     out += "\(TextEscaping.markdownCell(report.baseline))\n\n"
     out += "\(report.candidatePayloads) candidate and \(report.baselinePayloads) baseline payloads (device-days).\n\n"
+    for line in matchingLines(report) { out += TextEscaping.markdownCell(line) + "\n\n" }
     out += "| | Metric | Statistic | Baseline | Candidate | Change | q | Threshold | Verdict |\n"
     out += "|---|---|---|---:|---:|---:|---:|---|---|\n"
     for r in report.results {
       let mark: String
-      switch (r.failsGate, r.verdict, r.budgetExceeded == true) {
+      switch (fails(r, report), r.verdict, r.budgetExceeded == true) {
       case (true, _, _): mark = "❌"
       case (false, .regression, _), (false, _, true): mark = "⚠️"
       case (_, .improvement, _): mark = "🎉"
       case (_, .insufficientData, _): mark = "➖"
+      case (_, .inconclusive, _): mark = "❔"
       default: mark = "✅"
       }
       let cells = [
@@ -270,7 +405,12 @@ public enum ComparisonRenderer {
       ]
       out += "| " + cells.joined(separator: " | ") + " |\n"
     }
-    out += "\n<sub>One-sided Mann–Whitney U over payloads (pooled rates: Welch's t on log ratios), "
+    let notes = matchingNotes(report)
+    if !notes.isEmpty { out += "\n" + notes.map { "- " + TextEscaping.markdownCell($0) + "\n" }.joined() }
+    out +=
+      report.matching != nil
+      ? "\n<sub>Within strata: van Elteren's stratified Wilcoxon over payloads (rates: Welch's t on standardized rates; diagnostic rates: Mantel–Haenszel), "
+      : "\n<sub>One-sided Mann–Whitney U over payloads (pooled rates: Welch's t on log ratios), "
     out += "Benjamini–Hochberg adjusted (α = \(report.alpha)); change [95% interval]; a regression also needs "
     out +=
       report.decision == .confident
@@ -286,7 +426,8 @@ public enum ComparisonRenderer {
     let apple = report.organizer.map { [$0] } ?? []
     let appleFailures = apple.filter { $0.severity != nil && !$0.appleRegressions.isEmpty }.count
     let failures =
-      report.results.filter { $0.verdict == .regression || $0.budgetExceeded == true }.count + appleFailures
+      report.results.filter { $0.verdict == .regression || $0.budgetExceeded == true || fails($0, report) }.count
+      + appleFailures
     let skipped = report.results.filter { $0.verdict == .insufficientData }.count
     let tests = report.results.count + apple.count
     let suite = "metrics-report \(report.candidate) vs \(report.baseline)"
@@ -295,12 +436,18 @@ public enum ComparisonRenderer {
       "<testsuites name=\"metrics-report\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n"
     out +=
       "  <testsuite name=\"\(TextEscaping.xml(suite))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\">\n"
+    let matching = matchingLines(report)
+    if !matching.isEmpty {
+      out += "    <properties>\n"
+      out += "      <property name=\"matching\" value=\"\(TextEscaping.xml(matching.joined(separator: " ")))\"/>\n"
+      out += "    </properties>\n"
+    }
     for r in report.results {
       out +=
         "    <testcase classname=\"metrics-report.\(TextEscaping.xml(r.rule.metric.rawValue))\" name=\"\(TextEscaping.xml(ruleName(r)))\">\n"
       let message = TextEscaping.xml(explanation(r, report))
-      if r.verdict == .regression || r.budgetExceeded == true {
-        let type = r.verdict == .regression ? "regression" : "budget"
+      if r.verdict == .regression || r.budgetExceeded == true || fails(r, report) {
+        let type = r.verdict == .regression ? "regression" : r.budgetExceeded == true ? "budget" : r.verdict.rawValue
         out +=
           "      <failure type=\"\(type)\" message=\"\(message)\">\(TextEscaping.xml(r.rule.severity.rawValue)): \(message)</failure>\n"
       } else if r.verdict == .insufficientData {
@@ -361,11 +508,13 @@ public enum ComparisonRenderer {
     var out = ""
     for r in report.results {
       let level: String
-      if r.failsGate {
+      if fails(r, report) {
         level = "error"
       } else if r.verdict == .regression || r.budgetExceeded == true {
         level = "warning"
-      } else if r.verdict == .insufficientData || r.verdict == .improvement {
+      } else if [.insufficientData, .improvement, .inconclusive].contains(r.verdict)
+        || VerdictReason.disagreement(r) != nil
+      {
         level = "notice"
       } else {
         continue
@@ -388,7 +537,8 @@ public enum ComparisonRenderer {
     out += "::notice title=metrics-report gate \(report.gate)::"
     out +=
       TextEscaping.githubMessage(
-        "\(report.candidate) vs \(report.baseline): \(report.results.filter(\.failsGate).count) failing rules") + "\n"
+        (["\(report.candidate) vs \(report.baseline): \(report.failingResults.count) failing rules"]
+          + matchingLines(report)).joined(separator: "\n")) + "\n"
     return out
   }
 }

@@ -28,6 +28,10 @@ public enum VerdictReason {
     case .insufficientData:
       if let missing = missingExposure(result) {
         text = missing
+      } else if let matching = result.matching, matching.coverageTooLow {
+        text = String(
+          format: "matching kept %.0f%% of the baseline's and %.0f%% of the candidate's payloads; too few to compare",
+          matching.baselineCoverage * 100, matching.candidateCoverage * 100)
       } else if rule.metric.kind == .diagnostic && result.baseline == nil {
         text = "no diagnostics for one of the versions, or fewer than \(rule.minPayloads) payloads"
       } else {
@@ -44,6 +48,10 @@ public enum VerdictReason {
       let q = (result.verdict == .regression ? result.qValue : result.improvementQValue) ?? .nan
       text = String(format: "significant (q = %.3g < %@) and %@ is past %@", q, alphaText, move(result), threshold)
       if decision == .confident, result.changeInterval != nil { text += ", the whole 95% interval too" }
+    case .inconclusive:
+      let decisive = min(result.qValue ?? 1, result.improvementQValue ?? 1)
+      text = String(
+        format: "not decided (q = %.3g): the 95%% interval holds changes both ways, past %@, and is wider than the thresholds' band", decisive, threshold)
     case .unchanged:
       guard let q = result.qValue, let qBetter = result.improvementQValue else {
         text = "no test could be run"
@@ -97,5 +105,46 @@ public enum VerdictReason {
     }
     if parts.isEmpty { return "the change" }
     return parts.count == 2 ? "\(parts[0]) (\(parts[1]))" : parts[0]
+  }
+
+  /// When the pooled and the matched comparison disagree on a rule (one is past a threshold the other
+  /// is not), one plain sentence that says so and names the mix's largest move:
+  /// `pooled, … p50 looks +22.9%; within the same devices and OS it is +0.4%: the candidate's payloads
+  /// came more from iPhone9,1 · iPhone OS 15.8 (41% against 12%)`. Nil when they agree.
+  public static func disagreement(_ result: RuleResult) -> String? {
+    guard let matching = result.matching, let pooled = matching.pooledChange, let matched = result.change,
+      let pb = matching.pooledBaseline, let pc = matching.pooledCandidate, let b = result.baseline,
+      let c = result.candidate
+    else { return nil }
+    let rule = result.rule
+    guard rule.worsened(from: pb, to: pc) != rule.worsened(from: b, to: c)
+      || rule.improved(from: pb, to: pc) != rule.improved(from: b, to: c)
+    else { return nil }
+    var text = String(
+      format: "pooled, %@ %@ looks %+.1f%%; within the same %@ it is %+.1f%%", rule.metric.description,
+      rule.statistic.description, pooled * 100, matching.fieldsText, matched * 100)
+    if let shift = matching.shifts.first {
+      let direction = shift.candidateShare > shift.baselineShare ? "more" : "less"
+      text += String(
+        format: ": the candidate's payloads came %@ from %@ (%.0f%% against %.0f%%)", direction, shift.label,
+        shift.candidateShare * 100, shift.baselineShare * 100)
+    }
+    return text
+  }
+
+  /// Where a regressed or inconclusive rule's change came from: `iPhone12,1 · iPhone OS 16.7 +9.1%,
+  /// iPhone13,2 +2.0%` (each stratum's part of the relative change); nil without matching.
+  public static func contributions(_ result: RuleResult) -> String? {
+    guard let found = result.matching?.contributions, !found.isEmpty else { return nil }
+    return found.map { String(format: "%@ %+.1f%%", $0.label, $0.contribution * 100) }.joined(separator: ", ")
+  }
+
+  /// What matching kept: `matched on devices and OS: 14 strata; 96% of the baseline's and 88% of the
+  /// candidate's payloads`; nil for a pooled comparison.
+  public static func coverage(_ matching: RuleMatching?) -> String? {
+    guard let matching else { return nil }
+    return String(
+      format: "matched on %@: %d strata; %.0f%% of the baseline's and %.0f%% of the candidate's payloads",
+      matching.fieldsText, matching.strata, matching.baselineCoverage * 100, matching.candidateCoverage * 100)
   }
 }

@@ -29,11 +29,16 @@ extension ComparisonReport {
       }
       throw MissingVersionsError(versions: absent, counted: aggregate.comparableVersions)
     }
-    if grouping != nil, case .dump(let baselineVersion) = baseline, case .dump(let candidateVersion) = candidate {
+    if grouping != nil || evaluator.stratification.isStratified, case .dump(let baselineVersion) = baseline,
+      case .dump(let candidateVersion) = candidate
+    {
       self.init(
         grouped: aggregate, baseline: baselineVersion, candidate: candidateVersion, top: top,
-        wholeVersions: wholeVersions, baselineDiagnostics: b.diagnostics, candidateDiagnostics: c.diagnostics,
-        evaluator: evaluator, threads: threads)
+        wholeVersions: wholeVersions || grouping == nil, baselineDiagnostics: b.diagnostics,
+        candidateDiagnostics: c.diagnostics, evaluator: evaluator, threads: threads)
+      if matching == nil, evaluator.stratification.isStratified {
+        unmatchedReason = "the dump was read without strata"
+      }
       return
     }
     var inputs = aggregate.inputs
@@ -44,5 +49,8 @@ extension ComparisonReport {
       baseline: baselineAggregate, candidate: candidateAggregate, inputs: inputs, baselineSnapshot: baselineSnapshot,
       baselineDiagnostics: b.diagnostics, candidateDiagnostics: c.diagnostics, evaluator: evaluator,
       threads: threads)
+    if evaluator.stratification.isStratified {
+      unmatchedReason = "a side comes from a snapshot, which holds no strata: the versions are compared pooled"
+    }
   }
 }

@@ -23,6 +23,14 @@ public struct ComparisonReport: Sendable {
   /// Apple's regression insights for the candidate beside the results, when Apple's responses were
   /// given (`compare --organizer`).
   public var organizer: OrganizerGate?
+  /// How the whole versions were matched; nil for a pooled comparison.
+  public var matching: ComparisonMatching?
+  /// Why the comparison is pooled although matching was asked for (a side from a snapshot, which
+  /// holds no strata); nil otherwise.
+  public var unmatchedReason: String?
+  /// The verdicts besides `regression` that fail the gate on an error rule (the rule file's
+  /// `verdicts:`).
+  public var failingVerdicts: Set<Verdict> = []
 
   /// Creates a report, its rules evaluated on up to `threads` threads.
   public init(
@@ -39,6 +47,7 @@ public struct ComparisonReport: Sendable {
     self.baselineSnapshot = baselineSnapshot
     alpha = evaluator.ruleSet.alpha
     decision = evaluator.decision
+    failingVerdicts = Self.failingVerdicts(evaluator.ruleSet)
     results = evaluator.evaluate(
       baseline: baseline, candidate: candidate, baselineDiagnostics: baselineDiagnostics,
       candidateDiagnostics: candidateDiagnostics, statistics: statistics, threads: threads)
@@ -64,6 +73,7 @@ public struct ComparisonReport: Sendable {
     inputs = aggregate.inputs
     alpha = evaluator.ruleSet.alpha
     decision = evaluator.decision
+    failingVerdicts = Self.failingVerdicts(evaluator.ruleSet)
     let key = aggregate.grouping?.description ?? ""
     // Groups ranked by their payloads in both versions, then by value.
     var sizes: [String: Int] = [:]
@@ -78,6 +88,18 @@ public struct ComparisonReport: Sendable {
       }
       return merged
     }
+    // With strata in the aggregate, every pair is compared within them: a group's strata are those of
+    // its payloads; the whole versions', all of theirs.
+    let stratified = evaluator.stratification.isStratified && aggregate.strataDimensions == evaluator.stratification.dimensions
+    func strata(_ values: Set<String>?, diagnostics: Bool = false) -> MatchedStrata? {
+      guard stratified else { return nil }
+      return MatchedStrata(
+        evaluator.stratification, baseline: aggregate.strata(of: baseline, groups: values),
+        candidate: aggregate.strata(of: candidate, groups: values),
+        baselineDiagnostics: diagnostics ? aggregate.diagnosticStrata(of: baseline) : [:],
+        candidateDiagnostics: diagnostics ? aggregate.diagnosticStrata(of: candidate) : [:])
+    }
+    if stratified, let whole = strata(nil) { matching = ComparisonMatching(whole) }
     var labels: [String?] = []
     var pairs: [RegressionEvaluator.Pair] = []
     let metricRules = evaluator.ruleSet.rules.filter { $0.metric.kind != .diagnostic && $0.group == nil }
@@ -87,34 +109,45 @@ public struct ComparisonReport: Sendable {
     for rule in evaluator.ruleSet.rules {
       if let g = rule.group, g.key == aggregate.grouping { targeted[g.value, default: []].append(rule) }
     }
+    func pair(_ values: ArraySlice<String>?, rules: [RegressionRule]) -> RegressionEvaluator.Pair {
+      var pair = RegressionEvaluator.Pair(
+        baseline: values.map { side(baseline, $0) } ?? b, candidate: values.map { side(candidate, $0) } ?? c,
+        rules: rules)
+      pair.strata = strata(values.map(Set.init))
+      return pair
+    }
+    if wholeVersions && aggregate.grouping == nil {
+      // No groups: one pair of every rule, in the rule set's order.
+      var whole = RegressionEvaluator.Pair(
+        baseline: b, candidate: c, baselineDiagnostics: baselineDiagnostics,
+        candidateDiagnostics: candidateDiagnostics, rules: evaluator.ruleSet.rules.filter { $0.group == nil })
+      whole.strata = strata(nil, diagnostics: true)
+      results = evaluator.evaluate(pairs: [whole], threads: threads)[0]
+      return
+    }
     if wholeVersions {
       labels.append(nil)
-      pairs.append(.init(baseline: b, candidate: c, rules: metricRules))
+      pairs.append(pair(nil, rules: metricRules))
     } else {
       for value in ranked.prefix(max(0, top)) {
         labels.append(value)
-        let rules = metricRules + (targeted.removeValue(forKey: value) ?? [])
-        pairs.append(.init(baseline: side(baseline, [value]), candidate: side(candidate, [value]), rules: rules))
+        pairs.append(pair([value], rules: metricRules + (targeted.removeValue(forKey: value) ?? [])))
       }
       if ranked.count > top {
         labels.append(GroupingKey.other)
-        pairs.append(
-          .init(
-            baseline: side(baseline, ranked.dropFirst(top)), candidate: side(candidate, ranked.dropFirst(top)),
-            rules: metricRules))
+        pairs.append(pair(ranked.dropFirst(top), rules: metricRules))
       }
     }
     for value in targeted.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
       labels.append(value)
-      pairs.append(
-        .init(baseline: side(baseline, [value]), candidate: side(candidate, [value]), rules: targeted[value]!))
+      pairs.append(pair([value], rules: targeted[value]!))
     }
     if !diagnosticRules.isEmpty {
-      pairs.append(
-        .init(
-          baseline: b, candidate: c, baselineDiagnostics: baselineDiagnostics,
-          candidateDiagnostics: candidateDiagnostics,
-          rules: diagnosticRules))
+      var diagnosticPair = RegressionEvaluator.Pair(
+        baseline: b, candidate: c, baselineDiagnostics: baselineDiagnostics,
+        candidateDiagnostics: candidateDiagnostics, rules: diagnosticRules)
+      diagnosticPair.strata = strata(nil, diagnostics: true)
+      pairs.append(diagnosticPair)
     }
     let evaluated = evaluator.evaluate(pairs: pairs, threads: threads)
     results =
@@ -127,8 +160,19 @@ public struct ComparisonReport: Sendable {
       } + (diagnosticRules.isEmpty ? [] : evaluated[evaluated.count - 1])
   }
 
-  /// Whether the gate fails: some error-severity rule regressed or broke its budget.
-  public var gateFails: Bool { results.contains(where: \.failsGate) || organizer?.failsGate == true }
+  /// Whether the gate fails: some error-severity rule regressed or broke its budget (or ended in a
+  /// verdict the rule file fails on).
+  public var gateFails: Bool {
+    results.contains { $0.failsGate(failingVerdicts: failingVerdicts) } || organizer?.failsGate == true
+  }
+
+  /// The verdicts a rule set fails the gate on besides `regression`.
+  static func failingVerdicts(_ rules: RuleSet) -> Set<Verdict> {
+    Set([rules.failsOnInconclusive ? .inconclusive : nil, rules.failsOnInsufficientData ? .insufficientData : nil].compactMap { $0 })
+  }
+
+  /// The results that fail the gate.
+  public var failingResults: [RuleResult] { results.filter { $0.failsGate(failingVerdicts: failingVerdicts) } }
 
   /// Error-severity rules that had data enough to be decided (not `insufficient-data`).
   public var evaluatedErrorRules: Int {

@@ -218,11 +218,12 @@ public struct ReportPage: Sendable {
       pooled: distributed.reduce(into: [:]) { $0[$1] = pooled($1) },
       interpolation: options.interpolation)
     diagnostics = aggregate.diagnostics.values.sorted { VersionOrder.precedes($0.version, $1.version) }
-    if let gate, aggregate.grouping != nil {
-      // Grouped, the gate is compare --by's: each group of the two versions compared on its own.
+    if let gate, aggregate.grouping != nil || gate.evaluator.stratification.isStratified {
+      // Grouped, the gate is compare --by's: each group of the two versions compared on its own; both
+      // grouped or not, compared within strata as compare does.
       comparison = ComparisonReport(
         grouped: aggregate, baseline: gate.baseline, candidate: gate.candidate, top: gate.top,
-        baselineDiagnostics: aggregate.diagnostics[gate.baseline],
+        wholeVersions: aggregate.grouping == nil, baselineDiagnostics: aggregate.diagnostics[gate.baseline],
         candidateDiagnostics: aggregate.diagnostics[gate.candidate], evaluator: gate.evaluator, threads: gate.threads)
     } else if let gate, let b = aggregate.versions[gate.baseline], let c = aggregate.versions[gate.candidate],
       let pb = pooled(gate.baseline), let pc = pooled(gate.candidate)

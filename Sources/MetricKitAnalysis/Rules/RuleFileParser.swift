@@ -146,6 +146,7 @@ public enum RuleFileParser {
       var defaults = Defaults()
       var ruleNodes: Node.Sequence? = nil
       var organizerRegressions: Severity?
+      var (failsOnInconclusive, failsOnInsufficientData) = (false, false)
       for (keyNode, value) in top {
         let key = keyNode.string ?? ""
         switch key {
@@ -176,8 +177,25 @@ public enum RuleFileParser {
             guard name == "regressions" else { throw fail(k, "organizer.\(name)", "unknown key (known: regressions)") }
             organizerRegressions = try choice(v, "organizer.regressions", Severity.self)
           }
+        case "verdicts":
+          guard case .mapping(let mapping) = value else { throw fail(value, key, "expected a mapping") }
+          for (k, v) in mapping {
+            let name = k.string ?? ""
+            let path = "verdicts.\(name)"
+            let fails: Bool
+            switch v.string {
+            case "fail": fails = true
+            case "pass": fails = false
+            default: throw fail(v, path, "expected fail or pass, not '\(v.string ?? "")'")
+            }
+            switch name {
+            case "inconclusive": failsOnInconclusive = fails
+            case "insufficientData": failsOnInsufficientData = fails
+            default: throw fail(k, path, "unknown key (known: inconclusive, insufficientData)")
+            }
+          }
         default:
-          throw fail(keyNode, key, "unknown key (known: defaults, rules, organizer)")
+          throw fail(keyNode, key, "unknown key (known: defaults, rules, organizer, verdicts)")
         }
       }
       var rules: [RegressionRule] = []
@@ -190,6 +208,8 @@ public enum RuleFileParser {
       }
       var set = RuleSet(unchecked: defaults.alpha, rules: rules)
       set.organizerRegressions = organizerRegressions
+      set.failsOnInconclusive = failsOnInconclusive
+      set.failsOnInsufficientData = failsOnInsufficientData
       return set
     }
 

@@ -7,6 +7,14 @@ public struct RuleSet: Sendable, Hashable {
   /// What Apple's own regression insights for the candidate do to the gate (`compare --organizer`):
   /// nil lists them for information; ``Severity/error`` fails the gate on any of them.
   public var organizerRegressions: Severity?
+  /// Whether an error rule whose data cannot tell (its interval reaches past the thresholds both
+  /// ways) fails the gate (`verdicts: {inconclusive: fail}` in a rule file); by default it is
+  /// reported, not failed.
+  public var failsOnInconclusive = false
+  /// Whether an error rule with too few payloads, or too little matched, fails the gate (`verdicts:
+  /// {insufficientData: fail}`); by default it is reported (and a gate where no error rule had data
+  /// enough cannot be evaluated).
+  public var failsOnInsufficientData = false
 
   /// Creates a rule set of checked rules.
   /// - Throws: ``RuleValidationError`` when alpha is not in (0, 1) or there is no rule (a gate without

@@ -75,6 +75,41 @@ public struct PooledRateTest: Sendable, Hashable {
     try self.init(b, c, confidence: confidence)
   }
 
+  /// Compares the versions' standardized rates: each the strata's pooled rates weighed by the
+  /// strata's common `weight`s (R = Σ w R_s ÷ Σ w, V = Σ w² V_s ÷ (Σ w)²: strata are independent),
+  /// over the strata where both versions have two payloads with exposure.
+  public init(
+    standardized strata: [(weight: Double, baseline: RateSample, candidate: RateSample)], confidence: Double = 0.95
+  ) throws(StatisticsError) {
+    try self.init(
+      standardized: strata.map { ($0.weight, Side($0.baseline), Side($0.candidate)) }, confidence: confidence)
+  }
+
+  /// Compares the standardized means of per-payload values: the means of each stratum, as
+  /// ``init(baselineValues:candidateValues:confidence:)`` takes them, weighed as standardized rates are.
+  public init(
+    standardizedValues strata: [(weight: Double, baseline: ScalarSample, candidate: ScalarSample)],
+    confidence: Double = 0.95
+  ) throws(StatisticsError) {
+    try self.init(
+      standardized: strata.map { ($0.weight, Side(values: $0.baseline), Side(values: $0.candidate)) },
+      confidence: confidence)
+  }
+
+  private init(standardized strata: [(Double, Side?, Side?)], confidence: Double) throws(StatisticsError) {
+    let kept = strata.compactMap { w, b, c in b.flatMap { b in c.map { (w, b, $0) } } }.filter { $0.0 > 0 }
+    let total = kept.reduce(0) { $0 + $1.0 }
+    guard total > 0 else { throw .empty }
+    func side(_ pick: ((Double, Side, Side)) -> Side) -> Side {
+      var side = pick(kept[0])
+      side.rate = kept.reduce(0) { $0 + $1.0 * pick($1).rate } / total
+      side.variance = kept.reduce(0) { $0 + $1.0 * $1.0 * pick($1).variance } / (total * total)
+      side.count = kept.reduce(0) { $0 + pick($1).count }
+      return side
+    }
+    try self.init(side { $0.1 }, side { $0.2 }, confidence: confidence)
+  }
+
   private init(_ b: Side, _ c: Side, confidence: Double) throws(StatisticsError) {
     guard b.rate.isFinite, c.rate.isFinite else { throw .invalidInput("non-finite rate") }
     let logScale = b.rate > 0 && c.rate > 0

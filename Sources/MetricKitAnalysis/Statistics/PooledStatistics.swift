@@ -14,7 +14,10 @@ public struct PooledStatistics: Sendable {
     public var bounds: ClosedRange<Double>?
   }
 
-  private var values: [MetricID: [Statistic: Value]] = [:]
+  var values: [MetricID: [Statistic: Value]] = [:]
+
+  /// No statistics.
+  init() {}
 
   /// Computes `requests` (the statistics wanted of each metric) on `aggregate`. A statistic that has
   /// no value (no data, or one that does not apply) is absent.

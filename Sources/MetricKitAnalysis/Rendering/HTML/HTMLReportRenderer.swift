@@ -502,9 +502,9 @@ public enum HTMLReportRenderer {
       out += "<th>q</th><th>Threshold</th><th>Verdict</th><th>Why</th><th>Severity</th></tr></thead><tbody>\n"
       for r in report.results {
         let verdictClass =
-          r.failsGate
+          ComparisonRenderer.fails(r, report)
           ? "fail"
-          : r.verdict == .regression || r.budgetExceeded == true
+          : r.verdict == .regression || r.budgetExceeded == true || r.verdict == .inconclusive
             ? "warn"
             : r.verdict == .insufficientData ? "none" : "pass"
         let name = TextEscaping.html(ComparisonRenderer.ruleName(r))
@@ -525,6 +525,11 @@ public enum HTMLReportRenderer {
         out += "<td>\(r.rule.severity.rawValue)</td></tr>\n"
       }
       out += "</tbody></table>\n"
+      let notes = ComparisonRenderer.matchingNotes(report)
+      if !notes.isEmpty {
+        out += "<ul class=\"matching-notes\">\n" + notes.map { "<li>\(TextEscaping.html($0))</li>\n" }.joined() + "</ul>\n"
+      }
+      for line in ComparisonRenderer.matchingLines(report) { out += "<p class=\"note\">\(TextEscaping.html(line))</p>\n" }
       out += "<p class=\"note\">\(ComparisonRenderer.methods(report)).</p>\n"
       if let apple = report.organizer {
         let role = apple.severity.map { "\($0.rawValue)s" } ?? "for information"

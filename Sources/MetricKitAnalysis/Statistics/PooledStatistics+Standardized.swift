@@ -1,0 +1,135 @@
+import Foundation
+
+extension PooledStatistics {
+  /// The statistics of a version standardized to a common mix: the strata's aggregates of the version,
+  /// each with its weight in the mix. A mean or rate is Σ w · statistic ÷ Σ w over the strata holding
+  /// the metric. A histogram percentile is the inverse of the mixture CDF Σ w F_s ÷ Σ w (each F_s its
+  /// stratum's merged histogram's CDF, through GSL; the mixture is linear between the union of the
+  /// strata's edges), with the bracket of the lowest and highest mixture CDF the buckets allow; a
+  /// percentile of values is the smallest value whose weighted share reaches it.
+  public init(
+    standardized strata: [(weight: Double, aggregate: VersionAggregate)], requests: [MetricID: Set<Statistic>],
+    estimator: MeanEstimator = .midpoint, interpolation: Interpolation = .monotone
+  ) {
+    self.init()
+    for (metric, statistics) in requests {
+      let computed = Self.standardized(metric, statistics, strata, estimator: estimator, interpolation: interpolation)
+      if !computed.isEmpty { values[metric] = computed }
+    }
+  }
+
+  private static func standardized(
+    _ metric: MetricID, _ statistics: Set<Statistic>, _ strata: [(weight: Double, aggregate: VersionAggregate)],
+    estimator: MeanEstimator, interpolation: Interpolation
+  ) -> [Statistic: Value] {
+    let percentiles = statistics.compactMap(\.percentile).sorted()
+    let others = statistics.filter { $0.percentile == nil }
+    var out: [Statistic: Value] = [:]
+    func weighted(_ parts: [(Double, Double)]) -> Double? {
+      let total = parts.reduce(0) { $0 + $1.0 }
+      guard total > 0 else { return nil }
+      let value = parts.reduce(0) { $0 + $1.0 * $1.1 } / total
+      return value.isFinite ? value : nil
+    }
+    switch metric.kind {
+    case .histogram:
+      let parts = strata.compactMap { w, a in
+        a.histogram(metric).flatMap { $0.sampleCount > 0 && w > 0 ? (w, $0) : nil }
+      }
+      guard !parts.isEmpty else { return [:] }
+      for p in percentiles {
+        if let value = try? mixturePercentile(parts, p, interpolation: interpolation) {
+          out[.percentile(p)] = value
+        }
+      }
+      if !others.isEmpty,
+        let mean = weighted(
+          parts.compactMap { w, h in (try? h.mean(estimator: estimator, interpolation: interpolation)).map { (w, $0) } })
+      {
+        for statistic in others { out[statistic] = Value(value: mean) }
+      }
+    case .scalar, .counter:
+      let parts = strata.compactMap { w, a in a.scalar(metric).flatMap { $0.count > 0 && w > 0 ? (w, $0) : nil } }
+      guard !parts.isEmpty else { return [:] }
+      for p in percentiles {
+        if let value = weightedPercentile(parts, p) { out[.percentile(p)] = Value(value: value) }
+      }
+      if !others.isEmpty, let mean = weighted(parts.compactMap { w, s in (try? s.mean()).map { (w, $0) } }) {
+        for statistic in others { out[statistic] = Value(value: mean) }
+      }
+    case .rate:
+      let parts = strata.compactMap { w, a in a.rate(metric)?.pooledRate.map { (w, $0) } }
+      guard let rate = weighted(parts) else { return [:] }
+      for statistic in statistics { out[statistic] = Value(value: rate) }
+    case .diagnostic:
+      return [:]
+    }
+    return out
+  }
+
+  /// The percentile of the mixture of the strata's merged histograms, with its guaranteed bracket.
+  static func mixturePercentile(
+    _ parts: [(Double, MergedHistogram<Dimension>)], _ percentile: Percentile, interpolation: Interpolation
+  ) throws(StatisticsError) -> Value {
+    let total = parts.reduce(0) { $0 + $1.0 }
+    let q = percentile.probability
+    // A share reached up to rounding counts as reached.
+    let reach = q * (1 - 1e-12)
+    var points = Set<Double>()
+    for (_, h) in parts { for b in h.buckets { points.formUnion([b.range.start, b.range.end]) } }
+    let x = points.sorted()
+    var mixture = [Double](repeating: 0, count: x.count)
+    for (w, h) in parts {
+      let cdf = try h.cdf(at: x, interpolation: interpolation)
+      for j in x.indices { mixture[j] += w / total * cdf[j] }
+    }
+    guard let j = mixture.firstIndex(where: { $0 >= reach }) else { throw .empty }
+    var value = x[j]
+    if j > 0, mixture[j] > mixture[j - 1] {
+      value = x[j - 1] + (q - mixture[j - 1]) / (mixture[j] - mixture[j - 1]) * (x[j] - x[j - 1])
+      value = min(max(value, x[j - 1]), x[j])
+    }
+    // The bracket: all of a bucket's mass at its start gives the highest CDF, so the lowest quantile;
+    // all of it at its end, the highest.
+    func edge(_ at: (MergedHistogram<Dimension>.Bucket) -> Double) -> Double {
+      var masses: [(Double, Double)] = []
+      for (w, h) in parts {
+        let n = Double(h.sampleCount)
+        for b in h.buckets { masses.append((at(b), w / total * Double(b.count) / n)) }
+      }
+      masses.sort { $0.0 < $1.0 }
+      var cumulative = 0.0
+      for (edge, mass) in masses {
+        cumulative += mass
+        if cumulative >= reach { return edge }
+      }
+      return masses.last?.0 ?? value
+    }
+    let lower = edge { $0.range.start }
+    let upper = edge { $0.range.end }
+    return Value(value: min(max(value, lower), upper), bounds: lower...upper)
+  }
+
+  /// The smallest value whose weighted share of the strata's values reaches the percentile: each
+  /// stratum's values share its weight.
+  static func weightedPercentile(_ parts: [(Double, ScalarSample)], _ percentile: Percentile) -> Double? {
+    let total = parts.reduce(0) { $0 + $1.0 }
+    var masses: [(Double, Double)] = []
+    for (w, sample) in parts {
+      let n = Double(sample.count)
+      if let exact = sample.exactValues {
+        for v in exact { masses.append((v, w / total / n)) }
+      } else {
+        for bin in sample.binned.bins { masses.append((bin.value, w / total * Double(bin.count) / n)) }
+      }
+    }
+    masses.sort { $0.0 < $1.0 }
+    let reach = percentile.probability * (1 - 1e-12)
+    var cumulative = 0.0
+    for (value, mass) in masses {
+      cumulative += mass
+      if cumulative >= reach { return value }
+    }
+    return masses.last?.0
+  }
+}
