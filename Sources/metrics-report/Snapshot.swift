@@ -55,6 +55,12 @@ struct Snapshot: ParsableCommand {
       "With --interval, break the time axis down by a metadata field (as trend --by).", valueName: "key"))
   var by: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Also record each version per stratum of these fields (--by keys, comma-separated), as compare matches them; 'none' records none.",
+      valueName: "fields"))
+  var stratify: Stratification = .default
+
   mutating func validate() throws {
     try input.validate(output: output)
     if input.paths.isEmpty && !input.stdin {
@@ -85,6 +91,10 @@ struct Snapshot: ParsableCommand {
     options.grouping = by.flatMap(GroupingKey.init(parsing:))
     options.dayUTCOffset = try input.timestampParser().assumedUTCOffset
     options.diagnostics = symbols.diagnosticOptions()
+    if stratify.isStratified {
+      options.stratification = stratify
+      if !input.appVersions.isEmpty { options.stratifiedVersions = Set(input.appVersions) }
+    }
     let aggregate = try input.aggregate(options)
     try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
     // The versions asked, or every version counted.

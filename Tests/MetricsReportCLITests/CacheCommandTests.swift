@@ -345,7 +345,7 @@ struct CacheCommandTests {
       // A cache whose entries folder is a link is refused, and nothing is written through it.
       let linked = dir.appendingPathComponent("linked")
       try fm.createDirectory(at: linked, withIntermediateDirectories: true)
-      try Data("metrics-report cache 3\n".utf8).write(to: linked.appendingPathComponent("FORMAT"))
+      try Data("metrics-report cache 4\n".utf8).write(to: linked.appendingPathComponent("FORMAT"))
       try fm.createSymbolicLink(at: linked.appendingPathComponent("entries"), withDestinationURL: mine)
       let refused = try CLIRunner.run(["summary", "Samples/dump", "--cache", linked.path])
       #expect(refused.status == 2 && refused.stderr.contains("entries is not a folder"), "\(refused.stderr)")
@@ -421,7 +421,7 @@ struct CacheCommandTests {
       let refused = try CLIRunner.run(["summary", "Samples/dump", "--cache", other.path])
       #expect(refused.status == 2 && refused.stdout.isEmpty)
       #expect(
-        refused.stderr.contains("a metrics-report cache of format 1; this build reads format 3"), "\(refused.stderr)")
+        refused.stderr.contains("a metrics-report cache of format 1; this build reads format 4"), "\(refused.stderr)")
       let notCache = dir.appendingPathComponent("photos")
       try FileManager.default.createDirectory(at: notCache, withIntermediateDirectories: true)
       try Data("x".utf8).write(to: notCache.appendingPathComponent("a.jpg"))

@@ -105,7 +105,8 @@ struct DiagnosticsCommandTests {
     let rate = try #require(
       results.first { $0["metric"] as? String == "diagnostics.crash" && $0["statistic"] as? String == "rate" })
     #expect(rate["baseline"] as? Double == 1000.0 * 30 / 37)  // 40 payloads, 3 spanning an update excluded
-    #expect(rate["verdict"] as? String == "unchanged")
+    // 37 and 40 payloads: the interval is too wide to call it unchanged.
+    #expect(rate["verdict"] as? String == "inconclusive")
     let text = try CLIRunner.run(["compare", dir.path, "--baseline", "1.0", "--candidate", "2.0"])
     #expect(text.stdout.contains("diagnostics.crash newSignature"))
     // The same from snapshots: diagnostics travel with them.

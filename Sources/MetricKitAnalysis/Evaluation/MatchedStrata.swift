@@ -5,9 +5,11 @@
 /// Coarsening climbs ``Stratification``'s ladder one resolution at a time. At each, the strata not yet
 /// matched are merged by their coarsened values; a merged stratum with at least
 /// ``Stratification/minimumPayloads`` of each version is matched; one that holds that many of one
-/// version and none of the other is left out (a population only one version has: no coarser stratum
-/// would compare like with like); any other climbs on. What reaches the top (any value of every field)
-/// is matched when it holds both versions, else left out.
+/// version, fewer of the other, and a share of the one's payloads at least ``lopsidedRatio`` times its
+/// share of the other's is left out (a population one version has and the other hardly: merged into
+/// its parent, it would tilt the parent's mix toward one version, the confounding matching removes);
+/// any other climbs on. What reaches the top (any value of every field) is
+/// matched when it holds both versions, else left out.
 public struct MatchedStrata: Sendable {
   /// One matched stratum.
   public struct Stratum: Sendable {
@@ -33,9 +35,10 @@ public struct MatchedStrata: Sendable {
   public var baselinePayloads: Int
   /// The candidate's.
   public var candidatePayloads: Int
-  /// Strata left out because only the baseline held them (at the resolution they were left at).
+  /// Strata left out because the baseline held enough of them and the candidate too few (at the
+  /// resolution they were left at).
   public var baselineOnlyStrata = 0
-  /// Strata only the candidate held.
+  /// Strata the candidate held enough of and the baseline too few.
   public var candidateOnlyStrata = 0
 
   /// Matches the fine strata of two versions (by their values in `stratification`'s fields), and
@@ -89,9 +92,9 @@ public struct MatchedStrata: Sendable {
               candidate: merged(parts, candidate, version: candidateVersion),
               baselineDiagnostics: counts(parts, baselineDiagnostics),
               candidateDiagnostics: counts(parts, candidateDiagnostics)))
-        } else if (nb >= k && nc == 0) || (top && nb > 0) {
+        } else if (nb >= k && Self.lopsided(nb, of: baselinePayloads, nc, of: candidatePayloads)) || (top && nb > 0) {
           baselineOnlyStrata += 1
-        } else if (nc >= k && nb == 0) || (top && nc > 0) {
+        } else if (nc >= k && Self.lopsided(nc, of: candidatePayloads, nb, of: baselinePayloads)) || (top && nc > 0) {
           candidateOnlyStrata += 1
         } else if !top {
           pending += parts
@@ -106,6 +109,18 @@ public struct MatchedStrata: Sendable {
       ($0.weight, $1.values.joined(separator: "\u{1}")) > ($1.weight, $0.values.joined(separator: "\u{1}"))
     }
   }
+
+  /// Whether a stratum holds `n` of one version's `total` payloads and so few of the other's (`m` of
+  /// `otherTotal`) that it is that version's population: its share of the one at least
+  /// ``lopsidedRatio`` times its share of the other.
+  static func lopsided(_ n: Int, of total: Int, _ m: Int, of otherTotal: Int) -> Bool {
+    guard total > 0, otherTotal > 0 else { return true }
+    return Double(n) / Double(total) >= lopsidedRatio * Double(m) / Double(otherTotal)
+  }
+
+  /// How many times one version's share a stratum must hold of the other's to be left out as that
+  /// version's alone.
+  public static let lopsidedRatio = 4.0
 
   /// The baseline's payloads in matched strata.
   public var matchedBaselinePayloads: Int { strata.reduce(0) { $0 + $1.baseline.payloadCount } }

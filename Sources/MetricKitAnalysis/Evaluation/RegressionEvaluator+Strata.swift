@@ -54,10 +54,13 @@ extension RegressionEvaluator {
   }
 
   /// A diagnostic rate within strata: the Mantel–Haenszel test of the events over each stratum's
-  /// metric payloads, the rates standardized to the common mix (`pooled` is the unmatched result).
-  func evaluateDiagnostics(_ rule: RegressionRule, kind: DiagnosticKind, pooled: RuleResult, strata: MatchedStrata)
-    -> (RuleResult, (worse: Double, better: Double)?)
-  {
+  /// metric payloads, the rates standardized to the common mix (`pooled` is the unmatched evaluation,
+  /// kept when the diagnostics' own metadata does not fall in the matched strata).
+  func evaluateDiagnostics(
+    _ rule: RegressionRule, kind: DiagnosticKind, pooled pooledEvaluation: (RuleResult, (worse: Double, better: Double)?),
+    events: (baseline: Int, candidate: Int), strata: MatchedStrata
+  ) -> (RuleResult, (worse: Double, better: Double)?) {
+    let (pooled, pooledTest) = pooledEvaluation
     var result = pooled
     result.pValue = nil
     result.changeInterval = nil
@@ -68,6 +71,15 @@ extension RegressionEvaluator {
       strata.strata.reduce(0) { $0 + $1.weight * 1000 * Double(events($1)) / Double(max(1, exposure($1))) }
     }
     guard pooled.baseline != nil, pooled.candidate != nil else { return (result, nil) }
+    // Diagnostics are stratified by their own metadata: where most of a version's events fall in no
+    // matched stratum (metadata the metric payloads do not share), the rate is compared pooled.
+    func share(_ count: (MatchedStrata.Stratum) -> Int, of total: Int) -> Double {
+      total > 0 ? Double(strata.strata.reduce(0) { $0 + count($1) }) / Double(total) : 1
+    }
+    let minimum = strata.stratification.minimumCoverage
+    guard share({ $0.baselineDiagnostics[kind] ?? 0 }, of: events.baseline) >= minimum,
+      share({ $0.candidateDiagnostics[kind] ?? 0 }, of: events.candidate) >= minimum
+    else { return (pooled, pooledTest) }
     result.baseline = rate({ $0.baselineDiagnostics[kind] ?? 0 }, { $0.baseline.payloadCount })
     result.candidate = rate({ $0.candidateDiagnostics[kind] ?? 0 }, { $0.candidate.payloadCount })
     result.baselinePayloads = nb

@@ -128,7 +128,8 @@ public struct RegressionEvaluator: Sendable {
         rule, kind: kind, baseline: (baseline, pair.baselineDiagnostics),
         candidate: (candidate, pair.candidateDiagnostics))
       if let strata = pair.strata, rule.statistic != .newSignature {
-        evaluated = evaluateDiagnostics(rule, kind: kind, pooled: evaluated.0, strata: strata)
+        let events = (pair.baselineDiagnostics?.counts[kind] ?? 0, pair.candidateDiagnostics?.counts[kind] ?? 0)
+        evaluated = evaluateDiagnostics(rule, kind: kind, pooled: evaluated, events: events, strata: strata)
       }
       return evaluated
     }

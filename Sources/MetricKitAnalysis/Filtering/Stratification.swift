@@ -19,20 +19,20 @@ public struct Stratification: Sendable, Hashable, CustomStringConvertible {
   /// The label of a dimension coarsened away (any value).
   public static let any = "*"
 
-  /// The default: device model and OS version, strata of at least 10 payloads of each version.
+  /// The default: device model and OS version, strata of at least 5 payloads of each version.
   public static let `default` = Stratification(dimensions: [.deviceType, .osVersion])
   /// No strata: the versions compared as two pooled samples.
   public static let none = Stratification(dimensions: [])
 
   /// Creates a stratification.
-  public init(dimensions: [GroupingKey], minimumPayloads: Int = 10) {
+  public init(dimensions: [GroupingKey], minimumPayloads: Int = 5) {
     self.dimensions = dimensions
     self.minimumPayloads = max(1, minimumPayloads)
   }
 
   /// Parses `none` or a comma-separated list of `--by` keys (`deviceType,osVersion`); nil when a key
   /// is unknown or named twice.
-  public init?(parsing text: String, minimumPayloads: Int = 10) {
+  public init?(parsing text: String, minimumPayloads: Int = 5) {
     if text == "none" {
       self.init(dimensions: [], minimumPayloads: minimumPayloads)
       return

@@ -123,7 +123,7 @@ public enum ComparisonRenderer {
           "Matched within the same %@: %d strata (coarsened below %d payloads a version), weighed by their share of both versions' matched payloads; %.0f%% of the baseline's and %.0f%% of the candidate's payloads compared",
         m.fieldsText, m.strata.count, m.minimumPayloads, m.baselineCoverage * 100, m.candidateCoverage * 100)
         + (m.baselineOnlyStrata + m.candidateOnlyStrata > 0
-          ? "; left out: \(m.baselineOnlyStrata) strata only the baseline held, \(m.candidateOnlyStrata) only the candidate."
+          ? "; left out: \(m.baselineOnlyStrata) strata of the baseline's with too few of the candidate's payloads, \(m.candidateOnlyStrata) of the candidate's with too few of the baseline's."
           : ".")
     ]
     if !m.shifts.isEmpty {

@@ -51,7 +51,7 @@ public enum VerdictReason {
     case .inconclusive:
       let decisive = min(result.qValue ?? 1, result.improvementQValue ?? 1)
       text = String(
-        format: "not decided (q = %.3g): the 95%% interval holds changes both ways, past %@, and is wider than the thresholds' band", decisive, threshold)
+        format: "not decided (q = %.3g): the 95%% interval holds changes both ways, past %@, and is wider than the band between the thresholds", decisive, threshold)
     case .unchanged:
       guard let q = result.qValue, let qBetter = result.improvementQValue else {
         text = "no test could be run"

@@ -15,9 +15,9 @@ public struct ComparisonMatching: Sendable {
   public var matchedBaselinePayloads: Int
   /// The candidate's.
   public var matchedCandidatePayloads: Int
-  /// Strata left out because only the baseline held them.
+  /// Strata left out because the baseline held enough of them and the candidate too few.
   public var baselineOnlyStrata: Int
-  /// Strata only the candidate held.
+  /// Strata the candidate held enough of and the baseline too few.
   public var candidateOnlyStrata: Int
   /// The strata whose share moved most between the versions.
   public var shifts: [MixShift]

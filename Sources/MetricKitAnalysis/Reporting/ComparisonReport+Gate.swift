@@ -45,12 +45,29 @@ extension ComparisonReport {
     if case .snapshot(let snapshot, _) = candidate { inputs.merge(snapshot.inputs) }
     var baselineSnapshot: (path: String, inputs: InputAccounting)?
     if case .snapshot(let snapshot, let path) = baseline { baselineSnapshot = (path, snapshot.inputs) }
+    // Each side's strata, from the dump or its snapshot, when taken with the evaluator's fields.
+    let fields = evaluator.stratification.dimensions
+    func strata(_ side: Side) -> (metrics: [[String]: VersionAggregate], diagnostics: [[String]: [DiagnosticKind: Int]])? {
+      switch side {
+      case .dump(let version):
+        aggregate.strataDimensions == fields
+          ? (aggregate.strata(of: version), aggregate.diagnosticStrata(of: version)) : nil
+      case .snapshot(let snapshot, _):
+        snapshot.strataDimensions == fields ? (snapshot.strata, snapshot.diagnosticStrata) : nil
+      }
+    }
+    var matched: MatchedStrata?
+    if evaluator.stratification.isStratified, let bs = strata(baseline), let cs = strata(candidate) {
+      matched = MatchedStrata(
+        evaluator.stratification, baseline: bs.metrics, candidate: cs.metrics, baselineDiagnostics: bs.diagnostics,
+        candidateDiagnostics: cs.diagnostics)
+    }
     self.init(
       baseline: baselineAggregate, candidate: candidateAggregate, inputs: inputs, baselineSnapshot: baselineSnapshot,
       baselineDiagnostics: b.diagnostics, candidateDiagnostics: c.diagnostics, evaluator: evaluator,
-      threads: threads)
-    if evaluator.stratification.isStratified {
-      unmatchedReason = "a side comes from a snapshot, which holds no strata: the versions are compared pooled"
+      strata: matched, threads: threads)
+    if evaluator.stratification.isStratified && matched == nil {
+      unmatchedReason = "a snapshot holds no strata of \(evaluator.stratification): the versions are compared pooled"
     }
   }
 }

@@ -32,12 +32,13 @@ public struct ComparisonReport: Sendable {
   /// `verdicts:`).
   public var failingVerdicts: Set<Verdict> = []
 
-  /// Creates a report, its rules evaluated on up to `threads` threads.
+  /// Creates a report, its rules evaluated on up to `threads` threads; within `strata` when given
+  /// (the sides' matched strata), pooled otherwise.
   public init(
     baseline: VersionAggregate, candidate: VersionAggregate, inputs: InputAccounting,
     baselineSnapshot: (path: String, inputs: InputAccounting)? = nil, baselineDiagnostics: DiagnosticAggregate? = nil,
     candidateDiagnostics: DiagnosticAggregate? = nil, evaluator: RegressionEvaluator,
-    statistics: (PooledStatistics, PooledStatistics)? = nil, threads: Int = 1
+    statistics: (PooledStatistics, PooledStatistics)? = nil, strata: MatchedStrata? = nil, threads: Int = 1
   ) {
     self.baseline = baseline.version
     self.candidate = candidate.version
@@ -48,9 +49,13 @@ public struct ComparisonReport: Sendable {
     alpha = evaluator.ruleSet.alpha
     decision = evaluator.decision
     failingVerdicts = Self.failingVerdicts(evaluator.ruleSet)
-    results = evaluator.evaluate(
+    var pair = RegressionEvaluator.Pair(
       baseline: baseline, candidate: candidate, baselineDiagnostics: baselineDiagnostics,
-      candidateDiagnostics: candidateDiagnostics, statistics: statistics, threads: threads)
+      candidateDiagnostics: candidateDiagnostics, rules: evaluator.ruleSet.rules.filter { $0.group == nil })
+    pair.statistics = statistics
+    pair.strata = strata
+    matching = strata.map(ComparisonMatching.init)
+    results = evaluator.evaluate(pairs: [pair], threads: threads)[0]
   }
 
   /// Compares each group of the two versions on its own (`compare --by`): the metric rules per group,

@@ -282,10 +282,15 @@ public enum RuleFileParser {
       # for rates, the pooled rate's test; Benjamini–Hochberg q-value) is below alpha AND the change
       # moved past every threshold in the bad direction (with compare --decision confident, its whole
       # 95% interval). `budget` caps the candidate alone. Statistics: mean, pNN, rate, value.
+      # `verdicts` says whether an error rule that is inconclusive (a wide interval, open both ways)
+      # or has insufficient data fails the gate too.
 
       defaults:
         alpha: \(ruleSet.alpha)
         minPayloads: \(ruleSet.rules.first?.minPayloads ?? 20)
+      verdicts:
+        inconclusive: \(ruleSet.failsOnInconclusive ? "fail" : "pass")
+        insufficientData: \(ruleSet.failsOnInsufficientData ? "fail" : "pass")
       rules:\(ruleSet.rules.isEmpty ? " []" : "")
 
       """

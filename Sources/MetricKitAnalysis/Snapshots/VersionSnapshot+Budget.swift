@@ -53,6 +53,7 @@ extension VersionSnapshot {
       }
     }
     spend(&copy.aggregate)
+    for cell in strata.keys.sorted(by: StratumCell.precedes) { spend(&copy.strata[cell]!) }
     for key in series.keys.sorted(by: { ($0.start, $0.group ?? "") < ($1.start, $1.group ?? "") }) {
       spend(&copy.series[key]!)
     }

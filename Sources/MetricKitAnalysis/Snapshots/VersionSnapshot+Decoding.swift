@@ -107,6 +107,7 @@ extension VersionSnapshot {
       try root.member("exactValueBudget").map { v throws(PayloadDecodingError) in
         try count(v, "exactValueBudget")
       } ?? Int.max
+    if let strata = root.member("strata") { try snapshot.decodeStrata(strata, exactLimit: exactLimit) }
     guard let text = root.member("interval")?.string else { return snapshot }
     guard let interval = TrendInterval(rawValue: text) else { throw fail("interval", "unknown interval '\(text)'") }
     snapshot.interval = interval
@@ -137,6 +138,45 @@ extension VersionSnapshot {
       snapshot.series[key] = try decodeAggregate(entry, version: version, exactLimit: exactLimit)
     }
     return snapshot
+  }
+
+  /// Reads `strata`: the fields, each cell's aggregate, the diagnostics' counts per cell.
+  private mutating func decodeStrata(_ root: JSONValue, exactLimit: Int) throws(PayloadDecodingError) {
+    var fields: [GroupingKey] = []
+    for (i, v) in try Self.member(root, "fields").children.enumerated() {
+      guard let text = v.string, let key = GroupingKey(parsing: text) else {
+        throw Self.fail("strata.fields.\(i)", "not a stratum field")
+      }
+      fields.append(key)
+    }
+    strataDimensions = fields
+    func values(_ v: JSONValue?, _ key: String) throws(PayloadDecodingError) -> [String] {
+      guard let v, v.kind == .array else { throw Self.fail(key, "expected an array of values") }
+      var out: [String] = []
+      for item in v.children {
+        guard let text = item.string else { throw Self.fail(key, "expected strings") }
+        out.append(text)
+      }
+      guard out.count == fields.count else { throw Self.fail(key, "expected one value per field") }
+      return out
+    }
+    for (i, cell) in try Self.member(root, "cells").children.enumerated() {
+      let stratum = try values(cell.member("stratum"), "strata.cells.\(i).stratum")
+      guard strata[stratum] == nil else { throw Self.fail("strata.cells.\(i)", "a stratum listed twice") }
+      strata[stratum] = try Self.decodeAggregate(cell, version: aggregate.version, exactLimit: exactLimit)
+    }
+    let diagnosed: [JSONValue] = root.member("diagnostics").map { Array($0.children) } ?? []
+    for (i, item) in diagnosed.enumerated() {
+      let parts = Array(item.children)
+      guard parts.count == 2 else { throw Self.fail("strata.diagnostics.\(i)", "expected [stratum, counts]") }
+      let stratum = try values(parts[0], "strata.diagnostics.\(i).0")
+      for (name, n) in try Self.counts(parts[1], "strata.diagnostics.\(i).1") {
+        guard let kind = DiagnosticKind(rawValue: name) else {
+          throw Self.fail("strata.diagnostics.\(i).1", "unknown diagnostic kind '\(name)'")
+        }
+        diagnosticStrata[stratum, default: [:]][kind] = n
+      }
+    }
   }
 
   /// The shard identities of a snapshot: distinct, well formed, at most

@@ -38,6 +38,15 @@ extension VersionSnapshot {
       result.exactValueBudget = min(result.exactValueBudget, other.exactValueBudget)
       result.inputs.merge(other.inputs)
       result.series.merge(other.series)
+      if result.strataDimensions != other.strataDimensions {
+        // Shards taken with other strata (or none) compare pooled: the merge keeps none.
+        (result.strataDimensions, result.strata, result.diagnosticStrata) = (nil, [:], [:])
+      } else {
+        result.strata.merge(other.strata)
+        for (cell, counts) in other.diagnosticStrata {
+          result.diagnosticStrata[cell, default: [:]].merge(counts, uniquingKeysWith: +)
+        }
+      }
       if let day = other.latestDay { result.latestDay = max(result.latestDay ?? day, day) }
       result.undatedPayloads += other.undatedPayloads
       if let theirs = other.diagnostics {

@@ -47,6 +47,29 @@ extension VersionSnapshot {
             })
         ))
     }
+    if let dimensions = strataDimensions {
+      let cells = strata.keys.sorted(by: StratumCell.precedes)
+      let diagnosed = diagnosticStrata.keys.sorted(by: StratumCell.precedes)
+      func values(_ v: [String]) -> JSONWriter.Value { .array(v.map { .string($0) }) }
+      members.append(
+        (
+          "strata",
+          .object([
+            ("fields", .array(dimensions.map { .string($0.description) })),
+            ("cells", .array(cells.map { .object([("stratum", values($0))] + Self.aggregateMembers(strata[$0]!)) })),
+            (
+              "diagnostics",
+              .array(
+                diagnosed.map { cell in
+                  let counts = diagnosticStrata[cell]!
+                  return .array([
+                    values(cell), .object(counts.keys.sorted().map { ($0.rawValue, .integer(Int128(counts[$0]!))) }),
+                  ])
+                })
+            ),
+          ])
+        ))
+    }
     return compact ? JSONWriter.compact(.object(members)) + "\n" : JSONWriter.render(.object(members))
   }
 

@@ -23,7 +23,10 @@ import Foundation
 ///     "launchDurations": sample},
 ///  "interval"?: "week", "by"?: "deviceType" | null, "latestDay"?: "2024-01-22", "undatedPayloads"?: N,
 ///  "series"?: [{"start": "2023-12-04", "group"?: "iPhone15,3", "payloads": N, "histograms": {…},
-///               "payloadStatistics": {…}, "scalars": {…}, "rates": {…}}]}
+///               "payloadStatistics": {…}, "scalars": {…}, "rates": {…}}],
+///  "strata"?: {"fields": ["deviceType", "osVersion"],
+///              "cells": [{"stratum": ["iPhone15,3", "iPhone OS 17.5"], "payloads": N, "histograms": {…}, …}],
+///              "diagnostics": [[["iPhone15,3", "iPhone OS 17.5"], {"crash": N, …}]]}}
 /// ```
 /// A `sample` is `[v, …]` (every value) up to `exactValueLimit` values, a sketch past it; `rates` is
 /// `[[numerator, denominator], …]` up to the limit, sums and a sketch past it (see
@@ -32,7 +35,8 @@ import Foundation
 /// payloads): the one field in which a merge differs from one snapshot of all its inputs. Formats 1
 /// (every value, no limit) and 2 (no `shards`: the snapshot counts as one shard, identified by its
 /// content) are still read.
-/// The time axis (`interval` to `series`) is written only by `snapshot --interval`. A file or stream
+/// The time axis (`interval` to `series`) is written only by `snapshot --interval`; `strata` only when
+/// the snapshot was taken with them (the default: a matched comparison's strata). A file or stream
 /// may hold several snapshots one after the other (pretty, or one per line with `--compact`): shards of
 /// a version, or one pass's snapshots of several versions (``loadAll(path:name:)``,
 /// ``mergedByVersion(_:)``).
@@ -72,6 +76,12 @@ public struct VersionSnapshot: Sendable {
   public var latestDay: CalendarDay?
   /// Payloads without timestamps, left off the series.
   public var undatedPayloads = 0
+  /// The fields of `strata`; nil when the snapshot was taken without them.
+  public var strataDimensions: [GroupingKey]?
+  /// The version's aggregate per fine stratum (a matched comparison's input), by the stratum's values.
+  public var strata: [[String]: VersionAggregate] = [:]
+  /// The version's diagnostics counted per fine stratum, by kind.
+  public var diagnosticStrata: [[String]: [DiagnosticKind: Int]] = [:]
   /// The shard identities listed by a merge or read from a file, sorted; empty for a snapshot taken
   /// from inputs (or read from format 2), whose identity is its content's.
   var listedShards: [ShardIdentity] = []
@@ -96,6 +106,12 @@ public struct VersionSnapshot: Sendable {
       estimator: options.estimator, payloadPercentiles: options.payloadPercentiles, inputs: aggregate.inputs,
       diagnostics: aggregate.diagnostics[version])
     self.exactValueBudget = exactValueBudget
+    // The fields asked for, even when no payload of the version came (an empty shard merges).
+    if let dimensions = options.stratification?.dimensions ?? aggregate.strataDimensions, !dimensions.isEmpty {
+      strataDimensions = dimensions
+      strata = aggregate.strata(of: version)
+      diagnosticStrata = aggregate.diagnosticStrata(of: version)
+    }
     guard let interval = options.interval else { return }
     self.interval = interval
     grouping = options.grouping
