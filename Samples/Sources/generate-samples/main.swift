@@ -62,7 +62,8 @@ while let argument = arguments.popFirst() {
     let name = value()
     guard let situation = RolloutScenario.Situation(rawValue: name) else {
       usageError(
-        "unknown situation \(name) (known: \(RolloutScenario.Situation.allCases.map(\.rawValue).joined(separator: ", ")))")
+        "unknown situation \(name) (known: \(RolloutScenario.Situation.allCases.map(\.rawValue).joined(separator: ", ")))"
+      )
     }
     rollout = situation
   default:

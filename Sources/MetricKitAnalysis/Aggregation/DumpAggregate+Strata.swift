@@ -59,7 +59,9 @@ extension DumpAggregate {
   /// Merges the strata of an aggregate of disjoint inputs, then folds those beyond the limit.
   mutating func mergeStrata(_ other: DumpAggregate) {
     strata.merge(other.strata)
-    for (cell, counts) in other.diagnosticStrata { diagnosticStrata[cell, default: [:]].merge(counts, uniquingKeysWith: +) }
+    for (cell, counts) in other.diagnosticStrata {
+      diagnosticStrata[cell, default: [:]].merge(counts, uniquingKeysWith: +)
+    }
     strataDimensions = strataDimensions ?? other.strataDimensions
     stratumLimit = [stratumLimit, other.stratumLimit].compactMap { $0 }.min()
     guard let limit = stratumLimit else { return }

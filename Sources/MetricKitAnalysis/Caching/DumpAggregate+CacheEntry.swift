@@ -55,10 +55,16 @@ extension DumpAggregate {
         ("diagnostics", .array(diagnosticMembers)),
         ("groupLimit", groupLimit.map { .integer(Int128($0)) } ?? .null), ("groupPayloads", .array(trackedPayloads)),
         ("foldedGroupPayloads", counts(foldedGroupPayloads)),
-        ("versionDays", .array(versionDays.keys.sorted(by: bytewise).map { version in
-          let days = versionDays[version]!
-          return .array([.string(version), .string(days.lowerBound.description), .string(days.upperBound.description)])
-        })),
+        (
+          "versionDays",
+          .array(
+            versionDays.keys.sorted(by: bytewise).map { version in
+              let days = versionDays[version]!
+              return .array([
+                .string(version), .string(days.lowerBound.description), .string(days.upperBound.description),
+              ])
+            })
+        ),
         ("strataDimensions", strataDimensions.map { .array($0.map { .string($0.description) }) } ?? .null),
         ("stratumLimit", stratumLimit.map { .integer(Int128($0)) } ?? .null),
         ("strata", .array(strataMembers)), ("diagnosticStrata", .array(diagnosticStrataMembers)),

@@ -136,10 +136,10 @@ public struct MatchedStrata: Sendable {
   }
 
   /// A stratum's label: its values with the fields coarsened away left out (`iPhone12,1 · iPhone OS
-  /// 16.7`), `all` when every field was.
+  /// 16.7`), `(the rest)` when every field was (the strata too sparse apart, merged at the top).
   public static func label(_ values: [String]) -> String {
     let shown = values.filter { $0 != Stratification.any }
-    return shown.isEmpty ? "all" : shown.joined(separator: " · ")
+    return shown.isEmpty ? "(the rest)" : shown.joined(separator: " · ")
   }
 
   /// The matched strata whose share of each version's matched payloads moved most between the

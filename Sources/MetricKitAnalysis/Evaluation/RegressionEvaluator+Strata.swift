@@ -8,7 +8,9 @@ extension RegressionEvaluator {
     _ rule: RegressionRule, _ strata: MatchedStrata, candidate: VersionAggregate,
     pooled: (PooledStatistics, PooledStatistics), standardized: (PooledStatistics, PooledStatistics)
   ) -> (RuleResult, (worse: Double, better: Double)?) {
-    let samples = strata.strata.map { (baseline: Self.sample(rule, $0.baseline), candidate: Self.sample(rule, $0.candidate)) }
+    let samples = strata.strata.map {
+      (baseline: Self.sample(rule, $0.baseline), candidate: Self.sample(rule, $0.candidate))
+    }
     let nb = samples.reduce(0) { $0 + $1.baseline.count }
     let nc = samples.reduce(0) { $0 + $1.candidate.count }
     let pb = standardized.0[rule.metric, rule.statistic]
@@ -45,7 +47,9 @@ extension RegressionEvaluator {
     }
     result.stratifiedTest = test
     result.pValue = test.pValue
-    let weighted = zip(strata.strata, samples).map { (weight: $0.weight, baseline: $1.baseline, candidate: $1.candidate) }
+    let weighted = zip(strata.strata, samples).map {
+      (weight: $0.weight, baseline: $1.baseline, candidate: $1.candidate)
+    }
     if let interval = try? PooledRateTest(standardizedValues: weighted), let ratio = interval.ratio {
       result.changeInterval = Self.placed(
         interval.changeInterval, estimate: ratio - 1, around: result.change, multiplicative: true)
@@ -57,7 +61,8 @@ extension RegressionEvaluator {
   /// metric payloads, the rates standardized to the common mix (`pooled` is the unmatched evaluation,
   /// kept when the diagnostics' own metadata does not fall in the matched strata).
   func evaluateDiagnostics(
-    _ rule: RegressionRule, kind: DiagnosticKind, pooled pooledEvaluation: (RuleResult, (worse: Double, better: Double)?),
+    _ rule: RegressionRule, kind: DiagnosticKind,
+    pooled pooledEvaluation: (RuleResult, (worse: Double, better: Double)?),
     events: (baseline: Int, candidate: Int), strata: MatchedStrata
   ) -> (RuleResult, (worse: Double, better: Double)?) {
     let (pooled, pooledTest) = pooledEvaluation
@@ -131,8 +136,10 @@ extension RegressionEvaluator {
           rate(stratum.candidateDiagnostics[kind], stratum.candidate.payloadCount)
         )
       } else {
-        let b = PooledStatistics(stratum.baseline, requests: requests, estimator: estimator, interpolation: interpolation)
-        let c = PooledStatistics(stratum.candidate, requests: requests, estimator: estimator, interpolation: interpolation)
+        let b = PooledStatistics(
+          stratum.baseline, requests: requests, estimator: estimator, interpolation: interpolation)
+        let c = PooledStatistics(
+          stratum.candidate, requests: requests, estimator: estimator, interpolation: interpolation)
         values = (b[rule.metric, rule.statistic]?.value, c[rule.metric, rule.statistic]?.value)
       }
       guard let b = values.0, let c = values.1 else { continue }

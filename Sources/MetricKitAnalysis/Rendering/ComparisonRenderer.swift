@@ -94,7 +94,7 @@ public enum ComparisonRenderer {
     if r.verdict != .insufficientData {
       parts.append(VerdictReason.text(r, alpha: report.alpha, decision: report.decision))
     }
-    if let where_ = VerdictReason.contributions(r) { parts.append("most from " + where_) }
+    if let origin = VerdictReason.contributions(r) { parts.append("most from " + origin) }
     if let disagreement = VerdictReason.disagreement(r) { parts.append(disagreement) }
     if !r.newSignatures.isEmpty {
       parts = [
@@ -143,7 +143,7 @@ public enum ComparisonRenderer {
   static func matchingNotes(_ report: ComparisonReport) -> [String] {
     report.results.compactMap { r in
       var parts: [String] = []
-      if let where_ = VerdictReason.contributions(r) { parts.append("most from " + where_) }
+      if let origin = VerdictReason.contributions(r) { parts.append("most from " + origin) }
       if let disagreement = VerdictReason.disagreement(r) { parts.append(disagreement) }
       return parts.isEmpty ? nil : "\(ruleName(r)): " + parts.joined(separator: "; ")
     }

@@ -51,7 +51,9 @@ public enum VerdictReason {
     case .inconclusive:
       let decisive = min(result.qValue ?? 1, result.improvementQValue ?? 1)
       text = String(
-        format: "not decided (q = %.3g): the 95%% interval holds changes both ways, past %@, and is wider than the band between the thresholds", decisive, threshold)
+        format:
+          "not decided (q = %.3g): the 95%% interval holds changes both ways, past %@, and is wider than the band between the thresholds",
+        decisive, threshold)
     case .unchanged:
       guard let q = result.qValue, let qBetter = result.improvementQValue else {
         text = "no test could be run"
@@ -117,8 +119,9 @@ public enum VerdictReason {
       let c = result.candidate
     else { return nil }
     let rule = result.rule
-    guard rule.worsened(from: pb, to: pc) != rule.worsened(from: b, to: c)
-      || rule.improved(from: pb, to: pc) != rule.improved(from: b, to: c)
+    guard
+      rule.worsened(from: pb, to: pc) != rule.worsened(from: b, to: c)
+        || rule.improved(from: pb, to: pc) != rule.improved(from: b, to: c)
     else { return nil }
     var text = String(
       format: "pooled, %@ %@ looks %+.1f%%; within the same %@ it is %+.1f%%", rule.metric.description,

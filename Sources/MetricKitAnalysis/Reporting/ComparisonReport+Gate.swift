@@ -47,7 +47,9 @@ extension ComparisonReport {
     if case .snapshot(let snapshot, let path) = baseline { baselineSnapshot = (path, snapshot.inputs) }
     // Each side's strata, from the dump or its snapshot, when taken with the evaluator's fields.
     let fields = evaluator.stratification.dimensions
-    func strata(_ side: Side) -> (metrics: [[String]: VersionAggregate], diagnostics: [[String]: [DiagnosticKind: Int]])? {
+    func strata(_ side: Side) -> (
+      metrics: [[String]: VersionAggregate], diagnostics: [[String]: [DiagnosticKind: Int]]
+    )? {
       switch side {
       case .dump(let version):
         aggregate.strataDimensions == fields

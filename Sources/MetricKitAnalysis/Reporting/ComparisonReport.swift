@@ -95,7 +95,8 @@ public struct ComparisonReport: Sendable {
     }
     // With strata in the aggregate, every pair is compared within them: a group's strata are those of
     // its payloads; the whole versions', all of theirs.
-    let stratified = evaluator.stratification.isStratified && aggregate.strataDimensions == evaluator.stratification.dimensions
+    let stratified =
+      evaluator.stratification.isStratified && aggregate.strataDimensions == evaluator.stratification.dimensions
     func strata(_ values: Set<String>?, diagnostics: Bool = false) -> MatchedStrata? {
       guard stratified else { return nil }
       return MatchedStrata(
@@ -173,7 +174,9 @@ public struct ComparisonReport: Sendable {
 
   /// The verdicts a rule set fails the gate on besides `regression`.
   static func failingVerdicts(_ rules: RuleSet) -> Set<Verdict> {
-    Set([rules.failsOnInconclusive ? .inconclusive : nil, rules.failsOnInsufficientData ? .insufficientData : nil].compactMap { $0 })
+    Set(
+      [rules.failsOnInconclusive ? .inconclusive : nil, rules.failsOnInsufficientData ? .insufficientData : nil]
+        .compactMap { $0 })
   }
 
   /// The results that fail the gate.

@@ -44,7 +44,8 @@ extension PooledStatistics {
       }
       if !others.isEmpty,
         let mean = weighted(
-          parts.compactMap { w, h in (try? h.mean(estimator: estimator, interpolation: interpolation)).map { (w, $0) } })
+          parts.compactMap { w, h in (try? h.mean(estimator: estimator, interpolation: interpolation)).map { (w, $0) } }
+        )
       {
         for statistic in others { out[statistic] = Value(value: mean) }
       }

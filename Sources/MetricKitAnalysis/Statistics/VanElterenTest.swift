@@ -24,7 +24,9 @@ public struct VanElterenTest: Sendable, Hashable {
   }
 
   /// The test both ways from one ranking of each stratum.
-  static func bothWays(strata samples: [(baseline: ScalarSample, candidate: ScalarSample)], candidateLarger larger: Bool)
+  static func bothWays(
+    strata samples: [(baseline: ScalarSample, candidate: ScalarSample)], candidateLarger larger: Bool
+  )
     throws(StatisticsError) -> (test: VanElterenTest, opposite: VanElterenTest)
   {
     var groups: [[(baseline: Int, candidate: Int)]] = []

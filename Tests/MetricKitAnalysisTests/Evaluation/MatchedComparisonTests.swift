@@ -23,12 +23,15 @@ struct MatchedComparisonTests {
     // baseline's alone, and iPhone14,2 almost (27% of the baseline against 3% of the candidate: left
     // out, not merged into a parent whose mix it would tilt); iPhone13,2 and an iPad are sparse at every step and meet at the top.
     let baseline = side(
-      "1", [
+      "1",
+      [
         ["iPhone12,1", "iPhone OS 17.5"]: 20, ["iPhone12,1", "iPhone OS 17.4"]: 4, ["iPhone12,1", "iPhone OS 17.3"]: 7,
-        ["iPhone10,1", "iPhone OS 16.7"]: 30, ["iPhone13,2", "iPhone OS 18.1"]: 5, ["iPhone14,2", "iPhone OS 18.1"]: 25,
+        ["iPhone10,1", "iPhone OS 16.7"]: 30, ["iPhone13,2", "iPhone OS 18.1"]: 5,
+        ["iPhone14,2", "iPhone OS 18.1"]: 25,
       ])
     let candidate = side(
-      "2", [
+      "2",
+      [
         ["iPhone12,1", "iPhone OS 17.5"]: 20, ["iPhone12,1", "iPhone OS 17.4"]: 3, ["iPhone12,1", "iPhone OS 17.3"]: 8,
         ["iPhone13,2", "iPhone OS 18.1"]: 2, ["iPad8,1", "iPadOS 17.1"]: 3, ["iPhone14,2", "iPhone OS 18.1"]: 1,
       ])
@@ -44,7 +47,8 @@ struct MatchedComparisonTests {
     #expect(matched.baselineOnlyStrata == 2 && matched.candidateOnlyStrata == 0)
     let coverage: (Double, Double) = (36.0 / 91, 36.0 / 37)
     #expect(matched.baselineCoverage == coverage.0 && matched.candidateCoverage == coverage.1)
-    #expect(MatchedStrata.label(["iPhone12,1", "*"]) == "iPhone12,1" && MatchedStrata.label(["*", "*"]) == "all")
+    #expect(
+      MatchedStrata.label(["iPhone12,1", "*"]) == "iPhone12,1" && MatchedStrata.label(["*", "*"]) == "(the rest)")
   }
 
   @Test func fieldsCoarsenAsDocumented() {

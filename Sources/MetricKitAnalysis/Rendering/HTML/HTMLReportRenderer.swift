@@ -527,9 +527,12 @@ public enum HTMLReportRenderer {
       out += "</tbody></table>\n"
       let notes = ComparisonRenderer.matchingNotes(report)
       if !notes.isEmpty {
-        out += "<ul class=\"matching-notes\">\n" + notes.map { "<li>\(TextEscaping.html($0))</li>\n" }.joined() + "</ul>\n"
+        out +=
+          "<ul class=\"matching-notes\">\n" + notes.map { "<li>\(TextEscaping.html($0))</li>\n" }.joined() + "</ul>\n"
       }
-      for line in ComparisonRenderer.matchingLines(report) { out += "<p class=\"note\">\(TextEscaping.html(line))</p>\n" }
+      for line in ComparisonRenderer.matchingLines(report) {
+        out += "<p class=\"note\">\(TextEscaping.html(line))</p>\n"
+      }
       out += "<p class=\"note\">\(ComparisonRenderer.methods(report)).</p>\n"
       if let apple = report.organizer {
         let role = apple.severity.map { "\($0.rawValue)s" } ?? "for information"
