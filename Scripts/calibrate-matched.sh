@@ -30,7 +30,9 @@ d = json.load(open(sys.argv[1]))
 launch = next(r for r in d["results"] if r["metric"].endswith("TimeToFirstDraw") and r["statistic"] == "p50")
 m = d.get("matching") or {}
 coverage = min(m.get("coverage", {}).get("baseline", 1), m.get("coverage", {}).get("candidate", 1))
-print(f'{d["gate"]},{coverage:.3f},{launch["change"] if launch["change"] is not None else "nan"}')
+interval = launch.get("changeInterval") or [float("nan"), float("nan")]
+change = launch["change"] if launch["change"] is not None else float("nan")
+print(f'{d["gate"]},{coverage:.3f},{change},{interval[0]},{interval[1]}')
 EOF
 )"
   done
@@ -49,9 +51,12 @@ import statistics, sys
 rows = [line.split() for line in open(sys.argv[1]) if line.strip()]
 runs, per_version = int(sys.argv[2]), int(sys.argv[3])
 truth = {"plain": False, "device-mix": False, "os-update": False, "masked-regression": True, "family-regression": True}
+# The true change of the standardized launch p50 where every stratum's moves alike (a factor on every
+# launch of every device): 0, or +15%; the family's regression moves one stratum only.
+true_change = {"plain": 0.0, "device-mix": 0.0, "os-update": 0.0, "masked-regression": 0.15}
 print(f"Rollouts, {runs} seeds (1–{runs}) a row, {per_version} payloads a version:\n")
-print("| situation | truth | pooled: gate fails | matched, every day (default): gate fails | matched, overlap window: gate fails | coverage, every day (median of the smaller) | launch p50: pooled change | launch p50: matched change |")
-print("|---|---|---:|---:|---:|---:|---:|---:|")
+print("| situation | truth | pooled: gate fails | matched, every day (default): gate fails | matched, overlap window: gate fails | coverage, every day (median of the smaller) | launch p50: pooled change | launch p50: matched change | matched p50 interval holds the true change |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
 for situation, regression in truth.items():
     mine = [r for r in rows if r[0] == situation]
     cells = [[c.split(",") for c in r[2:5]] for r in mine]
@@ -60,5 +65,10 @@ for situation, regression in truth.items():
     coverage = statistics.median(float(c[1][1]) for c in cells)
     pooled = statistics.median(float(c[0][2]) for c in cells)
     matched = statistics.median(float(c[1][2]) for c in cells)
-    print(f"| {situation} | {'regression' if regression else 'no change (A/A)'} | {pct(0)} | {pct(1)} | {pct(2)} | {coverage:.0%} | {pooled:+.1%} | {matched:+.1%} |")
+    held = "–"
+    if situation in true_change:
+        t = true_change[situation]
+        n = sum(1 for c in cells if float(c[1][3]) <= t <= float(c[1][4]))
+        held = f"{n} ({100 * n / len(cells):.1f}%)"
+    print(f"| {situation} | {'regression' if regression else 'no change (A/A)'} | {pct(0)} | {pct(1)} | {pct(2)} | {coverage:.0%} | {pooled:+.1%} | {matched:+.1%} | {held} |")
 EOF

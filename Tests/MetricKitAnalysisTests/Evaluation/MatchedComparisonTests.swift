@@ -64,20 +64,38 @@ struct MatchedComparisonTests {
     #expect(Stratification(parsing: "deviceType,deviceType") == nil && Stratification(parsing: "color") == nil)
   }
 
-  /// The gate over a rollout dump drawn with `seed`, matched by `stratification`.
+  /// The gate over a rollout dump drawn with `seed`, matched by `stratification` (within each group of
+  /// `grouping`, when given).
   static func gate(
     _ situation: RolloutScenario.Situation, seed: UInt64, stratification: Stratification = .default,
-    window: ClosedRange<CalendarDay>? = nil
+    window: ClosedRange<CalendarDay>? = nil, grouping: GroupingKey? = nil
   ) throws -> ComparisonReport {
     try withTemporaryDirectory { folder in
       try RolloutScenario(situation, payloadsPerVersion: 400).write(to: folder, seed: seed)
       let evaluator = RegressionEvaluator(stratification: stratification)
       var options = evaluator.aggregationOptions
       options.window = window
+      options.grouping = grouping
       let aggregate = DumpAggregate(paths: [folder.path], options: options, threads: 2)
       return try ComparisonReport(
         gate: evaluator, aggregate: aggregate, baseline: .dump(version: RolloutScenario.baseline),
-        candidate: .dump(version: RolloutScenario.candidate), grouping: nil, wholeVersions: true, top: 5)
+        candidate: .dump(version: RolloutScenario.candidate), grouping: grouping, wholeVersions: grouping == nil,
+        top: 10)
+    }
+  }
+
+  @Test func groupsAreMatchedInsideThemselves() throws {
+    let report = try Self.gate(.familyRegression, seed: 9007, grouping: .deviceType)
+    let launch = report.results.filter {
+      $0.rule.metric == .histogrammedTimeToFirstDraw && $0.rule.statistic == .percentile(Percentile(50)!)
+    }
+    #expect(launch.count == RolloutScenario.devices.count)
+    for result in launch {
+      let group = try #require(result.by?.value)
+      // Within one device's group, the strata are the OS versions it runs (iOS 16 up to its newest).
+      let device = try #require(RolloutScenario.devices.first { $0.model == group })
+      #expect(result.matching?.strata == device.newestOS - 15, "\(group)")
+      #expect((result.verdict == .regression) == group.hasPrefix("iPhone12,"), "\(group): \(result.verdict)")
     }
   }
 
