@@ -54,9 +54,12 @@ for pair in "Benchmarks/Floor/floor.cpp:$floor" "Benchmarks/Peer/summary_peer.cp
     c++ -O2 -march=native -std=c++17 "$source" -lsimdjson -o "$program"
   fi
 done
-if [[ ! -f "$corpus/.complete-$payloads" ]]; then
+# The corpus's format: raised when the generator writes other payloads, so that an older corpus is
+# written again rather than measured.
+corpus_format=2
+if [[ ! -f "$corpus/.complete-$payloads-$corpus_format" ]]; then
   "$bin/generate-corpus" "$corpus" "$payloads" >&2
-  touch "$corpus/.complete-$payloads"
+  touch "$corpus/.complete-$payloads-$corpus_format"
 fi
 # The NDJSON gzipped as `gzip file` writes it (a file name in the header): the streamed gzip row.
 if [[ ! -f "$corpus/all.ndjson.gz" || "$corpus/all.ndjson" -nt "$corpus/all.ndjson.gz" ]]; then

@@ -23,7 +23,9 @@ public enum BenchmarkCorpus {
     for n in 0..<count {
       let profile = profiles[n % profiles.count]
       let payload = SyntheticPayload.make(
-        profile: profile, day: n % 28, device: n, multipleVersions: n % 50 == 7, rng: &rng, detail: .full)
+        // Every version on every device: versions alternate, so device by n alone would give each its own.
+        profile: profile, day: n % 28, device: n / profiles.count, multipleVersions: n % 50 == 7, rng: &rng,
+        detail: .full)
       let data = Data(payload.json.utf8)
       let name = String(format: "%06d.json", n)
       try data.write(to: directory.appendingPathComponent("files/v\(profile.version)/\(name)"))
