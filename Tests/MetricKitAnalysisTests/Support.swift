@@ -36,6 +36,13 @@ enum Support {
     return error
   }
 
+  /// A merged histogram in milliseconds of (start, end, count) buckets.
+  static func merged(_ buckets: [(Double, Double, Int)]) -> MergedHistogram<Dimension> {
+    var m = MergedHistogram<Dimension>(unit: UnitDuration.milliseconds)
+    m.add(buckets: buckets.map { HistogramBucket(start: $0.0, end: $0.1, count: $0.2) })
+    return m
+  }
+
   /// A histogram JSON object from (start, end, count) triples written as "N ms".
   static func histogramJSON(_ buckets: [(Int, Int, Int)], unit: String = "ms") -> String {
     let entries = buckets.enumerated().map { i, b in

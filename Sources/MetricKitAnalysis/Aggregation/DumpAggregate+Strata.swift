@@ -35,53 +35,57 @@ extension DumpAggregate {
   /// `limit`, else `(other)`; a stratum pushed past the limit is folded into `(other)`.
   private mutating func admit(_ cell: StratumCell, limit: Int) -> StratumCell {
     stratumLimit = limit
-    if strata[cell] != nil || cell.values.allSatisfy({ $0 == GroupingKey.other }) { return cell }
-    let kept = strata.keys.filter { $0.owner == cell.owner && $0 != cell.other }
-    if kept.count < limit { return cell }
-    let largest = kept.max { StratumCell.precedes($0.values, $1.values) }!
-    guard StratumCell.precedes(cell.values, largest.values) else { return cell.other }
-    strata.merge([largest.other: strata.removeValue(forKey: largest)!])
-    return cell
+    return Self.admit(cell, into: &strata, limit: limit) { $0.merge([$1: $2]) }
   }
 
   /// ``admit(_:limit:)`` for the diagnostics' counts.
   private mutating func admitDiagnostic(_ cell: StratumCell, limit: Int) -> StratumCell {
-    if diagnosticStrata[cell] != nil || cell.values.allSatisfy({ $0 == GroupingKey.other }) { return cell }
-    let kept = diagnosticStrata.keys.filter { $0.owner == cell.owner && $0 != cell.other }
-    if kept.count < limit { return cell }
-    let largest = kept.max { StratumCell.precedes($0.values, $1.values) }!
-    guard StratumCell.precedes(cell.values, largest.values) else { return cell.other }
-    let counts = diagnosticStrata.removeValue(forKey: largest)!
-    diagnosticStrata[largest.other, default: [:]].merge(counts, uniquingKeysWith: +)
-    return cell
+    Self.admit(cell, into: &diagnosticStrata, limit: limit, fold: Self.addCounts)
   }
 
   /// Merges the strata of an aggregate of disjoint inputs, then folds those beyond the limit.
   mutating func mergeStrata(_ other: DumpAggregate) {
     strata.merge(other.strata)
-    for (cell, counts) in other.diagnosticStrata {
-      diagnosticStrata[cell, default: [:]].merge(counts, uniquingKeysWith: +)
-    }
+    for (cell, counts) in other.diagnosticStrata { Self.addCounts(&diagnosticStrata, cell, counts) }
     strataDimensions = strataDimensions ?? other.strataDimensions
     stratumLimit = [stratumLimit, other.stratumLimit].compactMap { $0 }.min()
     guard let limit = stratumLimit else { return }
+    Self.foldBeyond(limit, &strata) { $0.merge([$1: $2]) }
+    Self.foldBeyond(limit, &diagnosticStrata, fold: Self.addCounts)
+  }
+
+  /// Adds diagnostic counts to a cell's.
+  private static func addCounts(
+    _ cells: inout [StratumCell: [DiagnosticKind: Int]], _ cell: StratumCell, _ counts: [DiagnosticKind: Int]
+  ) {
+    cells[cell, default: [:]].merge(counts, uniquingKeysWith: +)
+  }
+
+  /// The cell `cell` is kept in, of `cells` (the strata, or the diagnostics' counts): its own while
+  /// among its owner's byte-wise first `limit`, else its owner's `(other)`; when it pushes a kept one
+  /// past the limit, that one is folded into `(other)` with `fold`.
+  private static func admit<Value>(
+    _ cell: StratumCell, into cells: inout [StratumCell: Value], limit: Int,
+    fold: (inout [StratumCell: Value], StratumCell, Value) -> Void
+  ) -> StratumCell {
+    if cells[cell] != nil || cell.isOther { return cell }
+    let kept = cells.keys.filter { $0.owner == cell.owner && !$0.isOther }
+    if kept.count < limit { return cell }
+    let largest = kept.max { StratumCell.precedes($0.values, $1.values) }!
+    guard StratumCell.precedes(cell.values, largest.values) else { return cell.other }
+    fold(&cells, largest.other, cells.removeValue(forKey: largest)!)
+    return cell
+  }
+
+  /// Folds each owner's cells beyond its byte-wise first `limit` into its `(other)` with `fold`.
+  private static func foldBeyond<Value>(
+    _ limit: Int, _ cells: inout [StratumCell: Value], fold: (inout [StratumCell: Value], StratumCell, Value) -> Void
+  ) {
     var owners: [VersionGroupOwner: [StratumCell]] = [:]
-    for cell in strata.keys where !cell.values.allSatisfy({ $0 == GroupingKey.other }) {
-      owners[cell.owner, default: []].append(cell)
-    }
-    for cells in owners.values where cells.count > limit {
-      for cell in cells.sorted(by: { StratumCell.precedes($0.values, $1.values) }).dropFirst(limit) {
-        strata.merge([cell.other: strata.removeValue(forKey: cell)!])
-      }
-    }
-    var diagnosticOwners: [VersionGroupOwner: [StratumCell]] = [:]
-    for cell in diagnosticStrata.keys where !cell.values.allSatisfy({ $0 == GroupingKey.other }) {
-      diagnosticOwners[cell.owner, default: []].append(cell)
-    }
-    for cells in diagnosticOwners.values where cells.count > limit {
-      for cell in cells.sorted(by: { StratumCell.precedes($0.values, $1.values) }).dropFirst(limit) {
-        let counts = diagnosticStrata.removeValue(forKey: cell)!
-        diagnosticStrata[cell.other, default: [:]].merge(counts, uniquingKeysWith: +)
+    for cell in cells.keys where !cell.isOther { owners[cell.owner, default: []].append(cell) }
+    for kept in owners.values where kept.count > limit {
+      for cell in kept.sorted(by: { StratumCell.precedes($0.values, $1.values) }).dropFirst(limit) {
+        fold(&cells, cell.other, cells.removeValue(forKey: cell)!)
       }
     }
   }

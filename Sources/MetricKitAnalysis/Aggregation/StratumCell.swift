@@ -23,6 +23,9 @@ public struct StratumCell: Sendable, Hashable {
     StratumCell(version: version, group: group, values: values.map { _ in GroupingKey.other })
   }
 
+  /// Whether this is the cell that gathers the strata beyond the limit.
+  var isOther: Bool { values.allSatisfy { $0 == GroupingKey.other } }
+
   /// Byte-wise order of the values, dimension by dimension.
   static func precedes(_ a: [String], _ b: [String]) -> Bool {
     a.lexicographicallyPrecedes(b) { $0.utf8.lexicographicallyPrecedes($1.utf8) }

@@ -108,7 +108,12 @@ public struct MatchedStrata: Sendable {
     strata = matched.sorted {
       ($0.weight, $1.values.joined(separator: "\u{1}")) > ($1.weight, $0.values.joined(separator: "\u{1}"))
     }
+    shifts = Self.shifts(strata)
   }
+
+  /// The (at most three) matched strata whose share of each version's matched payloads moved most
+  /// between the versions, largest move first.
+  public private(set) var shifts: [MixShift] = []
 
   /// Whether a stratum holds `n` of one version's `total` payloads and so few of the other's (`m` of
   /// `otherTotal`) that it is that version's population: its share of the one at least
@@ -144,8 +149,9 @@ public struct MatchedStrata: Sendable {
 
   /// The matched strata whose share of each version's matched payloads moved most between the
   /// versions, at most `count`, largest move first.
-  public func shifts(_ count: Int = 3) -> [MixShift] {
-    let (nb, nc) = (Double(matchedBaselinePayloads), Double(matchedCandidatePayloads))
+  static func shifts(_ strata: [Stratum], count: Int = 3) -> [MixShift] {
+    let nb = Double(strata.reduce(0) { $0 + $1.baseline.payloadCount })
+    let nc = Double(strata.reduce(0) { $0 + $1.candidate.payloadCount })
     guard nb > 0, nc > 0 else { return [] }
     let all = strata.map {
       MixShift(

@@ -114,7 +114,7 @@ extension RegressionEvaluator {
     RuleMatching(
       dimensions: strata.stratification.dimensions, strata: strata.strata.count,
       baselineCoverage: strata.baselineCoverage, candidateCoverage: strata.candidateCoverage,
-      pooledBaseline: pooled.0, pooledCandidate: pooled.1, shifts: strata.shifts(),
+      pooledBaseline: pooled.0, pooledCandidate: pooled.1, shifts: strata.shifts,
       coverageTooLow: min(strata.baselineCoverage, strata.candidateCoverage) < strata.stratification.minimumCoverage)
   }
 

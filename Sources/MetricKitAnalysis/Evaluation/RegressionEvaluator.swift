@@ -58,18 +58,19 @@ public struct RegressionEvaluator: Sendable {
     return options
   }
 
-  /// Evaluates every rule, on up to `threads` threads. Diagnostic rules need the versions'
-  /// diagnostics; without them they report `insufficient-data`. Rules on one group (`where:`) need
-  /// the versions' groups, and are left to ``ComparisonReport/init(grouped:baseline:candidate:top:wholeVersions:baselineDiagnostics:candidateDiagnostics:evaluator:threads:)``.
+  /// Evaluates every rule, on up to `threads` threads; within `strata` when given, pooled otherwise.
+  /// Diagnostic rules need the versions' diagnostics; without them they report `insufficient-data`.
+  /// Rules on one group (`where:`) need the versions' groups, and are left to ``ComparisonReport/init(grouped:baseline:candidate:top:wholeVersions:baselineDiagnostics:candidateDiagnostics:evaluator:threads:)``.
   public func evaluate(
     baseline: VersionAggregate, candidate: VersionAggregate, baselineDiagnostics: DiagnosticAggregate? = nil,
     candidateDiagnostics: DiagnosticAggregate? = nil, statistics: (PooledStatistics, PooledStatistics)? = nil,
-    threads: Int = 1
+    strata: MatchedStrata? = nil, threads: Int = 1
   ) -> [RuleResult] {
     var pair = Pair(
       baseline: baseline, candidate: candidate, baselineDiagnostics: baselineDiagnostics,
       candidateDiagnostics: candidateDiagnostics, rules: ruleSet.rules.filter { $0.group == nil })
     pair.statistics = statistics
+    pair.strata = strata
     return evaluate(pairs: [pair], threads: threads)[0]
   }
 

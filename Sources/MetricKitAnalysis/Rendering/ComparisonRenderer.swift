@@ -94,8 +94,7 @@ public enum ComparisonRenderer {
     if r.verdict != .insufficientData {
       parts.append(VerdictReason.text(r, alpha: report.alpha, decision: report.decision))
     }
-    if let origin = VerdictReason.contributions(r) { parts.append("most from " + origin) }
-    if let disagreement = VerdictReason.disagreement(r) { parts.append(disagreement) }
+    parts += matchingParts(r)
     if !r.newSignatures.isEmpty {
       parts = [
         "new in \(report.candidate): "
@@ -142,11 +141,15 @@ public enum ComparisonRenderer {
   /// the pooled comparison disagrees.
   static func matchingNotes(_ report: ComparisonReport) -> [String] {
     report.results.compactMap { r in
-      var parts: [String] = []
-      if let origin = VerdictReason.contributions(r) { parts.append("most from " + origin) }
-      if let disagreement = VerdictReason.disagreement(r) { parts.append(disagreement) }
+      let parts = matchingParts(r)
       return parts.isEmpty ? nil : "\(ruleName(r)): " + parts.joined(separator: "; ")
     }
+  }
+
+  /// A rule's matching findings: the strata its change came from, and the pooled comparison's
+  /// disagreement.
+  private static func matchingParts(_ r: RuleResult) -> [String] {
+    [VerdictReason.contributions(r).map { "most from " + $0 }, VerdictReason.disagreement(r)].compactMap { $0 }
   }
 
   // MARK: - Text

@@ -33,20 +33,15 @@ public struct ComparisonMatching: Sendable {
     matchedCandidatePayloads = matched.matchedCandidatePayloads
     baselineOnlyStrata = matched.baselineOnlyStrata
     candidateOnlyStrata = matched.candidateOnlyStrata
-    shifts = matched.shifts()
+    shifts = matched.shifts
+    baselineCoverage = matched.baselineCoverage
+    candidateCoverage = matched.candidateCoverage
   }
 
   /// The share of the baseline's payloads compared.
-  public var baselineCoverage: Double { matched.baselineCoverage }
+  public var baselineCoverage: Double
   /// The candidate's.
-  public var candidateCoverage: Double { matched.candidateCoverage }
-
-  private var matched: (baselineCoverage: Double, candidateCoverage: Double) {
-    (
-      baselinePayloads == 0 ? 1 : Double(matchedBaselinePayloads) / Double(baselinePayloads),
-      candidatePayloads == 0 ? 1 : Double(matchedCandidatePayloads) / Double(candidatePayloads)
-    )
-  }
+  public var candidateCoverage: Double
 
   /// The fields in words: `devices and OS`.
   public var fieldsText: String { RuleMatching.fieldsText(dimensions) }

@@ -49,13 +49,10 @@ public struct ComparisonReport: Sendable {
     alpha = evaluator.ruleSet.alpha
     decision = evaluator.decision
     failingVerdicts = Self.failingVerdicts(evaluator.ruleSet)
-    var pair = RegressionEvaluator.Pair(
-      baseline: baseline, candidate: candidate, baselineDiagnostics: baselineDiagnostics,
-      candidateDiagnostics: candidateDiagnostics, rules: evaluator.ruleSet.rules.filter { $0.group == nil })
-    pair.statistics = statistics
-    pair.strata = strata
     matching = strata.map(ComparisonMatching.init)
-    results = evaluator.evaluate(pairs: [pair], threads: threads)[0]
+    results = evaluator.evaluate(
+      baseline: baseline, candidate: candidate, baselineDiagnostics: baselineDiagnostics,
+      candidateDiagnostics: candidateDiagnostics, statistics: statistics, strata: strata, threads: threads)
   }
 
   /// Compares each group of the two versions on its own (`compare --by`): the metric rules per group,
@@ -105,7 +102,9 @@ public struct ComparisonReport: Sendable {
         baselineDiagnostics: diagnostics ? aggregate.diagnosticStrata(of: baseline) : [:],
         candidateDiagnostics: diagnostics ? aggregate.diagnosticStrata(of: candidate) : [:])
     }
-    if stratified, let whole = strata(nil) { matching = ComparisonMatching(whole) }
+    // The whole versions' strata, made once: the summary's, and those of every whole-version pair.
+    let whole = strata(nil, diagnostics: true)
+    matching = whole.map(ComparisonMatching.init)
     var labels: [String?] = []
     var pairs: [RegressionEvaluator.Pair] = []
     let metricRules = evaluator.ruleSet.rules.filter { $0.metric.kind != .diagnostic && $0.group == nil }
@@ -119,16 +118,14 @@ public struct ComparisonReport: Sendable {
       var pair = RegressionEvaluator.Pair(
         baseline: values.map { side(baseline, $0) } ?? b, candidate: values.map { side(candidate, $0) } ?? c,
         rules: rules)
-      pair.strata = strata(values.map(Set.init))
+      pair.strata = values.map { strata(Set($0)) } ?? whole
       return pair
     }
     if wholeVersions && aggregate.grouping == nil {
       // No groups: one pair of every rule, in the rule set's order.
-      var whole = RegressionEvaluator.Pair(
-        baseline: b, candidate: c, baselineDiagnostics: baselineDiagnostics,
-        candidateDiagnostics: candidateDiagnostics, rules: evaluator.ruleSet.rules.filter { $0.group == nil })
-      whole.strata = strata(nil, diagnostics: true)
-      results = evaluator.evaluate(pairs: [whole], threads: threads)[0]
+      results = evaluator.evaluate(
+        baseline: b, candidate: c, baselineDiagnostics: baselineDiagnostics, candidateDiagnostics: candidateDiagnostics,
+        strata: whole, threads: threads)
       return
     }
     if wholeVersions {
@@ -152,7 +149,7 @@ public struct ComparisonReport: Sendable {
       var diagnosticPair = RegressionEvaluator.Pair(
         baseline: b, candidate: c, baselineDiagnostics: baselineDiagnostics,
         candidateDiagnostics: candidateDiagnostics, rules: diagnosticRules)
-      diagnosticPair.strata = strata(nil, diagnostics: true)
+      diagnosticPair.strata = whole
       pairs.append(diagnosticPair)
     }
     let evaluated = evaluator.evaluate(pairs: pairs, threads: threads)

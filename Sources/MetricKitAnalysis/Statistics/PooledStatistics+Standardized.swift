@@ -37,10 +37,8 @@ extension PooledStatistics {
         a.histogram(metric).flatMap { $0.sampleCount > 0 && w > 0 ? (w, $0) : nil }
       }
       guard !parts.isEmpty else { return [:] }
-      for p in percentiles {
-        if let value = try? mixturePercentile(parts, p, interpolation: interpolation) {
-          out[.percentile(p)] = value
-        }
+      if let values = try? mixturePercentiles(parts, percentiles, interpolation: interpolation) {
+        for (p, value) in zip(percentiles, values) { out[.percentile(p)] = value }
       }
       if !others.isEmpty,
         let mean = weighted(
@@ -52,8 +50,8 @@ extension PooledStatistics {
     case .scalar, .counter:
       let parts = strata.compactMap { w, a in a.scalar(metric).flatMap { $0.count > 0 && w > 0 ? (w, $0) : nil } }
       guard !parts.isEmpty else { return [:] }
-      for p in percentiles {
-        if let value = weightedPercentile(parts, p) { out[.percentile(p)] = Value(value: value) }
+      for (p, value) in zip(percentiles, weightedPercentiles(parts, percentiles)) {
+        if let value { out[.percentile(p)] = Value(value: value) }
       }
       if !others.isEmpty, let mean = weighted(parts.compactMap { w, s in (try? s.mean()).map { (w, $0) } }) {
         for statistic in others { out[statistic] = Value(value: mean) }
@@ -68,14 +66,12 @@ extension PooledStatistics {
     return out
   }
 
-  /// The percentile of the mixture of the strata's merged histograms, with its guaranteed bracket.
-  static func mixturePercentile(
-    _ parts: [(Double, MergedHistogram<Dimension>)], _ percentile: Percentile, interpolation: Interpolation
-  ) throws(StatisticsError) -> Value {
+  /// Percentiles of the mixture of the strata's merged histograms, each with its guaranteed bracket:
+  /// the mixture's CDF and the buckets' edges are computed once for all of them.
+  static func mixturePercentiles(
+    _ parts: [(Double, MergedHistogram<Dimension>)], _ percentiles: [Percentile], interpolation: Interpolation
+  ) throws(StatisticsError) -> [Value] {
     let total = parts.reduce(0) { $0 + $1.0 }
-    let q = percentile.probability
-    // A share reached up to rounding counts as reached.
-    let reach = q * (1 - 1e-12)
     var points = Set<Double>()
     for (_, h) in parts { for b in h.buckets { points.formUnion([b.range.start, b.range.end]) } }
     let x = points.sorted()
@@ -84,36 +80,43 @@ extension PooledStatistics {
       let cdf = try h.cdf(at: x, interpolation: interpolation)
       for j in x.indices { mixture[j] += w / total * cdf[j] }
     }
-    guard let j = mixture.firstIndex(where: { $0 >= reach }) else { throw .empty }
-    var value = x[j]
-    if j > 0, mixture[j] > mixture[j - 1] {
-      value = x[j - 1] + (q - mixture[j - 1]) / (mixture[j] - mixture[j - 1]) * (x[j] - x[j - 1])
-      value = min(max(value, x[j - 1]), x[j])
-    }
     // The bracket: all of a bucket's mass at its start gives the highest CDF, so the lowest quantile;
     // all of it at its end, the highest.
-    func edge(_ at: (MergedHistogram<Dimension>.Bucket) -> Double) -> Double {
-      var masses: [(Double, Double)] = []
+    func masses(_ at: (MergedHistogram<Dimension>.Bucket) -> Double) -> [(edge: Double, mass: Double)] {
+      var masses: [(edge: Double, mass: Double)] = []
       for (w, h) in parts {
         let n = Double(h.sampleCount)
         for b in h.buckets { masses.append((at(b), w / total * Double(b.count) / n)) }
       }
-      masses.sort { $0.0 < $1.0 }
-      var cumulative = 0.0
-      for (edge, mass) in masses {
-        cumulative += mass
-        if cumulative >= reach { return edge }
-      }
-      return masses.last?.0 ?? value
+      return masses.sorted { $0.edge < $1.edge }
     }
-    let lower = edge { $0.range.start }
-    let upper = edge { $0.range.end }
-    return Value(value: min(max(value, lower), upper), bounds: lower...upper)
+    let (starts, ends) = (masses { $0.range.start }, masses { $0.range.end })
+    return try percentiles.map { percentile throws(StatisticsError) in
+      let q = percentile.probability
+      // A share reached up to rounding counts as reached.
+      let reach = q * (1 - 1e-12)
+      guard let j = mixture.firstIndex(where: { $0 >= reach }) else { throw .empty }
+      var value = x[j]
+      if j > 0, mixture[j] > mixture[j - 1] {
+        value = x[j - 1] + (q - mixture[j - 1]) / (mixture[j] - mixture[j - 1]) * (x[j] - x[j - 1])
+        value = min(max(value, x[j - 1]), x[j])
+      }
+      func edge(_ masses: [(edge: Double, mass: Double)]) -> Double {
+        var cumulative = 0.0
+        for (edge, mass) in masses {
+          cumulative += mass
+          if cumulative >= reach { return edge }
+        }
+        return masses.last?.edge ?? value
+      }
+      let (lower, upper) = (edge(starts), edge(ends))
+      return Value(value: min(max(value, lower), upper), bounds: lower...upper)
+    }
   }
 
-  /// The smallest value whose weighted share of the strata's values reaches the percentile: each
-  /// stratum's values share its weight.
-  static func weightedPercentile(_ parts: [(Double, ScalarSample)], _ percentile: Percentile) -> Double? {
+  /// Per percentile, the smallest value whose weighted share of the strata's values reaches it: each
+  /// stratum's values share its weight; the values are sorted once for all percentiles.
+  static func weightedPercentiles(_ parts: [(Double, ScalarSample)], _ percentiles: [Percentile]) -> [Double?] {
     let total = parts.reduce(0) { $0 + $1.0 }
     var masses: [(Double, Double)] = []
     for (w, sample) in parts {
@@ -125,12 +128,14 @@ extension PooledStatistics {
       }
     }
     masses.sort { $0.0 < $1.0 }
-    let reach = percentile.probability * (1 - 1e-12)
-    var cumulative = 0.0
-    for (value, mass) in masses {
-      cumulative += mass
-      if cumulative >= reach { return value }
+    return percentiles.map { percentile in
+      let reach = percentile.probability * (1 - 1e-12)
+      var cumulative = 0.0
+      for (value, mass) in masses {
+        cumulative += mass
+        if cumulative >= reach { return value }
+      }
+      return masses.last?.0
     }
-    return masses.last?.0
   }
 }

@@ -8,15 +8,9 @@ import Testing
 /// known.
 @Suite("Histogram statistics")
 struct HistogramStatisticsTests {
-  private func merged(_ buckets: [(Double, Double, Int)]) -> MergedHistogram<Dimension> {
-    var m = MergedHistogram<Dimension>(unit: UnitDuration.milliseconds)
-    m.add(buckets: buckets.map { HistogramBucket(start: $0.0, end: $0.1, count: $0.2) })
-    return m
-  }
-
   @Test func meanEstimatorsByHand() throws {
     // NSHipster's time to first draw: 50 × [1000,1010), 60 × [2000,2010), 30 × [3000,3010).
-    let h = merged([(1000, 1010, 50), (2000, 2010, 60), (3000, 3010, 30)])
+    let h = Support.merged([(1000, 1010, 50), (2000, 2010, 60), (3000, 3010, 30)])
     #expect(abs(try h.mean(estimator: .midpoint, interpolation: .uniform) - 260_700.0 / 140) < 1e-9)
     #expect(abs(try h.mean(estimator: .bucketEnd) - 261_400.0 / 140) < 1e-9)
     #expect(abs(try h.mean(estimator: .bucketStart) - 260_000.0 / 140) < 1e-9)
@@ -24,7 +18,7 @@ struct HistogramStatisticsTests {
 
   @Test func percentilesAndBracketsByHand() throws {
     // The uniform model (a piecewise-linear CDF), by hand.
-    let h = merged([(0, 100, 50), (100, 400, 60), (400, 700, 30)])
+    let h = Support.merged([(0, 100, 50), (100, 400, 60), (400, 700, 30)])
     let p = try h.percentiles([Percentile(50)!, Percentile(90)!, Percentile(100)!], interpolation: .uniform)
     // p50: 70 of 140 → 20 into the 60 of [100,400) → 100 + 300 × 20/60 = 200.
     #expect(abs(p[0].value - 200) < 1e-9)
@@ -37,11 +31,11 @@ struct HistogramStatisticsTests {
 
   @Test func overlappingLayoutsMergeSideBySide() throws {
     // [0,10) ×10 and [0,20) ×10: density 1.5 on [0,10), 0.5 on [10,20).
-    var h = merged([(0, 10, 10)])
-    h.merge(merged([(0, 20, 10), (0, 10, 5)]))
+    var h = Support.merged([(0, 10, 10)])
+    h.merge(Support.merged([(0, 20, 10), (0, 10, 5)]))
     #expect(h.buckets.count == 2)
     #expect(h.buckets[0].count == 15)
-    h = merged([(0, 10, 10), (0, 20, 10)])
+    h = Support.merged([(0, 10, 10), (0, 20, 10)])
     let p50 = try #require(try h.percentiles([Percentile(50)!], interpolation: .uniform).first)
     #expect(abs(p50.value - 10.0 / 1.5) < 1e-9)
     #expect(p50.lowerBound == 0 && p50.upperBound == 10)
@@ -50,7 +44,7 @@ struct HistogramStatisticsTests {
 
   @Test func varianceOfTheMixture() throws {
     // One bucket [0, 12) of 2 observations: within-bucket variance 12²/12 × 2/(2−1) = 24.
-    #expect(abs(try merged([(0, 12, 2)]).variance() - 24) < 1e-9)
+    #expect(abs(try Support.merged([(0, 12, 2)]).variance() - 24) < 1e-9)
   }
 
   @Test func percentileRanksAreExact() {
@@ -64,8 +58,8 @@ struct HistogramStatisticsTests {
 
   @Test func hugeCountsDoNotOverflow() throws {
     let big = Int.max
-    var h = merged([(0, 10, big), (10, 20, big)])
-    h.merge(merged([(0, 10, big)]))
+    var h = Support.merged([(0, 10, big), (10, 20, big)])
+    h.merge(Support.merged([(0, 10, big)]))
     #expect(h.sampleCount == Int128(big) * 3)
     let p = try h.percentiles([Percentile(50)!])
     #expect(p[0].value > 0 && p[0].value < 10)

@@ -12,12 +12,6 @@ extension Array where Element == [Double] {
 
 @Suite("Stratified statistics")
 struct StratifiedStatisticsTests {
-  private func merged(_ buckets: [(Double, Double, Int)]) -> MergedHistogram<Dimension> {
-    var m = MergedHistogram<Dimension>(unit: UnitDuration.milliseconds)
-    m.add(buckets: buckets.map { HistogramBucket(start: $0.0, end: $0.1, count: $0.2) })
-    return m
-  }
-
   @Test func vanElterenWithOneStratumIsMannWhitney() throws {
     // The Mann–Whitney golden: U = 625.5, z = 2.6029070114, p = 0.00462185107949.
     let x: [Double] = Array([[400.0, 410, 410, 420, 430, 450, 450, 460, 480, 500]].repeated(3))
@@ -62,30 +56,31 @@ struct StratifiedStatisticsTests {
   @Test func mixturePercentilesAndBracketsByHand() throws {
     // A quarter of the mix in [0, 10), three quarters in [10, 20): the mixture's CDF is 0.25 at 10,
     // then 0.25 + 0.75 (x − 10) / 10, so p50 = 10 + 10/3 and p10 = 4.
-    let parts = [(0.25, merged([(0, 10, 100)])), (0.75, merged([(10, 20, 7)]))]
-    let p50 = try PooledStatistics.mixturePercentile(parts, Percentile(50)!, interpolation: .uniform)
+    let parts = [(0.25, Support.merged([(0, 10, 100)])), (0.75, Support.merged([(10, 20, 7)]))]
+    let p50 = try PooledStatistics.mixturePercentiles(parts, [Percentile(50)!], interpolation: .uniform)[0]
     #expect(abs(p50.value - (10 + 10.0 / 3)) < 1e-9)
     #expect(p50.bounds == 10...20)
-    let p10 = try PooledStatistics.mixturePercentile(parts, Percentile(10)!, interpolation: .uniform)
+    let p10 = try PooledStatistics.mixturePercentiles(parts, [Percentile(10)!], interpolation: .uniform)[0]
     #expect(abs(p10.value - 4) < 1e-9)
     #expect(p10.bounds == 0...10)
     // Weights, not counts, decide: the same strata weighed the other way round.
-    let swapped = try PooledStatistics.mixturePercentile(
-      [(0.75, merged([(0, 10, 100)])), (0.25, merged([(10, 20, 7)]))], Percentile(50)!, interpolation: .uniform)
+    let swapped = try PooledStatistics.mixturePercentiles(
+      [(0.75, Support.merged([(0, 10, 100)])), (0.25, Support.merged([(10, 20, 7)]))], [Percentile(50)!],
+      interpolation: .uniform)[0]
     #expect(abs(swapped.value - 10.0 * 0.5 / 0.75) < 1e-9)
     // One stratum: the merged histogram's own percentile.
-    let one = merged([(0, 100, 50), (100, 400, 60), (400, 700, 30)])
-    let alone = try PooledStatistics.mixturePercentile([(1, one)], Percentile(50)!, interpolation: .uniform)
+    let one = Support.merged([(0, 100, 50), (100, 400, 60), (400, 700, 30)])
+    let alone = try PooledStatistics.mixturePercentiles([(1, one)], [Percentile(50)!], interpolation: .uniform)[0]
     #expect(abs(alone.value - 200) < 1e-9)
   }
 
   @Test func weightedPercentilesOfValues() {
     // Values of two strata, the second weighing three times the first: 1, 2 at 1/8 each; 10, 20 at 3/8.
     let parts = [(1.0, ScalarSample([1, 2])), (3.0, ScalarSample([10, 20]))]
-    #expect(PooledStatistics.weightedPercentile(parts, Percentile(10)!) == 1)
-    #expect(PooledStatistics.weightedPercentile(parts, Percentile(25)!) == 2)
-    #expect(PooledStatistics.weightedPercentile(parts, Percentile(50)!) == 10)
-    #expect(PooledStatistics.weightedPercentile(parts, Percentile(90)!) == 20)
+    #expect(PooledStatistics.weightedPercentiles(parts, [Percentile(10)!])[0] == 1)
+    #expect(PooledStatistics.weightedPercentiles(parts, [Percentile(25)!])[0] == 2)
+    #expect(PooledStatistics.weightedPercentiles(parts, [Percentile(50)!])[0] == 10)
+    #expect(PooledStatistics.weightedPercentiles(parts, [Percentile(90)!])[0] == 20)
   }
 
   @Test func standardizedRatesWeighStrataAlike() throws {
