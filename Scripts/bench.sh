@@ -58,6 +58,9 @@ done
 # written again rather than measured.
 corpus_format=2
 if [[ ! -f "$corpus/.complete-$payloads-$corpus_format" ]]; then
+  # This script's own files first (earlier stamps, the gzipped NDJSON): the generator replaces a folder
+  # only when it holds nothing but what the generator writes.
+  rm -f "$corpus"/.complete-* "$corpus/all.ndjson.gz"
   "$bin/generate-corpus" "$corpus" "$payloads" >&2
   touch "$corpus/.complete-$payloads-$corpus_format"
 fi
