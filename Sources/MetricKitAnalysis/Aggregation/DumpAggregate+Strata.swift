@@ -35,12 +35,13 @@ extension DumpAggregate {
   /// `limit`, else `(other)`; a stratum pushed past the limit is folded into `(other)`.
   private mutating func admit(_ cell: StratumCell, limit: Int) -> StratumCell {
     stratumLimit = limit
-    return Self.admit(cell, into: &strata, limit: limit) { $0.merge([$1: $2]) }
+    return Self.admit(cell, into: &strata, tracking: &strataTracking, limit: limit) { $0.merge([$1: $2]) }
   }
 
   /// ``admit(_:limit:)`` for the diagnostics' counts.
   private mutating func admitDiagnostic(_ cell: StratumCell, limit: Int) -> StratumCell {
-    Self.admit(cell, into: &diagnosticStrata, limit: limit, fold: Self.addCounts)
+    Self.admit(
+      cell, into: &diagnosticStrata, tracking: &diagnosticStrataTracking, limit: limit, fold: Self.addCounts)
   }
 
   /// Merges the strata of an aggregate of disjoint inputs, then folds those beyond the limit.
@@ -52,6 +53,13 @@ extension DumpAggregate {
     guard let limit = stratumLimit else { return }
     Self.foldBeyond(limit, &strata) { $0.merge([$1: $2]) }
     Self.foldBeyond(limit, &diagnosticStrata, fold: Self.addCounts)
+    rebuildStrataTracking()
+  }
+
+  /// Tracks the strata kept apart anew (after they were merged or read).
+  mutating func rebuildStrataTracking() {
+    strataTracking = StratumTracking(strata)
+    diagnosticStrataTracking = StratumTracking(diagnosticStrata)
   }
 
   /// Adds diagnostic counts to a cell's.
@@ -61,19 +69,20 @@ extension DumpAggregate {
     cells[cell, default: [:]].merge(counts, uniquingKeysWith: +)
   }
 
-  /// The cell `cell` is kept in, of `cells` (the strata, or the diagnostics' counts): its own while
-  /// among its owner's byte-wise first `limit`, else its owner's `(other)`; when it pushes a kept one
-  /// past the limit, that one is folded into `(other)` with `fold`.
+  /// The cell `cell` is kept in, of `cells` (the strata, or the diagnostics' counts, whose kept strata
+  /// `tracking` follows): its own while among its owner's byte-wise first `limit`, else its owner's
+  /// `(other)`; when it pushes a kept one past the limit, that one is folded into `(other)` with `fold`.
   private static func admit<Value>(
-    _ cell: StratumCell, into cells: inout [StratumCell: Value], limit: Int,
+    _ cell: StratumCell, into cells: inout [StratumCell: Value], tracking: inout StratumTracking, limit: Int,
     fold: (inout [StratumCell: Value], StratumCell, Value) -> Void
   ) -> StratumCell {
     if cells[cell] != nil || cell.isOther { return cell }
-    let kept = cells.keys.filter { $0.owner == cell.owner && !$0.isOther }
-    if kept.count < limit { return cell }
-    let largest = kept.max { StratumCell.precedes($0.values, $1.values) }!
-    guard StratumCell.precedes(cell.values, largest.values) else { return cell.other }
-    fold(&cells, largest.other, cells.removeValue(forKey: largest)!)
+    let (isKept, pushedOut) = tracking.admit(cell, limit: limit)
+    guard isKept else { return cell.other }
+    if let pushedOut {
+      let largest = StratumCell(version: cell.version, group: cell.group, values: pushedOut)
+      fold(&cells, largest.other, cells.removeValue(forKey: largest)!)
+    }
     return cell
   }
 

@@ -27,6 +27,9 @@ public struct DumpAggregate: Sendable {
   public internal(set) var strataDimensions: [GroupingKey]?
   /// The limit strata were folded at (nil before a payload was stratified).
   var stratumLimit: Int?
+  /// The strata kept apart in `strata` and in `diagnosticStrata`.
+  var strataTracking = StratumTracking()
+  var diagnosticStrataTracking = StratumTracking()
   /// With `AggregationOptions.interval`, aggregates by version, group and interval of the time axis
   /// (with `seriesOnly`, `versions` and `groups` stay empty: a trend reads the series alone).
   public internal(set) var series: [SeriesKey: VersionAggregate] = [:]

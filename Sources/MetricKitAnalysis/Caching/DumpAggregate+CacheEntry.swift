@@ -270,6 +270,7 @@ extension DumpAggregate {
     for group in groupPayloads.keys { tracked[group.version, default: []].append(group.value) }
     trackedGroups = tracked.mapValues { $0.sorted(by: Self.precedes) }
     rebuildGroupStarts()
+    rebuildStrataTracking()
   }
 
   /// Where each tracked group's series parts (read or in outline) are.

@@ -35,6 +35,9 @@ struct JSONTree: Codable {
     case .array(let elements):
       var container = encoder.unkeyedContainer()
       for element in elements { try container.encode(JSONTree(element)) }
+    case .items(let count, let item):
+      var container = encoder.unkeyedContainer()
+      for i in 0..<count { try container.encode(JSONTree(item(i))) }
     case .string(let s):
       var container = encoder.singleValueContainer()
       try container.encode(s)

@@ -39,12 +39,12 @@ extension VersionSnapshot {
       members.append(
         (
           "series",
-          .array(
-            keys.map { key in
-              var entry: [(String, JSONWriter.Value)] = [("start", .string(key.start.description))]
-              if let group = key.group { entry.append(("group", .string(group))) }
-              return .object(entry + Self.aggregateMembers(series[key]!))
-            })
+          .items(count: keys.count) { i in
+            let key = keys[i]
+            var entry: [(String, JSONWriter.Value)] = [("start", .string(key.start.description))]
+            if let group = key.group { entry.append(("group", .string(group))) }
+            return .object(entry + Self.aggregateMembers(series[key]!))
+          }
         ))
     }
     if let dimensions = strataDimensions {
@@ -56,7 +56,12 @@ extension VersionSnapshot {
           "strata",
           .object([
             ("fields", .array(dimensions.map { .string($0.description) })),
-            ("cells", .array(cells.map { .object([("stratum", values($0))] + Self.aggregateMembers(strata[$0]!)) })),
+            (
+              "cells",
+              .items(count: cells.count) {
+                .object([("stratum", values(cells[$0]))] + Self.aggregateMembers(strata[cells[$0]]!))
+              }
+            ),
             (
               "diagnostics",
               .array(

@@ -16,6 +16,9 @@ package struct JSONWriter {
     /// JSON text written as it is (a call stack tree thousands of levels deep, written without
     /// recursion by its own writer).
     case raw(String)
+    /// An array whose `count` items are made one at a time as they are written: a long list of large
+    /// items (a snapshot's series and strata) is never held whole beside its text.
+    case items(count: Int, item: (Int) -> Value)
   }
 
   /// A string as a JSON string literal, quotes included, escaped as every string here is.
@@ -42,12 +45,11 @@ package struct JSONWriter {
 
   private mutating func write(_ value: Value, indent: Int) {
     if compact, case .array(let items) = value {
-      output += "["
-      for (i, item) in items.enumerated() {
-        if i > 0 { output += "," }
-        write(item, indent: 0)
-      }
-      output += "]"
+      writeCompact(count: items.count) { items[$0] }
+      return
+    }
+    if compact, case .items(let count, let item) = value {
+      writeCompact(count: count, item: item)
       return
     }
     if compact, case .object(let members) = value {
@@ -87,14 +89,13 @@ package struct JSONWriter {
         output += "]"
         return
       }
-      output += "[\n"
-      for (i, item) in items.enumerated() {
-        output += Self.indentation(indent + 1)
-        write(item, indent: indent + 1)
-        output += i + 1 < items.count ? ",\n" : "\n"
+      writeLines(count: items.count, indent: indent) { items[$0] }
+    case .items(let count, let item):
+      if count == 0 {
+        output += "[]"
+        return
       }
-      output += Self.indentation(indent)
-      output += "]"
+      writeLines(count: count, indent: indent, item: item)
     case .object(let members):
       if members.isEmpty {
         output += "{}"
@@ -113,13 +114,35 @@ package struct JSONWriter {
     }
   }
 
-  /// A finite double in the shortest form that reads back exactly; integral values without ".0".
+  /// An array's `count` items on one line without spaces.
+  private mutating func writeCompact(count: Int, item: (Int) -> Value) {
+    output += "["
+    for i in 0..<count {
+      if i > 0 { output += "," }
+      write(item(i), indent: 0)
+    }
+    output += "]"
+  }
+
+  /// An array's `count` items, one a line at `indent` + 1.
+  private mutating func writeLines(count: Int, indent: Int, item: (Int) -> Value) {
+    output += "[\n"
+    for i in 0..<count {
+      output += Self.indentation(indent + 1)
+      write(item(i), indent: indent + 1)
+      output += i + 1 < count ? ",\n" : "\n"
+    }
+    output += Self.indentation(indent)
+    output += "]"
+  }
+
   /// The leading spaces of a line at `depth`: made once for the depths documents have.
   private static func indentation(_ depth: Int) -> String {
     depth < indentations.count ? indentations[depth] : String(repeating: "  ", count: depth)
   }
   private static let indentations = (0..<32).map { String(repeating: "  ", count: $0) }
 
+  /// A finite double in the shortest form that reads back exactly; integral values without ".0".
   static func number(_ d: Double) -> String {
     guard d.isFinite else { return "null" }  // unreachable by construction; never NaN in output
     if d == d.rounded(), d.magnitude < 1e15 { return String(Int64(d)) }
