@@ -13,12 +13,16 @@ let package = Package(
     .library(name: "MetricKitReports", targets: ["MetricKitReports"]),
     // App Store Connect's power and performance endpoints: signed requests that fetch Organizer's data.
     .library(name: "AppStoreConnect", targets: ["AppStoreConnect"]),
+    // The collector service apps post payloads to, and the store it writes a dump with.
+    .library(name: "MetricKitCollector", targets: ["MetricKitCollector"]),
     .executable(name: "metrics-report", targets: ["metrics-report"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
     .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: [
     // Debian's C libraries, through system-library targets.
@@ -74,11 +78,20 @@ let package = Package(
       name: "AppStoreConnect",
       dependencies: ["MetricKitAnalysis", "CMetricsHTTP", .product(name: "Crypto", package: "swift-crypto")]),
 
+    // The collector: HTTP on Hummingbird (SwiftNIO), payloads judged by the library's decoder,
+    // stored as gzip NDJSON segments with group commit (libdeflate).
+    .target(
+      name: "MetricKitCollector",
+      dependencies: [
+        "MetricKitAnalysis", "CDeflate", .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+      ]),
+
     // The thin command-line shell.
     .executableTarget(
       name: "metrics-report",
       dependencies: [
-        "MetricKitAnalysis", "AppStoreConnect",
+        "MetricKitAnalysis", "AppStoreConnect", "MetricKitCollector", .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 
@@ -101,6 +114,8 @@ let package = Package(
       name: "MetricKitAnalysisTests",
       dependencies: ["MetricKitAnalysis", "AppStoreConnect", "PayloadSynthesis", "TestSupport"]),
     .testTarget(name: "MetricKitReportsTests", dependencies: ["MetricKitReports", "PayloadSynthesis", "TestSupport"]),
+    .testTarget(
+      name: "MetricKitCollectorTests", dependencies: ["MetricKitCollector", "PayloadSynthesis", "TestSupport"]),
     .testTarget(
       name: "MetricsReportCLITests", dependencies: ["metrics-report", "PayloadSynthesis", "TestSupport"],
       exclude: ["Golden", "Schemas"]),

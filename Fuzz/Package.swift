@@ -17,4 +17,9 @@ let package = Package(
       .executableTarget(
         name: name, dependencies: ["FuzzSupport", .product(name: "MetricKitAnalysis", package: "metrics-report")])
     }
+    + [
+      .executableTarget(
+        name: "FuzzCollector",
+        dependencies: ["FuzzSupport", .product(name: "MetricKitCollector", package: "metrics-report")])
+    ]
 )

@@ -7,8 +7,9 @@
 #   Scripts/bootstrap.sh --browser     also headless Chromium, for the report page's browser tests
 #   Scripts/bootstrap.sh --prometheus  also prometheus (promtool) and prometheus-pushgateway, for the exports
 #   Scripts/bootstrap.sh --otlp        also a Python virtual environment (.build/venv) with
-#                                      opentelemetry-proto, jsonschema and PyJWT, for the OTLP and Datadog
-#                                      files and the App Store Connect server of the organizer tests
+#                                      opentelemetry-proto, jsonschema, PyJWT and prometheus-client, for the
+#                                      OTLP and Datadog files, the App Store Connect server of the organizer
+#                                      tests and the strict OpenMetrics parser the collector's tests use
 #   Scripts/bootstrap.sh --spark       also PySpark 4.3 in .build/venv and a Java runtime, for Scripts/spark/test.sh
 #   Scripts/bootstrap.sh --symbols     also lld-19 and llvm-19 (ld64.lld, dsymutil, llvm-lipo), to build the
 #                                      Mach-O fixtures of Scripts/symbol-fixtures.sh (symbolication itself
@@ -55,12 +56,12 @@ else
   fi
 fi
 
-if (( venv )) && ! .build/venv/bin/python -c "import opentelemetry.proto, jsonschema, jwt, cryptography" 2>/dev/null; then
-  echo "Creating .build/venv with opentelemetry-proto, jsonschema and PyJWT" >&2
+if (( venv )) && ! .build/venv/bin/python -c "import opentelemetry.proto, jsonschema, jwt, cryptography, prometheus_client" 2>/dev/null; then
+  echo "Creating .build/venv with opentelemetry-proto, jsonschema, PyJWT and prometheus-client" >&2
   mkdir -p .build
   python3 -m venv .build/venv
   .build/venv/bin/pip install -q --disable-pip-version-check "opentelemetry-proto==1.45.2" "jsonschema>=4" \
-    "PyJWT[crypto]>=2.8" >&2
+    "PyJWT[crypto]>=2.8" "prometheus-client==0.26.0" >&2
 fi
 
 if (( spark )) && ! .build/venv/bin/python -c "import pyspark" 2>/dev/null; then

@@ -5,7 +5,7 @@
 # .fuzz/TARGET/corpus; crashes to .fuzz/TARGET/ (turn each into a regression test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: Scripts/fuzz.sh payload-decoder|measurement-parser|rule-file|snapshot|report|mach-o|organizer|cache-entry|symbolizer-answer SECONDS}
+target=${1:?usage: Scripts/fuzz.sh payload-decoder|measurement-parser|rule-file|snapshot|report|mach-o|organizer|cache-entry|symbolizer-answer|collector SECONDS}
 seconds=${2:?usage: Scripts/fuzz.sh TARGET SECONDS}
 shift 2
 case "$target" in
@@ -18,6 +18,7 @@ case "$target" in
   organizer) product=FuzzOrganizer ;;
   cache-entry) product=FuzzCacheEntry ;;
   symbolizer-answer) product=FuzzSymbolizerAnswer ;;
+  collector) product=FuzzCollector ;;
   *) echo "unknown target $target" >&2; exit 64 ;;
 esac
 work=.fuzz/$target
@@ -64,6 +65,11 @@ case "$target" in
     done
     find "$work/cache/results" -type f | while read -r f; do
       tail -n +3 "$f" > "$work/seeds/$(basename "$f").points"
+    done ;;
+  collector)
+    # Request bodies (a 0 byte first): the samples' files as devices send them.
+    find Samples/dump -type f ! -name '*.gz' | while read -r f; do
+      { printf '\000'; cat "$f"; } > "$work/seeds/body-$(echo "$f" | md5sum | cut -c1-12)"
     done ;;
   symbolizer-answer)
     # The real symbolizer's answers about the test app: inlined frames, Swift names, unknown addresses.

@@ -3,7 +3,7 @@ import ArgumentParser
 /// The `metrics-report` command: a thin shell over MetricKitAnalysis. It parses arguments and maps
 /// outcomes to exit codes: 0 success, 1 the gate fails, 2 cannot evaluate, 64 usage error.
 @main
-struct MetricsReport: ParsableCommand {
+struct MetricsReport: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "metrics-report",
     abstract: "Turns dumps of MetricKit payloads into numbers you can trust.",
@@ -15,15 +15,15 @@ struct MetricsReport: ParsableCommand {
     subcommands: [
       Summary.self, Trend.self, Compare.self, Report.self, Export.self, Diagnostics.self, Snapshot.self,
       MergeSnapshots.self,
-      Rules.self, Organizer.self, Cache.self,
+      Rules.self, Organizer.self, Cache.self, Collect.self,
     ]
   )
 
   /// Runs the command the arguments name; a ``CommandFailure`` is said and becomes its exit code.
-  static func main() {
+  static func main() async {
     do {
       var command = try parseAsRoot()
-      try command.run()
+      if var service = command as? AsyncParsableCommand { try await service.run() } else { try command.run() }
     } catch let failure as CommandFailure {
       failure.exit()
     } catch {

@@ -7,7 +7,14 @@ import CDeflate
 /// refuses goes through zlib, in the inflate loop streamed gzip NDJSON uses (``GzipStreamSource``,
 /// where ISA-L inflates), which also words the errors ("truncated gzip stream…", "corrupt gzip
 /// stream: …").
-enum GzipDecompressor {
+package enum GzipDecompressor {
+  /// A gzip body inflated whole (a collector's request), never past `limit` bytes.
+  /// - Throws: a reason text when the stream is corrupt, truncated, or inflates past `limit` bytes.
+  package static func inflated(_ input: UnsafeRawBufferPointer, limit: Int) throws(InputError) -> [UInt8] {
+    let buffer = try decompress(input, limit: limit)
+    return Array(buffer.bytes)
+  }
+
   /// Whether `bytes` start with the gzip magic number.
   static func isGzip(_ bytes: UnsafeRawBufferPointer) -> Bool {
     bytes.count >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b
@@ -76,7 +83,8 @@ enum GzipDecompressor {
     return buffer
   }
 
-  private static func overLimit(_ limit: Int) -> InputError {
+  /// The error of a stream that inflates past `limit` bytes.
+  package static func overLimit(_ limit: Int) -> InputError {
     InputError(reason: "decompresses to more than \(limit) bytes (the decompressed-size limit)")
   }
 

@@ -5,7 +5,7 @@ package struct JSONWriter {
   private var compact = false
 
   /// A JSON value built by the writer.
-  indirect enum Value {
+  package indirect enum Value {
     case string(String)
     case number(Double)
     case integer(Int128)
@@ -36,7 +36,7 @@ package struct JSONWriter {
   }
 
   /// `value` on one line without spaces or a final line break.
-  static func compact(_ value: Value) -> String {
+  package static func compact(_ value: Value) -> String {
     var writer = JSONWriter()
     writer.compact = true
     writer.write(value, indent: 0)

@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""Load and faults for `metrics-report collect`, against the real server on 127.0.0.1.
+
+Posts PAYLOADS distinct payloads from CONNECTIONS concurrent connections, a share of them malformed
+and a share sent again (as devices retry), while the server is killed with SIGKILL at random moments
+and started again. Requests that get no answer, a 503 or a 507 are sent again, as the uploader does.
+When everything is answered, the server gets SIGTERM and must exit 0; then the store is reconciled:
+every acknowledged payload is stored exactly once, nothing refused or never sent is stored, and every
+malformed payload was answered 400 naming its key. Prints one JSON line of figures; exits 1 on any
+discrepancy.
+
+usage: collector-load.py BINARY STORE [--payloads N] [--connections C] [--per-request K]
+                         [--malformed F] [--duplicates F] [--kills K] [--seed S] [--max-store-bytes B]
+"""
+import argparse, gzip, hashlib, http.client, json, os, queue, random, re, signal, subprocess, sys
+import threading, time
+
+BUNDLE = "com.example.load"
+TOKEN = "mrt_load_" + "0" * 40
+
+
+def payload(i, rng):
+    """A valid legacy metric payload, compact, unique by its index."""
+    day = 1 + i % 28
+    return json.dumps({
+        "appVersion": "1.%d" % (i % 3), "timeStampBegin": "2026-05-%02d 00:00:00" % day,
+        "timeStampEnd": "2026-05-%02d 23:59:00" % day,
+        "metaData": {"deviceType": "iPhone%d,1" % (12 + i % 4), "osVersion": "iPhone OS 26.%d" % (i % 2),
+                     "bundleIdentifier": BUNDLE, "applicationBuildVersion": str(i)},
+        "applicationLaunchMetrics": {"histogrammedTimeToFirstDrawKey": {"histogramValue": {
+            "0": {"bucketStart": "%d ms" % (100 + i % 900), "bucketEnd": "%d ms" % (110 + i % 900),
+                  "bucketCount": 1 + rng.randrange(5)}}}},
+    }, separators=(",", ":"))
+
+
+def malformed(i):
+    """A payload the decoder refuses at a known key: a bucket count that is text."""
+    return json.dumps({
+        "appVersion": "1.0", "timeStampBegin": "2026-05-01 00:00:00", "timeStampEnd": "2026-05-01 23:59:00",
+        "metaData": {"bundleIdentifier": BUNDLE, "applicationBuildVersion": "bad%d" % i},
+        "applicationLaunchMetrics": {"histogrammedTimeToFirstDrawKey": {"histogramValue": {
+            "0": {"bucketStart": "1 ms", "bucketEnd": "2 ms", "bucketCount": "many"}}}},
+    }, separators=(",", ":"))
+
+
+class Server:
+    def __init__(self, binary, store, tokens, extra):
+        self.binary, self.store, self.tokens, self.extra = binary, store, tokens, extra
+        self.lock = threading.Lock()
+        self.port = None
+        self.process = None
+        self.starts = 0
+
+    def start(self):
+        self.process = subprocess.Popen(
+            [self.binary, "collect", self.store, "--tokens", self.tokens, "--port", "0", "--instance", "load",
+             "--seal-seconds", "2"] + self.extra,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        line = self.process.stdout.readline()
+        m = re.search(r":(\d+),", line)
+        if not m:
+            raise SystemExit("the collector did not start: %r" % line)
+        with self.lock:
+            self.port = int(m.group(1))
+            self.starts += 1
+
+    def kill(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def current(self):
+        with self.lock:
+            return self.port
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("binary")
+    p.add_argument("store")
+    p.add_argument("--payloads", type=int, default=2000)
+    p.add_argument("--connections", type=int, default=20)
+    p.add_argument("--per-request", type=int, default=1)
+    p.add_argument("--malformed", type=float, default=0.05)
+    p.add_argument("--duplicates", type=float, default=0.10)
+    p.add_argument("--kills", type=int, default=2)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--max-store-bytes", type=int)
+    a = p.parse_args()
+    rng = random.Random(a.seed)
+    os.makedirs(a.store, exist_ok=True)
+    tokens = os.path.join(a.store + ".tokens")
+    with open(tokens, "w") as f:
+        f.write("sha256:%s %s\n" % (hashlib.sha256(TOKEN.encode()).hexdigest(), BUNDLE))
+    extra = ["--max-store-bytes", str(a.max_store_bytes)] if a.max_store_bytes else []
+    server = Server(a.binary, a.store, tokens, extra)
+    server.start()
+
+    valid = {}
+    bad = set()
+    jobs = []
+    for i in range(a.payloads):
+        if rng.random() < a.malformed:
+            text = malformed(i)
+            bad.add(hashlib.sha256(text.encode()).hexdigest())
+        else:
+            text = payload(i, rng)
+            valid[hashlib.sha256(text.encode()).hexdigest()] = text
+        jobs.append(text)
+    resent = [t for t in jobs if rng.random() < a.duplicates]
+    jobs += resent
+    rng.shuffle(jobs)
+    work = queue.Queue()
+    for k in range(0, len(jobs), a.per_request):
+        work.put(jobs[k:k + a.per_request])
+    total_requests = work.qsize()
+
+    lock = threading.Lock()
+    acked = {}          # id -> number of 202 answers listing it as stored
+    duplicates = 0
+    refused = []        # (id, error) for 400 answers
+    retries = {"503": 0, "507": 0, "lost": 0}
+    latencies = []
+    done = threading.Event()
+    answered = [0]
+
+    def worker():
+        nonlocal duplicates
+        conn, port = None, None
+        while True:
+            try:
+                batch = work.get_nowait()
+            except queue.Empty:
+                if done.is_set() or answered[0] >= total_requests:
+                    return
+                time.sleep(0.01)
+                continue
+            while True:
+                try:
+                    if conn is None or port != server.current():
+                        port = server.current()
+                        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                    body = gzip.compress(("\n".join(batch) + "\n").encode(), 1)
+                    start = time.perf_counter()
+                    conn.request("POST", "/v1/payloads", body, {
+                        "Authorization": "Bearer " + TOKEN, "Content-Encoding": "gzip",
+                        "Content-Type": "application/x-ndjson"})
+                    r = conn.getresponse()
+                    answer = r.read()
+                    elapsed = time.perf_counter() - start
+                except (OSError, http.client.HTTPException):
+                    with lock:
+                        retries["lost"] += 1
+                    conn = None
+                    time.sleep(0.05)
+                    continue
+                if r.status in (503, 507):
+                    with lock:
+                        retries[str(r.status)] += 1
+                    time.sleep(min(0.2, float(r.getheader("Retry-After", "1")) / 10))
+                    continue
+                receipt = json.loads(answer)
+                with lock:
+                    latencies.append(elapsed)
+                    for i in receipt.get("stored", []):
+                        acked[i] = acked.get(i, 0) + 1
+                    duplicates += len(receipt.get("duplicates", []))
+                    for rejection in receipt.get("rejected", []):
+                        text = batch[rejection["index"]]
+                        refused.append((hashlib.sha256(text.encode()).hexdigest(), rejection["error"]))
+                    answered[0] += 1
+                if r.status not in (202, 400):
+                    raise SystemExit("unexpected status %d: %s" % (r.status, answer[:200]))
+                break
+
+    threads = [threading.Thread(target=worker) for _ in range(a.connections)]
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    kills = 0
+    while kills < a.kills and answered[0] < total_requests:
+        time.sleep(rng.uniform(0.2, 1.0))
+        if answered[0] >= total_requests:
+            break
+        server.kill()
+        server.start()
+        kills += 1
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - started
+    done.set()
+    server.process.send_signal(signal.SIGTERM)
+    status = server.process.wait(timeout=60)
+
+    stored = {}
+    hidden = []
+    for folder, _, files in os.walk(a.store):
+        for name in files:
+            path = os.path.join(folder, name)
+            if name.startswith("."):
+                hidden.append(path)
+                continue
+            with gzip.open(path) as f:
+                for line in f:
+                    i = hashlib.sha256(line.rstrip(b"\n")).hexdigest()
+                    stored[i] = stored.get(i, 0) + 1
+    problems = []
+    if status != 0:
+        problems.append("SIGTERM exit status %d" % status)
+    if hidden:
+        problems.append("open segments left after SIGTERM: %s" % hidden[:3])
+    twice = [i for i, n in stored.items() if n > 1]
+    if twice:
+        problems.append("%d payloads stored more than once" % len(twice))
+    lost = [i for i in acked if i not in stored]
+    if lost:
+        problems.append("%d acknowledged payloads not stored" % len(lost))
+    foreign = [i for i in stored if i not in valid]
+    if foreign:
+        problems.append("%d stored payloads never sent as valid" % len(foreign))
+    acked_twice = [i for i, n in acked.items() if n > 1]
+    if acked_twice:
+        problems.append("%d payloads acknowledged as stored twice" % len(acked_twice))
+    unnamed = [e for i, e in refused if i in bad and "bucketCount" not in e]
+    if unnamed or {i for i, _ in refused} != bad:
+        problems.append("malformed answers: %d without the key, %d refused of %d malformed"
+                        % (len(unnamed), len({i for i, _ in refused} & bad), len(bad)))
+    missing = [i for i in valid if i not in stored]
+    if missing:
+        problems.append("%d valid payloads never stored" % len(missing))
+    latencies.sort()
+    figures = {
+        "payloads": a.payloads, "requests": total_requests, "valid": len(valid), "malformed": len(bad),
+        "resent": len(resent), "stored": len(stored), "duplicates_answered": duplicates, "kills": kills,
+        "starts": server.starts, "retries": retries, "seconds": round(elapsed, 2),
+        "payloads_per_second": round(len(jobs) / elapsed),
+        "p50_ms": round(1000 * latencies[len(latencies) // 2], 1) if latencies else None,
+        "p99_ms": round(1000 * latencies[int(len(latencies) * 0.99)], 1) if latencies else None,
+        "problems": problems,
+    }
+    print(json.dumps(figures))
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,526 @@
+import Dispatch
+import Foundation
+import MetricKitAnalysis
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where accepted payloads are kept, durably and once: `ROOT/<bundle>/<yyyy-mm-dd>/<instance>-<n>.ndjson.gz`,
+/// the day being the day (UTC) the collector received them.
+///
+/// Requests hand their payloads to one writer thread and wait. The writer takes everything waiting
+/// at once (a group commit), leaves out payloads already stored, appends one gzip member per bundle
+/// and day to that day's open segment, syncs every file it wrote (and the folders it created), and
+/// only then answers each request: an answer means the bytes are on disk. A segment is written
+/// under a hidden name and renamed when sealed (by size, age, the day's end or shutdown), so a
+/// reader of the folder never sees one being written; after a crash the open segments left behind
+/// are cut back to their last whole member and sealed at start-up.
+///
+/// What was stored is known by id, from the members' headers, across restarts.
+public final class SegmentStore: Sendable {
+  /// How the store behaves.
+  public struct Configuration: Sendable {
+    /// The folder segments are written under.
+    public var root: URL
+    /// This collector's name in its segments' names (several collectors can share one folder).
+    public var instance: String
+    /// A segment is sealed once its compressed size reaches this.
+    public var sealBytes = 32 << 20
+    /// A segment is sealed once it is this old, in seconds.
+    public var sealAge: Double = 300
+    /// Payload bytes waiting for the writer beyond which new requests are refused (backpressure).
+    public var maximumPendingBytes = 64 << 20
+    /// The most bytes the store's segments may take (nil: until the disk is full).
+    public var maximumStoreBytes: Int?
+    /// Day folders older than this many days are removed (nil: kept).
+    public var retainDays: Int?
+    /// The clock (the day payloads are filed under, and segments' ages).
+    public var now: @Sendable () -> Date = { Date() }
+
+    /// A configuration for `root`, naming segments after `instance`.
+    public init(root: URL, instance: String) {
+      self.root = root
+      self.instance = instance
+    }
+  }
+
+  /// What became of a request's payloads.
+  public struct Receipt: Sendable, Equatable {
+    /// Stored by this request.
+    public var stored: [PayloadID]
+    /// Already stored before (by an earlier request, or earlier in this one).
+    public var duplicates: [PayloadID]
+  }
+
+  /// What the store did, for the collector's metrics.
+  public struct Counters: Sendable, Equatable {
+    public var payloadsStored = 0
+    public var duplicates = 0
+    public var bytesStored = 0
+    public var commits = 0
+    public var segmentsSealed = 0
+    public var syncs = 0
+    public var syncSeconds = 0.0
+    public var pendingBytes = 0
+    public var pendingRequests = 0
+    public var storeBytes = 0
+    public var recoveredSegments = 0
+    public var droppedTailBytes = 0
+  }
+
+  private struct Commit: @unchecked Sendable {
+    var bundle: String
+    var day: CalendarDay
+    var payloads: [(id: PayloadID, line: [UInt8])]
+    var bytes: Int
+    var answer: CheckedContinuation<Receipt, any Error>
+  }
+
+  private struct OpenSegment {
+    var descriptor: Int32
+    var hiddenPath: String
+    var sealedPath: String
+    var folder: String
+    var size: Int
+    var opened: Date
+  }
+
+  private struct State: ~Copyable {
+    var pending: [Commit] = []
+    var pendingBytes = 0
+    var closing = false
+    var counters = Counters()
+  }
+
+  /// What only the writer thread touches.
+  private final class WriterState: @unchecked Sendable {
+    var open: [String: OpenSegment] = [:]
+    var index: [String: [PayloadID: CalendarDay]] = [:]
+    var nextSequence = 0
+    var storeBytes = 0
+    var lastRetention: CalendarDay?
+  }
+
+  public let configuration: Configuration
+  private let state = Mutex(State())
+  private let writer = WriterState()
+  private let wake = DispatchSemaphore(value: 0)
+  private let finished = DispatchSemaphore(value: 0)
+
+  /// Opens the store at `configuration.root`: seals what a crash left open, learns what is stored,
+  /// and starts the writer.
+  public init(_ configuration: Configuration) throws(StoreError) {
+    self.configuration = configuration
+    guard Self.isPlainName(configuration.instance) else { throw .badName(configuration.instance) }
+    try Self.makeFolder(configuration.root.path)
+    let recovered = try recover()
+    state.withLock {
+      $0.counters.recoveredSegments = recovered.segments
+      $0.counters.droppedTailBytes = recovered.dropped
+    }
+    removeExpiredDays()
+    state.withLock { $0.counters.storeBytes = writer.storeBytes }
+    let thread = Thread { [self] in run() }
+    thread.name = "segment-writer"
+    thread.start()
+  }
+
+  /// Stores `payloads` of `bundle`, filed under today: returns once they are on disk, saying which
+  /// were new. Throws when the store is overloaded, full, failing or shutting down; then nothing of
+  /// this request is stored.
+  public func store(_ payloads: [(id: PayloadID, line: [UInt8])], bundle: String) async throws -> Receipt {
+    let day = Self.day(of: configuration.now())
+    let bytes = payloads.reduce(0) { $0 + $1.line.count }
+    return try await withCheckedThrowingContinuation { answer in
+      let refusal: StoreError? = state.withLock { s in
+        if s.closing { return .shuttingDown }
+        if s.pendingBytes + bytes > configuration.maximumPendingBytes, !s.pending.isEmpty { return .overloaded }
+        s.pending.append(Commit(bundle: bundle, day: day, payloads: payloads, bytes: bytes, answer: answer))
+        s.pendingBytes += bytes
+        s.counters.pendingBytes = s.pendingBytes
+        s.counters.pendingRequests = s.pending.count
+        return nil
+      }
+      if let refusal { answer.resume(throwing: refusal) } else { wake.signal() }
+    }
+  }
+
+  /// A copy of the counters.
+  public var counters: Counters { state.withLock { $0.counters } }
+
+  /// Stops taking requests, writes what waits, seals every open segment and stops the writer.
+  public func close() {
+    let already = state.withLock { s in
+      let was = s.closing
+      s.closing = true
+      return was
+    }
+    guard !already else { return }
+    wake.signal()
+    finished.wait()
+  }
+
+  // MARK: - The writer
+
+  private func run() {
+    while true {
+      _ = wake.wait(timeout: .now() + .milliseconds(500))
+      let (batch, closing) = state.withLock { s in
+        let batch = s.pending
+        s.pending = []
+        s.pendingBytes = 0
+        s.counters.pendingBytes = 0
+        s.counters.pendingRequests = 0
+        return (batch, s.closing)
+      }
+      if !batch.isEmpty { commit(batch) }
+      sealDue(all: closing)
+      removeExpiredDays()
+      if closing {
+        finished.signal()
+        return
+      }
+    }
+  }
+
+  /// Writes a batch of requests as one group commit and answers each.
+  private func commit(_ batch: [Commit]) {
+    var seen: [String: Set<PayloadID>] = [:]
+    var groups: [String: (bundle: String, day: CalendarDay, members: [SegmentMember], commits: [Int])] = [:]
+    var receipts = Array(repeating: Receipt(stored: [], duplicates: []), count: batch.count)
+    var order: [String] = []
+    for (n, request) in batch.enumerated() {
+      let key = "\(request.bundle)/\(request.day)"
+      if groups[key] == nil {
+        groups[key] = (request.bundle, request.day, [], [])
+        order.append(key)
+      }
+      groups[key]!.commits.append(n)
+      for (id, line) in request.payloads {
+        if writer.index[request.bundle]?[id] != nil || seen[request.bundle, default: []].contains(id) {
+          receipts[n].duplicates.append(id)
+          continue
+        }
+        seen[request.bundle, default: []].insert(id)
+        receipts[n].stored.append(id)
+        if groups[key]!.members.last.map({ $0.ids.count >= SegmentMember.maximumPayloads }) ?? true {
+          groups[key]!.members.append(SegmentMember(ids: [], lines: []))
+        }
+        groups[key]!.members[groups[key]!.members.count - 1].ids.append(id)
+        groups[key]!.members[groups[key]!.members.count - 1].lines += line + [0x0A]
+      }
+    }
+    var failures: [Int: any Error] = [:]
+    var written: [String] = []
+    var bytesWritten = 0
+    for key in order {
+      let group = groups[key]!
+      let encoded = group.members.map { $0.encoded() }.reduce(into: [UInt8]()) { $0 += $1 }
+      if encoded.isEmpty { continue }
+      do {
+        try append(encoded, bundle: group.bundle, day: group.day)
+        written.append(key)
+        bytesWritten += encoded.count
+      } catch {
+        for n in group.commits { failures[n] = error }
+      }
+    }
+    let start = DispatchTime.now()
+    for key in written {
+      guard let segment = writer.open[key] else { continue }
+      if !syncData(segment.descriptor) {
+        let error = StoreError.io("sync \(segment.hiddenPath)", errno)
+        for n in groups[key]!.commits { failures[n] = error }
+        abandon(key)
+      }
+    }
+    let syncSeconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    var stored = 0
+    var duplicates = 0
+    for key in written where !groups[key]!.commits.contains(where: { failures[$0] != nil }) {
+      let group = groups[key]!
+      for member in group.members {
+        for id in member.ids { writer.index[group.bundle, default: [:]][id] = group.day }
+      }
+    }
+    for (n, request) in batch.enumerated() {
+      if let error = failures[n] {
+        request.answer.resume(throwing: error)
+      } else {
+        stored += receipts[n].stored.count
+        duplicates += receipts[n].duplicates.count
+        request.answer.resume(returning: receipts[n])
+      }
+    }
+    state.withLock { s in
+      s.counters.payloadsStored += stored
+      s.counters.duplicates += duplicates
+      s.counters.bytesStored += bytesWritten
+      s.counters.commits += 1
+      s.counters.syncs += written.isEmpty ? 0 : 1
+      s.counters.syncSeconds += syncSeconds
+      s.counters.storeBytes = writer.storeBytes
+    }
+  }
+
+  /// Appends a group's members to its open segment (opening one when needed); on failure the
+  /// segment is cut back to what it held, so a later member never follows a torn one.
+  private func append(_ bytes: [UInt8], bundle: String, day: CalendarDay) throws(StoreError) {
+    if let limit = configuration.maximumStoreBytes, writer.storeBytes + bytes.count > limit {
+      throw .full("the store's limit of \(limit) bytes")
+    }
+    let key = "\(bundle)/\(day)"
+    if writer.open[key] == nil { writer.open[key] = try openSegment(bundle: bundle, day: day) }
+    let segment = writer.open[key]!
+    var done = 0
+    while done < bytes.count {
+      let n = bytes.withUnsafeBytes { write(segment.descriptor, $0.baseAddress! + done, bytes.count - done) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        let code = errno
+        if ftruncate(segment.descriptor, off_t(segment.size)) != 0 { abandon(key) }
+        throw code == ENOSPC || code == EDQUOT
+          ? .full("no space left on the device") : .io("write \(segment.hiddenPath)", code)
+      }
+      done += n
+    }
+    writer.open[key]!.size += bytes.count
+    writer.storeBytes += bytes.count
+  }
+
+  /// Creates the open segment of a bundle and day, with its folders, all synced.
+  private func openSegment(bundle: String, day: CalendarDay) throws(StoreError) -> OpenSegment {
+    let bundleFolder = configuration.root.path + "/" + bundle
+    let folder = bundleFolder + "/" + day.description
+    try Self.makeFolder(bundleFolder)
+    try Self.makeFolder(folder)
+    let name = "\(configuration.instance)-\(Self.sequenceText(writer.nextSequence)).ndjson.gz"
+    writer.nextSequence += 1
+    let hidden = folder + "/." + name + ".open"
+    let fd = open(hidden, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw .io("create \(hidden)", errno) }
+    try Self.syncFolder(folder)
+    return OpenSegment(
+      descriptor: fd, hiddenPath: hidden, sealedPath: folder + "/" + name, folder: folder, size: 0,
+      opened: configuration.now())
+  }
+
+  /// Seals the open segments that are due (all of them when closing).
+  private func sealDue(all: Bool) {
+    let now = configuration.now()
+    let today = Self.day(of: now)
+    for (key, segment) in writer.open {
+      let due =
+        all || segment.size >= configuration.sealBytes || now.timeIntervalSince(segment.opened) >= configuration.sealAge
+        || !key.hasSuffix("/\(today)")
+      guard due else { continue }
+      seal(key)
+    }
+  }
+
+  /// Renames a segment to its sealed name and syncs its folder; an empty one is removed.
+  private func seal(_ key: String) {
+    guard let segment = writer.open.removeValue(forKey: key) else { return }
+    closeDescriptor(segment.descriptor)
+    if segment.size == 0 {
+      unlink(segment.hiddenPath)
+      return
+    }
+    if rename(segment.hiddenPath, segment.sealedPath) == 0 {
+      try? Self.syncFolder(segment.folder)
+      state.withLock { $0.counters.segmentsSealed += 1 }
+    }
+  }
+
+  /// Stops writing to a segment whose state is unknown after a failure: it is sealed as it is (at
+  /// the next start, a torn tail is cut back).
+  private func abandon(_ key: String) {
+    guard let segment = writer.open.removeValue(forKey: key) else { return }
+    closeDescriptor(segment.descriptor)
+  }
+
+  // MARK: - Start-up
+
+  /// Walks the store: learns the ids of sealed segments from their headers, cuts this instance's
+  /// open segments back to their last whole member and seals them. Returns the segments recovered
+  /// and the bytes dropped.
+  private func recover() throws(StoreError) -> (segments: Int, dropped: Int) {
+    var segments = 0
+    var dropped = 0
+    let manager = FileManager.default
+    let root = configuration.root.path
+    let prefix = configuration.instance + "-"
+    for bundle in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where Self.isPlainName(bundle) {
+      for dayName in (try? manager.contentsOfDirectory(atPath: root + "/" + bundle)) ?? [] {
+        guard let day = CalendarDay(parsing: dayName) else { continue }
+        let folder = root + "/" + bundle + "/" + dayName
+        for name in ((try? manager.contentsOfDirectory(atPath: folder)) ?? []).sorted() {
+          let path = folder + "/" + name
+          let sealedName: String
+          if name.hasPrefix("." + prefix), name.hasSuffix(".ndjson.gz.open") {
+            sealedName = String(name.dropFirst().dropLast(".open".count))
+            let cut = Self.wholeMembers(path)
+            dropped += cut.dropped
+            if cut.kept == 0 {
+              unlink(path)
+              continue
+            }
+            if truncate(path, off_t(cut.kept)) != 0 || rename(path, folder + "/" + sealedName) != 0 {
+              throw .io("recover \(path)", errno)
+            }
+            try Self.syncFolder(folder)
+            segments += 1
+          } else if !name.hasPrefix("."), name.hasSuffix(".ndjson.gz") {
+            sealedName = name
+          } else {
+            continue  // another collector's open segment, or not a segment
+          }
+          if sealedName.hasPrefix(prefix),
+            let n = Int(sealedName.dropFirst(prefix.count).prefix { $0 != "." })
+          {
+            writer.nextSequence = max(writer.nextSequence, n + 1)
+          }
+          let sealedPath = folder + "/" + sealedName
+          let ids = Self.storedIDs(sealedPath)
+          for id in ids.ids { writer.index[bundle, default: [:]][id] = day }
+          writer.storeBytes += ids.size
+        }
+      }
+    }
+    return (segments, dropped)
+  }
+
+  /// The ids listed by a sealed segment's member headers (as far as they read), and its size.
+  static func storedIDs(_ path: String) -> (ids: [PayloadID], size: Int) {
+    guard let data = FileManager.default.contents(atPath: path) else { return ([], 0) }
+    return data.withUnsafeBytes { bytes in
+      var ids: [PayloadID] = []
+      var offset = 0
+      while offset < bytes.count, let header = try? SegmentMember.header(at: offset, of: bytes) {
+        ids += header.ids
+        offset = header.end
+      }
+      return (ids, bytes.count)
+    }
+  }
+
+  /// How many leading bytes of an open segment are whole, checked members, and how many follow.
+  static func wholeMembers(_ path: String) -> (kept: Int, dropped: Int) {
+    guard let data = FileManager.default.contents(atPath: path) else { return (0, 0) }
+    return data.withUnsafeBytes { bytes in
+      var offset = 0
+      while offset < bytes.count, let (_, end) = try? SegmentMember.decode(at: offset, of: bytes) {
+        offset = end
+      }
+      return (offset, bytes.count - offset)
+    }
+  }
+
+  /// Removes the day folders past the retention, and their ids.
+  private func removeExpiredDays() {
+    guard let days = configuration.retainDays else { return }
+    let today = Self.day(of: configuration.now())
+    guard writer.lastRetention != today else { return }
+    writer.lastRetention = today
+    let cutoff = CalendarDay(daysSinceEpoch: today.daysSinceEpoch - days)
+    let manager = FileManager.default
+    let root = configuration.root.path
+    for bundle in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where Self.isPlainName(bundle) {
+      for dayName in (try? manager.contentsOfDirectory(atPath: root + "/" + bundle)) ?? [] {
+        guard let day = CalendarDay(parsing: dayName), day < cutoff else { continue }
+        let folder = root + "/" + bundle + "/" + dayName
+        let size = ((try? manager.contentsOfDirectory(atPath: folder)) ?? []).reduce(0) {
+          $0 + (((try? manager.attributesOfItem(atPath: folder + "/" + $1))?[.size] as? Int) ?? 0)
+        }
+        if (try? manager.removeItem(atPath: folder)) != nil {
+          writer.storeBytes -= size
+          writer.index[bundle] = writer.index[bundle]?.filter { $0.value >= cutoff }
+        }
+      }
+    }
+  }
+
+  // MARK: - Files
+
+  static func day(of date: Date) -> CalendarDay {
+    CalendarDay(daysSinceEpoch: Int((date.timeIntervalSince1970 / 86_400).rounded(.down)))
+  }
+
+  static func sequenceText(_ n: Int) -> String {
+    let digits = String(n)
+    return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+  }
+
+  /// Whether `name` is usable as one path component: letters, digits, `.`, `-` and `_`, not
+  /// starting with a dot.
+  static func isPlainName(_ name: String) -> Bool {
+    !name.isEmpty && name.utf8.count <= 255 && name.first != "."
+      && name.utf8.allSatisfy {
+        ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2E
+          || $0 == 0x2D || $0 == 0x5F
+      }
+  }
+
+  /// Makes a folder when it is missing, and syncs its parent so the new entry survives a crash.
+  static func makeFolder(_ path: String) throws(StoreError) {
+    var info = stat()
+    if stat(path, &info) == 0 {
+      guard info.st_mode & S_IFMT == S_IFDIR else { throw .io("\(path) is not a folder", ENOTDIR) }
+      return
+    }
+    guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
+      throw errno == ENOSPC ? .full("no space left on the device") : .io("create \(path)", errno)
+    }
+    try syncFolder((path as NSString).deletingLastPathComponent)
+  }
+
+  /// Syncs a folder's entries.
+  static func syncFolder(_ path: String) throws(StoreError) {
+    let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard fd >= 0 else { throw .io("open \(path)", errno) }
+    defer { closeDescriptor(fd) }
+    guard fsync(fd) == 0 else { throw .io("sync \(path)", errno) }
+  }
+}
+
+/// Closes a file descriptor (the store's own `close()` hides the system's name).
+private func closeDescriptor(_ fd: Int32) {
+  _ = close(fd)
+}
+
+/// Flushes a file's data to the device.
+private func syncData(_ fd: Int32) -> Bool {
+  #if canImport(Glibc)
+    fdatasync(fd) == 0
+  #else
+    fcntl(fd, F_FULLFSYNC) == 0 || fsync(fd) == 0
+  #endif
+}
+
+/// Why the store did not take a request.
+public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// More is waiting to be written than the store holds in memory: try again shortly.
+  case overloaded
+  /// The store is shutting down.
+  case shuttingDown
+  /// No room: the disk is full, or the store's limit is reached.
+  case full(String)
+  /// A file operation failed, with `errno`.
+  case io(String, Int32)
+  /// A name that cannot be one path component.
+  case badName(String)
+
+  public var description: String {
+    switch self {
+    case .overloaded: "the collector is overloaded"
+    case .shuttingDown: "the collector is shutting down"
+    case .full(let what): "out of space: \(what)"
+    case .io(let what, let code): "\(what): \(String(cString: strerror(code)))"
+    case .badName(let name): "'\(name)' is not a plain name (letters, digits, '.', '-', '_')"
+    }
+  }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import MetricKitAnalysis
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import MetricKitCollector
+
+/// The store: members any gzip reader reads, whose headers say what is stored; payloads stored once
+/// across requests and restarts; what a crash leaves cut back to whole members; limits that refuse
+/// rather than lose.
+@Suite("Segment store")
+struct SegmentStoreTests {
+  /// A valid metric payload line of `bundle`, unique by `n`.
+  static func line(_ n: Int, bundle: String = "com.example.app") -> [UInt8] {
+    Array(
+      """
+      {"appVersion":"1.0","timeStampBegin":"2026-05-01 00:00:00","timeStampEnd":"2026-05-01 23:59:00",\
+      "metaData":{"bundleIdentifier":"\(bundle)","deviceType":"iPhone14,2","applicationBuildVersion":"\(n)"},\
+      "applicationLaunchMetrics":{"histogrammedTimeToFirstDrawKey":{"histogramValue":{"0":{"bucketStart":"\(100 + n) ms",\
+      "bucketEnd":"\(110 + n) ms","bucketCount":1}}}}}
+      """.utf8)
+  }
+
+  static func payloads(_ range: Range<Int>) -> [(id: PayloadID, line: [UInt8])] {
+    range.map { (PayloadID(of: line($0)), line($0)) }
+  }
+
+  /// Every line stored under `root` (sealed segments only), by id.
+  static func storedLines(_ root: URL) throws -> [PayloadID: Int] {
+    var out: [PayloadID: Int] = [:]
+    let files = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? []
+    for file in files where file.hasSuffix(".ndjson.gz") && !(file as NSString).lastPathComponent.hasPrefix(".") {
+      let data = try Data(contentsOf: root.appendingPathComponent(file))
+      let text = try data.withUnsafeBytes { try GzipDecompressor.inflated($0, limit: 1 << 30) }
+      for line in text.split(separator: 0x0A) { out[PayloadID(of: line), default: 0] += 1 }
+    }
+    return out
+  }
+
+  @Test func membersRoundTripAndTheirHeadersAloneSayWhatIsStored() throws {
+    let payloads = Self.payloads(0..<5)
+    let member = SegmentMember(ids: payloads.map(\.id), lines: payloads.flatMap { $0.line + [0x0A] })
+    let bytes = member.encoded() + member.encoded()
+    try bytes.withUnsafeBytes { raw in
+      let header = try SegmentMember.header(at: 0, of: raw)
+      #expect(header.ids == payloads.map(\.id))
+      let (decoded, end) = try SegmentMember.decode(at: header.end, of: raw)
+      #expect(decoded == member && end == bytes.count)
+      // zlib, through the library's reader, reads the two members as one stream.
+      let text = try GzipDecompressor.inflated(raw, limit: 1 << 20)
+      #expect(text == member.lines + member.lines)
+    }
+  }
+
+  @Test func everyCutAndEveryFlippedByteIsCaughtNeverTrusted() throws {
+    let payloads = Self.payloads(0..<3)
+    let bytes = SegmentMember(ids: payloads.map(\.id), lines: payloads.flatMap { $0.line + [0x0A] }).encoded()
+    for cut in 0..<bytes.count {
+      #expect(throws: SegmentError.self) {
+        try Array(bytes[..<cut]).withUnsafeBytes { try SegmentMember.decode(at: 0, of: $0) }
+      }
+    }
+    var rng = SystemRandomNumberGenerator()
+    for position in 0..<bytes.count {
+      var damaged = bytes
+      damaged[position] ^= UInt8.random(in: 1...255, using: &rng)
+      // A flip in the header's MTIME, XFL or OS bytes changes nothing a reader uses; anywhere else
+      // it is refused.
+      if (4..<10).contains(position) { continue }
+      #expect(throws: SegmentError.self, "byte \(position)") {
+        try damaged.withUnsafeBytes { try SegmentMember.decode(at: 0, of: $0) }
+      }
+    }
+  }
+
+  @Test func aPayloadIsStoredOnceAcrossRequestsBatchesAndRestarts() async throws {
+    try await withTemporaryDirectoryAsync { dir in
+      let store = try SegmentStore(.init(root: dir, instance: "a"))
+      let first = try await store.store(Self.payloads(0..<10), bundle: "com.example.app")
+      #expect(first.stored == Self.payloads(0..<10).map(\.id) && first.duplicates.isEmpty)
+      let again = try await store.store(Self.payloads(5..<15) + Self.payloads(14..<15), bundle: "com.example.app")
+      #expect(again.stored == Self.payloads(10..<15).map(\.id))
+      #expect(again.duplicates == Self.payloads(5..<10).map(\.id) + Self.payloads(14..<15).map(\.id))
+      // Another bundle is its own namespace.
+      let other = try await store.store(Self.payloads(0..<1), bundle: "com.example.other")
+      #expect(other.stored.count == 1)
+      store.close()
+      let reopened = try SegmentStore(.init(root: dir, instance: "a"))
+      let third = try await reopened.store(Self.payloads(0..<20), bundle: "com.example.app")
+      #expect(third.stored == Self.payloads(15..<20).map(\.id) && third.duplicates.count == 15)
+      reopened.close()
+      let stored = try Self.storedLines(dir)
+      // 20 lines of the app's, and one of the other bundle's (bytes the app's first payload has too).
+      #expect(stored.count == 20 && stored.values.reduce(0, +) == 21)
+      // Sealed segments are named after the instance and numbered on across restarts.
+      let names = try FileManager.default.contentsOfDirectory(
+        atPath: dir.appendingPathComponent("com.example.app").appendingPathComponent(
+          SegmentStore.day(of: Date()).description
+        ).path
+      ).sorted()
+      #expect(names == ["a-00000000.ndjson.gz", "a-00000002.ndjson.gz"])
+    }
+  }
+
+  @Test func concurrentRequestsShareGroupCommitsAndEachIsAnsweredForItsOwn() async throws {
+    try await withTemporaryDirectoryAsync { dir in
+      let store = try SegmentStore(.init(root: dir, instance: "a"))
+      let receipts = try await withThrowingTaskGroup(of: SegmentStore.Receipt.self) { group in
+        for k in 0..<200 {
+          group.addTask { try await store.store(Self.payloads((k % 100)..<(k % 100 + 1)), bundle: "com.example.app") }
+        }
+        return try await group.reduce(into: []) { $0.append($1) }
+      }
+      store.close()
+      #expect(receipts.reduce(0) { $0 + $1.stored.count } == 100)
+      #expect(receipts.reduce(0) { $0 + $1.duplicates.count } == 100)
+      #expect(store.counters.commits < 200)
+      #expect(try Self.storedLines(dir).count == 100)
+    }
+  }
+
+  @Test func whatACrashLeavesOpenIsCutBackToWholeMembersAndSealed() async throws {
+    try await withTemporaryDirectoryAsync { dir in
+      let folder = dir.appendingPathComponent("com.example.app/2026-05-01")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let whole = Self.payloads(0..<4)
+      let torn = Self.payloads(4..<8)
+      var bytes = SegmentMember(ids: whole.map(\.id), lines: whole.flatMap { $0.line + [0x0A] }).encoded()
+      let kept = bytes.count
+      let next = SegmentMember(ids: torn.map(\.id), lines: torn.flatMap { $0.line + [0x0A] }).encoded()
+      bytes += next[..<(next.count - 9)]
+      try Data(bytes).write(to: folder.appendingPathComponent(".a-00000007.ndjson.gz.open"))
+      // Another collector's open segment is its own to recover: left alone.
+      try Data(next).write(to: folder.appendingPathComponent(".b-00000001.ndjson.gz.open"))
+      let store = try SegmentStore(.init(root: dir, instance: "a"))
+      #expect(store.counters.recoveredSegments == 1 && store.counters.droppedTailBytes == next.count - 9)
+      let sealed = folder.appendingPathComponent("a-00000007.ndjson.gz")
+      #expect(try Data(contentsOf: sealed).count == kept)
+      let receipt = try await store.store(Self.payloads(0..<8), bundle: "com.example.app")
+      #expect(receipt.duplicates == whole.map(\.id) && receipt.stored == torn.map(\.id))
+      store.close()
+      #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(".b-00000001.ndjson.gz.open").path))
+      #expect(try Self.storedLines(dir).count == 8)
+    }
+  }
+
+  @Test func aFullStoreRefusesAndLosesNothingItAcknowledged() async throws {
+    try await withTemporaryDirectoryAsync { dir in
+      var configuration = SegmentStore.Configuration(root: dir, instance: "a")
+      configuration.maximumStoreBytes = 2_000
+      let store = try SegmentStore(configuration)
+      var acknowledged: [PayloadID] = []
+      var refusals = 0
+      for k in 0..<20 {
+        do {
+          acknowledged += try await store.store(Self.payloads(k..<(k + 1)), bundle: "com.example.app").stored
+        } catch let error as StoreError {
+          if case .full = error { refusals += 1 } else { throw error }
+        }
+      }
+      store.close()
+      #expect(refusals > 0 && !acknowledged.isEmpty)
+      let stored = try Self.storedLines(dir)
+      #expect(Set(stored.keys) == Set(acknowledged))
+    }
+  }
+
+  @Test func dayFoldersPastTheRetentionAreRemovedWithTheirIDs() async throws {
+    try await withTemporaryDirectoryAsync { dir in
+      let clock = Mutex(Date(timeIntervalSince1970: 86_400 * 20_000))
+      var configuration = SegmentStore.Configuration(root: dir, instance: "a")
+      configuration.retainDays = 2
+      configuration.now = { clock.withLock { $0 } }
+      let store = try SegmentStore(configuration)
+      _ = try await store.store(Self.payloads(0..<3), bundle: "com.example.app")
+      clock.withLock { $0 += 86_400 * 3 }
+      // The day's end seals the old segment; the next pass removes its folder.
+      _ = try await store.store(Self.payloads(3..<4), bundle: "com.example.app")
+      try await Task.sleep(nanoseconds: 1_200_000_000)
+      let again = try await store.store(Self.payloads(0..<1), bundle: "com.example.app")
+      store.close()
+      let days = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("com.example.app").path)
+      #expect(days == [CalendarDay(daysSinceEpoch: 20_003).description])
+      #expect(again.stored.count == 1)
+    }
+  }
+}
