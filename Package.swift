@@ -15,6 +15,8 @@ let package = Package(
     .library(name: "AppStoreConnect", targets: ["AppStoreConnect"]),
     // The collector service apps post payloads to, and the store it writes a dump with.
     .library(name: "MetricKitCollector", targets: ["MetricKitCollector"]),
+    // The app's side: MetricKit's payloads queued on disk and uploaded to the collector.
+    .library(name: "MetricKitUploader", targets: ["MetricKitUploader"]),
     .executable(name: "metrics-report", targets: ["metrics-report"]),
   ],
   dependencies: [
@@ -87,6 +89,9 @@ let package = Package(
         .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
       ]),
 
+    // The uploader, for the app: Foundation and zlib only (MetricKit where there is one).
+    .target(name: "MetricKitUploader", dependencies: ["CZlib"]),
+
     // The thin command-line shell.
     .executableTarget(
       name: "metrics-report",
@@ -117,7 +122,8 @@ let package = Package(
     .testTarget(
       name: "MetricKitCollectorTests", dependencies: ["MetricKitCollector", "PayloadSynthesis", "TestSupport"]),
     .testTarget(
-      name: "MetricsReportCLITests", dependencies: ["metrics-report", "PayloadSynthesis", "TestSupport"],
+      name: "MetricsReportCLITests",
+      dependencies: ["metrics-report", "MetricKitUploader", "PayloadSynthesis", "TestSupport"],
       exclude: ["Golden", "Schemas"]),
   ],
   cxxLanguageStandard: .cxx17

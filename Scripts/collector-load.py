@@ -9,8 +9,11 @@ every acknowledged payload is stored exactly once, nothing refused or never sent
 malformed payload was answered 400 naming its key. Prints one JSON line of figures; exits 1 on any
 discrepancy.
 
-usage: collector-load.py BINARY STORE [--payloads N] [--connections C] [--per-request K]
+usage: collector-load.py BINARY STORE [--payloads N] [--connections C] [--per-request K] [--rate R]
                          [--malformed F] [--duplicates F] [--kills K] [--seed S] [--max-store-bytes B]
+
+--rate paces the requests to R payloads a second in all (for latency at a given load); the figures
+include the server's peak resident memory (VmHWM) of its last run.
 """
 import argparse, gzip, hashlib, http.client, json, os, queue, random, re, signal, subprocess, sys
 import threading, time
@@ -85,6 +88,7 @@ def main():
     p.add_argument("--kills", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--max-store-bytes", type=int)
+    p.add_argument("--rate", type=float)
     a = p.parse_args()
     rng = random.Random(a.seed)
     os.makedirs(a.store, exist_ok=True)
@@ -123,6 +127,19 @@ def main():
     done = threading.Event()
     answered = [0]
 
+    pace = threading.Lock()
+    next_slot = [time.perf_counter()]
+
+    def wait_turn(n):
+        """With --rate, the moment this request of n payloads may go."""
+        if not a.rate:
+            return
+        with pace:
+            slot = next_slot[0] = max(next_slot[0], time.perf_counter()) + n / a.rate
+        delay = slot - time.perf_counter()
+        if delay > 0:
+            time.sleep(delay)
+
     def worker():
         nonlocal duplicates
         conn, port = None, None
@@ -134,6 +151,7 @@ def main():
                     return
                 time.sleep(0.01)
                 continue
+            wait_turn(len(batch))
             while True:
                 try:
                     if conn is None or port != server.current():
@@ -188,6 +206,12 @@ def main():
         t.join()
     elapsed = time.perf_counter() - started
     done.set()
+    peak_kb = None
+    try:
+        with open("/proc/%d/status" % server.process.pid) as f:
+            peak_kb = int(re.search(r"VmHWM:\s+(\d+)", f.read()).group(1))
+    except (OSError, AttributeError):
+        pass
     server.process.send_signal(signal.SIGTERM)
     status = server.process.wait(timeout=60)
 
@@ -235,6 +259,7 @@ def main():
         "payloads_per_second": round(len(jobs) / elapsed),
         "p50_ms": round(1000 * latencies[len(latencies) // 2], 1) if latencies else None,
         "p99_ms": round(1000 * latencies[int(len(latencies) * 0.99)], 1) if latencies else None,
+        "server_peak_mb": round(peak_kb / 1024) if peak_kb else None,
         "problems": problems,
     }
     print(json.dumps(figures))

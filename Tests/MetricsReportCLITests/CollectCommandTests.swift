@@ -161,6 +161,32 @@ struct CollectCommandTests {
     }
   }
 
+  @Test func twoCollectorsShareOneFolderWithoutCoordination() async throws {
+    try await withTemporaryDirectoryAsync { dir in
+      let store = dir.appendingPathComponent("store")
+      func payload(_ n: Int) -> Data {
+        Data(
+          #"{"appVersion":"2.0","timeStampBegin":"2026-05-01 00:00:00","timeStampEnd":"2026-05-01 23:00:00","metaData":{"bundleIdentifier":"com.example.shop"},"applicationLaunchMetrics":{"histogrammedTimeToFirstDrawKey":{"histogramValue":{"0":{"bucketStart":"\#(100 + n) ms","bucketEnd":"\#(110 + n) ms","bucketCount":1}}}}}"#
+            .utf8)
+      }
+      try await Self.withCollector(store, arguments: ["--instance", "a"]) { a in
+        try await Self.withCollector(store, arguments: ["--instance", "b"]) { b in
+          for n in 0..<20 {
+            let (status, _, _) = try await Self.post(n % 2 == 0 ? a : b, payload(n))
+            #expect(status == 202)
+          }
+        }
+      }
+      let names = try CLIRunner.shell("cd '\(store.path)' && find . -type f | sort").stdout
+      #expect(
+        names.contains("-a-") == false && names.contains("/a-00000000.ndjson.gz")
+          && names.contains("/b-00000000.ndjson.gz"), "\(names)")
+      let summary = try CLIRunner.run(["summary", store.path, "--format", "json"]).json()
+      let versions = summary["versions"] as? [[String: Any]] ?? []
+      #expect(versions.map { $0["payloads"] as? Int } == [20])
+    }
+  }
+
   /// Load with faults: concurrent posts, malformed payloads and retries, the server killed with
   /// SIGKILL twice and started again; every acknowledged payload stored exactly once.
   @Test func killedAndRestartedUnderLoadItLosesAndRepeatsNothing() throws {

@@ -6,8 +6,11 @@ import MetricKitAnalysis
 public struct PayloadIntake: Sendable {
   /// One payload taken: its id and its line.
   public struct Accepted: Sendable {
+    /// Its place in the body (from 0).
     public var index: Int
+    /// Its id: the SHA-256 of `line`.
     public var id: PayloadID
+    /// Its bytes, without whitespace between tokens: one line of a segment.
     public var line: [UInt8]
   }
 

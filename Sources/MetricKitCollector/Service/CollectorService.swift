@@ -25,9 +25,13 @@ public struct CollectorService: Sendable {
     public init() {}
   }
 
+  /// Where and how the service listens.
   public let configuration: Configuration
+  /// Where payloads are stored.
   public let store: SegmentStore
+  /// The apps allowed to send.
   public let tokens: IngestTokens
+  /// What `/metrics` says.
   public let metrics = CollectorMetrics()
   private let logger: Logger
 

@@ -58,16 +58,25 @@ public final class SegmentStore: Sendable {
 
   /// What the store did, for the collector's metrics.
   public struct Counters: Sendable, Equatable {
+    /// Payloads written and synced.
     public var payloadsStored = 0
+    /// Payloads already stored, answered without being written again.
     public var duplicates = 0
+    /// Compressed bytes appended to segments.
     public var bytesStored = 0
+    /// Group commits.
     public var commits = 0
+    /// Segments sealed.
     public var segmentsSealed = 0
+    /// Group commits that synced files, and the seconds their syncs took.
     public var syncs = 0
     public var syncSeconds = 0.0
+    /// Payload bytes and requests waiting for the writer.
     public var pendingBytes = 0
     public var pendingRequests = 0
+    /// Bytes of the store's segments.
     public var storeBytes = 0
+    /// Open segments a stop left behind, sealed at start-up, and the torn bytes cut from them.
     public var recoveredSegments = 0
     public var droppedTailBytes = 0
   }
@@ -105,6 +114,7 @@ public final class SegmentStore: Sendable {
     var lastRetention: CalendarDay?
   }
 
+  /// How the store behaves.
   public let configuration: Configuration
   private let state = Mutex(State())
   private let writer = WriterState()
