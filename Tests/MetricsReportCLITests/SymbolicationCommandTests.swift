@@ -279,10 +279,13 @@ struct SymbolicationCommandTests {
     let stalled = try CLIRunner.shell("PATH='\(stalls)' \(run) --symbolizer-timeout 1")
     #expect(stalled.status == 0 && stalled.stderr.contains("stalled: no progress"), "\(stalled.stderr)")
     #expect((try CLIRunner.shell("pgrep -f '[s]leep \(marker)' || true")).stdout.isEmpty)
-    // A run killed while it waits takes the symbolizer with it.
+    // A run killed while it waits takes the symbolizer with it (waits are polled: a loaded machine,
+    // or AddressSanitizer, starts the run slowly).
     let killed = try CLIRunner.shell(
-      "PATH='\(stalls)' \(run) >/dev/null 2>&1 & run=$!; sleep 1; pgrep -f '[s]leep \(marker)' >/dev/null && echo started; "
-        + "kill -9 $run; sleep 1; pgrep -f '[s]leep \(marker)' | while read p; do grep -q ') Z ' /proc/$p/stat || echo left $p; done"
+      "PATH='\(stalls)' \(run) >/dev/null 2>&1 & run=$!; "
+        + "for _ in $(seq 150); do pgrep -f '[s]leep \(marker)' >/dev/null && { echo started; break; }; sleep 0.2; done; "
+        + "kill -9 $run; alive() { pgrep -f '[s]leep \(marker)' | while read p; do grep -q ') Z ' /proc/$p/stat || echo $p; done; }; "
+        + "for _ in $(seq 50); do [ -z \"$(alive)\" ] && break; sleep 0.2; done; for p in $(alive); do echo left $p; done"
     )
     #expect(killed.stdout == "started\n", "\(killed.stdout)")
   }
