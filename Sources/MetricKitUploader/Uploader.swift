@@ -72,10 +72,28 @@ public final class Uploader: Sendable {
   public func drain() async throws -> Outcome {
     var outcome = Outcome()
     var failures = 0
+    var waiting = Int.max
     sending: while true {
-      let files = Array(try queue.pending().prefix(configuration.batchSize))
-      if files.isEmpty { break }
-      let answer = await send(files)
+      var files: [URL] = []
+      var payloads: [Data] = []
+      for file in try queue.pending().prefix(configuration.batchSize) {
+        // A file that cannot be read is no payload to send: set aside, with the refused.
+        guard let data = try? Data(contentsOf: file) else {
+          queue.refuse(file)
+          outcome.refused += 1
+          continue
+        }
+        files.append(file)
+        payloads.append(data)
+      }
+      // Nothing readable in this batch: go on while setting files aside shrank the queue.
+      if files.isEmpty {
+        let left = try queue.pending().count
+        if left == 0 || left >= waiting { break }
+        waiting = left
+        continue
+      }
+      let answer = await send(payloads)
       switch answer {
       case .stored(let refusedIndexes):
         for (i, file) in files.enumerated() {
@@ -119,13 +137,13 @@ public final class Uploader: Sendable {
     case retry(Double?)
   }
 
-  private func send(_ files: [URL]) async -> Answer {
+  /// Sends `payloads` as one request, the nth on the nth line (the receipt's indexes name them).
+  private func send(_ payloads: [Data]) async -> Answer {
     var lines = Data()
-    for file in files {
-      guard var data = try? Data(contentsOf: file) else { continue }
-      // One payload a line: MetricKit's JSON may be pretty-printed.
-      data = Data(data.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 })
-      lines += data + Data([0x0A])
+    for data in payloads {
+      // One payload a line: MetricKit's JSON may be pretty-printed (a line break is never inside a
+      // JSON string).
+      lines += Data(data.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 }) + Data([0x0A])
     }
     var request = URLRequest(url: configuration.endpoint.appendingPathComponent("v1/payloads"))
     request.httpMethod = "POST"

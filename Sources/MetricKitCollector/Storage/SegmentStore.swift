@@ -81,7 +81,7 @@ public final class SegmentStore: Sendable {
     public var droppedTailBytes = 0
   }
 
-  private struct Commit: @unchecked Sendable {
+  private struct Commit: Sendable {
     var bundle: String
     var day: CalendarDay
     var payloads: [(id: PayloadID, line: [UInt8])]
