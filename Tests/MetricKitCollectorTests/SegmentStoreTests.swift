@@ -93,13 +93,20 @@ struct SegmentStoreTests {
       let stored = try Self.storedLines(dir)
       // 20 lines of the app's, and one of the other bundle's (bytes the app's first payload has too).
       #expect(stored.count == 20 && stored.values.reduce(0, +) == 21)
-      // Sealed segments are named after the instance and numbered on across restarts.
-      let names = try FileManager.default.contentsOfDirectory(
-        atPath: dir.appendingPathComponent("com.example.app").appendingPathComponent(
-          SegmentStore.day(of: Date()).description
-        ).path
-      ).sorted()
-      #expect(names == ["a-00000000.ndjson.gz", "a-00000002.ndjson.gz"])
+      // Sealed segments are named after the instance and numbered on across restarts: the reopened
+      // store's segment comes after every number the first one used, in either bundle.
+      let today = SegmentStore.day(of: Date()).description
+      func numbers(_ bundle: String) throws -> [Int] {
+        try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("\(bundle)/\(today)").path)
+          .map { name in
+            #expect(name.hasPrefix("a-") && name.hasSuffix(".ndjson.gz") && name.count == "a-00000000.ndjson.gz".count)
+            return Int(name.dropFirst(2).prefix(8)) ?? -1
+          }.sorted()
+      }
+      let app = try numbers("com.example.app")
+      let otherApp = try numbers("com.example.other")
+      #expect(
+        app.count >= 2 && otherApp.count == 1 && app.first == 0 && app.last! > otherApp[0], "\(app) \(otherApp)")
     }
   }
 
