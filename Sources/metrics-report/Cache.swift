@@ -21,7 +21,7 @@ struct CacheStats: ParsableCommand {
   func run() throws {
     let s = try CacheCommand.open(directory).statistics()
     func day(_ d: Date?) -> String {
-      d.map { CalendarDay(daysSinceEpoch: Int(($0.timeIntervalSince1970 / 86_400).rounded(.down))).description } ?? "–"
+      d.map { CalendarDay(utcDayOf: $0).description } ?? "–"
     }
     print("\(directory): format \(AggregateCache.formatVersion)")
     print("  entries       \(s.entries) (\(s.bytes) bytes), made from \(s.sourceFiles) files")

@@ -9,6 +9,11 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
   /// The day `daysSinceEpoch` days after 1970-01-01.
   public init(daysSinceEpoch: Int) { self.daysSinceEpoch = daysSinceEpoch }
 
+  /// The day (UTC) `date` falls on.
+  public init(utcDayOf date: Date) {
+    self.init(daysSinceEpoch: Int((date.timeIntervalSince1970 / 86_400).rounded(.down)))
+  }
+
   /// The day of a payload: the calendar date of the midpoint of `[timeStampBegin, timeStampEnd]`, at
   /// `utcOffset` seconds east of UTC (0: UTC). One stamp alone stands for the midpoint; nil without
   /// either.

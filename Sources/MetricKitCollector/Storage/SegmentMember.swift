@@ -70,6 +70,14 @@ public struct SegmentMember: Sendable, Equatable {
   /// The header of the member at `offset` of `bytes`; an error when it is not one this collector
   /// wrote, or is cut short.
   public static func header(at offset: Int, of bytes: UnsafeRawBufferPointer) throws(SegmentError) -> Header {
+    try header(at: offset, of: bytes, length: bytes.count)
+  }
+
+  /// The header of the member at `offset` of a segment `length` bytes long, of which `bytes` holds
+  /// at least that header (its data may lie beyond).
+  static func header(
+    at offset: Int, of bytes: UnsafeRawBufferPointer, length: Int
+  ) throws(SegmentError) -> Header {
     func byte(_ i: Int) throws(SegmentError) -> UInt8 {
       guard offset + i < bytes.count else { throw .truncated(offset: offset) }
       return bytes[offset + i]
@@ -97,7 +105,7 @@ public struct SegmentMember: Sendable, Equatable {
       ids.append(PayloadID(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<start + 32]))!)
     }
     let header = Header(ids: ids, dataStart: offset + 12 + extraLength, dataLength: dataLength)
-    guard header.end <= bytes.count else { throw .truncated(offset: offset) }
+    guard header.end <= length else { throw .truncated(offset: offset) }
     return header
   }
 

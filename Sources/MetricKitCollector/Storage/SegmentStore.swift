@@ -85,11 +85,11 @@ public final class SegmentStore: Sendable {
     var bundle: String
     var day: CalendarDay
     var payloads: [(id: PayloadID, line: [UInt8])]
-    var bytes: Int
     var answer: CheckedContinuation<Receipt, any Error>
   }
 
   private struct OpenSegment {
+    var day: CalendarDay
     var descriptor: Int32
     var hiddenPath: String
     var sealedPath: String
@@ -149,18 +149,22 @@ public final class SegmentStore: Sendable {
       let refusal: StoreError? = state.withLock { s in
         if s.closing { return .shuttingDown }
         if s.pendingBytes + bytes > configuration.maximumPendingBytes, !s.pending.isEmpty { return .overloaded }
-        s.pending.append(Commit(bundle: bundle, day: day, payloads: payloads, bytes: bytes, answer: answer))
+        s.pending.append(Commit(bundle: bundle, day: day, payloads: payloads, answer: answer))
         s.pendingBytes += bytes
-        s.counters.pendingBytes = s.pendingBytes
-        s.counters.pendingRequests = s.pending.count
         return nil
       }
       if let refusal { answer.resume(throwing: refusal) } else { wake.signal() }
     }
   }
 
-  /// A copy of the counters.
-  public var counters: Counters { state.withLock { $0.counters } }
+  /// A copy of the counters, with what waits for the writer now.
+  public var counters: Counters {
+    state.withLock { s in
+      var counters = s.counters
+      (counters.pendingBytes, counters.pendingRequests) = (s.pendingBytes, s.pending.count)
+      return counters
+    }
+  }
 
   /// Stops taking requests, writes what waits, seals every open segment and stops the writer.
   public func close() {
@@ -183,8 +187,6 @@ public final class SegmentStore: Sendable {
         let batch = s.pending
         s.pending = []
         s.pendingBytes = 0
-        s.counters.pendingBytes = 0
-        s.counters.pendingRequests = 0
         return (batch, s.closing)
       }
       if !batch.isEmpty { commit(batch) }
@@ -204,7 +206,7 @@ public final class SegmentStore: Sendable {
     var receipts = Array(repeating: Receipt(stored: [], duplicates: []), count: batch.count)
     var order: [String] = []
     for (n, request) in batch.enumerated() {
-      let key = "\(request.bundle)/\(request.day)"
+      let key = Self.segmentKey(request.bundle, request.day)
       if groups[key] == nil {
         groups[key] = (request.bundle, request.day, [], [])
         order.append(key)
@@ -283,7 +285,7 @@ public final class SegmentStore: Sendable {
     if let limit = configuration.maximumStoreBytes, writer.storeBytes + bytes.count > limit {
       throw .full("the store's limit of \(limit) bytes")
     }
-    let key = "\(bundle)/\(day)"
+    let key = Self.segmentKey(bundle, day)
     if writer.open[key] == nil { writer.open[key] = try openSegment(bundle: bundle, day: day) }
     let segment = writer.open[key]!
     var done = 0
@@ -315,7 +317,7 @@ public final class SegmentStore: Sendable {
     guard fd >= 0 else { throw .io("create \(hidden)", errno) }
     try Self.syncFolder(folder)
     return OpenSegment(
-      descriptor: fd, hiddenPath: hidden, sealedPath: folder + "/" + name, folder: folder, size: 0,
+      day: day, descriptor: fd, hiddenPath: hidden, sealedPath: folder + "/" + name, folder: folder, size: 0,
       opened: configuration.now())
   }
 
@@ -326,7 +328,7 @@ public final class SegmentStore: Sendable {
     for (key, segment) in writer.open {
       let due =
         all || segment.size >= configuration.sealBytes || now.timeIntervalSince(segment.opened) >= configuration.sealAge
-        || !key.hasSuffix("/\(today)")
+        || segment.day != today
       guard due else { continue }
       seal(key)
     }
@@ -362,60 +364,64 @@ public final class SegmentStore: Sendable {
     var segments = 0
     var dropped = 0
     let manager = FileManager.default
-    let root = configuration.root.path
     let prefix = configuration.instance + "-"
-    for bundle in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where Self.isPlainName(bundle) {
-      for dayName in (try? manager.contentsOfDirectory(atPath: root + "/" + bundle)) ?? [] {
-        guard let day = CalendarDay(parsing: dayName) else { continue }
-        let folder = root + "/" + bundle + "/" + dayName
-        for name in ((try? manager.contentsOfDirectory(atPath: folder)) ?? []).sorted() {
-          let path = folder + "/" + name
-          let sealedName: String
-          if name.hasPrefix("." + prefix), name.hasSuffix(".ndjson.gz.open") {
-            sealedName = String(name.dropFirst().dropLast(".open".count))
-            let cut = Self.wholeMembers(path)
-            dropped += cut.dropped
-            if cut.kept == 0 {
-              unlink(path)
-              continue
-            }
-            if truncate(path, off_t(cut.kept)) != 0 || rename(path, folder + "/" + sealedName) != 0 {
-              throw .io("recover \(path)", errno)
-            }
-            try Self.syncFolder(folder)
-            segments += 1
-          } else if !name.hasPrefix("."), name.hasSuffix(".ndjson.gz") {
-            sealedName = name
-          } else {
-            continue  // another collector's open segment, or not a segment
+    for (bundle, day, folder) in dayFolders() {
+      for name in ((try? manager.contentsOfDirectory(atPath: folder)) ?? []).sorted() {
+        let path = folder + "/" + name
+        let sealedName: String
+        if name.hasPrefix("." + prefix), name.hasSuffix(".ndjson.gz.open") {
+          sealedName = String(name.dropFirst().dropLast(".open".count))
+          let cut = Self.wholeMembers(path)
+          dropped += cut.dropped
+          if cut.kept == 0 {
+            unlink(path)
+            continue
           }
-          if sealedName.hasPrefix(prefix),
-            let n = Int(sealedName.dropFirst(prefix.count).prefix { $0 != "." })
-          {
-            writer.nextSequence = max(writer.nextSequence, n + 1)
+          if truncate(path, off_t(cut.kept)) != 0 || rename(path, folder + "/" + sealedName) != 0 {
+            throw .io("recover \(path)", errno)
           }
-          let sealedPath = folder + "/" + sealedName
-          let ids = Self.storedIDs(sealedPath)
-          for id in ids.ids { writer.index[bundle, default: [:]][id] = day }
-          writer.storeBytes += ids.size
+          try Self.syncFolder(folder)
+          segments += 1
+        } else if !name.hasPrefix("."), name.hasSuffix(".ndjson.gz") {
+          sealedName = name
+        } else {
+          continue  // another collector's open segment, or not a segment
         }
+        if sealedName.hasPrefix(prefix),
+          let n = Int(sealedName.dropFirst(prefix.count).prefix { $0 != "." })
+        {
+          writer.nextSequence = max(writer.nextSequence, n + 1)
+        }
+        let sealedPath = folder + "/" + sealedName
+        let ids = Self.storedIDs(sealedPath)
+        for id in ids.ids { writer.index[bundle, default: [:]][id] = day }
+        writer.storeBytes += ids.size
       }
     }
     return (segments, dropped)
   }
 
-  /// The ids listed by a sealed segment's member headers (as far as they read), and its size.
+  /// The ids listed by a sealed segment's member headers (as far as they read), and its size: the
+  /// headers alone are read, from member to member, not the payloads between them.
   static func storedIDs(_ path: String) -> (ids: [PayloadID], size: Int) {
-    guard let data = FileManager.default.contents(atPath: path) else { return ([], 0) }
-    return data.withUnsafeBytes { bytes in
-      var ids: [PayloadID] = []
-      var offset = 0
-      while offset < bytes.count, let header = try? SegmentMember.header(at: offset, of: bytes) {
-        ids += header.ids
-        offset = header.end
-      }
-      return (ids, bytes.count)
+    guard let file = FileHandle(forReadingAtPath: path), let size = try? file.seekToEnd() else { return ([], 0) }
+    defer { try? file.close() }
+    func read(_ count: Int, at offset: Int) -> [UInt8]? {
+      guard (try? file.seek(toOffset: UInt64(offset))) != nil, let data = try? file.read(upToCount: count),
+        data.count == count
+      else { return nil }
+      return [UInt8](data)
     }
+    var ids: [PayloadID] = []
+    var offset = 0
+    while offset < Int(size), let fixed = read(12, at: offset),
+      let whole = read(12 + (Int(fixed[10]) | Int(fixed[11]) << 8), at: offset),
+      let header = whole.withUnsafeBytes({ try? SegmentMember.header(at: 0, of: $0, length: Int(size) - offset) })
+    {
+      ids += header.ids
+      offset += header.end
+    }
+    return (ids, Int(size))
   }
 
   /// How many leading bytes of an open segment are whole, checked members, and how many follow.
@@ -436,33 +442,39 @@ public final class SegmentStore: Sendable {
     let today = Self.day(of: configuration.now())
     guard writer.lastRetention != today else { return }
     writer.lastRetention = today
-    let cutoff = CalendarDay(daysSinceEpoch: today.daysSinceEpoch - days)
+    let cutoff = today.adding(days: -days)
     let manager = FileManager.default
-    let root = configuration.root.path
-    for bundle in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where Self.isPlainName(bundle) {
-      for dayName in (try? manager.contentsOfDirectory(atPath: root + "/" + bundle)) ?? [] {
-        guard let day = CalendarDay(parsing: dayName), day < cutoff else { continue }
-        let folder = root + "/" + bundle + "/" + dayName
-        let size = ((try? manager.contentsOfDirectory(atPath: folder)) ?? []).reduce(0) {
-          $0 + (((try? manager.attributesOfItem(atPath: folder + "/" + $1))?[.size] as? Int) ?? 0)
-        }
-        if (try? manager.removeItem(atPath: folder)) != nil {
-          writer.storeBytes -= size
-          writer.index[bundle] = writer.index[bundle]?.filter { $0.value >= cutoff }
-        }
+    for (bundle, day, folder) in dayFolders() where day < cutoff {
+      let size = ((try? manager.contentsOfDirectory(atPath: folder)) ?? []).reduce(0) {
+        $0 + (((try? manager.attributesOfItem(atPath: folder + "/" + $1))?[.size] as? Int) ?? 0)
+      }
+      if (try? manager.removeItem(atPath: folder)) != nil {
+        writer.storeBytes -= size
+        writer.index[bundle] = writer.index[bundle]?.filter { $0.value >= cutoff }
       }
     }
   }
 
   // MARK: - Files
 
-  static func day(of date: Date) -> CalendarDay {
-    CalendarDay(daysSinceEpoch: Int((date.timeIntervalSince1970 / 86_400).rounded(.down)))
-  }
+  static func day(of date: Date) -> CalendarDay { CalendarDay(utcDayOf: date) }
 
-  static func sequenceText(_ n: Int) -> String {
-    let digits = String(n)
-    return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+  /// The open segment's key of a bundle and day: its folder, relative to the root.
+  private static func segmentKey(_ bundle: String, _ day: CalendarDay) -> String { "\(bundle)/\(day)" }
+
+  static func sequenceText(_ n: Int) -> String { String(format: "%08d", n) }
+
+  /// The store's day folders: each bundle's folders named as a day.
+  private func dayFolders() -> [(bundle: String, day: CalendarDay, path: String)] {
+    let manager = FileManager.default
+    let root = configuration.root.path
+    var folders: [(bundle: String, day: CalendarDay, path: String)] = []
+    for bundle in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where Self.isPlainName(bundle) {
+      for name in (try? manager.contentsOfDirectory(atPath: root + "/" + bundle)) ?? [] {
+        if let day = CalendarDay(parsing: name) { folders.append((bundle, day, root + "/" + bundle + "/" + name)) }
+      }
+    }
+    return folders
   }
 
   /// Whether `name` is usable as one path component: letters, digits, `.`, `-` and `_`, not
