@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // metrics-report — MetricKit payload analysis for Linux and macOS.
 // Licensed GPL-3.0-or-later (GNU GSL, linked below, is GPL-3.0).
 
@@ -18,6 +18,12 @@ let package = Package(
     // The app's side: MetricKit's payloads queued on disk and uploaded to the collector.
     .library(name: "MetricKitUploader", targets: ["MetricKitUploader"]),
     .executable(name: "metrics-report", targets: ["metrics-report"]),
+  ],
+  traits: [
+    // On by default. Without it (`--disable-default-traits`) the command has every analysis
+    // subcommand and no SwiftNIO: a smaller binary, built in less time, for machines that only read dumps.
+    .trait(name: "Collector", description: "The collect subcommand: the collector service, on Hummingbird."),
+    .default(enabledTraits: ["Collector"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -96,8 +102,9 @@ let package = Package(
     .executableTarget(
       name: "metrics-report",
       dependencies: [
-        "MetricKitAnalysis", "AppStoreConnect", "MetricKitCollector", .product(name: "Logging", package: "swift-log"),
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "MetricKitAnalysis", "AppStoreConnect", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .target(name: "MetricKitCollector", condition: .when(traits: ["Collector"])),
+        .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Collector"])),
       ]),
 
     // Samples: a deterministic dump generator and the library example.

@@ -12,10 +12,13 @@ discrepancy.
 usage: collector-load.py BINARY STORE [--payloads N] [--connections C] [--per-request K] [--rate R]
                          [--malformed F] [--duplicates F] [--kills K] [--seed S] [--max-store-bytes B]
 
---rate paces the requests to R payloads a second in all (for latency at a given load); the figures
-include the server's peak resident memory (VmHWM) of its last run.
+--rate sends the requests open loop at R payloads a second in all, each request's latency counted from
+the moment it was due (for latency at a given load; no kills then). --max-store-bytes starts the
+collector with that limit, as a disk that fills up: once it has answered 507, it is stopped and started
+with room, and every payload it refused for want of space must then be stored. The figures include the
+server's peak resident memory (VmHWM) of its last run.
 """
-import argparse, gzip, hashlib, http.client, json, os, queue, random, re, signal, subprocess, sys
+import argparse, asyncio, gzip, hashlib, http.client, json, os, queue, random, re, signal, subprocess, sys
 import threading, time
 
 BUNDLE = "com.example.load"
@@ -46,6 +49,50 @@ def malformed(i):
     }, separators=(",", ":"))
 
 
+HEADERS = {"Authorization": "Bearer " + TOKEN, "Content-Encoding": "gzip", "Content-Type": "application/x-ndjson"}
+
+
+async def paced(batches, bodies, rate, connections, port, record):
+    """Open loop: batch k is due at k·n/rate seconds whatever the answers before it, and its latency
+    runs from that moment (a request held back because every connection is busy counts its wait)."""
+    due = asyncio.Queue()
+    start = time.perf_counter()
+
+    async def schedule():
+        sent = 0
+        for k in range(len(batches)):
+            moment = start + sent / rate
+            sent += len(batches[k])
+            delay = moment - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            due.put_nowait((k, moment))
+        for _ in range(connections):
+            due.put_nowait(None)
+
+    async def connection():
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        head = "".join("%s: %s\r\n" % kv for kv in HEADERS.items())
+        while (item := await due.get()) is not None:
+            k, moment = item
+            while True:
+                writer.write(("POST /v1/payloads HTTP/1.1\r\nHost: 127.0.0.1\r\n%sContent-Length: %d\r\n\r\n"
+                              % (head, len(bodies[k]))).encode() + bodies[k])
+                status = int((await reader.readline()).split()[1])
+                length = 0
+                while (line := await reader.readline()) not in (b"\r\n", b""):
+                    name, _, value = line.decode().partition(":")
+                    if name.lower() == "content-length":
+                        length = int(value)
+                answer = await reader.readexactly(length)
+                if record(batches[k], status, answer, time.perf_counter() - moment):
+                    break
+                await asyncio.sleep(0.05)
+        writer.close()
+
+    await asyncio.gather(schedule(), *(connection() for _ in range(connections)))
+
+
 class Server:
     def __init__(self, binary, store, tokens, extra):
         self.binary, self.store, self.tokens, self.extra = binary, store, tokens, extra
@@ -71,6 +118,12 @@ class Server:
         self.process.send_signal(signal.SIGKILL)
         self.process.wait()
 
+    def stop(self):
+        """SIGTERM: the collector drains, seals and must exit 0."""
+        self.process.send_signal(signal.SIGTERM)
+        if self.process.wait(timeout=60) != 0:
+            raise SystemExit("the collector exited %d on SIGTERM" % self.process.returncode)
+
     def current(self):
         with self.lock:
             return self.port
@@ -90,6 +143,8 @@ def main():
     p.add_argument("--max-store-bytes", type=int)
     p.add_argument("--rate", type=float)
     a = p.parse_args()
+    if a.rate and (a.kills or a.max_store_bytes):
+        p.error("--rate measures latency: no --kills, no --max-store-bytes with it")
     rng = random.Random(a.seed)
     os.makedirs(a.store, exist_ok=True)
     tokens = os.path.join(a.store + ".tokens")
@@ -120,48 +175,49 @@ def main():
 
     lock = threading.Lock()
     acked = {}          # id -> number of 202 answers listing it as stored
-    duplicates = 0
+    duplicates = [0]
     refused = []        # (id, error) for 400 answers
     retries = {"503": 0, "507": 0, "lost": 0}
     latencies = []
-    done = threading.Event()
     answered = [0]
 
-    pace = threading.Lock()
-    next_slot = [time.perf_counter()]
+    def record(batch, status, answer, elapsed):
+        """One answer's accounting; False when the batch must be sent again (503, 507)."""
+        with lock:
+            if status in (503, 507):
+                retries[str(status)] += 1
+                return False
+            if status not in (202, 400):
+                raise SystemExit("unexpected status %d: %s" % (status, answer[:200]))
+            receipt = json.loads(answer)
+            latencies.append(elapsed)
+            for i in receipt.get("stored", []):
+                acked[i] = acked.get(i, 0) + 1
+            duplicates[0] += len(receipt.get("duplicates", []))
+            for rejection in receipt.get("rejected", []):
+                text = batch[rejection["index"]]
+                refused.append((hashlib.sha256(text.encode()).hexdigest(), rejection["error"]))
+            answered[0] += 1
+            return True
 
-    def wait_turn(n):
-        """With --rate, the moment this request of n payloads may go."""
-        if not a.rate:
-            return
-        with pace:
-            slot = next_slot[0] = max(next_slot[0], time.perf_counter()) + n / a.rate
-        delay = slot - time.perf_counter()
-        if delay > 0:
-            time.sleep(delay)
+    def body(batch):
+        return gzip.compress(("\n".join(batch) + "\n").encode(), 1)
 
     def worker():
-        nonlocal duplicates
         conn, port = None, None
         while True:
             try:
                 batch = work.get_nowait()
             except queue.Empty:
-                if done.is_set() or answered[0] >= total_requests:
-                    return
-                time.sleep(0.01)
-                continue
-            wait_turn(len(batch))
+                return
+            data = body(batch)
             while True:
                 try:
                     if conn is None or port != server.current():
                         port = server.current()
                         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-                    body = gzip.compress(("\n".join(batch) + "\n").encode(), 1)
                     start = time.perf_counter()
-                    conn.request("POST", "/v1/payloads", body, {
-                        "Authorization": "Bearer " + TOKEN, "Content-Encoding": "gzip",
-                        "Content-Type": "application/x-ndjson"})
+                    conn.request("POST", "/v1/payloads", data, HEADERS)
                     r = conn.getresponse()
                     answer = r.read()
                     elapsed = time.perf_counter() - start
@@ -171,41 +227,44 @@ def main():
                     conn = None
                     time.sleep(0.05)
                     continue
-                if r.status in (503, 507):
-                    with lock:
-                        retries[str(r.status)] += 1
-                    time.sleep(min(0.2, float(r.getheader("Retry-After", "1")) / 10))
-                    continue
-                receipt = json.loads(answer)
-                with lock:
-                    latencies.append(elapsed)
-                    for i in receipt.get("stored", []):
-                        acked[i] = acked.get(i, 0) + 1
-                    duplicates += len(receipt.get("duplicates", []))
-                    for rejection in receipt.get("rejected", []):
-                        text = batch[rejection["index"]]
-                        refused.append((hashlib.sha256(text.encode()).hexdigest(), rejection["error"]))
-                    answered[0] += 1
-                if r.status not in (202, 400):
-                    raise SystemExit("unexpected status %d: %s" % (r.status, answer[:200]))
-                break
+                if record(batch, r.status, answer, elapsed):
+                    break
+                time.sleep(min(0.2, float(r.getheader("Retry-After", "1")) / 10))
 
-    threads = [threading.Thread(target=worker) for _ in range(a.connections)]
-    started = time.perf_counter()
-    for t in threads:
-        t.start()
     kills = 0
-    while kills < a.kills and answered[0] < total_requests:
+    if a.rate:
+        batches = []
+        while not work.empty():
+            batches.append(work.get_nowait())
+        bodies = [body(b) for b in batches]
+        started = time.perf_counter()
+        asyncio.run(paced(batches, bodies, a.rate, a.connections, server.current(), record))
+        threads = []
+    else:
+        started = time.perf_counter()
+        threads = [threading.Thread(target=worker) for _ in range(a.connections)]
+        for t in threads:
+            t.start()
+    # Kills at random moments; with --max-store-bytes, once the full store has refused a batch, the
+    # collector is stopped and started with room (as when space is freed), and every batch refused
+    # for want of space must then be stored.
+    freed = not a.max_store_bytes
+    while (kills < a.kills or not freed) and answered[0] < total_requests:
         time.sleep(rng.uniform(0.2, 1.0))
         if answered[0] >= total_requests:
             break
-        server.kill()
-        server.start()
-        kills += 1
+        if not freed and retries["507"] > 0:
+            server.stop()
+            server.extra = []
+            server.start()
+            freed = True
+        elif kills < a.kills:
+            server.kill()
+            server.start()
+            kills += 1
     for t in threads:
         t.join()
     elapsed = time.perf_counter() - started
-    done.set()
     peak_kb = None
     try:
         with open("/proc/%d/status" % server.process.pid) as f:
@@ -254,7 +313,7 @@ def main():
     latencies.sort()
     figures = {
         "payloads": a.payloads, "requests": total_requests, "valid": len(valid), "malformed": len(bad),
-        "resent": len(resent), "stored": len(stored), "duplicates_answered": duplicates, "kills": kills,
+        "resent": len(resent), "stored": len(stored), "duplicates_answered": duplicates[0], "kills": kills,
         "starts": server.starts, "retries": retries, "seconds": round(elapsed, 2),
         "payloads_per_second": round(len(jobs) / elapsed),
         "p50_ms": round(1000 * latencies[len(latencies) // 2], 1) if latencies else None,

@@ -15,8 +15,8 @@ struct MetricsReport: AsyncParsableCommand {
     subcommands: [
       Summary.self, Trend.self, Compare.self, Report.self, Export.self, Diagnostics.self, Snapshot.self,
       MergeSnapshots.self,
-      Rules.self, Organizer.self, Cache.self, Collect.self,
-    ]
+      Rules.self, Organizer.self, Cache.self,
+    ] + serviceCommands
   )
 
   /// Runs the command the arguments name; a ``CommandFailure`` is said and becomes its exit code.
@@ -31,3 +31,10 @@ struct MetricsReport: AsyncParsableCommand {
     }
   }
 }
+
+/// The collector's command, compiled with the package's `Collector` trait (on by default).
+#if Collector
+  private let serviceCommands: [any ParsableCommand.Type] = [Collect.self]
+#else
+  private let serviceCommands: [any ParsableCommand.Type] = []
+#endif
