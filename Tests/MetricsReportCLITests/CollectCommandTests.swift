@@ -184,9 +184,15 @@
         #expect(
           names.contains("-a-") == false && names.contains("/a-00000000.ndjson.gz")
             && names.contains("/b-00000000.ndjson.gz"), "\(names)")
-        let summary = try CLIRunner.run(["summary", store.path, "--format", "json"]).json()
-        let versions = summary["versions"] as? [[String: Any]] ?? []
+        let plain = try CLIRunner.run(["summary", store.path, "--format", "json"])
+        let versions = try plain.json()["versions"] as? [[String: Any]] ?? []
         #expect(versions.map { $0["payloads"] as? Int } == [20])
+        // The cache reads both instances' segments as one dump: cold, then warm, the same bytes.
+        let cache = dir.appendingPathComponent("cache").path
+        for run in ["cold", "warm"] {
+          let cached = try CLIRunner.run(["summary", store.path, "--format", "json", "--cache", cache])
+          #expect(cached.status == 0 && cached.stdout == plain.stdout, "\(run): \(cached.stderr)")
+        }
       }
     }
 

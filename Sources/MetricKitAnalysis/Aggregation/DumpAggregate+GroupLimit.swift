@@ -14,16 +14,13 @@ extension DumpAggregate {
       groupPayloads[group, default: 0] += 1
       return value
     }
-    var tracked = trackedGroups[version, default: []]
-    let limit = options.groupLimit
-    if tracked.count >= limit, let largest = tracked.last, !Self.precedes(value, largest) {
+    let (isKept, pushedOut) = trackedGroups.admit(value, of: version, limit: options.groupLimit)
+    guard isKept else {
       foldedGroupPayloads[version, default: 0] += 1
       return GroupingKey.other
     }
-    tracked.insert(value, at: tracked.partitioningIndex { !Self.precedes($0, value) })
-    trackedGroups[version] = tracked
     groupPayloads[group] = 1
-    while (trackedGroups[version]?.count ?? 0) > limit { fold(trackedGroups[version]!.removeLast(), version: version) }
+    for pushed in pushedOut { fold(pushed, version: version) }
     return value
   }
 
@@ -37,10 +34,7 @@ extension DumpAggregate {
       let mine = Set(groupStarts[group] ?? [])
       groupStarts[group, default: []] += starts.filter { !mine.contains($0) }
     }
-    for (version, values) in other.trackedGroups {
-      let merged = Set(trackedGroups[version, default: []]).union(values)
-      trackedGroups[version] = merged.sorted(by: Self.precedes)
-    }
+    for version in other.trackedGroups.owners { trackedGroups.formUnion(other.trackedGroups[version], of: version) }
     foldBeyondLimit()
   }
 
@@ -53,18 +47,19 @@ extension DumpAggregate {
       groupPayloads[group, default: 0] += part.payloadCount
       groupStarts[group, default: []].append(key.start)
     }
-    var values: [String: Set<String>] = [:]
-    for group in groupPayloads.keys { values[group.version, default: []].insert(group.value) }
-    trackedGroups = values.mapValues { $0.sorted(by: Self.precedes) }
+    trackGroupPayloads()
     foldBeyondLimit()
+  }
+
+  /// Tracks the values of `groupPayloads`' groups anew.
+  mutating func trackGroupPayloads() {
+    trackedGroups = KeptValues(groupPayloads.keys.map { (owner: $0.version, value: $0.value) })
   }
 
   private mutating func foldBeyondLimit() {
     let limit = groupLimit ?? AggregationOptions.defaultGroupLimit
-    for version in trackedGroups.keys.sorted() {
-      while (trackedGroups[version]?.count ?? 0) > limit {
-        fold(trackedGroups[version]!.removeLast(), version: version)
-      }
+    for version in trackedGroups.owners.sorted() {
+      for value in trackedGroups.removeBeyond(limit, of: version) { fold(value, version: version) }
     }
   }
 

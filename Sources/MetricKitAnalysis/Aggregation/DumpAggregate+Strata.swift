@@ -58,8 +58,13 @@ extension DumpAggregate {
 
   /// Tracks the strata kept apart anew (after they were merged or read).
   mutating func rebuildStrataTracking() {
-    strataTracking = StratumTracking(strata)
-    diagnosticStrataTracking = StratumTracking(diagnosticStrata)
+    strataTracking = Self.keptStrata(strata.keys)
+    diagnosticStrataTracking = Self.keptStrata(diagnosticStrata.keys)
+  }
+
+  /// The strata kept apart among `cells`.
+  private static func keptStrata(_ cells: some Sequence<StratumCell>) -> KeptValues<VersionGroupOwner, [String]> {
+    KeptValues(cells.lazy.filter { !$0.isOther }.map { (owner: $0.owner, value: $0.values) })
   }
 
   /// Adds diagnostic counts to a cell's.
@@ -73,14 +78,16 @@ extension DumpAggregate {
   /// `tracking` follows): its own while among its owner's byte-wise first `limit`, else its owner's
   /// `(other)`; when it pushes a kept one past the limit, that one is folded into `(other)` with `fold`.
   private static func admit<Value>(
-    _ cell: StratumCell, into cells: inout [StratumCell: Value], tracking: inout StratumTracking, limit: Int,
+    _ cell: StratumCell, into cells: inout [StratumCell: Value],
+    tracking: inout KeptValues<VersionGroupOwner, [String]>,
+    limit: Int,
     fold: (inout [StratumCell: Value], StratumCell, Value) -> Void
   ) -> StratumCell {
     if cells[cell] != nil || cell.isOther { return cell }
-    let (isKept, pushedOut) = tracking.admit(cell, limit: limit)
+    let (isKept, pushedOut) = tracking.admit(cell.values, of: cell.owner, limit: limit)
     guard isKept else { return cell.other }
-    if let pushedOut {
-      let largest = StratumCell(version: cell.version, group: cell.group, values: pushedOut)
+    for values in pushedOut {
+      let largest = StratumCell(version: cell.version, group: cell.group, values: values)
       fold(&cells, largest.other, cells.removeValue(forKey: largest)!)
     }
     return cell

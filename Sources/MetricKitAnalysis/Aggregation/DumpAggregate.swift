@@ -11,7 +11,7 @@ public struct DumpAggregate: Sendable {
   /// `(other)`.
   public internal(set) var foldedGroupPayloads: [String: Int] = [:]
   /// Per version, the group values aggregated apart, byte-wise ascending (at most the limit).
-  var trackedGroups: [String: [String]] = [:]
+  var trackedGroups = KeptValues<String, String>()
   /// Payloads per tracked group.
   var groupPayloads: [VersionGroup: Int] = [:]
   /// The starts of each tracked group's series entries (to fold them without a scan).
@@ -28,8 +28,8 @@ public struct DumpAggregate: Sendable {
   /// The limit strata were folded at (nil before a payload was stratified).
   var stratumLimit: Int?
   /// The strata kept apart in `strata` and in `diagnosticStrata`.
-  var strataTracking = StratumTracking()
-  var diagnosticStrataTracking = StratumTracking()
+  var strataTracking = KeptValues<VersionGroupOwner, [String]>()
+  var diagnosticStrataTracking = KeptValues<VersionGroupOwner, [String]>()
   /// With `AggregationOptions.interval`, aggregates by version, group and interval of the time axis
   /// (with `seriesOnly`, `versions` and `groups` stay empty: a trend reads the series alone).
   public internal(set) var series: [SeriesKey: VersionAggregate] = [:]

@@ -266,9 +266,7 @@ extension DumpAggregate {
       }
     }
     // What follows from the above: the values tracked per version, and where each group's series are.
-    var tracked: [String: [String]] = [:]
-    for group in groupPayloads.keys { tracked[group.version, default: []].append(group.value) }
-    trackedGroups = tracked.mapValues { $0.sorted(by: Self.precedes) }
+    trackGroupPayloads()
     rebuildGroupStarts()
     rebuildStrataTracking()
   }

@@ -61,23 +61,4 @@ struct StratumLimitTests {
       }
     }
   }
-
-  @Test func trackingKeepsTheFirstValuesOfAnyOrderAndSaysWhichItPushesOut() {
-    var rng = SplitMix64(seed: 7)
-    for _ in 0..<50 {
-      let values = (0..<40).map { _ in
-        ["m\(Int.random(in: 0..<30, using: &rng))", "\(Int.random(in: 0..<3, using: &rng))"]
-      }
-      let limit = Int.random(in: 1...8, using: &rng)
-      var tracking = StratumTracking()
-      var kept = Set<[String]>()
-      for v in values where !kept.contains(v) {
-        let (isKept, pushedOut) = tracking.admit(StratumCell(version: "1", group: nil, values: v), limit: limit)
-        if isKept { kept.insert(v) }
-        if let pushedOut { #expect(kept.remove(pushedOut) != nil) }
-      }
-      let first = Set(Set(values).sorted { StratumCell.precedes($0, $1) }.prefix(limit))
-      #expect(kept == first)
-    }
-  }
 }
