@@ -1,31 +1,45 @@
 #!/usr/bin/env bash
-# The cache over a year of dumps kept by day (Docs/nightly.md): a folder a day, 365 of them, read by
-# `trend --interval day` and `compare`, each with its own --cache:
-#   cold        the first run, the cache empty (and the same run without --cache, for reference);
-#   one new day a day added, then the run (the nightly job): R times, a new day each time;
-#   nothing new the run again with nothing changed: R times (its output is the one the cache stored);
-#   other output once, with nothing new, the run in another format (trend: every point from the
-#               cache, the output written anew; compare: the gate computed anew from the entries).
-# Prints medians (seconds), their ratios to the cold run, and peak resident memory.
-#   Scripts/cache-bench.sh [--runs R] [--per-day N]
+# The cache over dumps kept by day (Docs/nightly.md), a folder a day, read by `trend --metric '*'
+# --interval day` and `compare`. Each round, for both commands in turn:
+#   without      the run without --cache (the reference every ratio is taken against);
+#   first        the first run with a new, empty cache;
+# then a day is added to the dump, and, with that round's cache:
+#   one new day  the run (the nightly job);
+#   nothing new  the run again, nothing changed;
+#   other output once more, in another format (trend: every point from the cache, the output written
+#                anew; compare: the gate computed anew from the entries).
+# Rounds are interleaved so that a slower moment of a shared machine hits every kind of run alike.
+# Prints medians (seconds), their ratios to the run without the cache, and peak resident memory.
+#   Scripts/cache-bench.sh [--layout ndjson|files] [--days D] [--per-day N] [--rounds R]
+# ndjson: one NDJSON file a day (365 days × 200 payloads by default); files: one JSON file a payload,
+# every tenth in a late.ndjson (90 days × 1,500 payloads, about 1,350 files a day).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=5
-per_day=200
+layout=ndjson
+rounds=3
+days="" per_day=""
 while (( $# )); do
   case "$1" in
-    --runs) runs=$2; shift 2 ;;
+    --layout) layout=$2; shift 2 ;;
+    --days) days=$2; shift 2 ;;
     --per-day) per_day=$2; shift 2 ;;
-    *) echo "usage: $0 [--runs R] [--per-day N]" >&2; exit 64 ;;
+    --rounds) rounds=$2; shift 2 ;;
+    *) echo "usage: $0 [--layout ndjson|files] [--days D] [--per-day N] [--rounds R]" >&2; exit 64 ;;
   esac
 done
+case "$layout" in
+  ndjson) days=${days:-365} per_day=${per_day:-200} files_flag=() ;;
+  files) days=${days:-90} per_day=${per_day:-1500} files_flag=(--files) ;;
+  *) echo "--layout is ndjson or files" >&2; exit 64 ;;
+esac
 swift build -c release --product metrics-report >&2
 swift build -c release --product generate-corpus >&2
 bin=$(swift build -c release --show-bin-path)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$bin/generate-corpus" "$work/dumps" --daily 0 365 "$per_day" >&2
-echo "commit $(git rev-parse --short HEAD), $(nproc) cores, 365 days × $per_day payloads, $runs runs"
+"$bin/generate-corpus" "$work/dumps" --daily 0 "$days" "$per_day" "${files_flag[@]}" >&2
+echo "commit $(git rev-parse --short HEAD), $(nproc) cores, $layout: $days days × $per_day payloads" \
+  "($(find "$work/dumps" -type f | wc -l) files), $rounds rounds"
 
 # Seconds and peak memory (MB) of one run, appended to a file as "seconds MB".
 measure() {
@@ -36,37 +50,44 @@ measure() {
 }
 median() { sort -n "$1" | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 peak() { sort -n -k2 "$1" | tail -1 | awk '{ print $2 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", 100 * a / b }'; }
 
+# A version ships every 30 days: compare the latest with ten days of payloads or more and the one before.
+candidate=$(( (days - 10) / 30 ))
 declare -A commands=(
   [trend]="trend $work/dumps --metric * --interval day --format json"
-  [compare]="compare $work/dumps --baseline 5.10.0 --candidate 5.11.0 --format json"
+  [compare]="compare $work/dumps --baseline 5.$((candidate - 1)).0 --candidate 5.$candidate.0 --format json"
 )
 declare -A others=([trend]=csv [compare]=junit)
-day=365
+names=(trend compare)
+day=$days
+set -f
+for round in $(seq "$rounds"); do
+  for name in "${names[@]}"; do
+    read -r -a argv <<< "${commands[$name]}"
+    measure "$work/$name.without" "$bin/metrics-report" "${argv[@]}" || true
+    measure "$work/$name.first" "$bin/metrics-report" "${argv[@]}" --cache "$work/cache-$name-$round" || true
+  done
+  "$bin/generate-corpus" "$work/dumps" --daily "$day" 1 "$per_day" "${files_flag[@]}" >/dev/null
+  day=$((day + 1))
+  for name in "${names[@]}"; do
+    read -r -a argv <<< "${commands[$name]}"
+    measure "$work/$name.day" "$bin/metrics-report" "${argv[@]}" --cache "$work/cache-$name-$round" || true
+    measure "$work/$name.none" "$bin/metrics-report" "${argv[@]}" --cache "$work/cache-$name-$round" || true
+    argv[${#argv[@]}-1]=${others[$name]}
+    measure "$work/$name.other" "$bin/metrics-report" "${argv[@]}" --cache "$work/cache-$name-$round" || true
+  done
+done
+set +f
 echo
-echo "| command | without cache | cold | one new day | nothing new | other output | new day / cold | nothing new / cold | other output / cold | peak MB (cold, new day, nothing new) |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-for name in trend compare; do
-  read -r -a argv <<< "${commands[$name]}"
-  set -f
-  rm -f "$work"/{plain,cold,day,none,other}
-  measure "$work/plain" "$bin/metrics-report" "${argv[@]}" || true
-  measure "$work/cold" "$bin/metrics-report" "${argv[@]}" --cache "$work/cache-$name" || true
-  for _ in $(seq "$runs"); do
-    "$bin/generate-corpus" "$work/dumps" --daily "$day" 1 "$per_day" >/dev/null
-    day=$((day + 1))
-    measure "$work/day" "$bin/metrics-report" "${argv[@]}" --cache "$work/cache-$name" || true
-  done
-  for _ in $(seq "$runs"); do
-    measure "$work/none" "$bin/metrics-report" "${argv[@]}" --cache "$work/cache-$name" || true
-  done
-  argv[${#argv[@]}-1]=${others[$name]}
-  measure "$work/other" "$bin/metrics-report" "${argv[@]}" --cache "$work/cache-$name" || true
-  set +f
-  plain=$(median "$work/plain"); cold=$(median "$work/cold"); new=$(median "$work/day"); none=$(median "$work/none")
-  other=$(median "$work/other")
-  ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", 100 * a / b }'; }
-  echo "| \`$name\` | $plain s | $cold s | $new s | $none s | $other s | $(ratio "$new" "$cold") | $(ratio "$none" "$cold") | $(ratio "$other" "$cold") | $(peak "$work/cold"), $(peak "$work/day"), $(peak "$work/none") |"
+echo "| command | without cache | first run | one new day | nothing new | other output | first / without | new day / without | nothing new / without | other / without | peak MB (without, first, new day) |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+for name in "${names[@]}"; do
+  without=$(median "$work/$name.without") first=$(median "$work/$name.first") new=$(median "$work/$name.day")
+  none=$(median "$work/$name.none") other=$(median "$work/$name.other")
+  echo "| \`$name\` | $without s | $first s | $new s | $none s | $other s | $(ratio "$first" "$without") |" \
+    "$(ratio "$new" "$without") | $(ratio "$none" "$without") | $(ratio "$other" "$without") |" \
+    "$(peak "$work/$name.without"), $(peak "$work/$name.first"), $(peak "$work/$name.day") |"
 done
 # The runs' own word on what they took from the cache.
 grep '^cache: ' "$work/stderr" | sort | uniq -c | sort -rn | head -12 >&2

@@ -1,6 +1,7 @@
 // Writes the benchmark corpus: swift run -c release generate-corpus DIR [COUNT] [--seed N]
 // or a long release history for the report page: generate-corpus DIR --history [VERSIONS DAYS PER-VERSION]
 // or dumps kept by day, a folder a day (Scripts/cache-bench.sh): generate-corpus DIR --daily FIRST DAYS PER-DAY
+// [--files] (one JSON file a payload, every tenth in late.ndjson, instead of one NDJSON file a day)
 // or COUNT payloads of one version as NDJSON on standard output, for measurements at any scale
 // (Scripts/sketch-bench.sh): generate-corpus --stream COUNT [--seed N] [--profile K] [--signposts S]
 // (K: 0 = 3.8.0, 1 = 3.9.0, 2 = 3.10.0; S more signposts, each in about 70% of the payloads)
@@ -10,7 +11,7 @@ import PayloadSynthesis
 let usage = """
   usage: generate-corpus DIR [COUNT] [--seed N]
          generate-corpus DIR --history [VERSIONS DAYS PER-VERSION]
-         generate-corpus DIR --daily FIRST DAYS PER-DAY
+         generate-corpus DIR --daily FIRST DAYS PER-DAY [--files]
          generate-corpus --stream COUNT [--seed N] [--profile K] [--signposts S]
 
   DIR (the corpus) is replaced only when it holds nothing but what the generator writes; --history and
@@ -28,7 +29,7 @@ if arguments.contains("-h") || arguments.contains("--help") {
   print(usage, terminator: "")
   exit(0)
 }
-let known: Set<String> = ["--seed", "--profile", "--signposts", "--stream", "--history", "--daily"]
+let known: Set<String> = ["--seed", "--profile", "--signposts", "--stream", "--history", "--daily", "--files"]
 for argument in arguments where argument.hasPrefix("-") && Int(argument) == nil && !known.contains(argument) {
   usageError("unknown option \(argument)")
 }
@@ -62,7 +63,7 @@ do {
     let first = numbers.first ?? 0
     let written = try DailyDumps.write(
       to: URL(fileURLWithPath: directory), days: first..<(first + (numbers.dropFirst().first ?? 365)),
-      payloadsPerDay: numbers.dropFirst(2).first ?? 100)
+      payloadsPerDay: numbers.dropFirst(2).first ?? 100, layout: arguments.contains("--files") ? .files : .ndjson)
     print("Wrote \(written) payloads in daily folders to \(directory)")
   } else if arguments.dropFirst().first == "--history" {
     let numbers = arguments.dropFirst(2).compactMap(Int.init)
