@@ -52,7 +52,9 @@ public enum DailyDumps {
   }
 
   /// Writes one day's folder and files.
-  private static func writeDay(_ day: Int, to directory: URL, payloadsPerDay: Int, layout: Layout, seed: UInt64) throws {
+  private static func writeDay(
+    _ day: Int, to directory: URL, payloadsPerDay: Int, layout: Layout, seed: UInt64
+  ) throws {
     var rng = SplitMix64(seed: seed &+ UInt64(day) &* 0x9E37_79B9)
     let release = day / 30
     let current = profile(release)
@@ -75,7 +77,8 @@ public enum DailyDumps {
       }
     }
     if !lines.isEmpty {
-      try Data(lines.utf8).write(to: folder.appendingPathComponent(layout == .files ? "late.ndjson" : "payloads.ndjson"))
+      try Data(lines.utf8).write(
+        to: folder.appendingPathComponent(layout == .files ? "late.ndjson" : "payloads.ndjson"))
     }
   }
 
