@@ -11,12 +11,14 @@ discrepancy.
 
 usage: collector-load.py BINARY STORE [--payloads N] [--connections C] [--per-request K] [--rate R]
                          [--malformed F] [--duplicates F] [--kills K] [--seed S] [--max-store-bytes B]
+                         [--free CMD]
 
 --rate sends the requests open loop at R payloads a second in all, each request's latency counted from
 the moment it was due (for latency at a given load; no kills then). --max-store-bytes starts the
 collector with that limit, as a disk that fills up: once it has answered 507, it is stopped and started
-with room, and every payload it refused for want of space must then be stored. The figures include the
-server's peak resident memory (VmHWM) of its last run.
+with room, and every payload it refused for want of space must then be stored; --free CMD does the same
+for a disk that really fills up (a small tmpfs), running CMD (which makes room) instead of a restart.
+The figures include the server's peak resident memory (VmHWM) of its last run.
 """
 import argparse, asyncio, gzip, hashlib, http.client, json, os, queue, random, re, signal, subprocess, sys
 import threading, time
@@ -141,10 +143,11 @@ def main():
     p.add_argument("--kills", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--max-store-bytes", type=int)
+    p.add_argument("--free", help="a shell command run once the collector has answered 507 (it makes room on a disk that filled up)")
     p.add_argument("--rate", type=float)
     a = p.parse_args()
-    if a.rate and (a.kills or a.max_store_bytes):
-        p.error("--rate measures latency: no --kills, no --max-store-bytes with it")
+    if a.rate and (a.kills or a.max_store_bytes or a.free):
+        p.error("--rate measures latency: no --kills, --max-store-bytes or --free with it")
     rng = random.Random(a.seed)
     os.makedirs(a.store, exist_ok=True)
     tokens = os.path.join(a.store + ".tokens")
@@ -248,12 +251,15 @@ def main():
     # Kills at random moments; with --max-store-bytes, once the full store has refused a batch, the
     # collector is stopped and started with room (as when space is freed), and every batch refused
     # for want of space must then be stored.
-    freed = not a.max_store_bytes
+    freed = not (a.max_store_bytes or a.free)
     while (kills < a.kills or not freed) and answered[0] < total_requests:
         time.sleep(rng.uniform(0.2, 1.0))
         if answered[0] >= total_requests:
             break
-        if not freed and retries["507"] > 0:
+        if not freed and retries["507"] > 0 and a.free:
+            subprocess.run(a.free, shell=True, check=True)
+            freed = True
+        elif not freed and retries["507"] > 0:
             server.stop()
             server.extra = []
             server.start()

@@ -209,6 +209,34 @@
       }
     }
 
+    /// A disk that fills up for real (a tmpfs of 400 kB, where this machine lets the test mount one):
+    /// the collector answers 507 while the disk is full, and once it has room (the tmpfs grown under
+    /// it, no restart), every payload turned away is stored, once, and nothing acknowledged is lost.
+    @Test func aFullDiskAnswers507AndLosesNothingOnceThereIsRoom() throws {
+      try withTemporaryDirectory { dir in
+        let disk = dir.appendingPathComponent("disk").path
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        let mounted = try CLIRunner.shell("mount -t tmpfs -o size=400k tmpfs '\(disk)' 2>&1")
+        guard mounted.status == 0 else {
+          print(
+            "note: cannot mount a tmpfs here (\(mounted.stdout.trimmingCharacters(in: .whitespacesAndNewlines))); skipping the full-disk test"
+          )
+          return
+        }
+        defer { _ = try? CLIRunner.shell("umount '\(disk)'") }
+        let r = try CLIRunner.shell(
+          """
+          python3 Scripts/collector-load.py "$B" '\(disk)/store' --payloads 8000 --connections 50 --kills 1 \
+            --seed 13 --free "mount -o remount,size=64m '\(disk)'"
+          """)
+        #expect(r.status == 0, "\(r.stdout) \(r.stderr)")
+        let figures = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] ?? [:]
+        let retries = figures["retries"] as? [String: Int] ?? [:]
+        #expect((retries["507"] ?? 0) > 0 && figures["stored"] as? Int == figures["valid"] as? Int, "\(r.stdout)")
+        #expect(figures["problems"] as? [String] == [], "\(r.stdout)")
+      }
+    }
+
     /// A store that fills up: batches are answered 507 and sent again; once the collector is started
     /// with room, every one of them is stored, once, and nothing acknowledged before is lost.
     @Test func aFullStoreAnswers507AndLosesNothingOnceThereIsRoom() throws {
