@@ -21,13 +21,12 @@ struct KeptValues<Owner: Hashable & Sendable, Value: KeptValue>: Sendable {
   /// What becomes of a value its owner does not keep yet, given the owner keeps at most `limit`: kept,
   /// with the values it pushes past the limit (the largest first), or not kept.
   mutating func admit(_ value: Value, of owner: Owner, limit: Int) -> (isKept: Bool, pushedOut: [Value]) {
-    var values = kept[owner, default: []]
-    if values.count >= limit, let largest = values.last, !Value.keptBefore(value, largest) { return (false, []) }
-    values.insert(value, at: values.partitioningIndex { !Value.keptBefore($0, value) })
-    var pushedOut: [Value] = []
-    while values.count > limit { pushedOut.append(values.removeLast()) }
-    kept[owner] = values
-    return (true, pushedOut)
+    if let values = kept[owner], values.count >= limit, let largest = values.last, !Value.keptBefore(value, largest) {
+      return (false, [])
+    }
+    let index = kept[owner, default: []].partitioningIndex { !Value.keptBefore($0, value) }
+    kept[owner, default: []].insert(value, at: index)
+    return (true, removeBeyond(limit, of: owner))
   }
 
   /// Keeps the values `owner`'s counterpart in another part keeps too (the limit is applied later).
