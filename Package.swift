@@ -72,7 +72,7 @@ let package = Package(
       // The report page's style and script (one file a module, joined into one inline script),
       // compiled into the library so the CLI stays one file.
       resources: [.embedInCode("Rendering/HTML/report.css")]
-        + ["prelude", "scales", "paths", "charts", "view", "pointer", "export", "page"].map {
+        + ["prelude", "scales", "paths", "charts", "view", "pointer", "export", "sections", "page"].map {
           .embedInCode("Rendering/HTML/Script/report-\($0).js")
         }),
 

@@ -83,7 +83,8 @@ struct Report: ParsableCommand {
     aggregation.interval = axis.fixedInterval ?? .day
     aggregation.grouping = breakdown.key
     aggregation.dayUTCOffset = try input.timestampParser().assumedUTCOffset
-    aggregation.diagnostics = symbols.diagnosticOptions()
+    // The page draws a flame graph of the collapsed stacks.
+    aggregation.diagnostics = symbols.diagnosticOptions(foldedStacks: true)
     aggregation.stratifiedVersions = Set([baseline, candidate].compactMap { $0 })
     let aggregate = try gate.windowed(aggregation, baseline: baseline, candidate: candidate) {
       try input.aggregate($0)
@@ -100,6 +101,7 @@ struct Report: ParsableCommand {
         evaluator: evaluator, baseline: baseline, candidate: candidate, threads: input.threads, top: breakdown.top)
     }
     var page = ReportPage(aggregate: aggregate, options: options, gate: pageGate)
+    page.provenance = ReportOutput.provenance()
     if !organizer.paths.isEmpty {
       page.organizer = OrganizerComparison(
         aggregate: aggregate, files: apple, device: organizer.device, estimator: histogram.estimator,

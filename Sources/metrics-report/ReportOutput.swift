@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MetricKitAnalysis
 
 #if canImport(Glibc)
@@ -22,6 +23,36 @@ enum ReportOutput {
     } catch {
       throw CommandFailure.cannotEvaluate("\(error)")
     }
+  }
+
+  /// Where a page comes from: the tool and its version, the command as typed without what cannot
+  /// change the page (where it is written, the cache, threads), and the time, from `SOURCE_DATE_EPOCH`
+  /// when set (reproducible builds' convention) else now.
+  static func provenance() -> ReportPage.Provenance {
+    let valued: Set<String> = ["-o", "--output", "--cache", "--threads"]
+    var arguments: [String] = []
+    var skipNext = false
+    for argument in CommandLine.arguments.dropFirst() {
+      if skipNext {
+        skipNext = false
+        continue
+      }
+      let name = String(argument.prefix { $0 != "=" })
+      if valued.contains(name) {
+        skipNext = !argument.contains("=")
+        continue
+      }
+      if argument == "--cache-content-hash" { continue }
+      arguments.append(argument)
+    }
+    let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"].flatMap(Double.init)
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
+    return ReportPage.Provenance(
+      tool: "metrics-report \(MetricsReport.configuration.version)", arguments: ["metrics-report"] + arguments,
+      generated: formatter.string(from: epoch.map(Date.init(timeIntervalSince1970:)) ?? Date()))
   }
 
   /// Writes a whole report to `path` (standard output without one), through a temporary file.

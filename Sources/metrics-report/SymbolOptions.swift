@@ -12,8 +12,10 @@ struct SymbolOptions: ParsableArguments {
   var paths: [String] = []
 
   @Option(
-    help: "The app's own binary name: its frames are the app's (culprit frames; signatures without offsets).")
-  var appBinary: String?
+    help: ArgumentHelp(
+      "The app's own binary name (repeatable: the app and its frameworks): their frames are the app's (culprit frames; signatures without offsets).",
+      valueName: "name"))
+  var appBinary: [String] = []
 
   @Option(
     help: ArgumentHelp(
@@ -32,7 +34,7 @@ struct SymbolOptions: ParsableArguments {
     -> DiagnosticOptions
   {
     DiagnosticOptions(
-      appBinary: appBinary, foldedStacks: foldedStacks, maximumFoldedDepth: maximumFoldedDepth,
+      appBinaries: Set(appBinary), foldedStacks: foldedStacks, maximumFoldedDepth: maximumFoldedDepth,
       symbolicator: paths.isEmpty ? nil : Symbolicator(index: SymbolIndex(paths: paths), timeout: symbolizerTimeout))
   }
 

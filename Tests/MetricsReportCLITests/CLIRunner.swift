@@ -80,6 +80,10 @@ enum CLIRunner {
     process.executableURL = productsDirectory.appendingPathComponent("metrics-report")
     process.arguments = arguments
     process.currentDirectoryURL = TestDirectories.packageRoot
+    // Pages say when they were made: a fixed time keeps them the same from run to run.
+    var environment = ProcessInfo.processInfo.environment
+    environment["SOURCE_DATE_EPOCH"] = environment["SOURCE_DATE_EPOCH"] ?? "1790000000"
+    process.environment = environment
     return try execute(process, input: input)
   }
 

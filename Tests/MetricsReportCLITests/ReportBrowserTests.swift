@@ -118,7 +118,7 @@ struct ReportBrowserTests {
       try session.mouse("mouseMoved", x: hover.left + hover.width * 0.5, y: hover.top + hover.height / 2)
       try session.wait(
         for:
-          "[...document.querySelectorAll('figure[data-x0] .crosshair')].every(c => c.getAttribute('visibility') === 'visible')"
+          "[...document.querySelectorAll('figure[data-x0] .crosshair')].every(c => !c.hidden)"
       )
       #expect(try session.evaluate(layout) as? String == before, "hovering moved elements")
       // The readout lies within its chart's plot.
@@ -131,7 +131,8 @@ struct ReportBrowserTests {
           """) as? Bool
       #expect(inside == true)
       let readouts =
-        try session.evaluate("[...document.querySelectorAll('figure[data-x0] .readout')].map(r => r.textContent)")
+        try session.evaluate(
+          "[...document.querySelectorAll('figure[data-x0]')].map(f => window.metricsReport.readout(f.id))")
         as? [String] ?? []
       #expect(readouts.count == 9)
       // The page is weekly: the readout names the week.
@@ -292,6 +293,96 @@ struct ReportBrowserTests {
       ["Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--organizer", "Samples/organizer"])
   }
 
+  @Test func theFirstScreenAnswersTheGateAndThePerVersionViewIsSummary() throws {
+    guard let executable = Self.browser() else { return }
+    try withTemporaryDirectory { dir in
+      let page = dir.appendingPathComponent("report.html")
+      let gate = ["--baseline", "3.8.0", "--candidate", "3.9.0"]
+      let made = try CLIRunner.run(["report", "Samples/dump"] + gate + ["-o", page.path])
+      #expect(made.status == 0, "\(made.stderr)")
+      let compare = try CLIRunner.run(["compare", "Samples/dump"] + gate + ["--format", "json"])
+      let results = try #require(try compare.json()["results"] as? [[String: Any]])
+      let failing = results.filter { $0["verdict"] as? String == "regression" && $0["severity"] as? String == "error" }
+      #expect(failing.count >= 2)
+
+      let session = try ChromiumSession(executable: executable, width: 1280, height: 800)
+      defer { session.close() }
+      _ = try session.send(
+        "Emulation.setDeviceMetricsOverride", ["width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": false])
+      try session.open(page)
+      #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
+      // At 1280×800 the first screen holds the verdict and every failing rule, each whole.
+      let seen =
+        try session.evaluate(
+          """
+          (() => { const v = document.querySelector('#verdict'); const badge = v.querySelector('.badge');
+            const rules = [...v.querySelectorAll('ul.findings li.fail')];
+            const chart = li => document.querySelector(li.querySelector('a').getAttribute('href'));
+            return [badge.textContent, badge.getBoundingClientRect().bottom,
+              Math.max(...rules.map(li => li.getBoundingClientRect().bottom)),
+              ...rules.map(li => chart(li).dataset.chart + ' ' + chart(li).dataset.statistic)]; })()
+          """) as? [Any] ?? []
+      #expect(seen.first as? String == ((try compare.json()["gate"] as? String) ?? "?").uppercased())
+      #expect((seen.count > 2 ? seen[2] as? Double : nil) ?? 9999 <= 800, "\(seen)")
+      // Each failing rule is there, linking to the chart of its metric and statistic.
+      let named = seen.dropFirst(3).compactMap { $0 as? String }.sorted()
+      let rules = failing.map { "\($0["metric"] as? String ?? "") \($0["statistic"] as? String ?? "")" }.sorted()
+      #expect(named == rules)
+
+      // Following a rule's link lands its chart below the sticky header.
+      _ = try session.evaluate("document.querySelector('#verdict ul.findings li.fail a').click(); true")
+      try session.wait(for: "location.hash.startsWith('#chart-')")
+      usleep(200_000)
+      let clear =
+        try session.evaluate(
+          """
+          (() => { const t = document.querySelector(location.hash).getBoundingClientRect().top;
+            return t >= document.querySelector('header.top').getBoundingClientRect().bottom && t < 800; })()
+          """) as? Bool
+      #expect(clear == true)
+
+      // The per-version view's marks are summary's whole-version values and brackets.
+      let summary = try CLIRunner.run(["summary", "Samples/dump", "--format", "json"])
+      let versions = try #require(try summary.json()["versions"] as? [[String: Any]])
+      let marks =
+        try session.evaluate(
+          """
+          [...document.querySelectorAll('figure.version-view')].flatMap(f => [...f.querySelectorAll('.statistic')].flatMap(s =>
+            [...s.querySelectorAll('g.marks[data-group=""] g.mark')].map(m => [f.dataset.metric, s.dataset.statistic,
+              m.dataset.version, Number(m.dataset.value), m.dataset.lower ? Number(m.dataset.lower) : null,
+              m.dataset.upper ? Number(m.dataset.upper) : null])))
+          """) as? [[Any]] ?? []
+      #expect(marks.count >= 20)
+      var compared = 0
+      for mark in marks {
+        guard let metric = mark[0] as? String, let statistic = mark[1] as? String, let version = mark[2] as? String,
+          let value = mark[3] as? Double,
+          let row = (versions.first { $0["version"] as? String == version }?["metrics"] as? [[String: Any]])?
+            .first(where: { $0["metric"] as? String == metric })
+        else { continue }
+        // Rates have one value; distributions and counters their mean or a percentile.
+        let expected = (row[statistic] ?? row["value"] ?? row["mean"]) as? Double
+        #expect(expected.map { abs($0 - value) <= 1e-9 * max(1, abs($0)) } == true, "\(metric) \(statistic) \(version)")
+        if let lower = mark[4] as? Double, let upper = mark[5] as? Double {
+          let bounds = (row["bounds"] as? [String: [Double]])?[statistic]
+          #expect(bounds == [lower, upper], "\(metric) \(statistic) \(version) bracket")
+        }
+        compared += 1
+      }
+      #expect(compared == marks.count)
+      // A click on p90 shows the p90 marks, the p50 ones hidden.
+      _ = try session.evaluate(
+        "document.querySelector('#versions-0 .choice.statistics [data-choice=\"1\"]').click(); true")
+      #expect(
+        try session.evaluate(
+          "[...document.querySelectorAll('#versions-0 .statistic')].map(s => s.dataset.statistic + (s.hidden ? '-' : '+')).join()"
+        ) as? String == "p50-,p90+")
+      try session.open(URL(string: page.absoluteString + "#top")!)
+      _ = try session.evaluate("window.scrollTo(0, 0); true")
+      try session.screenshot().write(to: Self.artifacts.appendingPathComponent("report-first-screen.png"))
+    }
+  }
+
   @Test func darkAndNarrowPagesAreWhole() throws {
     guard let executable = Self.browser() else { return }
     try withTemporaryDirectory { dir in
@@ -315,6 +406,11 @@ struct ReportBrowserTests {
         "Emulation.setDeviceMetricsOverride", ["width": 420, "height": 900, "deviceScaleFactor": 1, "mobile": false])
       try session.open(page)
       #expect(try session.evaluate("document.documentElement.scrollWidth") as? Int ?? 9999 <= 420)
+      // Chart text stays legible: an axis label is at least 9 px tall on the screen.
+      let label =
+        try session.evaluate(
+          "document.querySelector('#chart-0 .axis.y text').getBoundingClientRect().height") as? Double ?? 0
+      #expect(label >= 9, "axis labels \(label) px")
       let wider =
         try session.evaluate(
           "[...document.querySelectorAll('figure, section, header, h2, h3, p')].filter(e => e.getBoundingClientRect().right > 421).length"
@@ -328,7 +424,7 @@ struct ReportBrowserTests {
       // Charts still draw and answer: the crosshair's readout stays on the screen.
       let box = try Self.overlay(session, chart: "chart-0")
       try session.mouse("mouseMoved", x: box.left + box.width * 0.8, y: box.top + box.height / 2)
-      try session.wait(for: "document.querySelector('#chart-0 .readout').textContent.length > 0")
+      try session.wait(for: "window.metricsReport.readout('chart-0').length > 0")
       let readout =
         try session.evaluate(
           "(() => { const r = document.querySelector('#chart-0 .readout').getBoundingClientRect(); return [r.left, r.right]; })()"

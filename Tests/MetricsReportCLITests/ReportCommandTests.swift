@@ -10,6 +10,22 @@ struct ReportCommandTests {
   /// Occurrences of `needle` in `text`.
   static func count(_ needle: String, in text: String) -> Int { text.components(separatedBy: needle).count - 1 }
 
+  /// The gate table's rows of rules (not their overall rows): the rule's identifier (the row's
+  /// title), the verdict, the outcome class, and the row's HTML.
+  static func gateRows(_ table: String) -> [(name: String, verdict: String, outcome: String, html: String)] {
+    table.components(separatedBy: "<tr class=\"").dropFirst().compactMap { row in
+      guard let title = row.range(of: "title=\"") else { return nil }
+      let name = String(row[title.upperBound...].prefix { $0 != "\"" }).replacingOccurrences(of: "&lt;", with: "<")
+      let verdict = row.components(separatedBy: "<span class=\"verdict\">").dropFirst().first.map {
+        String($0.prefix { $0 != "<" })
+      }
+      return (name, verdict ?? "", String(row.prefix { $0 != " " && $0 != "\"" }), row)
+    }
+  }
+
+  /// Where an outcome class sorts: failing first, then warnings, passes, the rest.
+  static func outcomeRank(_ outcome: String) -> Int { ["fail", "warn", "pass", "none"].firstIndex(of: outcome) ?? 4 }
+
   @Test func samplesPageHoldsEverySectionAndTheGateOfCompare() throws {
     try withTemporaryDirectory { dir in
       let page = dir.appendingPathComponent("report.html")
@@ -37,16 +53,18 @@ struct ReportCommandTests {
       let results = try #require(try compare.json()["results"] as? [[String: Any]])
       let gate = try #require(
         html.components(separatedBy: "<table class=\"gate\">").last?.components(separatedBy: "</table>").first)
-      let verdicts = gate.components(separatedBy: "<span class=\"verdict\">").dropFirst().map {
-        String($0.prefix { $0 != "<" })
+      // Rule for rule, the page's verdicts are compare's; the rules failing come first.
+      let rows = Self.gateRows(gate)
+      #expect(rows.count == results.count)
+      for r in results {
+        let name = "\(r["metric"] as? String ?? "") \(r["statistic"] as? String ?? "")"
+        #expect(rows.first { $0.name == name }?.verdict.hasPrefix(r["verdict"] as? String ?? "?") == true, "\(name)")
       }
-      #expect(verdicts.count == results.count)
-      for (verdict, r) in zip(verdicts, results) {
-        #expect(verdict.hasPrefix(r["verdict"] as? String ?? "?"))
-      }
+      let outcomes = rows.map(\.outcome)
+      #expect(outcomes == outcomes.sorted { Self.outcomeRank($0) < Self.outcomeRank($1) }, "\(outcomes)")
       #expect(html.contains("Gate: <b>\((try compare.json()["gate"] as? String ?? "?").uppercased())</b>"))
-      // Rules link to the chart of their metric.
-      #expect(html.contains("<a href=\"#chart-1\">applicationLaunchMetrics.histogrammedTimeToFirstDraw"))
+      // Rules are named by their titles and link to the chart of their metric and statistic.
+      #expect(html.contains("<a href=\"#chart-1\">Launch time (first draw) p90</a>"))
     }
   }
 
@@ -66,26 +84,33 @@ struct ReportCommandTests {
       let results = try #require(json["results"] as? [[String: Any]])
       let gate = try #require(
         html.components(separatedBy: "<table class=\"gate\">").last?.components(separatedBy: "</table>").first)
-      let rows = gate.components(separatedBy: "<tr class=").dropFirst()
+      let rows = Self.gateRows(gate)
       #expect(rows.count == results.count)
-      // Row for row, the page's gate is compare's: the rule (with its group), the verdict and the reason.
-      for (row, r) in zip(rows, results) {
+      // Rule for rule, the page's gate is compare's: the rule (with its group), the verdict and the reason.
+      for r in results {
         let group =
           ((r["by"] as? [String: String])?.values.first).map { " [state:com.example.shop.screen \($0)]" } ?? ""
         let name = "\(r["metric"] as? String ?? "") \(r["statistic"] as? String ?? "")\(group)"
-        #expect(row.contains(name), "\(name)")
-        #expect(row.contains("<span class=\"verdict\">\(r["verdict"] as? String ?? "?")"))
+        let row = try #require(rows.first { $0.name == name }, "\(name)")
+        #expect(row.verdict == r["verdict"] as? String)
         let reason = (r["reason"] as? String ?? "?").replacingOccurrences(of: "<", with: "&lt;")
-        #expect(row.contains("<td class=\"why\">\(reason)</td>"), "\(reason)")
+        #expect(row.html.contains("<td class=\"why\">\(reason)</td>"), "\(reason)")
       }
+      // Each rule has an overall row, then its groups worst first; the rules failing come first.
+      let overall = gate.components(separatedBy: "<tr class=\"").dropFirst().filter { $0.contains(" overall\"") }
+      let groupedRules = Set(
+        results.filter { $0["by"] != nil }.map { "\($0["metric"] ?? "") \($0["statistic"] ?? "")" })
+      #expect(overall.count == groupedRules.count)
+      #expect(overall.first?.hasPrefix("fail") == true)
       let regressed = results.filter { $0["verdict"] as? String == "regression" }
       #expect(regressed.contains { ($0["by"] as? [String: String])?.values.first == "checkout" })
       #expect(html.contains("Gate: <b>FAIL</b>"))
-      // The regressed group's rule links to its chart.
-      #expect(
-        gate.contains(
-          "<a href=\"#chart-1\">applicationLaunchMetrics.histogrammedTimeToFirstDraw p90 [state:com.example.shop.screen checkout]"
-        ))
+      // The regressed group's row links to its chart with that group alone.
+      let checkout = try #require(rows.first { $0.name.hasSuffix("p90 [state:com.example.shop.screen checkout]") })
+      #expect(checkout.html.contains("<a href=\"#chart-1\" data-solo-group=\"2\">checkout</a>"))
+      // The first screen's verdict names the group that carries the regression.
+      let verdict = try #require(html.components(separatedBy: "<section id=\"verdict\"").dropFirst().first)
+      #expect(verdict.contains("In state:com.example.shop.screen <b>checkout</b>"))
     }
   }
 
@@ -177,16 +202,92 @@ struct ReportCommandTests {
     #expect(uniform.stdout.contains("CDF (uniform within buckets)") && !uniform.stdout.contains("monotone within"))
   }
 
-  @Test func diagnosticsSectionCountsKindsAndSignatures() throws {
+  @Test func diagnosticsSectionRatesSignaturesAndDrawsTheFoldedStacks() throws {
     let dir = try DiagnosticsCommandTests.mixedDump()
     defer { try? FileManager.default.removeItem(at: dir) }
     let result = try CLIRunner.run(["report", dir.path, "--app-binary", "MyApp"])
     #expect(result.status == 0, "\(result.stderr)")
     let section = try #require(result.stdout.components(separatedBy: "<section id=\"diagnostics\">").last)
-    // 30 crashes of 1.0; 35 crashes and a hang of 2.0 (mixedDump), in the kinds' column order.
-    #expect(section.contains("<tr><td>1.0</td><td class=\"num\">30</td><td class=\"num\">30</td>"))
+    // 30 crashes of 1.0; 35 crashes and a hang of 2.0 (mixedDump); each a rate per 1,000 of the
+    // version's metric payloads (device-days), as summary counts them.
+    let summary = try CLIRunner.run(["summary", dir.path, "--format", "json"])
+    let counted = try #require(try summary.json()["versions"] as? [[String: Any]])
+    func days(_ version: String) -> Int {
+      counted.first { $0["version"] as? String == version }?["payloads"] as? Int ?? 0
+    }
+    func rate(_ count: Int, _ version: String) -> String {
+      let r = Double(count) / Double(days(version)) * 1_000
+      return String(format: r >= 100 ? "%.0f" : r >= 10 ? "%.1f" : "%.2f", r)
+    }
+    #expect(days("1.0") > 30 && days("2.0") > 30)
+    func row(_ version: String) -> String {
+      section.components(separatedBy: "<tr><th scope=\"row\">\(version)</th>").dropFirst().first?
+        .components(separatedBy: "</tr>").first ?? ""
+    }
+    #expect(row("1.0").hasPrefix("<td class=\"num\">\(days("1.0"))</td>"))
+    #expect(row("1.0").contains(">30<small> \(rate(30, "1.0"))/1k days</small>"), "\(row("1.0"))")
+    #expect(row("2.0").contains(">35<small> \(rate(35, "2.0"))/1k days</small>"), "\(row("2.0"))")
+    #expect(row("2.0").contains(">1<small> \(rate(1, "2.0"))/1k days</small>"))
+    // The signatures only 2.0 has (a crash 5 times, the hang) are marked new, in 2.0's table alone.
+    #expect(Self.count("class=\"badge new\"", in: section) == 2)
+    let newRows = section.components(separatedBy: "<tr>").filter { $0.contains("badge new") }
     #expect(
-      section.contains("<tr><td>2.0</td><td class=\"num\">30</td><td class=\"num\">35</td><td class=\"num\">1</td>"))
+      newRows.contains {
+        $0.hasPrefix("<td class=\"num\">5</td><td class=\"num\">\(rate(5, "2.0"))</td><td>crash</td>")
+      })
+    #expect(
+      newRows.contains { $0.hasPrefix("<td class=\"num\">1</td><td class=\"num\">\(rate(1, "2.0"))</td><td>hang</td>") }
+    )
     #expect(section.contains("MyApp"))
+
+    // The flame graph is 2.0's folded stacks: each frame's samples are those of every line through
+    // it, and its width its share of the drawing.
+    let folded = try CLIRunner.run(["diagnostics", dir.path, "--format", "folded", "--app-binary", "MyApp"])
+    var expected: [String: Int] = [:]
+    var total = 0
+    for line in folded.stdout.split(separator: "\n") where line.hasPrefix("2.0;") {
+      let space = try #require(line.lastIndex(of: " "))
+      let count = try #require(Int(line[line.index(after: space)...]))
+      let frames = line[..<space].split(separator: ";").dropFirst().map(String.init)
+      total += count
+      for depth in 1...frames.count { expected[frames.prefix(depth).joined(separator: ";"), default: 0] += count }
+    }
+    let svg = try #require(section.components(separatedBy: "<svg class=\"flame\"").dropFirst().first)
+    #expect(svg.contains("data-total=\"\(total)\""))
+    var path: [String] = []
+    var drawn: [String: (count: Int, width: Double)] = [:]
+    let tokens = try NSRegularExpression(
+      pattern:
+        #"<g class="frame" data-label="([^"]*)" data-count="(\d+)"><rect x="[^"]*" y="[^"]*" width="([^"]*)"|</g>"#)
+    for match in tokens.matches(in: svg, range: NSRange(svg.startIndex..., in: svg)) {
+      guard match.range(at: 1).location != NSNotFound, let label = Range(match.range(at: 1), in: svg),
+        let count = Range(match.range(at: 2), in: svg), let width = Range(match.range(at: 3), in: svg)
+      else {
+        path.removeLast()
+        continue
+      }
+      path.append(String(svg[label]).replacingOccurrences(of: "&amp;", with: "&"))
+      drawn[path.dropFirst().joined(separator: ";")] = (Int(svg[count])!, Double(svg[width])!)
+    }
+    #expect(drawn[""]?.count == total)
+    #expect(drawn.count == expected.count + 1, "\(drawn.keys.sorted()) against \(expected.keys.sorted())")
+    for (stack, count) in expected {
+      let frame = try #require(drawn[stack], "\(stack)")
+      #expect(frame.count == count, "\(stack)")
+      // Coordinates are written to a tenth.
+      #expect(abs(frame.width - Double(count) / Double(total) * 1_000) <= 0.05 + 1e-9, "\(stack): \(frame.width)")
+    }
+
+    // Through a cache (one that already holds entries made without stacks), cold and warm, the page
+    // is the same to the byte: the stacks are kept in the cache's entries.
+    try withTemporaryDirectory { cacheDir in
+      let cache = cacheDir.appendingPathComponent("cache").path
+      _ = try CLIRunner.run(["diagnostics", dir.path, "--app-binary", "MyApp", "--cache", cache])
+      for _ in 0..<2 {
+        let cached = try CLIRunner.run(["report", dir.path, "--app-binary", "MyApp", "--cache", cache])
+        #expect(cached.stdout == result.stdout)
+      }
+    }
   }
+
 }

@@ -42,6 +42,11 @@ extension ReportBrowserTests {
         let styles = series.filter { $0["v"] as? Int == version }.map { "\($0["color"] ?? "")\($0["dash"] ?? "")" }
         #expect(Set(styles).count == styles.count, "version \(version): \(styles)")
       }
+      // Across versions, lines never look alike: each version in view has a colour of its own (the
+      // groups take the dashes), and the others are drawn muted.
+      let colours = Dictionary(grouping: series.filter { $0["older"] == nil }, by: { $0["v"] as? Int ?? -1 })
+        .mapValues { Set($0.map { $0["color"] as? String ?? "" }) }
+      #expect(colours.values.allSatisfy { $0.count == 1 } && Set(colours.values.flatMap { $0 }).count == colours.count)
       let checkout = try #require(groups.firstIndex(of: "checkout"))
 
       // A click hides the group in every version and every chart, and the fragment says so.
@@ -87,9 +92,23 @@ extension ReportBrowserTests {
       #expect(try session.evaluate("document.querySelector('#gate .gate-verdict b').textContent") as? String == "FAIL")
       let failing =
         try session.evaluate(
-          "[...document.querySelectorAll('table.gate tr.fail td:first-child')].map(td => td.textContent + ' -> ' + (td.querySelector('a') ? td.querySelector('a').getAttribute('href') : ''))"
+          "[...document.querySelectorAll('table.gate tr.fail.group-row')].map(tr => tr.title + ' -> ' + tr.querySelector('a').getAttribute('href'))"
         ) as? [String] ?? []
-      #expect(failing.contains { $0.contains("checkout]") && $0.hasSuffix("-> #chart-1") }, "\(failing)")
+      #expect(
+        failing.contains { $0.contains("p90 [state:com.example.shop.screen checkout]") && $0.hasSuffix("-> #chart-1") },
+        "\(failing)")
+      // Following that row's link shows the checkout group alone, in the legend and on the chart, with
+      // the chart's top below the sticky header.
+      _ = try session.evaluate(
+        "[...document.querySelectorAll('table.gate tr.fail.group-row')].find(tr => tr.title.includes('p90') && tr.title.endsWith('checkout]')).querySelector('a').click(); true"
+      )
+      try session.wait(for: "location.hash.includes('hideGroup=')")
+      #expect(try session.evaluate(pressed) as? String == "\(checkout)")
+      let clear =
+        try session.evaluate(
+          "document.querySelector('#chart-1').getBoundingClientRect().top >= document.querySelector('header.top').getBoundingClientRect().bottom"
+        ) as? Bool
+      #expect(clear == true)
       #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
       try session.screenshot().write(to: Self.artifacts.appendingPathComponent("report-groups.png"))
     }
@@ -177,9 +196,10 @@ extension ReportBrowserTests {
     #expect(try session.evaluate("window.metricsReport.view.cursor") as? Double == to)
     try session.press("ArrowLeft", code: 37)
     #expect(try session.evaluate("window.metricsReport.view.cursor") as? Double == to - 7)
-    try session.wait(for: "document.querySelector('#chart-0 .readout').textContent.startsWith('week of ')")
+    // The focused chart's readout is spoken: its words are in a live region.
+    try session.wait(for: "document.querySelector('#chart-0 .readout-text').textContent.startsWith('week of ')")
     #expect(
-      try session.evaluate("document.querySelector('#chart-0 .readout').getAttribute('aria-live')") as? String
+      try session.evaluate("document.querySelector('#chart-0 .readout-text').getAttribute('aria-live')") as? String
         == "polite")
     try session.press("=", code: 187, text: "=")
     try session.wait(for: "window.metricsReport.view.x1 - window.metricsReport.view.x0 < \(to - from - 1)")
@@ -194,8 +214,7 @@ extension ReportBrowserTests {
     try session.wait(for: "document.querySelector('#chart-0').dataset.x0 === '\(Int(x0))'")
     try session.press("Escape", code: 27)
     #expect(
-      try session.evaluate("document.querySelector('#chart-0 .crosshair').getAttribute('visibility')") as? String
-        == "hidden")
+      try session.evaluate("document.querySelector('#chart-0 .crosshair').hidden") as? Bool == true)
 
     // Ctrl-wheel zooms around the pointer; shift-wheel pans; a plain wheel leaves the view alone.
     let box = try Self.overlay(session, chart: "chart-1")
@@ -265,7 +284,8 @@ extension ReportBrowserTests {
             if (Math.abs(pixels[i] - c[0]) + Math.abs(pixels[i + 1] - c[1]) + Math.abs(pixels[i + 2] - c[2]) < 30) n++;
           return [image.width, image.height, n]; })
         """) as? [Int] ?? []
-    #expect(png.count == 3 && png[0] == 1440 && png[1] == 440 && png[2] > 500, "\(png)")
+    // Twice the chart's width; taller than the plot alone by its title, context and legend.
+    #expect(png.count == 3 && png[0] == 1440 && png[1] > 440 && png[2] > 500, "\(png)")
 
     // CSV, through the button and the browser's download: every point of every series, with the
     // values trend computes.

@@ -120,6 +120,14 @@ public struct DiagnosticAggregate: Sendable {
     }
   }
 
+  /// Adds `samples` ending at the collapsed stack `path` (the kind, then frames outermost first):
+  /// reading stacks back from a snapshot or cache entry.
+  mutating func addFoldedPath(_ path: [String], samples: Int) {
+    var node = FoldedStacks.root
+    for label in path { node = foldedStacks.child(of: node, label) }
+    foldedStacks.addSamples(samples, at: node)
+  }
+
   /// Adds another aggregate of the same version.
   public mutating func merge(_ other: DiagnosticAggregate) {
     payloadCount += other.payloadCount
@@ -149,8 +157,8 @@ public struct DiagnosticAggregate: Sendable {
 
 /// How diagnostics are aggregated.
 public struct DiagnosticOptions: Sendable, Hashable {
-  /// The app's own binary name, for culprit frames.
-  public var appBinary: String?
+  /// The app's own binary names (its executable and its frameworks, `FeedKit`), for culprit frames.
+  public var appBinaries: Set<String>
   /// Whether to collect collapsed stacks (for `--format folded`).
   public var foldedStacks: Bool
   /// The most call frames of a collapsed stack; deeper frames fold into one marker frame.
@@ -160,25 +168,23 @@ public struct DiagnosticOptions: Sendable, Hashable {
 
   /// Creates options.
   public init(
-    appBinary: String? = nil, foldedStacks: Bool = false, maximumFoldedDepth: Int = FoldedStacks.defaultMaximumDepth,
+    appBinaries: Set<String> = [], foldedStacks: Bool = false,
+    maximumFoldedDepth: Int = FoldedStacks.defaultMaximumDepth,
     symbolicator: Symbolicator? = nil
   ) {
-    self.appBinary = appBinary
+    self.appBinaries = appBinaries
     self.foldedStacks = foldedStacks
     self.maximumFoldedDepth = maximumFoldedDepth
     self.symbolicator = symbolicator
   }
 
-  /// `appBinary` as a set.
-  var appBinaries: Set<String> { appBinary.map { [$0] } ?? [] }
-
   public static func == (a: DiagnosticOptions, b: DiagnosticOptions) -> Bool {
-    (a.appBinary, a.foldedStacks, a.maximumFoldedDepth) == (b.appBinary, b.foldedStacks, b.maximumFoldedDepth)
+    (a.appBinaries, a.foldedStacks, a.maximumFoldedDepth) == (b.appBinaries, b.foldedStacks, b.maximumFoldedDepth)
       && a.symbolicator === b.symbolicator
   }
 
   public func hash(into hasher: inout Hasher) {
-    hasher.combine(appBinary)
+    hasher.combine(appBinaries)
     hasher.combine(foldedStacks)
     hasher.combine(maximumFoldedDepth)
     hasher.combine(symbolicator.map(ObjectIdentifier.init))

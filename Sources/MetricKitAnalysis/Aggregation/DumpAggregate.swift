@@ -53,6 +53,11 @@ public struct DumpAggregate: Sendable {
   /// does not depend on how threads split the dump).
   public internal(set) var bundleIdentifiers: [String: Int] = [:]
   var tooManyBundleIdentifiers = false
+  /// The bundle identifier most counted payloads carry (of a tie, the first in byte order); nil when
+  /// there is none or `bundleIdentifiers` was given up.
+  public var mainBundleIdentifier: String? {
+    bundleIdentifiers.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+  }
   /// The most distinct bundle identifiers counted.
   public static let bundleIdentifierLimit = 64
 

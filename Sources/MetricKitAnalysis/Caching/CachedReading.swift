@@ -5,8 +5,8 @@ import Foundation
 /// command's whole output are found there when they were computed before from the same entries, and
 /// stored otherwise. Aggregates and reports made this way are the same, to the bit, as without a cache.
 ///
-/// Diagnostics symbolicated or folded into stacks are not cached: such a reading reads everything,
-/// and its ``use`` is nil.
+/// Symbolicated diagnostics are not cached (their frames depend on the symbol files): such a reading
+/// reads everything, and its ``use`` is nil.
 public struct CachedReading: Sendable {
   /// What a reading took from its cache and read.
   public struct Use: Sendable, Equatable {
@@ -55,7 +55,7 @@ public struct CachedReading: Sendable {
   /// The aggregate; with `outlinesOnly`, its series parts found in the cache are held in outline.
   public private(set) var aggregate: DumpAggregate
   /// What the reading took from the cache and read; nil when it could not use the cache (symbolicated
-  /// or folded diagnostics).
+  /// diagnostics).
   public private(set) var use: Use?
   let request: Request
   /// The keys of the entries the whole aggregate was merged from; nil unless every input came
@@ -104,7 +104,7 @@ public struct CachedReading: Sendable {
       request.paths, request.reader, request.filter, request.options, request.threads
     )
     (self.cache, self.request, standardInputPart) = (cache, request, standardInput)
-    guard options.diagnostics.symbolicator == nil, !options.diagnostics.foldedStacks else {
+    guard options.diagnostics.symbolicator == nil else {
       var aggregate = DumpAggregate(
         paths: paths, reader: reader, filter: filter, options: options, threads: threads, standardInput: false)
       if let standardInput {
@@ -257,7 +257,7 @@ public struct CachedReading: Sendable {
   /// What the reading says of its use of the cache, one line each: the entries recomputed, and (with
   /// `summary`) what it took and read.
   public func notes(summary: Bool) -> [String] {
-    guard let use else { return ["cache: not used (symbolicated or folded diagnostics are read anew each time)"] }
+    guard let use else { return ["cache: not used (symbolicated diagnostics are read anew each time)"] }
     return use.damaged.map { "cache: recomputed \($0)" } + (summary ? [use.summary] : [])
   }
 
@@ -305,7 +305,7 @@ extension DumpAggregate {
       "estimator \(o.estimator) selection \(o.selection.patterns.debugDescription)",
       "payload statistics \(o.payloadStatistics.map { $0.patterns.debugDescription } ?? "-")",
       "payload percentiles \(o.payloadPercentiles.map(\.value)) means \(o.payloadMeans)",
-      "diagnostics \(o.diagnostics.appBinary ?? "-") depth \(o.diagnostics.maximumFoldedDepth)",
+      "diagnostics \(o.diagnostics.appBinaries.isEmpty ? "-" : o.diagnostics.appBinaries.sorted().joined(separator: ",")) depth \(o.diagnostics.maximumFoldedDepth) folded \(o.diagnostics.foldedStacks)",
       "grouping \(o.grouping?.description ?? "-") interval \(o.interval?.rawValue ?? "-") offset \(o.dayUTCOffset)",
       "series only \(o.seriesOnly) signposts \(o.signpostLimit) exact \(o.exactValueLimit)",
       "groups \(o.groupLimit) ranges \(o.rangeLimit)",

@@ -24,3 +24,13 @@ extension RuleResult {
     return ends.contains { rule.worsened(from: b, to: $0) || rule.improved(from: b, to: $0) }
   }
 }
+
+extension RuleResult {
+  /// Whether the change's interval shows the candidate no worse than the rule allows: neither end
+  /// of it is past the thresholds in the bad direction. False without an interval: then only the
+  /// test's failure to find a change speaks, which is not evidence of none.
+  var intervalClearsThresholds: Bool {
+    guard let b = baseline, let interval = changeInterval else { return false }
+    return ![interval.lowerBound, interval.upperBound].contains { rule.worsened(from: b, to: b + $0 * abs(b)) }
+  }
+}

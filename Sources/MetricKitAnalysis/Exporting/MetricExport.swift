@@ -73,7 +73,7 @@ public struct MetricExport: Sendable {
     self.estimator = estimator
     self.interpolation = interpolation
     grouping = aggregate.grouping
-    bundleIdentifier = aggregate.bundleIdentifiers.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+    bundleIdentifier = aggregate.mainBundleIdentifier
     latestTimestamp = aggregate.latestDay.map { ($0.daysSinceEpoch + 1) * 86_400 - 1 }
     if let interval {
       points = aggregate.series.map { key, part in

@@ -24,8 +24,26 @@ public struct ReportPage: Sendable {
     public var unit: MetricUnit { spec.metric.metric.unit }
     /// The series; each point's `values` and `bounds` hold the statistic drawn.
     public var series: [TrendSeries]
-    /// The whole-version value of the latest version with data, then of the one before it.
+    /// The whole-version values the headline compares: with a gate, the candidate's then the
+    /// baseline's; else the latest version with data, then the one before it.
     public var headline: [(version: String, value: Double)]
+    /// Each version's whole-version value (pooled over its payloads, as `summary` computes it), in
+    /// version order; with groups, each group's of each version too.
+    public var versions: [VersionValue]
+  }
+
+  /// One version's (or one group's of a version) pooled value of a chart's statistic.
+  public struct VersionValue: Sendable {
+    /// The app version.
+    public var version: String
+    /// The group (with `--by`); nil for the whole version.
+    public var group: String?
+    /// The value.
+    public var value: Double
+    /// The bracket guaranteed to hold a percentile's true value (nil for means and rates).
+    public var bounds: ClosedRange<Double>?
+    /// Payloads pooled.
+    public var payloads: Int
   }
 
   /// One histogram metric's merged histograms, overlaid per version.
@@ -87,6 +105,36 @@ public struct ReportPage: Sendable {
   public var organizer: OrganizerComparison?
   /// Diagnostics per version, in version order.
   public var diagnostics: [DiagnosticAggregate] = []
+  /// What each version's diagnostics are counted against: its metric payloads (one per device and
+  /// day) and the foreground hours they report.
+  public struct Exposure: Sendable {
+    /// Metric payloads of the version: device-days.
+    public var payloads: Int
+    /// Foreground hours over those payloads (nil when none reports foreground time).
+    public var foregroundHours: Double?
+  }
+  /// The exposure of each version with diagnostics.
+  public var exposure: [String: Exposure] = [:]
+  /// Where the page came from (set by the caller; shown in the footer and in saved charts).
+  public var provenance: Provenance?
+  /// The tool, the command and the time a page was made.
+  public struct Provenance: Sendable {
+    /// `metrics-report 0.1.0`.
+    public var tool: String
+    /// The command's arguments, as typed (without the output file).
+    public var arguments: [String]
+    /// When the page was made, `yyyy-MM-dd HH:mm UTC`.
+    public var generated: String
+
+    /// A provenance.
+    public init(tool: String, arguments: [String], generated: String) {
+      self.tool = tool
+      self.arguments = arguments
+      self.generated = generated
+    }
+  }
+  /// The bundle identifier most payloads carry (nil when none, or more than the aggregate counts).
+  public var bundleIdentifier: String?
   /// What could not be computed or placed.
   public var omissions: [String] = []
 
@@ -175,6 +223,21 @@ public struct ReportPage: Sendable {
     // first time a section reads them, with everything any section reads of that version.
     let requests = PooledStatistics.requests(options.charts.map { ($0.metric, $0.statistic) })
     var computed: [String: PooledStatistics] = [:]
+    // With groups, each group's statistics of the charts, once per version.
+    var computedGroups: [String: [(value: String, statistics: PooledStatistics, payloads: Int)]] = [:]
+    func groupStatistics(_ version: String) -> [(value: String, statistics: PooledStatistics, payloads: Int)] {
+      if let known = computedGroups[version] { return known }
+      let groups = aggregate.groups(of: version).map { group in
+        (
+          value: group.value,
+          statistics: PooledStatistics(
+            group.aggregate, requests: requests, estimator: options.estimator, interpolation: options.interpolation),
+          payloads: group.aggregate.payloadCount
+        )
+      }
+      computedGroups[version] = groups
+      return groups
+    }
     func pooled(_ version: String) -> PooledStatistics? {
       if let known = computed[version] { return known }
       guard let whole = aggregate.versions[version] else { return nil }
@@ -205,12 +268,30 @@ public struct ReportPage: Sendable {
         }
         return s.points.isEmpty ? nil : s
       }
-      var headline: [(version: String, value: Double)] = []
-      for version in ordered.reversed() where headline.count < 2 {
-        guard let value = pooled(version)?[spec.metric, spec.statistic]?.value else { continue }
-        headline.append((version, value))
+      var values: [VersionValue] = []
+      for version in ordered {
+        guard let whole = aggregate.versions[version], let v = pooled(version)?[spec.metric, spec.statistic] else {
+          continue
+        }
+        values.append(
+          VersionValue(version: version, value: v.value, bounds: v.bounds, payloads: whole.payloadCount))
+        for group in groupStatistics(version) {
+          guard let g = group.statistics[spec.metric, spec.statistic] else { continue }
+          values.append(
+            VersionValue(
+              version: version, group: group.value, value: g.value, bounds: g.bounds, payloads: group.payloads))
+        }
       }
-      charts.append(Chart(spec: spec, series: series, headline: headline))
+      let whole = values.filter { $0.group == nil }
+      var headline: [(version: String, value: Double)] = []
+      if let gate {
+        for version in [gate.candidate, gate.baseline] {
+          if let v = whole.first(where: { $0.version == version }) { headline.append((version, v.value)) }
+        }
+      } else {
+        headline = whole.suffix(2).reversed().map { ($0.version, $0.value) }
+      }
+      charts.append(Chart(spec: spec, series: series, headline: headline, versions: values))
     }
 
     distributions = Self.distributions(
@@ -218,6 +299,12 @@ public struct ReportPage: Sendable {
       pooled: distributed.reduce(into: [:]) { $0[$1] = pooled($1) },
       interpolation: options.interpolation)
     diagnostics = aggregate.diagnostics.values.sorted { VersionOrder.precedes($0.version, $1.version) }
+    bundleIdentifier = aggregate.mainBundleIdentifier
+    for d in diagnostics {
+      let whole = aggregate.versions[d.version]
+      let hours = whole.map(\.hangRate).flatMap { $0.count > 0 ? $0.denominatorSum.value : nil }
+      exposure[d.version] = Exposure(payloads: whole?.payloadCount ?? 0, foregroundHours: hours)
+    }
     if let gate, aggregate.grouping != nil || gate.evaluator.stratification.isStratified {
       // Grouped, the gate is compare --by's: each group of the two versions compared on its own; both
       // grouped or not, compared within strata as compare does.

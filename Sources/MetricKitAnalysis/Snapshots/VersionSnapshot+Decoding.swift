@@ -330,6 +330,18 @@ extension VersionSnapshot {
     d.cpuTimes = try values("cpuTimes")
     d.writes = try values("writes")
     d.launchDurations = try values("launchDurations")
+    let paths: [JSONValue] = v.member("foldedStacks").map { Array($0.children) } ?? []
+    for (i, entry) in paths.enumerated() {
+      let parts = Array(entry.children)
+      let frames = parts.first.map { $0.kind == .array ? Array($0.children) : [] } ?? []
+      let labels = frames.compactMap(\.string)
+      guard parts.count == 2, !labels.isEmpty, labels.count == frames.count else {
+        throw PayloadDecodingError(
+          keyPath: ["diagnostics", "foldedStacks", String(i)], reason: "not a path of frame labels and its samples")
+      }
+      let samples = try count(parts[1], "diagnostics.foldedStacks.\(i)")
+      d.addFoldedPath(labels, samples: samples)
+    }
     return d
   }
 }

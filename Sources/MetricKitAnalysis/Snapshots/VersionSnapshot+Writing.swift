@@ -141,13 +141,23 @@ extension VersionSnapshot {
         ("frames", .array(g.frames.map(\.json))),
       ])
     }
-    return .object([
+    var members: [(String, JSONWriter.Value)] = [
       ("payloads", .integer(Int128(d.payloadCount))),
       ("counts", .object(DiagnosticKind.allCases.map { ($0.rawValue, .integer(Int128(d.counts[$0] ?? 0))) })),
       ("groups", .array(groups)),
       ("hangDurations", json(d.hangDurations)),
       ("hangTypes", .object(d.hangTypes.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int128($0.value))) })),
       ("cpuTimes", json(d.cpuTimes)), ("writes", json(d.writes)), ("launchDurations", json(d.launchDurations)),
-    ])
+    ]
+    // Collapsed stacks, when recorded: each path (the kind, then its frames outermost first) with its
+    // samples, as `[[label, …], samples]`.
+    if !d.foldedStacks.isEmpty {
+      var paths: [JSONWriter.Value] = []
+      d.foldedStacks.forEachPath { path, samples in
+        paths.append(.array([.array(path.map { .string($0) }), .integer(Int128(samples))]))
+      }
+      members.append(("foldedStacks", .array(paths)))
+    }
+    return .object(members)
   }
 }

@@ -73,6 +73,14 @@ package enum TextEscaping {
   /// `-` or `@` (which spreadsheets read as the start of a formula) is prefixed with `'`, unless it is
   /// a plain number. Unsafe scalars, line breaks and tabs among them, are shown as terminal escapes:
   /// a CSV printed in a CI log can start no line of its own (no `::warning` a label wrote).
+  /// A word as a POSIX shell reads it back: as is when it holds only safe characters, else in single
+  /// quotes (a quote inside as `'\''`).
+  static func shellWord(_ s: String) -> String {
+    let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:@,+%")
+    if !s.isEmpty && s.allSatisfy({ safe.contains($0) }) { return s }
+    return "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+
   static func csvField(_ s: String) -> String {
     var field = terminal(s)
     if let first = field.unicodeScalars.first, "=+-@".unicodeScalars.contains(first), Double(field) == nil {

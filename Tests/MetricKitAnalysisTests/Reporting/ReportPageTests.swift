@@ -71,20 +71,37 @@ struct ReportPageTests {
     #expect(band.filter { $0 == "Z" }.count == 2)
   }
 
-  @Test func versionStylesComeFromTheVersionStringNotItsPosition() {
+  @Test func versionStylesComeFromTheVersionStringAndTheVersionsInViewNeverShareAColour() {
     let a = SeriesStyle(version: "3.9.0")
     #expect(a == SeriesStyle(version: "3.9.0"))
-    #expect(SeriesStyle.palette.contains(a.color))
-    // On one page, 30 versions get 30 styles; each keeps its preferred style unless an earlier one
-    // took it, and adding a version after them changes none of theirs.
+    #expect(SeriesStyle.palette.contains(a.color) && a.dash.isEmpty)
+    // 30 versions, the last 8 and two older ones (a gate's baseline) in view: those 10 are solid, each
+    // in a colour of its own; the 20 others are dashed, each in a style of its own.
     let versions = (0..<30).map { "2.\($0).0" }
-    let assigned = SeriesStyle.assign(versions)
+    let emphasised = Set(22..<30).union([3, 10])
+    let assigned = SeriesStyle.assign(versions, emphasised: emphasised)
     #expect(Set(assigned).count == 30)
-    #expect(assigned[0] == SeriesStyle(version: versions[0]))
-    #expect(Array(SeriesStyle.assign(versions + ["5.0.0"]).prefix(30)) == assigned)
+    let inView = emphasised.map { assigned[$0] }
+    #expect(inView.allSatisfy(\.dash.isEmpty) && Set(inView.map(\.color)).count == 10)
+    #expect(assigned.indices.filter { !emphasised.contains($0) }.allSatisfy { !assigned[$0].dash.isEmpty })
+    // The newest version always gets the colour its string prefers.
+    #expect(assigned[29] == SeriesStyle(version: versions[29]))
+    // Every colour is at least 3:1 against white paper (WCAG's contrast for graphics).
+    func linear(_ channel: Int) -> Double {
+      let c = Double(channel) / 255
+      return c <= 0.03928 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+    }
+    func luminance(_ hex: String) -> Double {
+      let v = Int(hex.dropFirst(), radix: 16)!
+      let r: Double = linear(v >> 16)
+      let g: Double = linear((v >> 8) & 255)
+      let b: Double = linear(v & 255)
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    }
+    for colour in SeriesStyle.palette { #expect(1.05 / (luminance(colour) + 0.05) >= 3, "\(colour)") }
     // Groups of a version keep its colour, each with a dash of its own.
-    let groups = (0..<4).map { assigned[3].group(rank: $0) }
-    #expect(Set(groups.map(\.color)) == [assigned[3].color] && Set(groups.map(\.dash)).count == 4)
+    let groups = (0..<4).map { assigned[29].group(rank: $0) }
+    #expect(Set(groups.map(\.color)) == [assigned[29].color] && Set(groups.map(\.dash)).count == 4)
   }
 
   @Test func pageValuesAreTheTrendAndTheWholeVersionStatistics() throws {

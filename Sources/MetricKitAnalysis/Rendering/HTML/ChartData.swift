@@ -118,6 +118,7 @@ struct ChartData {
               ("y", .array(s.values.map { .number($0) })),
             ]
             if let group = s.group { members.append(("g", .integer(Int128(group)))) }
+            if s.older { members.append(("older", .bool(true))) }
             if let lower = s.lower, let upper = s.upper {
               members += [("lo", .array(lower.map { .number($0) })), ("hi", .array(upper.map { .number($0) }))]
             }

@@ -32,8 +32,8 @@ public enum HTMLReportRenderer {
     return out
   }
 
-  /// The versions shown in full: the latest ones; the lines of older versions are muted and their
-  /// legend entries folded.
+  /// The versions shown in full: the latest ones (and the gate's two); the lines of older versions
+  /// are muted and their legend entries folded.
   static let recentVersions = 8
 
   /// The time presets of a page with points per `interval`: its own units (7, 30, 90 days and a year;
@@ -48,9 +48,11 @@ public enum HTMLReportRenderer {
   }
 
   /// What the page's sections share: version styles, chart ids, the time axis.
-  private struct Context {
+  struct Context {
     let page: ReportPage
     let versionIndex: [String: Int]
+    /// The versions shown in full (positions): the recent ones and the gate's baseline and candidate.
+    let emphasised: Set<Int>
     let styles: [SeriesStyle]
     /// The page's groups (with --by), by name; a group's position is its rank, which gives its dash.
     let groups: [String]
@@ -65,8 +67,12 @@ public enum HTMLReportRenderer {
 
     init(page: ReportPage) {
       self.page = page
-      versionIndex = Dictionary(uniqueKeysWithValues: page.versions.enumerated().map { ($1.version, $0) })
-      styles = SeriesStyle.assign(page.versions.map(\.version))
+      let versionIndex = Dictionary(uniqueKeysWithValues: page.versions.enumerated().map { ($1.version, $0) })
+      self.versionIndex = versionIndex
+      let gateVersions = [page.comparison?.baseline, page.comparison?.candidate].compactMap { $0 }
+      emphasised = Set(max(0, page.versions.count - HTMLReportRenderer.recentVersions)..<page.versions.count)
+        .union(gateVersions.compactMap { versionIndex[$0] })
+      styles = SeriesStyle.assign(page.versions.map(\.version), emphasised: emphasised)
       // Groups (with --by) ranked by name: a group has the same dash in every version.
       groups = Set((page.adoption + page.charts.flatMap(\.series)).compactMap { $0.by?.value }).sorted()
       groupRank = Dictionary(uniqueKeysWithValues: groups.enumerated().map { ($1, $0) })
@@ -108,14 +114,14 @@ public enum HTMLReportRenderer {
       ])
     }
 
-    private func label(_ version: String) -> String { version.isEmpty ? "(no version)" : version }
+    func label(_ version: String) -> String { version.isEmpty ? "(no version)" : version }
 
-    private func seriesLabel(_ s: TrendSeries) -> String {
+    func seriesLabel(_ s: TrendSeries) -> String {
       label(s.version) + (s.by.map { " · \($0.value)" } ?? "")
     }
 
     /// A series' style: its version's, with its group's dash.
-    private func style(_ s: TrendSeries) -> SeriesStyle {
+    func style(_ s: TrendSeries) -> SeriesStyle {
       let version = versionIndex[s.version].map { styles[$0] } ?? SeriesStyle(version: s.version)
       guard let group = s.by?.value else { return version }
       return version.group(rank: groupRank[group] ?? 0)
@@ -128,7 +134,7 @@ public enum HTMLReportRenderer {
       let hasBounds = !share && s.points.allSatisfy { !$0.bounds.isEmpty }
       let index = versionIndex[s.version] ?? 0
       return ChartData.Series(
-        version: index, older: index < page.versions.count - HTMLReportRenderer.recentVersions, label: seriesLabel(s),
+        version: index, older: !emphasised.contains(index), label: seriesLabel(s),
         group: s.by.flatMap { groupRank[$0.value] }, style: style(s), days: days, values: values,
         lower: hasBounds ? s.points.map { ChartData.rounded($0.bounds[0].lower) } : nil,
         upper: hasBounds ? s.points.map { ChartData.rounded($0.bounds[0].upper) } : nil,
@@ -136,15 +142,22 @@ public enum HTMLReportRenderer {
     }
 
     mutating func body() -> String {
+      // The charts first: they give the chart ids every other section links to.
+      let adoptionSection = adoption()
+      let trendSection = trends()
       var out = header()
       out += "<main>\n"
-      out += overview()
-      out += adoption()
-      out += trends()
+      // What a reader looks for first: did the release regress (the verdict), then each version's
+      // value, then how they moved over time; the inputs' accounting last.
+      if let comparison = page.comparison { out += verdict(comparison) }
+      out += versions()
+      out += trendSection
+      out += adoptionSection
       out += distributions()
+      if !page.diagnostics.isEmpty { out += diagnostics() }
       if let organizer = page.organizer { out += self.organizer(organizer) }
       if let comparison = page.comparison { out += gate(comparison) }
-      if !page.diagnostics.isEmpty { out += diagnostics() }
+      out += overview()
       out += "</main>\n<footer><p>Made by metrics-report from \(page.inputs.files) files. Percentiles invert the "
       out +=
         page.interpolation == .monotone
@@ -153,16 +166,27 @@ public enum HTMLReportRenderer {
       out += "the faint band around a percentile is its "
       out += "guaranteed bracket, where the true value lies whatever the samples inside the buckets. Hang rate: "
       out += "seconds of hang per hour of foreground time, pooled. Dots mark points with fewer than "
-      out += "\(page.minPayloads) payloads.</p></footer>\n"
+      out += "\(page.minPayloads) payloads. A version with no payload of its own: &quot;(no version)&quot;; a group "
+      out += "without the key&apos;s value: &quot;(unknown)&quot;.</p>\n"
+      if let p = page.provenance {
+        out += "<p class=\"provenance\">\(TextEscaping.html(p.tool)), \(TextEscaping.html(p.generated)): "
+        out += "<code>\(TextEscaping.html(p.arguments.map(TextEscaping.shellWord).joined(separator: " ")))</code></p>\n"
+      }
+      out += "</footer>\n"
       return out
     }
 
     /// A version's legend button: its swatch and name; a click hides or shows it, alt-click shows it alone.
     private func legendButton(_ n: Int) -> String {
       let name = TextEscaping.html(label(page.versions[n].version))
+      let role =
+        page.comparison.map {
+          n == versionIndex[$0.candidate] ? " (candidate)" : n == versionIndex[$0.baseline] ? " (baseline)" : ""
+        } ?? ""
+      // With groups, lines take their group's dash: a version's swatch is its colour alone.
       return toggleButton(
-        "version", n, name: name, title: "Show or hide \(name) (alt-click: \(name) alone)", color: styles[n].color,
-        dash: styles[n].dash)
+        "version", n, name: name + role, title: "Show or hide \(name) (alt-click: \(name) alone)",
+        color: styles[n].color, dash: groups.isEmpty ? styles[n].dash : "")
     }
 
     /// A group's legend button (with --by): its dash in ink and its name; a click hides or shows the
@@ -188,19 +212,23 @@ public enum HTMLReportRenderer {
     }
 
     private func header() -> String {
-      var out = "<header class=\"top\">\n<h1>MetricKit report</h1>\n"
+      var out = "<header class=\"top\">\n<h1>MetricKit report"
+      if let bundle = page.bundleIdentifier { out += " <span class=\"app\">\(TextEscaping.html(bundle))</span>" }
+      out += "</h1>\n"
       let i = page.inputs
       out +=
-        "<p class=\"lede\">\(page.versions.count) versions · \(i.counted) payloads counted · per \(page.interval.rawValue)"
+        "<p class=\"lede\">\(page.versions.count) versions · \(i.counted) payloads · per \(page.interval.rawValue)"
       if let grouping = page.grouping { out += " · by \(TextEscaping.html(grouping.description))" }
       if let range = page.axis { out += " · \(range.lowerBound) to \(range.upperBound)" }
       // The sections on the title's line: the header stays two rows with a legend's worth of versions.
-      out += "</p>\n<nav class=\"sections\" aria-label=\"Sections\"><a href=\"#overview\">Overview</a>"
-      out +=
-        "<a href=\"#adoption\">Adoption</a><a href=\"#trends\">Trends</a><a href=\"#distributions\">Distributions</a>"
+      out += "</p>\n<nav class=\"sections\" aria-label=\"Sections\">"
+      if page.comparison != nil { out += "<a href=\"#verdict\">Verdict</a>" }
+      out += "<a href=\"#versions\">Versions</a><a href=\"#trends\">Trends</a><a href=\"#adoption\">Adoption</a>"
+      out += "<a href=\"#distributions\">Distributions</a>"
+      if !page.diagnostics.isEmpty { out += "<a href=\"#diagnostics\">Diagnostics</a>" }
       if page.organizer != nil { out += "<a href=\"#organizer\">Apple&apos;s Organizer</a>" }
       if page.comparison != nil { out += "<a href=\"#gate\">Gate</a>" }
-      if !page.diagnostics.isEmpty { out += "<a href=\"#diagnostics\">Diagnostics</a>" }
+      out += "<a href=\"#overview\">Inputs</a>"
       out += "</nav>\n<nav class=\"toolbar\" aria-label=\"Time range and versions\">"
       out += "<span class=\"presets\" role=\"group\" aria-label=\"Time range\" hidden>"
       for (days, text) in HTMLReportRenderer.presets(page.interval) {
@@ -213,19 +241,23 @@ public enum HTMLReportRenderer {
       // A range of one's own, and the value scale; like the presets, they work with the script only.
       if let range = page.axis {
         out += "<span class=\"range\" role=\"group\" aria-label=\"Custom range\" hidden>"
-        out += "<label>From <input type=\"date\" name=\"from\" min=\"\(range.lowerBound)\" max=\"\(range.upperBound)\" "
-        out += "value=\"\(range.lowerBound)\"></label> <label>to <input type=\"date\" name=\"to\" "
-        out += "min=\"\(range.lowerBound)\" max=\"\(range.upperBound)\" value=\"\(range.upperBound)\"></label></span>"
+        // ISO dates, as everywhere on the page (a date input would show the browser's locale's format).
+        for (name, text, day) in [("from", "From", range.lowerBound), ("to", " to", range.upperBound)] {
+          out += "<label>\(text) <input type=\"text\" name=\"\(name)\" value=\"\(day)\" size=\"10\" "
+          out += "inputmode=\"numeric\" pattern=\"[0-9]{4}-[0-9]{2}-[0-9]{2}\" placeholder=\"yyyy-mm-dd\" "
+          out += "title=\"yyyy-mm-dd, \(range.lowerBound) to \(range.upperBound)\"></label>"
+        }
+        out += "</span>"
       }
       out += "<button type=\"button\" class=\"log-scale\" aria-pressed=\"false\" hidden "
       out += "title=\"Durations and sizes on a logarithmic value axis\">Log scale</button>"
       out += "<span class=\"legend\">"
-      // The recent versions first and in full; the older ones folded (their lines are muted too).
-      let firstRecent = max(0, page.versions.count - HTMLReportRenderer.recentVersions)
-      for n in firstRecent..<page.versions.count { out += legendButton(n) }
-      if firstRecent > 0 {
-        out += "<details class=\"older\"><summary>\(firstRecent) older</summary>"
-        for n in 0..<firstRecent { out += legendButton(n) }
+      // The versions in view first and in full; the older ones folded (their lines are muted too).
+      for n in page.versions.indices where emphasised.contains(n) { out += legendButton(n) }
+      let older = page.versions.indices.filter { !emphasised.contains($0) }
+      if !older.isEmpty {
+        out += "<details class=\"older\"><summary>\(older.count) older</summary>"
+        for n in older { out += legendButton(n) }
         out += "</details>"
       }
       if !groups.isEmpty {
@@ -331,10 +363,27 @@ public enum HTMLReportRenderer {
             let previous = chart.headline[1]
             headline += " · \(TextEscaping.html(label(previous.version))) \(value(previous.value, chart.unit))"
             if previous.value != 0 {
-              let change = (latest.value - previous.value) / previous.value * 100
+              let change = (latest.value - previous.value) / abs(previous.value) * 100
               headline += String(format: " <span class=\"change\">(%+.1f%%)</span>", change)
             }
           }
+          // The gate's word on the same metric and statistic, when a rule compares them: the headline
+          // then says what the gate says, never a verdict of its own.
+          if let report = page.comparison,
+            let r = report.results.first(where: {
+              $0.by == nil && $0.rule.metric == chart.spec.metric
+                && ($0.rule.statistic == chart.spec.statistic || chart.spec.statistic == .value)
+            })
+          {
+            headline += " <span class=\"gate-word \(outcome(r, report).className)\">gate: "
+            headline += "\(TextEscaping.html(ComparisonRenderer.verdictText(r)))</span>"
+          }
+        }
+        if !apple.isEmpty, let candidate = page.comparison?.candidate ?? page.versions.last?.version,
+          !apple.contains(where: { $0.version == candidate })
+        {
+          headline +=
+            " <span class=\"apple-value\">(Apple has no value for \(TextEscaping.html(label(candidate))) yet)</span>"
         }
         guard let axis, !data.series.isEmpty else {
           empty.append((data.id, data.metric, data.title))
@@ -360,17 +409,19 @@ public enum HTMLReportRenderer {
       return out + "</section>\n"
     }
 
-    private func value(_ v: Double, _ unit: MetricUnit) -> String {
+    func value(_ v: Double, _ unit: MetricUnit) -> String {
       unit == .count ? NumberFormatting.text(v) : "\(NumberFormatting.text(v)) \(TextEscaping.html(unit.symbol))"
     }
 
     /// A chart's save buttons: the drawing as SVG or PNG, and (time charts) its points as CSV. They
     /// work with the script only.
-    private func saveButtons(csv: Bool) -> String {
-      var out = "<span class=\"save\" role=\"group\" aria-label=\"Save the chart\" hidden>Save "
-      out +=
-        "<button type=\"button\" data-save=\"svg\">SVG</button><button type=\"button\" data-save=\"png\">PNG</button>"
-      if csv { out += "<button type=\"button\" data-save=\"csv\">CSV</button>" }
+    func saveButtons(csv: Bool, chart: String) -> String {
+      let name = TextEscaping.html(chart)
+      var out = "<span class=\"save\" role=\"group\" aria-label=\"Save \(name)\" hidden>Save "
+      for format in csv ? ["SVG", "PNG", "CSV"] : ["SVG", "PNG"] {
+        out += "<button type=\"button\" data-save=\"\(format.lowercased())\" aria-label=\"Save \(name) as \(format)\">"
+        out += "\(format)</button>"
+      }
       return out + "</span>"
     }
 
@@ -383,20 +434,28 @@ public enum HTMLReportRenderer {
       out += " data-x0=\"\(ChartScale.coordinate(axis.x0))\" data-x1=\"\(ChartScale.coordinate(axis.x1))\">"
       out += "<figcaption><h3>\(TextEscaping.html(chart.title))"
       if chart.kind == "line" { out += " <span class=\"unit\">\(TextEscaping.html(chart.unit))</span>" }
-      out += "</h3><p class=\"headline\">\(headline)</p>\(saveButtons(csv: true))</figcaption>\n"
+      out += "</h3><p class=\"headline\">\(headline)</p>\(saveButtons(csv: true, chart: chart.title))</figcaption>\n"
       let releases = chart.kind == "stack" ? [] : self.releases
       out += "<div class=\"plot-area\">"
       out += SVGChart.time(
         chart, x0: axis.x0, x1: axis.x1, releases: releases, minPayloads: page.minPayloads, title: chart.title,
         description: description)
-      out += "\n<p class=\"readout\" aria-live=\"off\"></p></div>\n"
+      // The crosshair and its values are HTML over the plot, each a layer of its own: a move changes a
+      // transform, and the drawing under it is not painted again.
+      out += "\n<div class=\"crosshair\" hidden></div><canvas class=\"readout\" aria-hidden=\"true\"></canvas>"
+      out += "<p class=\"readout-text\" aria-live=\"off\"></p></div>\n"
       if !chart.apple.isEmpty {
         let device = TextEscaping.html(page.organizer?.device ?? "")
         out += "<p class=\"note organizer-key\">Dotted level ending in a diamond: Apple&apos;s Organizer value of "
         out += "each version (\(device)); shaded: Apple&apos;s goal bands"
         out +=
           chart.goals.isEmpty
-          ? " (none given)" : " (\(chart.goals.map { TextEscaping.html($0.name) }.joined(separator: ", ")))"
+          ? " (none given)"
+          : ": "
+            + chart.goals.enumerated().map { n, goal in
+              "<span class=\"goal-key \(SVGChart.goalClass(goal, index: n))\"></span>"
+                + TextEscaping.html(VersionChart.goalText(goal, unit: chart.unit))
+            }.joined(separator: ", ")
         out += ".</p>\n"
       }
       out += table(chart)
@@ -470,7 +529,7 @@ public enum HTMLReportRenderer {
           }
           return "\(TextEscaping.html(label(side.version))) " + marked.joined(separator: ", ")
         }.joined(separator: " · ")
-        out += "</p>\(saveButtons(csv: false))</figcaption>\n"
+        out += "</p>\(saveButtons(csv: false, chart: title))</figcaption>\n"
         let styles = d.sides.map { side in
           versionIndex[side.version].map { self.styles[$0] } ?? SeriesStyle(version: side.version)
         }
@@ -490,69 +549,6 @@ public enum HTMLReportRenderer {
         out += "</tbody></table></details>\n</figure>\n"
       }
       return out + "</div>\n</section>\n"
-    }
-
-    private func gate(_ report: ComparisonReport) -> String {
-      var out = "<section id=\"gate\">\n<h2>Gate: \(TextEscaping.html(label(report.candidate))) against "
-      out += "\(TextEscaping.html(label(report.baseline)))</h2>\n"
-      out += "<p class=\"gate-verdict \(report.gate)\">Gate: <b>\(report.gate.uppercased())</b>"
-      if report.nothingEvaluated { out += " — no error rule had data enough to decide" }
-      out += " (\(report.candidatePayloads) candidate and \(report.baselinePayloads) baseline payloads)</p>\n"
-      out += "<table class=\"gate\"><thead><tr><th>Rule</th><th>Baseline</th><th>Candidate</th><th>Change</th>"
-      out += "<th>q</th><th>Threshold</th><th>Verdict</th><th>Why</th><th>Severity</th></tr></thead><tbody>\n"
-      for r in report.results {
-        let verdictClass =
-          ComparisonRenderer.fails(r, report)
-          ? "fail"
-          : r.verdict == .regression || r.budgetExceeded == true || r.verdict == .inconclusive
-            ? "warn"
-            : r.verdict == .insufficientData ? "none" : "pass"
-        let name = TextEscaping.html(ComparisonRenderer.ruleName(r))
-        let target =
-          chartOfSpec[ReportChartSpec(metric: r.rule.metric, statistic: r.rule.statistic)]
-          ?? chartOfMetric[r.rule.metric]
-          ?? page.distributions.firstIndex { $0.metric == r.rule.metric }.map { "distribution-\($0)" }
-        out += "<tr class=\"\(verdictClass)\"><td>"
-        out += target.map { "<a href=\"#\($0)\">\(name)</a>" } ?? name
-        out += "</td><td class=\"num\">\(TextEscaping.html(ComparisonRenderer.value(r.baseline, r.rule.unit)))</td>"
-        out += "<td class=\"num\">\(TextEscaping.html(ComparisonRenderer.value(r.candidate, r.rule.unit)))</td>"
-        out += "<td class=\"num\">\(TextEscaping.html(ComparisonRenderer.changeText(r)))</td>"
-        out += "<td class=\"num\">\(ComparisonRenderer.decisiveQ(r))</td>"
-        out += "<td>\(TextEscaping.html(ComparisonRenderer.thresholdCell(r.rule)))</td>"
-        out += "<td><span class=\"verdict\">\(TextEscaping.html(ComparisonRenderer.verdictText(r)))</span></td>"
-        out +=
-          "<td class=\"why\">\(TextEscaping.html(VerdictReason.text(r, alpha: report.alpha, decision: report.decision)))</td>"
-        out += "<td>\(r.rule.severity.rawValue)</td></tr>\n"
-      }
-      out += "</tbody></table>\n"
-      let notes = ComparisonRenderer.matchingNotes(report)
-      if !notes.isEmpty {
-        out +=
-          "<ul class=\"matching-notes\">\n" + notes.map { "<li>\(TextEscaping.html($0))</li>\n" }.joined() + "</ul>\n"
-      }
-      for line in ComparisonRenderer.matchingLines(report) {
-        out += "<p class=\"note\">\(TextEscaping.html(line))</p>\n"
-      }
-      out += "<p class=\"note\">\(ComparisonRenderer.methods(report)).</p>\n"
-      if let apple = report.organizer {
-        let role = apple.severity.map { "\($0.rawValue)s" } ?? "for information"
-        out += "<h3>Apple&apos;s regression insights for \(TextEscaping.html(label(apple.candidate))) (\(role))</h3>\n"
-        if apple.entries.isEmpty {
-          out += "<p class=\"note\">None, and none of ours on a metric Apple&apos;s responses cover.</p>\n"
-        }
-        out += "<ul class=\"organizer-insights\">\n"
-        for entry in apple.entries {
-          out +=
-            "<li class=\"\(entry.agreement.rawValue)\"><b>\(entry.agreement.rawValue)</b> \(TextEscaping.html(entry.appleMetric))"
-          if let summary = entry.insight?.summaryString { out += " — Apple: \(TextEscaping.html(summary))" }
-          out +=
-            entry.verdicts.isEmpty
-            ? " — no rule compares it" : " — ours: \(TextEscaping.html(entry.verdicts.joined(separator: ", ")))"
-          out += "</li>\n"
-        }
-        out += "</ul>\n"
-      }
-      return out + "</section>\n"
     }
 
     /// Apple's numbers beside the versions': the side-by-side table.
@@ -586,30 +582,5 @@ public enum HTMLReportRenderer {
       return out + "</section>\n"
     }
 
-    private func diagnostics() -> String {
-      var out = "<section id=\"diagnostics\">\n<h2>Diagnostics</h2>\n"
-      let kinds = DiagnosticKind.allCases
-      out += "<table class=\"diagnostics\"><thead><tr><th>Version</th><th>Payloads</th>"
-      for k in kinds { out += "<th>\(k.rawValue)</th>" }
-      out += "</tr></thead><tbody>\n"
-      for v in page.diagnostics {
-        out += "<tr><td>\(TextEscaping.html(label(v.version)))</td><td class=\"num\">\(v.payloadCount)</td>"
-        for k in kinds { out += "<td class=\"num\">\(v.counts[k] ?? 0)</td>" }
-        out += "</tr>\n"
-      }
-      out += "</tbody></table>\n"
-      for v in page.diagnostics where !v.groups.isEmpty {
-        out += "<details class=\"signatures\"><summary>\(TextEscaping.html(label(v.version))): top signatures</summary>"
-        out +=
-          "<table><thead><tr><th>Count</th><th>Kind</th><th>Signature</th><th>Culprit frame</th></tr></thead><tbody>\n"
-        for g in DiagnosticsRenderer.sortedGroups(v).prefix(10) {
-          out += "<tr><td class=\"num\">\(g.count)</td><td>\(g.kind.rawValue)</td>"
-          out +=
-            "<td>\(TextEscaping.html(g.signature.text))</td><td>\(TextEscaping.html(g.culprit?.text ?? "–"))</td></tr>\n"
-        }
-        out += "</tbody></table></details>\n"
-      }
-      return out + "</section>\n"
-    }
   }
 }

@@ -261,9 +261,6 @@ enum SVGChart {
       out += "\(TextEscaping.html(r.label))</text><title>\(TextEscaping.html(r.label)) released</title></g>"
     }
     out += "</g>"
-    out +=
-      "<line class=\"crosshair\" x1=\"0\" x2=\"0\" y1=\"\(ChartScale.coordinate(ChartScale.top))\" y2=\"\(bottom)\""
-    out += " visibility=\"hidden\"/>"
     out += "<rect class=\"selection\" \(plot) visibility=\"hidden\"/>"
     out += "<rect class=\"overlay\" \(plot)/>"
     return out + "</svg>"

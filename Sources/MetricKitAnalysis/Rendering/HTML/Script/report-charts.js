@@ -13,10 +13,17 @@
     this.spec = spec;
     this.figure = figure;
     this.svg = figure.querySelector('svg.plot');
-    this.readout = figure.querySelector('.readout');
+    // The crosshair's values are drawn on a canvas (changing it lays nothing out and repaints only
+    // it); the same words go to a hidden live region while the chart has the keyboard.
+    this.readout = figure.querySelector('canvas.readout');
+    this.readoutText = figure.querySelector('.readout-text');
+    this.readoutWords = '';
     this.yAxis = this.svg.querySelector('.axis.y');
     this.xAxis = this.svg.querySelector('.axis.x');
-    this.crosshair = this.svg.querySelector('.crosshair');
+    this.crosshair = figure.querySelector('.crosshair');
+    // The crosshair spans the plot's height (its place along the plot is a transform).
+    this.crosshair.style.top = coordinate(G.top / G.height * 100) + '%';
+    this.crosshair.style.height = coordinate(PH / G.height * 100) + '%';
     this.selection = this.svg.querySelector('.selection');
     this.releases = Array.prototype.slice.call(this.svg.querySelectorAll('.release'));
     this.paths = {};
@@ -248,24 +255,29 @@
   Chart.prototype.showCursor = function (day) {
     var readout = this.readout;
     if (day === null || !this.scale) {
-      this.crosshair.setAttribute('visibility', 'hidden');
-      if (readout) readout.textContent = '';
+      this.crosshair.hidden = true;
+      if (readout && this.readoutKey !== null) {
+        this.drawReadout(null);
+        this.readoutWords = '';
+        if (this.focused) this.readoutText.textContent = '';
+      }
       this.readoutKey = null;
       return;
     }
-    var x = this.scale.x(day);
-    this.crosshair.setAttribute('x1', coordinate(x));
-    this.crosshair.setAttribute('x2', coordinate(x));
-    this.crosshair.setAttribute('visibility', x >= G.left && x <= G.width - G.right ? 'visible' : 'hidden');
-    if (!readout) return;
-    // The values change only when the cursor enters another interval (or versions are hidden):
-    // moves within one interval only move the crosshair and, at most, the box.
-    // A chart off the screen keeps its old values until it is seen: filling a readout nobody sees
-    // would cost as much as filling the ones in view.
+    // A chart off the screen keeps its old crosshair and values until it is seen (the observer of
+    // charts in view calls this again then): updating what nobody sees would cost as much as
+    // updating what is seen.
     if (!this.onscreen) {
       this.readoutKey = null;
       return;
     }
+    var x = this.scale.x(day);
+    // A transform only: the compositor moves the line, nothing is laid out or painted again.
+    this.crosshair.style.transform = 'translateX(' + coordinate(x / G.width * 100) + '%)';
+    this.crosshair.hidden = !(x >= G.left && x <= G.width - G.right);
+    if (!readout) return;
+    // The values change only when the cursor enters another interval (or versions are hidden):
+    // moves within one interval only move the crosshair and, at most, the box.
     var key = intervalLabel(day) + '|' + hiddenKey();
     if (key !== this.readoutKey) {
       this.readoutKey = key;
@@ -281,21 +293,26 @@
     }
   };
 
-  // The readout's values at `day`: the interval, then each visible series' value there.
+  // The most rows a readout lists: beyond them it says how many more there are (each is in the data
+  // table and the CSV), so that the box stays small over the plot whatever the number of series.
+  var readoutRows = 8, lineHeight = 16, readoutFont = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+  // The readout's values at `day`: the interval, then a row per visible series with a point there, the
+  // versions in view before older ones and larger samples first, listed from the highest value down.
   Chart.prototype.fillReadout = function (day) {
-    var readout = this.readout, spec = this.spec;
-    while (readout.firstChild) readout.removeChild(readout.firstChild);
-    readout.appendChild(document.createTextNode(intervalLabel(day)));
+    var spec = this.spec;
     var unit = spec.unit === 'count' || spec.unit === 'share' ? '' : ' ' + spec.unit;
+    var rows = [];
     spec.series.forEach(function (s) {
       if (!visible(s)) return;
       var i = pointAt(s, day);
-      if (i < 0) return;
-      var dot = document.createElement('span');
-      dot.className = 'swatch-dot';
-      dot.style.background = s.color;
-      readout.appendChild(dot);
-      var text = s.label + ' ';
+      if (i >= 0) rows.push({ s: s, i: i });
+    });
+    rows.sort(function (a, b) { return (a.s.older ? 1 : 0) - (b.s.older ? 1 : 0) || b.s.n[b.i] - a.s.n[a.i]; });
+    var shown = rows.slice(0, readoutRows);
+    shown.sort(function (a, b) { return b.s.y[b.i] - a.s.y[a.i]; });
+    var lines = [{ text: intervalLabel(day) }];
+    shown.forEach(function (row) {
+      var s = row.s, i = row.i, text = s.label + ' ';
       if (spec.kind === 'stack') {
         text += number(s.y[i] * 100) + '% (' + s.n[i] + ' payloads)';
       } else {
@@ -303,7 +320,70 @@
         if (s.lo) text += ' [' + number(s.lo[i]) + '–' + number(s.hi[i]) + ']';
         text += ' n=' + s.n[i] + (s.n[i] < data.minPayloads ? ' (sparse)' : '');
       }
-      readout.appendChild(document.createTextNode(text));
+      lines.push({ text: text, color: s.color });
+    });
+    if (rows.length > shown.length) {
+      lines.push({ text: 'and ' + (rows.length - shown.length) + ' more (hide versions or groups in the legend)', muted: true });
+    }
+    this.readoutWords = lines.map(function (l) { return l.text; }).join(' · ');
+    if (this.focused) this.readoutText.textContent = this.readoutWords;
+    this.drawReadout(lines);
+  };
+  // Draws the readout's lines (none: clears it) in a box at the canvas' top.
+  Chart.prototype.drawReadout = function (lines) {
+    var canvas = this.readout, ratio = window.devicePixelRatio || 1;
+    if (!canvas.cssWidth) sizeReadout(this);
+    var width = canvas.cssWidth, context = canvas.getContext('2d');
+    context.setTransform(ratio, 0, 0, ratio, 0, 0);
+    context.clearRect(0, 0, width, canvas.cssHeight);
+    if (!lines || !lines.length) return;
+    var height = lines.length * lineHeight + 6;
+    context.fillStyle = readoutColors.paper;
+    context.strokeStyle = readoutColors.rule;
+    context.lineWidth = 1;
+    context.beginPath();
+    context.rect(0.5, 0.5, width - 1, height - 1);
+    context.fill();
+    context.stroke();
+    context.font = readoutFont;
+    context.textBaseline = 'middle';
+    lines.forEach(function (line, n) {
+      var y = 3 + n * lineHeight + lineHeight / 2, x = 6;
+      if (line.color) {
+        context.fillStyle = line.color;
+        context.beginPath();
+        context.arc(x + 4, y, 4, 0, 2 * Math.PI);
+        context.fill();
+        x += 12;
+      }
+      context.fillStyle = line.muted ? readoutColors.muted : readoutColors.ink;
+      context.fillText(fitted(context, line.text, width - x - 6), x, y);
     });
   };
+  // `text`, cut to `width` pixels with an ellipsis.
+  function fitted(context, text, width) {
+    if (context.measureText(text).width <= width) return text;
+    var low = 0, high = text.length;
+    while (low < high) {
+      var middle = (low + high + 1) >> 1;
+      if (context.measureText(text.slice(0, middle) + '…').width <= width) low = middle; else high = middle - 1;
+    }
+    return text.slice(0, low) + '…';
+  }
+  // The page's colours for readouts, read from its style (again when the colour scheme changes).
+  var readoutColors = {};
+  function readColors() {
+    var style = getComputedStyle(root);
+    ['ink', 'muted', 'rule'].forEach(function (name) { readoutColors[name] = style.getPropertyValue('--' + name).trim(); });
+    readoutColors.paper = getComputedStyle(document.querySelector('.readout') || document.body)
+      .getPropertyValue('--readout-paper').trim() || 'rgba(255, 255, 255, 0.94)';
+  }
+  // A readout canvas' backing store at the device's resolution (read once, and on resizing).
+  function sizeReadout(chart) {
+    var canvas = chart.readout, box = canvas.getBoundingClientRect(), ratio = window.devicePixelRatio || 1;
+    canvas.cssWidth = Math.max(1, box.width);
+    canvas.cssHeight = Math.max(1, box.height);
+    canvas.width = Math.round(canvas.cssWidth * ratio);
+    canvas.height = Math.round(canvas.cssHeight * ratio);
+  }
 

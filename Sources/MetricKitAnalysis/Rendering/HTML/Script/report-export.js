@@ -4,8 +4,14 @@
   var drawn = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-dasharray',
     'stroke-linecap', 'stroke-linejoin', 'opacity', 'font-size', 'font-family', 'text-anchor', 'paint-order',
     'visibility', 'display'];
+  // The plot shown in a figure (of a per-version view, the statistic in view).
+  function plotOf(figure) {
+    return figure.querySelector('.statistic:not([hidden]) svg.plot') || figure.querySelector('svg.plot');
+  }
+  // A saved chart stands alone: the plot under its title and unit, the app, the range or versions it
+  // shows, and a legend of what is drawn; the date it was saved from at the bottom.
   function chartSVG(figure) {
-    var svg = figure.querySelector('svg.plot'), copy = svg.cloneNode(true);
+    var svg = plotOf(figure), copy = svg.cloneNode(true);
     var originals = svg.querySelectorAll('*'), copies = copy.querySelectorAll('*'), dropped = [];
     for (var i = 0; i < originals.length; i++) {
       var style = getComputedStyle(originals[i]);
@@ -21,15 +27,70 @@
       copies[i].removeAttribute('class');
     }
     dropped.forEach(function (e) { if (e.parentNode) e.parentNode.removeChild(e); });
+    var box = svg.viewBox.baseVal, width = box.width, plotHeight = box.height;
     copy.removeAttribute('class');
     copy.removeAttribute('tabindex');
-    copy.setAttribute('xmlns', SVG);
-    copy.setAttribute('width', String(G.width));
-    copy.setAttribute('height', String(G.height));
-    var paper = make('rect', { width: String(G.width), height: String(G.height),
-      fill: getComputedStyle(document.body).backgroundColor });
-    copy.insertBefore(paper, copy.firstChild);
-    return new XMLSerializer().serializeToString(copy);
+    copy.setAttribute('width', String(width));
+    copy.setAttribute('height', String(plotHeight));
+    var ink = getComputedStyle(document.body).color, muted = getComputedStyle(document.querySelector('.note') ||
+      document.body).color;
+    var legend = legendEntries(figure), legendRows = Math.ceil(legend.length / 5), top = 44;
+    var height = top + plotHeight + legendRows * 16 + 22;
+    var out = document.createElementNS(SVG, 'svg');
+    out.setAttribute('xmlns', SVG);
+    out.setAttribute('viewBox', '0 0 ' + width + ' ' + height);
+    out.setAttribute('width', String(width));
+    out.setAttribute('height', String(height));
+    out.appendChild(make('rect', { width: String(width), height: String(height),
+      fill: getComputedStyle(document.body).backgroundColor }));
+    var heading = figure.querySelector('h3');
+    var title = make('text', { x: '8', y: '18', 'font-size': '15', 'font-weight': 'bold', fill: ink,
+      'font-family': 'system-ui, sans-serif' });
+    title.textContent = heading ? heading.textContent.replace(/\s+/g, ' ').trim() : figure.id;
+    out.appendChild(title);
+    var app = document.querySelector('h1 .app'), context = [];
+    if (app) context.push(app.textContent);
+    if (figure.hasAttribute('data-x0')) context.push(isoDay(Math.round(view.x0)) + ' to ' + isoDay(Math.round(view.x1)));
+    var statistic = figure.querySelector('.statistic:not([hidden])');
+    if (statistic) context.push(statistic.getAttribute('data-statistic'));
+    var subtitle = make('text', { x: '8', y: '36', 'font-size': '12', fill: muted, 'font-family': 'system-ui, sans-serif' });
+    subtitle.textContent = context.join(' · ');
+    out.appendChild(subtitle);
+    copy.setAttribute('x', '0');
+    copy.setAttribute('y', String(top));
+    out.appendChild(copy);
+    legend.forEach(function (entry, n) {
+      var x = 8 + (n % 5) * (width - 16) / 5, y = top + plotHeight + 12 + Math.floor(n / 5) * 16;
+      out.appendChild(make('line', { x1: String(x), x2: String(x + 20), y1: String(y - 4), y2: String(y - 4),
+        stroke: entry.color, 'stroke-width': '3', 'stroke-dasharray': entry.dash || 'none' }));
+      var label = make('text', { x: String(x + 25), y: String(y), 'font-size': '11', fill: ink,
+        'font-family': 'system-ui, sans-serif' });
+      label.textContent = entry.label;
+      out.appendChild(label);
+    });
+    var foot = make('text', { x: String(width - 8), y: String(height - 6), 'font-size': '10', fill: muted,
+      'text-anchor': 'end', 'font-family': 'system-ui, sans-serif' });
+    var made = document.querySelector('.provenance');
+    foot.textContent = made ? made.textContent.split(':')[0] : 'metrics-report';
+    out.appendChild(foot);
+    return new XMLSerializer().serializeToString(out);
+  }
+  // What the saved chart's legend lists: a time chart's visible series, else the figure's versions.
+  function legendEntries(figure) {
+    var chart = charts.filter(function (c) { return c.figure === figure; })[0];
+    if (chart) {
+      return chart.spec.series.filter(visible).map(function (s) {
+        return { label: s.label, color: s.color, dash: s.dash };
+      });
+    }
+    var seen = {}, entries = [];
+    Array.prototype.forEach.call(figure.querySelectorAll('[data-version]'), function (mark) {
+      var name = mark.getAttribute('data-version'), circle = mark.querySelector('circle, path, line');
+      if (seen[name] || !circle) return;
+      seen[name] = true;
+      entries.push({ label: name, color: circle.getAttribute('fill') || circle.getAttribute('stroke'), dash: '' });
+    });
+    return entries;
   }
   // The PNG at twice the chart's size.
   function chartPNG(figure) {
@@ -38,11 +99,11 @@
       var image = new Image();
       image.onload = function () {
         var canvas = document.createElement('canvas');
-        canvas.width = G.width * 2;
-        canvas.height = G.height * 2;
+        canvas.width = image.width * 2;
+        canvas.height = image.height * 2;
         var context = canvas.getContext('2d');
         context.scale(2, 2);
-        context.drawImage(image, 0, 0, G.width, G.height);
+        context.drawImage(image, 0, 0, image.width, image.height);
         URL.revokeObjectURL(url);
         canvas.toBlob(function (blob) { if (blob) resolve(blob); else reject(new Error('no PNG')); }, 'image/png');
       };
@@ -86,7 +147,8 @@
     setTimeout(function () { URL.revokeObjectURL(link.href); }, 10000);
   }
   function save(figure, format) {
-    var name = (figure.getAttribute('data-chart') || figure.getAttribute('data-distribution') || figure.id) +
+    var name = (figure.getAttribute('data-chart') || figure.getAttribute('data-distribution') ||
+      figure.getAttribute('data-metric') || figure.id) +
       (figure.getAttribute('data-statistic') ? '-' + figure.getAttribute('data-statistic') : '');
     name = name.replace(/[^A-Za-z0-9._-]+/g, '_') + '.' + format;
     var result = exportChart(figure.id, format);

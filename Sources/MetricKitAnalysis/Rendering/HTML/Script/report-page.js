@@ -3,8 +3,12 @@
     G = data.geometry;
     PW = G.width - G.left - G.right;
     PH = G.height - G.top - G.bottom;
+    keepTargetsClearOfHeader();
+    bindVersionViews();
+    bindFlameGraph();
     if (data.x0 === null) return;
     view = { x0: data.x0, x1: data.x1, cursor: null };
+    bindGroupLinks();
     data.charts.forEach(function (spec) {
       var figure = document.getElementById(spec.id);
       if (!figure) return;
@@ -14,6 +18,12 @@
       chart.key = chart.viewKey();
       charts.push(chart);
     });
+    readColors();
+    if (window.matchMedia) {
+      var scheme = window.matchMedia('(prefers-color-scheme: dark)');
+      if (scheme.addEventListener) scheme.addEventListener('change', readColors);
+    }
+    window.addEventListener('resize', function () { charts.forEach(function (chart) { chart.readout.cssWidth = 0; }); });
     readFragment();
     markPreset();
     charts.forEach(function (chart) { chart.render(false); });
@@ -75,6 +85,12 @@
       render: function (force) { charts.forEach(function (chart) { chart.render(force); }); },
       setRange: setRange,
       hoverTimes: hoverTimes,
+      // What a chart's readout says now (its canvas holds the same lines).
+      readout: function (id) {
+        var chart = charts.filter(function (c) { return c.spec.id === id; })[0];
+        return chart ? chart.readoutWords : null;
+      },
+      recordFrames: recordFrames,
       exportChart: exportChart
     };
   }
@@ -126,6 +142,25 @@
     }
     view.cursor = null;
     showCursor(null);
+    return times;
+  }
+
+  // What a frame costs after a real mouse move: from the move's handler to the end of the frame that
+  // shows it (the script, style, layout and paint of that frame; rasterizing is the browser's threads'),
+  // in ms, in the array returned. Scripts/report-frames.py moves the mouse and reads them.
+  function recordFrames() {
+    var pending = null, times = [], channel = new MessageChannel();
+    // A message posted from an animation frame callback runs once that frame's rendering is done.
+    channel.port1.onmessage = function (event) { times.push(performance.now() - event.data); };
+    document.addEventListener('mousemove', function () { if (pending === null) pending = performance.now(); }, true);
+    function tick() {
+      if (pending !== null) {
+        channel.port2.postMessage(pending);
+        pending = null;
+      }
+      requestAnimationFrame(tick);
+    }
+    requestAnimationFrame(tick);
     return times;
   }
 

@@ -61,9 +61,14 @@
       }
     }, { passive: false });
     chart.svg.addEventListener('keydown', function (event) { key(chart, event); });
-    chart.svg.addEventListener('focus', function () { if (chart.readout) chart.readout.setAttribute('aria-live', 'polite'); });
+    chart.svg.addEventListener('focus', function () {
+      chart.focused = true;
+      chart.readoutText.setAttribute('aria-live', 'polite');
+      chart.readoutText.textContent = chart.readoutWords;
+    });
     chart.svg.addEventListener('blur', function () {
-      if (chart.readout) chart.readout.setAttribute('aria-live', 'off');
+      chart.focused = false;
+      chart.readoutText.setAttribute('aria-live', 'off');
       view.cursor = null;
       showCursor(null);
     });
