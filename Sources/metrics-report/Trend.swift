@@ -12,11 +12,28 @@ struct Trend: ParsableCommand {
 
   @Option(
     name: .customLong("metric"),
-    help: "A metric (repeatable): an identifier, a prefix ending in *, or payloads (or adoption: payloads and shares).")
-  var metrics: [String] = []
+    help: ArgumentHelp(
+      "A metric (repeatable): an identifier, a prefix ending in *, or payloads (or adoption: payloads and shares); optionally with @statistic (@p90, @mean), as report takes it.",
+      valueName: "id[@stat]"))
+  var metricArguments: [String] = []
 
-  @Option(help: "Statistics of histogram and scalar metrics, comma-separated: mean, pNN.")
-  var statistic: String = "p50,p90,mean"
+  @Option(
+    help:
+      "Statistics of histogram and scalar metrics, comma-separated: mean, pNN (default: those named with @, else p50,p90,mean)."
+  )
+  var statistic: String?
+
+  /// The metrics asked, without their `@statistic`.
+  var metrics: [String] { metricArguments.map { Self.split($0).metric } }
+
+  /// `id@p90` as the metric and the statistic (nil without a statistic that can be drawn).
+  static func split(_ argument: String) -> (metric: String, statistic: Statistic?) {
+    guard let at = argument.lastIndex(of: "@"),
+      let statistic = Statistic(parsing: String(argument[argument.index(after: at)...])),
+      statistic.isPlottable(for: .histogram)
+    else { return (argument, nil) }
+    return (String(argument[..<at]), statistic)
+  }
 
   @OptionGroup var axis: TimeAxisOptions
 
@@ -40,12 +57,17 @@ struct Trend: ParsableCommand {
 
   func options() throws -> TrendOptions {
     var options = TrendOptions()
-    let parts = statistic.split(separator: ",").map(String.init)
-    let parsed = parts.compactMap(Statistic.init(parsing:)).filter { $0.isPlottable(for: .histogram) }
-    guard !parts.isEmpty, parsed.count == parts.count else {
-      throw ValidationError("--statistic takes mean and pNN, comma-separated, not '\(statistic)'.")
+    var named: [Statistic] = []
+    for statistic in metricArguments.compactMap({ Self.split($0).statistic }) where !named.contains(statistic) {
+      named.append(statistic)
     }
-    options.statistics = parsed
+    let text = statistic ?? (named.isEmpty ? "p50,p90,mean" : "")
+    let parts = text.split(separator: ",").map(String.init)
+    let parsed = parts.compactMap(Statistic.init(parsing:)).filter { $0.isPlottable(for: .histogram) }
+    guard statistic.map({ _ in !parts.isEmpty }) ?? true, parsed.count == parts.count else {
+      throw ValidationError("--statistic takes mean and pNN, comma-separated, not '\(text)'.")
+    }
+    options.statistics = parsed + named.filter { !parsed.contains($0) }
     options.estimator = histogram.estimator
     options.interpolation = histogram.interpolation
     options.minPayloads = axis.minPayloads

@@ -34,6 +34,24 @@ struct TrendCommandTests {
     #expect(adoption.allSatisfy { (($0["points"] as? [[String: Any]])?.first?["share"] as? Double) != nil })
   }
 
+  @Test func aMetricTakesItsStatisticAsReportDoes() throws {
+    // `id@p90` is the metric with --statistic p90, as report's --metric reads it.
+    let named = try CLIRunner.run(["trend", "Samples/dump", "--metric", "\(Self.launch)@p90", "--format", "csv"])
+    let explicit = try CLIRunner.run([
+      "trend", "Samples/dump", "--metric", Self.launch, "--statistic", "p90", "--format", "csv",
+    ])
+    #expect(named.status == 0 && explicit.status == 0, "\(named.stderr)")
+    #expect(named.stdout == explicit.stdout && named.stdout.contains(",p90"))
+    // Two statistics named on two metrics: both are computed; --statistic still adds its own.
+    let both = try CLIRunner.run([
+      "trend", "Samples/dump", "--metric", "\(Self.launch)@p50", "--metric", "memoryMetrics.peakMemoryUsage@mean",
+      "--statistic", "p99", "--format", "json",
+    ])
+    let series = try #require(try both.json()["series"] as? [[String: Any]])
+    let point = try #require((series.first?["points"] as? [[String: Any]])?.first)
+    #expect(point["p99"] is Double && point["p50"] is Double && point["mean"] is Double && point["p90"] == nil)
+  }
+
   @Test func textGroupsAndErrors() throws {
     let text = try CLIRunner.run([
       "trend", "Samples/dump", "--metric", Self.launch, "--app-version", "3.9.0", "--by", "deviceType", "--last", "7d",

@@ -178,10 +178,25 @@ public struct DumpAggregate: Sendable {
   }
 
   /// The narrowest interval whose typical point (the median over versions, groups and intervals)
-  /// holds at least `minPayloads` payloads: days for a large dump, weeks or months for a small one.
-  /// The series must be per day.
+  /// holds at least `minPayloads` payloads: days for a large dump, weeks or months for a small one;
+  /// but weeks rather than months when months would leave fewer than ``automaticMinimumPoints`` on
+  /// the time axis (a sparse point is marked; a chart of six points shows no trend). The series must
+  /// be per day.
   public func automaticInterval(minPayloads: Int) -> TrendInterval {
-    for interval in [TrendInterval.day, .week] {
+    let starts = series.keys.map(\.start) + outlinedSeries.keys.map(\.start)
+    if let first = starts.min(), let last = starts.max(),
+      (last.daysSinceEpoch - first.daysSinceEpoch) / 30 + 1 < Self.automaticMinimumPoints
+    {
+      return automaticInterval(minPayloads: minPayloads, among: [.day]) ?? .week
+    }
+    return automaticInterval(minPayloads: minPayloads, among: [.day, .week]) ?? .month
+  }
+
+  /// The fewest points a time axis of the automatic interval should have: a year of months.
+  public static let automaticMinimumPoints = 12
+
+  private func automaticInterval(minPayloads: Int, among intervals: [TrendInterval]) -> TrendInterval? {
+    for interval in intervals {
       var sizes: [SeriesKey: Int] = [:]
       for (key, n) in series.mapValues(\.payloadCount).merging(
         outlinedSeries.mapValues(\.payloadCount), uniquingKeysWith: +)
@@ -191,7 +206,7 @@ public struct DumpAggregate: Sendable {
       let sorted = sizes.values.sorted()
       if sorted.isEmpty || sorted[sorted.count / 2] >= minPayloads { return interval }
     }
-    return .month
+    return nil
   }
 
   /// Adds an aggregate of disjoint inputs.

@@ -169,7 +169,13 @@ struct ReportPageTests {
     #expect(daily.automaticInterval(minPayloads: 4) == .day)
     #expect(daily.automaticInterval(minPayloads: 5) == .week)
     #expect(daily.automaticInterval(minPayloads: 28) == .week)
-    #expect(daily.automaticInterval(minPayloads: 29) == .month)
+    // Months would leave 4 points on these 90 days' axis: weeks, sparse points and all.
+    #expect(daily.automaticInterval(minPayloads: 29) == .week)
+    // The same payloads over 450 days: 15 months on the axis, and months hold enough.
+    var options = AggregationOptions()
+    options.interval = .day
+    let stretched = try TrendTests.aggregate(TrendTests.rollout(stretch: 5), options: options)
+    #expect(stretched.automaticInterval(minPayloads: 29) == .month)
     // Days merged into weeks are the aggregate read per week, to the bit.
     let weekly = try TrendTests.aggregate(TrendTests.rollout(), interval: .week)
     let subjects: [TrendSubject] = [.adoption, .metric(Self.launch), .metric(.hangRate)]

@@ -8,7 +8,8 @@ import Testing
 @Suite("Trends")
 struct TrendTests {
   /// Device-days of two versions: 1.0 fades out over 90 days while 1.1 ramps up from day 30.
-  static func rollout() -> [(version: String, day: Int, payload: SyntheticPayload)] {
+  /// `stretch`: each day's payloads on day × `stretch` instead (a longer axis, sparser days).
+  static func rollout(stretch: Int = 1) -> [(version: String, day: Int, payload: SyntheticPayload)] {
     var rng = SplitMix64(seed: 2_026)
     var out: [(String, Int, SyntheticPayload)] = []
     var device = 0
@@ -19,9 +20,10 @@ struct TrendTests {
       {
         for _ in 0..<n {
           device += 1
-          var p = SyntheticPayload.make(profile: profile, day: day, device: device, multipleVersions: false, rng: &rng)
+          var p = SyntheticPayload.make(
+            profile: profile, day: day * stretch, device: device, multipleVersions: false, rng: &rng)
           p.json = p.json.replacingOccurrences(of: "\"\(profile.version)\"", with: "\"\(version)\"")
-          out.append((version, day, p))
+          out.append((version, day * stretch, p))
         }
       }
     }

@@ -281,8 +281,10 @@ public enum HTMLReportRenderer {
       if let note = i.unknownKeysNote { notes.append(note) }
       notes += page.omissions
       for note in notes { out += "<p class=\"note\">\(TextEscaping.html(note))</p>\n" }
-      out += "<table class=\"versions\"><thead><tr><th>Version</th><th>Payloads</th><th>First</th><th>Last</th>"
-      out += "<th>Release marker</th></tr></thead><tbody>\n"
+      out += "<table class=\"versions\"><caption>Each version&apos;s payloads and place on the time axis</caption>"
+      out +=
+        "<thead><tr><th scope=\"col\">Version</th><th scope=\"col\">Payloads</th><th scope=\"col\">First</th><th scope=\"col\">Last</th>"
+      out += "<th scope=\"col\">Release marker</th></tr></thead><tbody>\n"
       for (n, row) in page.versions.enumerated() {
         out +=
           "<tr><td><span class=\"dot\" data-version-index=\"\(n)\"><svg viewBox=\"0 0 10 10\" aria-hidden=\"true\">"
@@ -468,10 +470,11 @@ public enum HTMLReportRenderer {
       let points = chart.series.reduce(0) { $0 + $1.days.count }
       let share = chart.kind == "stack"
       func cell(_ v: Double) -> String { share ? "\(NumberFormatting.text(v * 100))%" : NumberFormatting.text(v) }
-      var out = "<details class=\"data\"><summary>Data (\(points) points)</summary><table><thead><tr>"
+      var out = "<details class=\"data\"><summary>Data (\(points) points)</summary><table>"
+      out += "<caption>\(TextEscaping.html(chart.title)) per \(page.interval.rawValue)</caption><thead><tr>"
       if points <= fullTableLimit {
-        out += "<th>\(page.interval == .day ? "Day" : "From")</th>"
-        for s in chart.series { out += "<th class=\"num\">\(TextEscaping.html(s.label))</th>" }
+        out += "<th scope=\"col\">\(page.interval == .day ? "Day" : "From")</th>"
+        for s in chart.series { out += "<th scope=\"col\" class=\"num\">\(TextEscaping.html(s.label))</th>" }
         out += "</tr></thead><tbody>\n"
         let index = chart.series.map { s in Dictionary(uniqueKeysWithValues: s.days.enumerated().map { ($1, $0) }) }
         for day in Set(chart.series.flatMap(\.days)).sorted() {
@@ -491,7 +494,8 @@ public enum HTMLReportRenderer {
         }
         return out + "</tbody></table></details>\n"
       }
-      out += "<th>Series</th><th>Points</th><th>First</th><th>Last</th><th>Min</th><th>Max</th><th>Latest</th>"
+      out +=
+        "<th scope=\"col\">Series</th><th scope=\"col\">Points</th><th scope=\"col\">First</th><th scope=\"col\">Last</th><th scope=\"col\">Min</th><th scope=\"col\">Max</th><th scope=\"col\">Latest</th>"
       out += "</tr></thead><tbody>\n"
       for s in chart.series {
         out += "<tr><td>\(TextEscaping.html(s.label))</td><td class=\"num\">\(s.days.count)</td>"
@@ -527,15 +531,25 @@ public enum HTMLReportRenderer {
           let marked = ReportPage.Distribution.marked.compactMap(side.estimate).map { e in
             "\(e.percentile.label) <b>\(value(e.value, d.unit))</b>"
           }
-          return "\(TextEscaping.html(label(side.version))) " + marked.joined(separator: ", ")
+          // Each version's swatch beside its name: the chart's legend.
+          let style = versionIndex[side.version].map { self.styles[$0] } ?? SeriesStyle(version: side.version)
+          var swatch = "<svg class=\"swatch\" viewBox=\"0 0 24 10\" aria-hidden=\"true\"><line x1=\"1\" x2=\"23\" "
+          swatch += "y1=\"5\" y2=\"5\" stroke=\"\(style.color)\""
+          if !style.dash.isEmpty { swatch += " stroke-dasharray=\"\(style.dash)\"" }
+          swatch += "/></svg>"
+          return "\(swatch)\(TextEscaping.html(label(side.version))) " + marked.joined(separator: ", ")
         }.joined(separator: " · ")
         out += "</p>\(saveButtons(csv: false, chart: title))</figcaption>\n"
         let styles = d.sides.map { side in
           versionIndex[side.version].map { self.styles[$0] } ?? SeriesStyle(version: side.version)
         }
         out += SVGChart.distribution(d, id: id, styles: styles, title: title)
-        out += "\n<details class=\"data\"><summary>Data</summary><table><thead><tr><th>Version</th><th>Samples</th>"
-        for p in d.sides[0].percentiles { out += "<th>\(p.percentile.label)</th><th>Bracket</th>" }
+        out += "\n<details class=\"data\"><summary>Data</summary><table><caption>Percentiles of "
+        out +=
+          "\(TextEscaping.html(title)) and their brackets</caption><thead><tr><th scope=\"col\">Version</th><th scope=\"col\">Samples</th>"
+        for p in d.sides[0].percentiles {
+          out += "<th scope=\"col\">\(p.percentile.label)</th><th scope=\"col\">Bracket</th>"
+        }
         out += "</tr></thead><tbody>\n"
         for side in d.sides {
           out += "<tr><td>\(TextEscaping.html(label(side.version)))</td><td class=\"num\">\(side.sampleCount)</td>"
@@ -558,9 +572,12 @@ public enum HTMLReportRenderer {
       out += "<p class=\"note\">Apple&apos;s population is every device that shares analytics; ours is what the app "
       out += "collected. ≈ marks a related quantity rather than the same one. Inside: Apple&apos;s value lies in the "
       out += "bracket guaranteed to hold the true percentile of what the app collected.</p>\n"
-      out += "<table class=\"organizer\"><thead><tr><th>Version</th><th>Metric</th><th>Statistic</th>"
-      out += "<th class=\"num\">Apple</th><th class=\"num\">Ours</th><th class=\"num\">Bracket</th>"
-      out += "<th class=\"num\">Difference</th><th>Inside</th><th>Apple&apos;s goal</th></tr></thead><tbody>\n"
+      out += "<table class=\"organizer\"><caption>Apple&apos;s values beside ours</caption>"
+      out += "<thead><tr><th scope=\"col\">Version</th><th scope=\"col\">Metric</th><th scope=\"col\">Statistic</th>"
+      out +=
+        "<th scope=\"col\" class=\"num\">Apple</th><th scope=\"col\" class=\"num\">Ours</th><th scope=\"col\" class=\"num\">Bracket</th>"
+      out +=
+        "<th scope=\"col\" class=\"num\">Difference</th><th scope=\"col\">Inside</th><th scope=\"col\">Apple&apos;s goal</th></tr></thead><tbody>\n"
       for row in comparison.rows {
         let unit = row.metric.metric.unit
         let target =

@@ -40,7 +40,8 @@
   }
   // A logarithmic value axis over positive `minimum…maximum`: from the largest tick of 1, 2 or 5 times
   // a power of ten below the data (with 5% room) to the smallest above; only powers of ten when that
-  // gives more than 8 ticks. Each tick's label step is its own power of ten.
+  // gives more than 8 ticks, every multiple from 1 to 9 when it gives fewer than 4. Each tick's label
+  // step is its own power of ten.
   function logAxis(minimum, maximum) {
     var low = minimum / 1.05, high = maximum * 1.05;
     var e0 = Math.floor(Math.log10(low)), e1 = Math.ceil(Math.log10(high));
@@ -54,6 +55,8 @@
     }
     var ticks = candidates([1, 2, 5]);
     if (ticks.length > 8) ticks = candidates([1]);
+    // A narrow range (400 to 1,200 ms) would get two or three ticks: every whole multiple then.
+    if (ticks.length < 4) ticks = candidates([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     return { bottom: ticks[0], top: ticks[ticks.length - 1], ticks: ticks, log: true };
   }
   function valueLabel(v, step) {
