@@ -246,8 +246,13 @@ final class ChromiumSession {
   }
 
   /// A PNG of the whole page.
-  func screenshot() throws -> Data {
-    let result = try send("Page.captureScreenshot", ["format": "png", "captureBeyondViewport": true])
+  /// The page as a PNG; with a size, only the top `width`×`height` (the first screen).
+  func screenshot(width: Int? = nil, height: Int? = nil) throws -> Data {
+    var params: [String: Any] = ["format": "png", "captureBeyondViewport": true]
+    if let width, let height {
+      params["clip"] = ["x": 0, "y": 0, "width": width, "height": height, "scale": 1]
+    }
+    let result = try send("Page.captureScreenshot", params)
     return Data(base64Encoded: result["data"] as? String ?? "") ?? Data()
   }
 }

@@ -76,6 +76,9 @@ struct DiagnosticsCommandTests {
     let novel = try #require(groups.first { ($0["text"] as? String)?.contains("libobjc.A.dylib+0x77") == true })
     #expect(novel["count"] as? Int == 5)
     #expect(novel["culpritFrame"] as? String == "MyApp+0x9b20")
+    // Its whole stack, innermost first: the four frames it was written with (mixedDump's `novel`).
+    let stack = (novel["stack"] as? [[String: Any]] ?? []).map { "\($0["binary"] ?? "")+\($0["offset"] ?? "")" }
+    #expect(stack == ["libobjc.A.dylib+119", "MyApp+39712", "MyApp+4096", "dyld+16"], "\(stack)")
     #expect((candidate["hangTypes"] as? [String: Int])?["Main Runloop Hang"] == 1)
     #expect(((candidate["hangDurations"] as? [String: Any])?["max"] as? Double) == 3)
 

@@ -32,16 +32,27 @@ public struct DiagnosticAggregate: Sendable {
     public var culprit: DiagnosticFrame?
     /// That diagnostic's frames of the signature, as shown.
     public var frames: [DiagnosticFrame] = []
+    /// That diagnostic's whole stack: the attributed thread's heaviest path, innermost first, each
+    /// frame as shown (a symbolicated frame with the functions inlined into it), at most
+    /// ``DiagnosticAggregate/stackLimit`` frames.
+    public var stack: [DiagnosticFrame] = []
 
-    /// Keeps `culprit` and `frames` when they come before this group's in byte order of their labels.
-    mutating func keepFirst(culprit other: DiagnosticFrame?, frames otherFrames: [DiagnosticFrame]) {
-      let mine = frames.map(\.label) + [culprit?.label ?? ""]
-      let theirs = otherFrames.map(\.label) + [other?.label ?? ""]
+    /// Keeps `culprit`, `frames` and `stack` when they come before this group's in byte order of
+    /// their labels.
+    mutating func keepFirst(
+      culprit other: DiagnosticFrame?, frames otherFrames: [DiagnosticFrame], stack otherStack: [DiagnosticFrame]
+    ) {
+      let mine = frames.map(\.label) + [culprit?.label ?? ""] + stack.map(\.label)
+      let theirs = otherFrames.map(\.label) + [other?.label ?? ""] + otherStack.map(\.label)
       guard theirs.lexicographicallyPrecedes(mine, by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) else { return }
       culprit = other
       frames = otherFrames
+      stack = otherStack
     }
   }
+
+  /// The most frames of a group's ``Group/stack``.
+  public static let stackLimit = 128
 
   /// The app version.
   public let version: String
@@ -86,11 +97,12 @@ public struct DiagnosticAggregate: Sendable {
     let signature = DiagnosticSignature(d, frames: signatureFrames, appBinaries: options.appBinaries)
     let culprit = Diagnostic.culpritFrame(on: path, appBinaries: options.appBinaries)?.shownFrames.first
     let frames = signatureFrames.map(\.shown)
+    let stack = Array(path.lazy.flatMap(\.shownFrames).prefix(Self.stackLimit))
     if var group = groups[signature.identifier] {
       group.count += 1
       if let begin { group.firstSeen = min(group.firstSeen ?? begin, begin) }
       if let end { group.lastSeen = max(group.lastSeen ?? end, end) }
-      group.keepFirst(culprit: culprit, frames: frames)
+      group.keepFirst(culprit: culprit, frames: frames, stack: stack)
       groups[signature.identifier] = group
     } else {
       let objc = d.objectiveCExceptionReason.map { r in
@@ -100,7 +112,7 @@ public struct DiagnosticAggregate: Sendable {
         signature: signature, kind: d.kind, count: 1, firstSeen: begin, lastSeen: end, exceptionName: d.exceptionName,
         signalName: d.signalName, exceptionCode: d.exceptionCode, terminationReason: d.terminationReason,
         objectiveCException: objc, hangType: d.hangType,
-        culprit: culprit, frames: frames)
+        culprit: culprit, frames: frames, stack: stack)
     }
     switch d.kind {
     case .hang:
@@ -137,7 +149,7 @@ public struct DiagnosticAggregate: Sendable {
         mine.count += g.count
         if let f = g.firstSeen { mine.firstSeen = min(mine.firstSeen ?? f, f) }
         if let l = g.lastSeen { mine.lastSeen = max(mine.lastSeen ?? l, l) }
-        mine.keepFirst(culprit: g.culprit, frames: g.frames)
+        mine.keepFirst(culprit: g.culprit, frames: g.frames, stack: g.stack)
         groups[id] = mine
       } else {
         groups[id] = g

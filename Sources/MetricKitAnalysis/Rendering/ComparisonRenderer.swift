@@ -119,8 +119,9 @@ public enum ComparisonRenderer {
     var lines = [
       String(
         format:
-          "Matched within the same %@: %d strata (coarsened below %d payloads a version), weighed by their share of both versions' matched payloads; %.0f%% of the baseline's and %.0f%% of the candidate's payloads compared",
-        m.fieldsText, m.strata.count, m.minimumPayloads, m.baselineCoverage * 100, m.candidateCoverage * 100)
+          "Matched within the same %@: %d %@ (coarsened below %d payloads a version), weighed by their share of both versions' matched payloads; %.0f%% of the baseline's and %.0f%% of the candidate's payloads compared",
+        m.fieldsText, m.strata.count, m.strata.count == 1 ? "stratum" : "strata", m.minimumPayloads,
+        m.baselineCoverage * 100, m.candidateCoverage * 100)
         + (m.baselineOnlyStrata + m.candidateOnlyStrata > 0
           ? "; left out: \(m.baselineOnlyStrata) strata of the baseline's with too few of the candidate's payloads, \(m.candidateOnlyStrata) of the candidate's with too few of the baseline's."
           : ".")

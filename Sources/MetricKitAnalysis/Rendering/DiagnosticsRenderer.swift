@@ -122,6 +122,7 @@ public enum DiagnosticsRenderer {
               members.append(("culprit", c.json))
             }
             members.append(("frames", .array(g.frames.map(\.json))))
+            members.append(("stack", .array(g.stack.map(\.json))))
             return .object(members)
           })
       ),

@@ -323,7 +323,11 @@ extension VersionSnapshot {
         frames: try (g.member("frames").map { Array($0.children) } ?? []).enumerated().map {
           (j, f) throws(PayloadDecodingError) in
           try DiagnosticFrame(json: f, keyPath: ["diagnostics", "groups", String(i), "frames", String(j)])
-        })
+        },
+        stack: try (g.member("stack").map { Array($0.children) } ?? []).prefix(DiagnosticAggregate.stackLimit)
+          .enumerated().map { (j, f) throws(PayloadDecodingError) in
+            try DiagnosticFrame(json: f, keyPath: ["diagnostics", "groups", String(i), "stack", String(j)])
+          })
     }
     d.hangDurations = try values("hangDurations")
     for (name, n) in try counts(v.member("hangTypes"), "diagnostics.hangTypes") { d.hangTypes[name] = n }

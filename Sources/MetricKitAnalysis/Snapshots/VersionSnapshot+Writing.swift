@@ -138,7 +138,7 @@ extension VersionSnapshot {
         ("exceptionCode", g.exceptionCode.map { .integer(Int128($0)) } ?? .null),
         ("terminationReason", optional(g.terminationReason)), ("objectiveCException", optional(g.objectiveCException)),
         ("hangType", optional(g.hangType)), ("culprit", g.culprit?.json ?? .null),
-        ("frames", .array(g.frames.map(\.json))),
+        ("frames", .array(g.frames.map(\.json))), ("stack", .array(g.stack.map(\.json))),
       ])
     }
     var members: [(String, JSONWriter.Value)] = [

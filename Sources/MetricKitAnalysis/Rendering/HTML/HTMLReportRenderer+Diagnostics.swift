@@ -69,9 +69,10 @@ extension HTMLReportRenderer.Context {
           out += "<span class=\"badge new\" title=\"In no earlier version of this page\">new</span> "
         }
         out += "\(TextEscaping.html(g.signature.text))"
-        if !g.frames.isEmpty {
-          out += "<details class=\"stack\"><summary>Stack (\(g.frames.count) frames, innermost first)</summary><ol>"
-          for frame in g.frames { out += "<li><code>\(TextEscaping.html(frame.text))</code></li>" }
+        let stack = g.stack.isEmpty ? g.frames : g.stack
+        if !stack.isEmpty {
+          out += "<details class=\"stack\"><summary>Stack (\(stack.count) frames, innermost first)</summary><ol>"
+          for frame in stack { out += "<li><code>\(TextEscaping.html(frame.text))</code></li>" }
           out += "</ol></details>"
         }
         out += "</td><td>\(TextEscaping.html(g.culprit?.text ?? "–"))</td></tr>\n"
