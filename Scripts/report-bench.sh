@@ -4,7 +4,9 @@
 # navigation start), on Samples/dump and on a generated two-year history of 30 versions with 12 charts;
 # then what a crosshair move costs (Docs/performance.md): with `#bench=hover` the page times 300 moves
 # across the range (every chart's crosshair, the readouts in view, the layout they cause), on the
-# history split by device type (4 groups a version) and on Samples/dump.
+# history split by device type (4 groups a version) and on Samples/dump; then, with a real mouse
+# (Scripts/report-frames.py), what a whole frame after a move costs on the same two pages: its
+# script, style, layout and paint.
 #   Scripts/report-bench.sh [--runs R]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -79,4 +81,10 @@ for page in history-groups samples; do
   esac
   printf '%s\n' "${all[@]}" | sort -g | awk -v label="$label" '{a[NR]=$1} END {
     printf "%-58s %.2f, %.2f, %.2f\n", label, a[int((NR+1)/2)], a[int(NR*0.9)], a[NR] }'
+done
+
+echo
+echo "a frame after a real mouse move ($runs loads × 300 moves each; the goal: a median under 16 ms)"
+for page in history-groups samples; do
+  python3 Scripts/report-frames.py "$work/$page.html" --moves 300 --loads "$runs"
 done

@@ -7,7 +7,9 @@ move a frame). The page's `metricsReport.recordFrames()` times each move from it
 of the frame that shows it: script, style, layout and paint on the page's thread. Prints the median,
 p90 and worst in ms and how many frames took 16 ms or more; exits 1 past --limit (median) when given.
 
-  Scripts/report-frames.py PAGE.html [--moves 300] [--chart chart-0] [--limit 16]
+  Scripts/report-frames.py PAGE.html [--moves 300] [--loads 1] [--chart chart-0] [--limit 16]
+
+With --loads N the page is opened N times, each in a fresh browser, and the frames of all are pooled.
 """
 import argparse
 import json
@@ -95,6 +97,7 @@ def main():
     parser.add_argument("page")
     parser.add_argument("--moves", type=int, default=300)
     parser.add_argument("--chart", default="chart-0")
+    parser.add_argument("--loads", type=int, default=1)
     parser.add_argument("--limit", type=float)
     args = parser.parse_args()
     executable = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser") \
@@ -102,6 +105,15 @@ def main():
     if not executable:
         print("chromium not found: Scripts/bootstrap.sh --browser", file=sys.stderr)
         return 2
+    times = []
+    for _ in range(args.loads):
+        times += frames(executable, args)
+    times.sort()
+    return report(times, args)
+
+
+def frames(executable, args):
+    """The frame times of one load of the page."""
     browser = Browser(executable, 1400, 1000)
     try:
         browser.send("Page.navigate", {"url": "file://" + os.path.abspath(args.page)})
@@ -123,16 +135,19 @@ def main():
             browser.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": top + height / 2})
             time.sleep(0.034)  # about two frames: each move gets a frame of its own
         time.sleep(0.2)
-        times = sorted(browser.evaluate("window.__frames"))
+        return browser.evaluate("window.__frames")
     finally:
         browser.close()
+
+
+def report(times, args):
     if not times:
         print("no frame was timed", file=sys.stderr)
         return 1
     median = times[(len(times) - 1) // 2]
     p90 = times[int(len(times) * 0.9) - 1]
     slow = sum(1 for t in times if t >= 16)
-    print(f"{os.path.basename(args.page)}: {len(times)} frames after a mouse move: median {median:.2f} ms, "
+    print(f"{os.path.basename(args.page)}: {len(times)} frames after a mouse move ({args.loads} loads): median {median:.2f} ms, "
           f"p90 {p90:.2f} ms, worst {times[-1]:.2f} ms; {slow} of {len(times)} at 16 ms or more")
     if args.limit is not None and median >= args.limit:
         print(f"median {median:.2f} ms is past the limit of {args.limit} ms", file=sys.stderr)

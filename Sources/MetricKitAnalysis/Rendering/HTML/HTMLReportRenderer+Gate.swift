@@ -133,7 +133,9 @@ extension HTMLReportRenderer.Context {
         out += flagged.map { entry in
           TextEscaping.html(entry.appleMetric)
             + (entry.insight?.summaryString.map { " — \(TextEscaping.html($0))" } ?? "")
-            + " (\(entry.agreement == .both ? "ours agrees" : entry.agreement == .onlyApple ? "ours does not" : "ours only"))"
+            + (entry.verdicts.isEmpty
+              ? " (no rule of ours compares it)"
+              : " (ours: \(TextEscaping.html(entry.verdicts.joined(separator: ", "))))")
         }.joined(separator: "; ")
         out += "</p>\n"
       }

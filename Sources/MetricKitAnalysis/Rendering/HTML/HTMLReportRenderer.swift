@@ -325,7 +325,20 @@ public enum HTMLReportRenderer {
         "Stacked share of each \(page.interval.rawValue)'s payloads by version. Latest shares: "
         + latest.map { "\($0.0) \(Int(saturating: ($0.2 * 100).rounded()))% on \(CalendarDay(daysSinceEpoch: $0.1))" }
         .joined(separator: "; ")
-      out += figure(chart, headline: "", description: description, axis: axis)
+      // The header names the last interval's versions by share, with their colours: the chart's labels.
+      let lastDay = chart.series.compactMap(\.days.last).max()
+      let shares = chart.series.compactMap { s -> (ChartData.Series, Double)? in
+        guard let lastDay, s.days.last == lastDay, let share = s.values.last, share > 0 else { return nil }
+        return (s, share)
+      }.sorted { $0.1 > $1.1 }
+      var headline = lastDay.map { "\(CalendarDay(daysSinceEpoch: $0)): " } ?? ""
+      headline += shares.prefix(6).map { s, share in
+        "<span class=\"share\"><svg class=\"swatch\" viewBox=\"0 0 24 10\" aria-hidden=\"true\"><line x1=\"1\" x2=\"23\" "
+          + "y1=\"5\" y2=\"5\" stroke=\"\(s.style.color)\"/></svg>\(TextEscaping.html(s.label)) "
+          + "<b>\(Int(saturating: (share * 100).rounded()))%</b></span>"
+      }.joined(separator: " ")
+      if shares.count > 6 { headline += " and \(shares.count - 6) more" }
+      out += figure(chart, headline: headline, description: description, axis: axis)
       return out + "</section>\n"
     }
 
