@@ -34,6 +34,9 @@ struct CacheStats: ParsableCommand {
       )
     }
     print("  results       \(s.results) (\(s.resultBytes) bytes), \(s.staleResults) made from stale or removed entries")
+    if s.contentHashes > 0 {
+      print("  content hashes \(s.contentHashes) (--cache-content-hash: a file is hashed again when its stat changes)")
+    }
     print("  last used     \(day(s.oldestUse)) to \(day(s.newestUse))")
   }
 }
@@ -66,7 +69,8 @@ struct CachePrune: ParsableCommand {
       unusedFor: unusedFor.flatMap(CacheCommand.days).map { Double($0) * 86_400 }, everything: all)
     print(
       "\(directory): removed \(p.files) files (\(p.bytes) bytes): \(p.stale) stale, \(p.unused) unused, "
-        + "\(p.damaged) damaged, \(p.temporary) temporary, \(p.staleResults) stale results")
+        + "\(p.damaged) damaged, \(p.temporary) temporary, \(p.staleResults) stale results"
+        + (p.contentHashes > 0 ? ", \(p.contentHashes) content hashes" : ""))
   }
 }
 

@@ -345,7 +345,7 @@ struct CacheCommandTests {
       // A cache whose entries folder is a link is refused, and nothing is written through it.
       let linked = dir.appendingPathComponent("linked")
       try fm.createDirectory(at: linked, withIntermediateDirectories: true)
-      try Data("metrics-report cache 4\n".utf8).write(to: linked.appendingPathComponent("FORMAT"))
+      try Data("metrics-report cache 5\n".utf8).write(to: linked.appendingPathComponent("FORMAT"))
       try fm.createSymbolicLink(at: linked.appendingPathComponent("entries"), withDestinationURL: mine)
       let refused = try CLIRunner.run(["summary", "Samples/dump", "--cache", linked.path])
       #expect(refused.status == 2 && refused.stderr.contains("entries is not a folder"), "\(refused.stderr)")
@@ -380,12 +380,21 @@ struct CacheCommandTests {
       }
       let first = try summary()
       #expect(Self.cacheCounts(first.stderr) == (0, 7), "\(first.stderr)")
-      // A fresh copy: every file a new inode and time, the same bytes. Everything comes from the cache.
+      let fileCount = try FileManager.default.subpathsOfDirectory(atPath: dump.path).filter {
+        $0.hasSuffix(".json") || $0.hasSuffix(".ndjson") || $0.hasSuffix(".gz")
+      }.count
+      #expect(Self.hashedCount(first.stderr) == fileCount, "\(first.stderr)")
+      // Nothing changed: every file's stat is the one it was hashed at, so none is hashed again.
+      let again = try summary()
+      #expect(Self.cacheCounts(again.stderr) == (7, 0) && Self.hashedCount(again.stderr) == 0, "\(again.stderr)")
+      // A fresh copy: every file a new inode and time, the same bytes. Each is hashed, and everything
+      // comes from the cache.
       try FileManager.default.moveItem(at: dump, to: dir.appendingPathComponent("old"))
       try FileManager.default.copyItem(at: dir.appendingPathComponent("old"), to: dump)
       try FileManager.default.removeItem(at: dir.appendingPathComponent("old"))
       let copied = try summary()
       #expect(copied.stdout == first.stdout && Self.cacheCounts(copied.stderr) == (7, 0), "\(copied.stderr)")
+      #expect(Self.hashedCount(copied.stderr) == fileCount)
       // One file's bytes changed, its size and time kept: its batch is read again, and counts the change.
       let files = try FileManager.default.subpathsOfDirectory(atPath: dump.path).filter {
         $0.hasPrefix("v3.9.0/") && $0.hasSuffix(".json")
@@ -399,9 +408,22 @@ struct CacheCommandTests {
       try FileManager.default.setAttributes([.modificationDate: modified as Any], ofItemAtPath: a.path)
       let after = try summary()
       #expect(Self.cacheCounts(after.stderr) == (6, 1), "\(after.stderr)")
+      // Its change time moved: that file alone is hashed again.
+      #expect(Self.hashedCount(after.stderr) == 1, "\(after.stderr)")
+      // `cache stats` counts the hashes kept; pruning everything removes them.
+      let stats = try CLIRunner.run(["cache", "stats", cache])
+      #expect(stats.stdout.contains("content hashes \(fileCount)"), "\(stats.stdout)")
       let plain = try CLIRunner.shell("cd '\(dir.path)' && \"$B\" summary dump --format json")
       #expect(after.stdout == plain.stdout && after.stdout.contains("\"3.9.9\""))
     }
+  }
+
+  /// The files a run hashed, from its `cache:` line (0 when it says none).
+  static func hashedCount(_ stderr: String) -> Int {
+    guard let line = stderr.split(separator: "\n").first(where: { $0.hasPrefix("cache: ") }),
+      let range = line.range(of: #"; (\d+) files hashed"#, options: .regularExpression)
+    else { return 0 }
+    return Int(line[range].split(separator: " ")[1]) ?? -1
   }
 
   /// The batches from the cache and read, from a run's `cache:` line.
@@ -421,7 +443,7 @@ struct CacheCommandTests {
       let refused = try CLIRunner.run(["summary", "Samples/dump", "--cache", other.path])
       #expect(refused.status == 2 && refused.stdout.isEmpty)
       #expect(
-        refused.stderr.contains("a metrics-report cache of format 1; this build reads format 4"), "\(refused.stderr)")
+        refused.stderr.contains("a metrics-report cache of format 1; this build reads format 5"), "\(refused.stderr)")
       let notCache = dir.appendingPathComponent("photos")
       try FileManager.default.createDirectory(at: notCache, withIntermediateDirectories: true)
       try Data("x".utf8).write(to: notCache.appendingPathComponent("a.jpg"))

@@ -31,6 +31,8 @@ extension AggregateCache {
     public var results = 0
     public var resultBytes: Int64 = 0
     public var staleResults = 0
+    /// Content hashes kept for `--cache-content-hash` (each file's, with the `stat` it was taken at).
+    public var contentHashes = 0
   }
 
   /// What pruning removed.
@@ -41,10 +43,12 @@ extension AggregateCache {
     public var unused = 0
     /// Results made from an entry that is gone (or removed now).
     public var staleResults = 0
+    /// Content hashes not used for the time given (or all, with everything).
+    public var contentHashes = 0
     public var bytes: Int64 = 0
 
     /// All entries, results and files removed.
-    public var files: Int { stale + damaged + temporary + unused + staleResults }
+    public var files: Int { stale + damaged + temporary + unused + staleResults + contentHashes }
   }
 
   /// One file of the cache as maintenance sees it.
@@ -53,13 +57,15 @@ extension AggregateCache {
     case result(entries: [String], used: Date, bytes: Int64)
     case damaged(bytes: Int64)
     case temporary(bytes: Int64, modified: Date)
+    /// A file's content hash (a run that used it last touched it).
+    case contentHash(used: Date, bytes: Int64)
     /// A link, or anything but a regular file or folder: left alone.
     case foreign
   }
 
-  /// Every file under `entries/`, then every file under `results/`, examined.
+  /// Every file under `entries/`, then under `results/`, then under `hashes/`, examined.
   private func examine() -> [(path: String, examined: Examined)] {
-    examine(folder: "entries") + examine(folder: "results")
+    examine(folder: "entries") + examine(folder: "results") + examine(folder: "hashes")
   }
 
   /// The files under `entries/` or `results/`. Nothing is followed: a link (to a folder or a file)
@@ -90,9 +96,13 @@ extension AggregateCache {
         }
         let bytes = Int64(info.st_size)
         // An entry's time is when a run last used it; a temporary file's, when it was written.
-        let modified = Date(timeIntervalSince1970: Double(Self.modified(info)) / 1e9)
+        let modified = Date(timeIntervalSince1970: Double(FileStatus(info).modified) / 1e9)
         if name.contains(".tmp-") {
           out.append((path, .temporary(bytes: bytes, modified: modified)))
+          continue
+        }
+        if kind == "hashes" {
+          out.append((path, .contentHash(used: modified, bytes: bytes)))
           continue
         }
         // Whole, every checksum right, and its first line (sources, or entries) read.
@@ -178,6 +188,7 @@ extension AggregateCache {
         if !entries.allSatisfy(current.contains) { s.staleResults += 1 }
       case .damaged: s.damaged += 1
       case .temporary: s.temporary += 1
+      case .contentHash: s.contentHashes += 1
       case .foreign: s.foreign += 1
       }
     }
@@ -187,7 +198,7 @@ extension AggregateCache {
   /// Removes the entries no run will read again: those whose files are gone or changed, damaged
   /// ones, and temporary files of stopped runs (not those of the last hour: a run may be writing
   /// them); with `unusedFor`, also entries not used for that long; with `everything`, every entry.
-  /// Results go with the entries they were made from, and by the same age.
+  /// Results go with the entries they were made from, and by the same age; content hashes by age.
   public func prune(unusedFor: TimeInterval? = nil, everything: Bool = false, now: Date = Date()) -> Pruned {
     var pruned = Pruned()
     var kept: Set<String> = []
@@ -224,6 +235,11 @@ extension AggregateCache {
       case .temporary(let bytes, let modified):
         guard everything || now.timeIntervalSince(modified) > 3600 else { continue }
         pruned.temporary += 1
+        pruned.bytes += bytes
+        remove = true
+      case .contentHash(let used, let bytes):
+        guard everything || (unusedFor.map { now.timeIntervalSince(used) > $0 } ?? false) else { continue }
+        pruned.contentHashes += 1
         pruned.bytes += bytes
         remove = true
       case .foreign:

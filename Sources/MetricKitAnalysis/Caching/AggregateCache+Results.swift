@@ -121,7 +121,7 @@ extension AggregateCache {
     var info = stat()
     // Unknown: this process's outputs are never found by another.
     guard let path = Bundle.main.executablePath, stat(path, &info) == 0 else { return "unknown \(UUID())" }
-    return "\(path) \(info.st_size) \(modified(info))"
+    return "\(path) \(info.st_size) \(FileStatus(info).modified)"
   }()
 
   /// What looking an output up found.

@@ -20,13 +20,14 @@ import Foundation
 /// aggregate), so that an entry damaged later is detected, recomputed and replaced.
 ///
 /// Layout: `FORMAT` (`metrics-report cache N`), `entries/ab/abcdef…` (the key in hex), `results/ab/…`
-/// (what was computed from entries: trend points, whole outputs).
+/// (what was computed from entries: trend points, whole outputs), `hashes/ab/…` (with
+/// ``hashesContent``: each file's content hash with the `stat` it was taken at).
 public struct AggregateCache: Sendable {
   /// The format of the folder and its entries, part of every key. It changes whenever what an
   /// aggregate holds, how a payload is aggregated or what a key covers changes, so that no entry made
   /// by other code is ever merged. Entries of another format are never read: a cache made by another
   /// format is refused whole.
-  public static let formatVersion = 4
+  public static let formatVersion = 5
   static let entryKind = "metrics-report-cache-entry"
   static let formatText = "metrics-report cache \(formatVersion)\n"
 
@@ -71,7 +72,7 @@ public struct AggregateCache: Sendable {
     }
     // The cache's files are its own: a link where it keeps them would take its writes, and pruning,
     // elsewhere.
-    for folder in ["entries", "results"] {
+    for folder in ["entries", "results", "hashes"] {
       switch Self.kind(of: "\(directory)/\(folder)") {
       case S_IFDIR, nil: continue
       default:
@@ -95,27 +96,30 @@ public struct AggregateCache: Sendable {
     /// The SHA-256 of its bytes, in hex (with ``hashesContent``).
     var content: String?
 
+    /// The file at `path` as one `stat` saw it; with `content` (the SHA-256 of its bytes, in hex) it
+    /// is told apart by its bytes, and its place on the disk and its times no longer matter: a copy, a
+    /// fresh checkout or a restore with new times finds its entries.
+    init(path: InputPath, status: FileStatus, content: String? = nil) {
+      self.path = path.description
+      size = status.size
+      self.content = content
+      (device, inode, modified, changed) =
+        content == nil ? (status.device, status.inode, status.modified, status.changed) : (0, 0, 0, 0)
+    }
+
     /// The file at `path` now; nil when it cannot be examined (then nothing of its batch is cached).
     init?(path: InputPath, hashingContent: Bool) {
-      var info = stat()
-      guard path.withCString({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-      self.path = path.description
-      device = UInt64(truncatingIfNeeded: info.st_dev)
-      inode = UInt64(truncatingIfNeeded: info.st_ino)
-      size = Int64(info.st_size)
-      modified = AggregateCache.modified(info)
-      changed = AggregateCache.changed(info)
-      // Told apart by its bytes, the file's place on the disk and its times no longer matter: a copy, a
-      // fresh checkout or a restore with new times finds its entries.
+      guard let status = FileStatus(regularFileAt: path) else { return nil }
+      var content: String?
       if hashingContent {
         guard let bytes = Self.contents(of: path) else { return nil }
         content = ContentHash.hex(ContentHash.sha256(bytes))
-        (device, inode, modified, changed) = (0, 0, 0, 0)
       }
+      self.init(path: path, status: status, content: content)
     }
 
     /// The bytes of the file at `path`; nil when it cannot be read whole.
-    private static func contents(of path: InputPath) -> [UInt8]? {
+    static func contents(of path: InputPath) -> [UInt8]? {
       let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
       guard fd >= 0 else { return nil }
       defer { close(fd) }
@@ -137,26 +141,37 @@ public struct AggregateCache: Sendable {
     }
   }
 
-  /// A file's modification time, in nanoseconds since 1970.
-  static func modified(_ info: stat) -> Int64 {
-    #if canImport(Darwin)
-      nanoseconds(info.st_mtimespec)
-    #else
-      nanoseconds(info.st_mtim)
-    #endif
+  // MARK: Content hashes
+
+  /// The SHA-256 of the file at `path` (hex), and whether it was computed now: a file whose `stat`
+  /// (device, inode, size, both times) is the one it had when last hashed takes that hash from the
+  /// cache's memo of it, so that a run hashes only the files that changed or moved. That trusts what
+  /// the cache trusts without content hashing; a copy or a checkout gives new inodes and times, and is
+  /// hashed. Nil when the file cannot be read whole.
+  func contentHash(of path: InputPath, status: FileStatus) -> (hex: String, computed: Bool)? {
+    let memo = memoPath(path)
+    let stamp = "\(status.device) \(status.inode) \(status.size) \(status.modified) \(status.changed) "
+    if let bytes = Self.contents(ofRegularFile: memo), bytes.count == stamp.utf8.count + 65,
+      bytes.starts(with: stamp.utf8), bytes.last == UInt8(ascii: "\n")
+    {
+      let hex = bytes[stamp.utf8.count..<(bytes.count - 1)]
+      if hex.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) {
+        // Used now: `cache prune --unused-for` keeps it.
+        _ = memo.withCString { utimensat(AT_FDCWD, $0, nil, 0) }
+        return (String(decoding: hex, as: UTF8.self), false)
+      }
+    }
+    guard let bytes = Source.contents(of: path) else { return nil }
+    let hex = ContentHash.hex(ContentHash.sha256(bytes))
+    // Best effort: without its memo, the next run hashes the file again.
+    _ = Self.writeAtomically(Array((stamp + hex + "\n").utf8), to: memo)
+    return (hex, true)
   }
 
-  /// A file's status change time, in nanoseconds since 1970.
-  static func changed(_ info: stat) -> Int64 {
-    #if canImport(Darwin)
-      nanoseconds(info.st_ctimespec)
-    #else
-      nanoseconds(info.st_ctim)
-    #endif
-  }
-
-  private static func nanoseconds(_ time: timespec) -> Int64 {
-    Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+  /// Where the memo of `path`'s content hash is kept: `hashes/` and the SHA-256 of the path.
+  func memoPath(_ path: InputPath) -> String {
+    let key = ContentHash.hex(ContentHash.sha256(path.bytes))
+    return "\(directory)/hashes/\(key.prefix(2))/\(key)"
   }
 
   /// The sources as one line of JSON: what an entry lists (for `cache prune`) and what its key hashes.

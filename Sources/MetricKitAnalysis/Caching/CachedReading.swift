@@ -20,6 +20,8 @@ public struct CachedReading: Sendable {
     public var damaged: [String] = []
     /// Entries that could not be written (the run's output is complete all the same).
     public var notStored = 0
+    /// Files hashed (with content hashing: those whose `stat` changed since they were last hashed).
+    public var filesHashed = 0
 
     /// Adds another part's use.
     mutating func add(_ other: Use) {
@@ -28,6 +30,7 @@ public struct CachedReading: Sendable {
       misses += other.misses
       filesRead += other.filesRead
       notStored += other.notStored
+      filesHashed += other.filesHashed
       damaged += other.damaged
     }
 
@@ -35,6 +38,7 @@ public struct CachedReading: Sendable {
     public var summary: String {
       var text = "cache: \(hits) of \(hits + misses) batches (\(filesFromCache) files) from the cache, "
       text += "\(misses) read (\(filesRead) files)"
+      if filesHashed > 0 { text += "; \(filesHashed) files hashed" }
       if !damaged.isEmpty { text += "; \(damaged.count) damaged entries recomputed" }
       if notStored > 0 { text += "; \(notStored) entries could not be written" }
       return text
@@ -123,7 +127,10 @@ public struct CachedReading: Sendable {
         options: options)
     }
     let fingerprint = DumpAggregate.cacheFingerprint(reader: reader, filter: filter, options: options)
-    let batches = Self.batches(discovery.files)
+    let files = discovery.files
+    let statuses = discovery.statuses
+    let batches = Self.batches(files).map { Array(files[$0]) }
+    let batchStatuses = Self.batches(files).map { Array(statuses[$0]) }
     let limits = reader.limits
     // Each batch once, on every thread: merged from the cache into the thread's accumulator, or left
     // to read. Memory holds one accumulator a thread, whatever the number of batches.
@@ -156,7 +163,17 @@ public struct CachedReading: Sendable {
       return slots.values
     }
     let looked = run(batches.count) { pass, i, parser in
-      let sources = batches[i].compactMap { AggregateCache.Source(path: $0, hashingContent: cache.hashesContent) }
+      // The files as discovery's one `stat` saw them; hashed only where that changed since the last hash.
+      var sources: [AggregateCache.Source] = []
+      for (path, status) in zip(batches[i], batchStatuses[i]) {
+        guard cache.hashesContent else {
+          sources.append(AggregateCache.Source(path: path, status: status))
+          continue
+        }
+        guard let hash = cache.contentHash(of: path, status: status) else { break }
+        if hash.computed { pass.use.filesHashed += 1 }
+        sources.append(AggregateCache.Source(path: path, status: status, content: hash.hex))
+      }
       // A file that cannot be examined leaves its batch uncached (its reading reports it).
       guard sources.count == batches[i].count else {
         pass.toRead.append((i, nil, nil))
@@ -261,29 +278,28 @@ public struct CachedReading: Sendable {
     return use.damaged.map { "cache: recomputed \($0)" } + (summary ? [use.summary] : [])
   }
 
-  /// The files cut into batches, in order: a batch never spans folders, and inside a folder ends after
+  /// The files cut into batches (their positions), in order: a batch never spans folders, and inside a folder ends after
   /// a file whose name hashes to 0 modulo 64 (about 64 files a batch), so that adding or removing a
   /// file changes one batch, not those after it.
-  static func batches(_ files: [InputPath]) -> [[InputPath]] {
-    var batches: [[InputPath]] = []
-    var current: [InputPath] = []
+  static func batches(_ files: [InputPath]) -> [Range<Int>] {
+    var batches: [Range<Int>] = []
+    var start = 0
     var folder: ArraySlice<UInt8>?
-    for file in files {
+    for (i, file) in files.enumerated() {
       let bytes = file.bytes
       let slash = bytes.lastIndex(of: UInt8(ascii: "/")) ?? -1
       let parent = slash >= 0 ? bytes[..<slash] : []
-      if let folder, folder != parent, !current.isEmpty {
-        batches.append(current)
-        current = []
+      if let folder, folder != parent, start < i {
+        batches.append(start..<i)
+        start = i
       }
       folder = parent
-      current.append(file)
       if FNV1a.hash(bytes[(slash + 1)...]) % 64 == 0 {
-        batches.append(current)
-        current = []
+        batches.append(start..<(i + 1))
+        start = i + 1
       }
     }
-    if !current.isEmpty { batches.append(current) }
+    if start < files.count { batches.append(start..<files.count) }
     return batches
   }
 

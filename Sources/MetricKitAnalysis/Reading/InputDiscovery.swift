@@ -29,6 +29,8 @@ public struct InputDiscovery: Sendable {
     public var duplicates: [InputPath] = []
     /// The device and inode of every file listed, to recognize an output path that is an input.
     var identities: Set<FileIdentity> = []
+    /// What the one `stat` of each file in `files` said, in the same order.
+    var statuses: [FileStatus] = []
 
     /// Whether `path` is one of the files to read (the same device and inode).
     public func includes(fileAt path: InputPath) -> Bool {
@@ -61,15 +63,16 @@ public struct InputDiscovery: Sendable {
       if (info.st_mode & S_IFMT) == S_IFDIR {
         walk(directory: path, identity: FileIdentity(info), into: &result, visited: &visitedDirectories)
       } else {
-        Self.add(path, FileIdentity(info), to: &result)
+        Self.add(path, FileStatus(info), to: &result)
       }
     }
     return result
   }
 
-  private static func add(_ path: InputPath, _ identity: FileIdentity, to result: inout Result) {
-    if result.identities.insert(identity).inserted {
+  private static func add(_ path: InputPath, _ status: FileStatus, to result: inout Result) {
+    if result.identities.insert(status.identity).inserted {
       result.files.append(path)
+      result.statuses.append(status)
     } else {
       result.duplicates.append(path)
     }
@@ -82,13 +85,13 @@ public struct InputDiscovery: Sendable {
     // of the paths sorted component by component.
     enum Entry {
       case directory(InputPath, FileIdentity)
-      case file(InputPath, FileIdentity)
+      case file(InputPath, FileStatus)
     }
     var pending: [Entry] = [.directory(directory, identity)]
     while let entry = pending.popLast() {
       switch entry {
-      case .file(let path, let id):
-        Self.add(path, id, to: &result)
+      case .file(let path, let status):
+        Self.add(path, status, to: &result)
       case .directory(let dir, let id):
         guard visited.insert(id).inserted else { continue }  // a symbolic-link loop, or seen before
         // The handle's type differs between Glibc (OpaquePointer) and Darwin (UnsafeMutablePointer<DIR>):
@@ -129,7 +132,7 @@ public struct InputDiscovery: Sendable {
           case S_IFDIR:
             if !hidden { children.append(.directory(path, FileIdentity(info))) }
           case S_IFREG:
-            if wanted { children.append(.file(path, FileIdentity(info))) } else { result.ignored.append(path) }
+            if wanted { children.append(.file(path, FileStatus(info))) } else { result.ignored.append(path) }
           default:
             if wanted {
               let kind = Self.kindName(info.st_mode)
@@ -174,6 +177,8 @@ struct FileIdentity: Hashable, Sendable {
     device = UInt64(truncatingIfNeeded: info.st_dev)
     inode = UInt64(truncatingIfNeeded: info.st_ino)
   }
+
+  init(device: UInt64, inode: UInt64) { (self.device, self.inode) = (device, inode) }
 
   /// The identity of the file at `path` (links followed); nil when there is none.
   init?(path: InputPath) {

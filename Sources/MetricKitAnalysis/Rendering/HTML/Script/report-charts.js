@@ -333,6 +333,7 @@
   Chart.prototype.drawReadout = function (lines) {
     var canvas = this.readout, ratio = window.devicePixelRatio || 1;
     if (!canvas.cssWidth) sizeReadout(this);
+    if (!readoutColors.ink) readColors();
     var width = canvas.cssWidth, context = canvas.getContext('2d');
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
     context.clearRect(0, 0, width, canvas.cssHeight);
@@ -370,7 +371,9 @@
     }
     return text.slice(0, low) + '…';
   }
-  // The page's colours for readouts, read from its style (again when the colour scheme changes).
+  // The page's colours for readouts, read from its style on the first readout (not during the page's
+  // start, where reading a computed style would work the whole page's style out early), and again when
+  // the colour scheme changes.
   var readoutColors = {};
   function readColors() {
     var style = getComputedStyle(root);

@@ -18,7 +18,6 @@
       chart.key = chart.viewKey();
       charts.push(chart);
     });
-    readColors();
     if (window.matchMedia) {
       var scheme = window.matchMedia('(prefers-color-scheme: dark)');
       if (scheme.addEventListener) scheme.addEventListener('change', readColors);

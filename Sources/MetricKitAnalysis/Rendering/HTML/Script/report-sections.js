@@ -88,14 +88,14 @@
   }
 
   // The sticky header's height, kept as the page's scroll padding: a link's target lands below it.
+  // Observed after each layout (never read during the page's start, which would lay the page out early).
   function keepTargetsClearOfHeader() {
     var header = document.querySelector('header.top');
-    if (!header) return;
-    function update() {
+    if (!header || !window.ResizeObserver) return;
+    new ResizeObserver(function (entries) {
+      var box = entries[0].borderBoxSize && entries[0].borderBoxSize[0];
+      var height = box ? box.blockSize : entries[0].contentRect.height;
       var sticky = getComputedStyle(header).position === 'sticky';
-      root.style.scrollPaddingTop = sticky ? Math.ceil(header.getBoundingClientRect().height + 8) + 'px' : '';
-    }
-    update();
-    if (window.ResizeObserver) new ResizeObserver(update).observe(header);
-    else window.addEventListener('resize', update);
+      root.style.scrollPaddingTop = sticky ? Math.ceil(height + 8) + 'px' : '';
+    }).observe(header);
   }
