@@ -228,6 +228,16 @@ struct ReportCommandTests {
     #expect(row("1.0").contains(">30<small> \(rate(30, "1.0"))/1k days</small>"), "\(row("1.0"))")
     #expect(row("2.0").contains(">35<small> \(rate(35, "2.0"))/1k days</small>"), "\(row("2.0"))")
     #expect(row("2.0").contains(">1<small> \(rate(1, "2.0"))/1k days</small>"))
+    // The rates across versions, a kind at a time: the crash marks are 30 and 35 per the versions' days.
+    let rates = try #require(
+      section.components(separatedBy: "<figure class=\"chart version-view\" id=\"diagnostic-rates\"").dropFirst().first)
+    let crash = try #require(rates.components(separatedBy: "data-statistic=\"crash\"").dropFirst().first)
+    for (version, count) in [("1.0", 30), ("2.0", 35)] {
+      let value = Double(count) / Double(days(version)) * 1_000
+      let mark = try #require(
+        crash.components(separatedBy: "data-version=\"\(version)\" data-value=\"").dropFirst().first)
+      #expect(abs((Double(mark.prefix { $0 != "\"" }) ?? 0) - value) < 1e-9, "\(version)")
+    }
     // The signatures only 2.0 has (a crash 5 times, the hang) are marked new, in 2.0's table alone.
     #expect(Self.count("class=\"badge new\"", in: section) == 2)
     let newRows = section.components(separatedBy: "<tr>").filter { $0.contains("badge new") }

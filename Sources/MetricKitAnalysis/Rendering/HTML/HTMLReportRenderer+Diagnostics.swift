@@ -6,6 +6,48 @@ extension HTMLReportRenderer.Context {
   /// The version whose signatures and stacks are shown first: the gate's candidate, else the latest.
   private var focusVersion: String? { page.comparison?.candidate ?? page.diagnostics.last?.version }
 
+  /// Each kind's rate per 1,000 device-days across the versions with metric payloads, as the per-version
+  /// view draws values: one figure, a kind at a time.
+  private func rateChart(_ kinds: [DiagnosticKind]) -> String {
+    let rated = page.diagnostics.filter { (page.exposure[$0.version]?.payloads ?? 0) > 0 }
+    guard rated.count > 1, !kinds.isEmpty else { return "" }
+    let columns = rated.map { v -> VersionChart.Column in
+      let i = versionIndex[v.version]
+      let role =
+        page.comparison.map { $0.candidate == v.version ? "candidate" : $0.baseline == v.version ? "baseline" : nil }
+        ?? nil
+      return VersionChart.Column(
+        label: label(v.version), color: i.map { styles[$0].color } ?? SeriesStyle(version: v.version).color,
+        role: role, emphasised: i.map { emphasised.contains($0) } ?? true)
+    }
+    var out = "<figure class=\"chart version-view\" id=\"diagnostic-rates\" data-metric=\"diagnostics\">"
+    out += "<figcaption><h3>Diagnostics per 1,000 device-days</h3>"
+    if kinds.count > 1 {
+      out += "<span class=\"choice statistics\" role=\"group\" aria-label=\"Kind\">"
+      for (k, kind) in kinds.enumerated() {
+        out += "<button type=\"button\" data-choice=\"\(k)\" aria-pressed=\"\(k == 0)\">\(kind.rawValue)</button>"
+      }
+      out += "</span>"
+    }
+    out += saveButtons(csv: false, chart: "Diagnostics per 1,000 device-days") + "</figcaption>\n"
+    for (k, kind) in kinds.enumerated() {
+      let marks = rated.enumerated().map { n, v in
+        let days = page.exposure[v.version]?.payloads ?? 1
+        return VersionChart.Mark(
+          column: n, value: Double(v.counts[kind] ?? 0) / Double(days) * 1_000, bounds: nil, payloads: days)
+      }
+      let description =
+        "\(kind.rawValue) per 1,000 device-days: "
+        + zip(rated, marks).map { "\(label($0.version)) \(NumberFormatting.text($1.value))" }.joined(separator: ", ")
+      out += "<div class=\"statistic\" data-statistic=\"\(kind.rawValue)\"\(k == 0 ? "" : " hidden")>"
+      out += VersionChart.svg(
+        id: "diagnostic-rates-\(k)", title: "\(kind.rawValue) per 1,000 device-days", description: description,
+        unit: "count", columns: columns, sets: [(name: "", marks: marks)], apple: [], goals: [], fromZero: true)
+      out += "</div>\n"
+    }
+    return out + "</figure>\n"
+  }
+
   func diagnostics() -> String {
     var out = "<section id=\"diagnostics\">\n<h2>Diagnostics</h2>\n"
     let kinds = DiagnosticKind.allCases.filter { k in page.diagnostics.contains { ($0.counts[k] ?? 0) > 0 } }
@@ -41,6 +83,7 @@ extension HTMLReportRenderer.Context {
       out += "</td></tr>\n"
     }
     out += "</tbody></table>\n"
+    out += rateChart(kinds)
     // A signature is new in a version when no earlier version of the page has it.
     var seen: Set<String> = []
     var newIn: [String: Set<String>] = [:]
