@@ -129,8 +129,9 @@ public struct CachedReading: Sendable {
     let fingerprint = DumpAggregate.cacheFingerprint(reader: reader, filter: filter, options: options)
     let files = discovery.files
     let statuses = discovery.statuses
-    let batches = Self.batches(files).map { Array(files[$0]) }
-    let batchStatuses = Self.batches(files).map { Array(statuses[$0]) }
+    let ranges = Self.batches(files)
+    let batches = ranges.map { Array(files[$0]) }
+    let batchStatuses = ranges.map { Array(statuses[$0]) }
     let limits = reader.limits
     // Each batch once, on every thread: merged from the cache into the thread's accumulator, or left
     // to read. Memory holds one accumulator a thread, whatever the number of batches.

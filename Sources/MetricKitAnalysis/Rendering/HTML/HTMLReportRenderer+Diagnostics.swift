@@ -11,15 +11,7 @@ extension HTMLReportRenderer.Context {
   private func rateChart(_ kinds: [DiagnosticKind]) -> String {
     let rated = page.diagnostics.filter { (page.exposure[$0.version]?.payloads ?? 0) > 0 }
     guard rated.count > 1, !kinds.isEmpty else { return "" }
-    let columns = rated.map { v -> VersionChart.Column in
-      let i = versionIndex[v.version]
-      let role =
-        page.comparison.map { $0.candidate == v.version ? "candidate" : $0.baseline == v.version ? "baseline" : nil }
-        ?? nil
-      return VersionChart.Column(
-        label: label(v.version), color: i.map { styles[$0].color } ?? SeriesStyle(version: v.version).color,
-        role: role, emphasised: i.map { emphasised.contains($0) } ?? true)
-    }
+    let columns = rated.map { versionColumn($0.version) }
     var out = "<figure class=\"chart version-view\" id=\"diagnostic-rates\" data-metric=\"diagnostics\">"
     out += "<figcaption><h3>Diagnostics per 1,000 device-days</h3>"
     if kinds.count > 1 {

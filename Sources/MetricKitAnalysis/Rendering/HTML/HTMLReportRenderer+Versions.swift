@@ -68,17 +68,25 @@ extension HTMLReportRenderer.Context {
     return out
   }
 
+  /// The gate's role of `version` (`baseline`, `candidate`); nil for any other version or without a gate.
+  func gateRole(_ version: String) -> String? {
+    guard let c = page.comparison else { return nil }
+    return version == c.candidate ? "candidate" : version == c.baseline ? "baseline" : nil
+  }
+
+  /// A version's column in a per-version chart: its label, its colour, its role in the gate, and
+  /// whether it is in view.
+  func versionColumn(_ version: String) -> VersionChart.Column {
+    let i = versionIndex[version]
+    return VersionChart.Column(
+      label: label(version), color: i.map { styles[$0].color } ?? SeriesStyle(version: version).color,
+      role: gateRole(version), emphasised: i.map { emphasised.contains($0) } ?? true)
+  }
+
   private func svg(_ chart: ReportPage.Chart, id: String) -> String {
     let whole = chart.versions.filter { $0.group == nil }
     let columnOf = Dictionary(uniqueKeysWithValues: whole.enumerated().map { ($1.version, $0) })
-    let columns = whole.map { v -> VersionChart.Column in
-      let i = versionIndex[v.version] ?? 0
-      let role =
-        page.comparison.map { $0.candidate == v.version ? "candidate" : $0.baseline == v.version ? "baseline" : nil }
-        ?? nil
-      return VersionChart.Column(
-        label: label(v.version), color: styles[i].color, role: role, emphasised: emphasised.contains(i))
-    }
+    let columns = whole.map { versionColumn($0.version) }
     func marks(_ group: String?) -> [VersionChart.Mark] {
       chart.versions.filter { $0.group == group }.compactMap { v in
         columnOf[v.version].map {

@@ -179,10 +179,7 @@ public enum HTMLReportRenderer {
     /// A version's legend button: its swatch and name; a click hides or shows it, alt-click shows it alone.
     private func legendButton(_ n: Int) -> String {
       let name = TextEscaping.html(label(page.versions[n].version))
-      let role =
-        page.comparison.map {
-          n == versionIndex[$0.candidate] ? " (candidate)" : n == versionIndex[$0.baseline] ? " (baseline)" : ""
-        } ?? ""
+      let role = gateRole(page.versions[n].version).map { " (\($0))" } ?? ""
       // With groups, lines take their group's dash: a version's swatch is its colour alone.
       return toggleButton(
         "version", n, name: name + role, title: "Show or hide \(name) (alt-click: \(name) alone)",
