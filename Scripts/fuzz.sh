@@ -57,14 +57,26 @@ case "$target" in
       --cache "$work/cache" >/dev/null 2>&1 || true
     swift run -c release metrics-report trend Samples/dump --metric '*' --interval day --by deviceType \
       --cache "$work/cache" >/dev/null 2>&1 || true
-    # Each entry whole, and its sections alone, split by a 0x1E byte (the harness gives them a correct
-    # header); each result's points alone.
-    find "$work/cache/entries" -type f | while read -r f; do
+    # Each entry and kept merge whole, and their sections alone, split by 0x1E bytes (a kept merge's
+    # after a 0x1D byte; the harness gives them a correct header); each result's points alone.
+    find "$work/cache/entries" "$work/cache/results" -type f | while read -r f; do
       cp "$f" "$work/seeds/"
-      { sed -n 2,3p "$f"; printf '\036'; sed -n 4p "$f"; } > "$work/seeds/$(basename "$f").sections"
-    done
-    find "$work/cache/results" -type f | while read -r f; do
-      tail -n +3 "$f" > "$work/seeds/$(basename "$f").points"
+      python3 - "$f" "$work/seeds/$(basename "$f")" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+end = data.index(b"\n")
+header = data[:end].split(b" ")
+lengths = [int(n) for n in header[3::2]]
+sections, at = [], end + 1
+for n in lengths:
+    sections.append(data[at:at + n])
+    at += n
+if len(sections) == 3:
+    prefix = b"\x1d" if header[1] == b"result" else b""
+    open(sys.argv[2] + ".sections", "wb").write(prefix + b"\x1e".join(sections))
+else:
+    open(sys.argv[2] + ".points", "wb").write(sections[0].split(b"\n", 1)[1])
+PY
     done ;;
   collector)
     # Request bodies (a 0 byte first): the samples' files as devices send them.

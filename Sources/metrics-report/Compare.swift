@@ -148,7 +148,12 @@ struct Compare: ParsableCommand {
         for: input.recipe(reading: [gate.rules].compactMap { $0 }), say: ReportOutput.printError
       ) {
         aggregate = try gate.windowed(options, baseline: baselineFromDump, candidate: candidateFromDump) {
-          try input.read($0, filter: filter, through: cache, announced: false).aggregate
+          guard $0 == options else {
+            return try input.read($0, filter: filter, through: cache, announced: false).aggregate
+          }
+          let whole = outline.whole()
+          if !outline.isWhole { for note in whole.notes(summary: false) { ReportOutput.printError(note) } }
+          return whole.aggregate
         }
         return try evaluate()
       }.output

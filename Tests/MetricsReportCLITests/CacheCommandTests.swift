@@ -54,7 +54,7 @@ struct CacheCommandTests {
         #expect(warm.stdout == plain.stdout, "warm: \(run)")
         #expect(cold.status == plain.status && warm.status == plain.status, "\(run)")
         // Warm: nothing read again. (The same options as an earlier run share its entries.)
-        #expect(warm.stderr.contains("from the cache, 0 read (0 files)"), "\(run): \(warm.stderr)")
+        #expect(warm.stderr.contains(", 0 read (0 files)"), "\(run): \(warm.stderr)")
         // The rest of standard error (rejections, notes) is the same too.
         let notes = { (text: String) in text.split(separator: "\n").filter { !$0.hasPrefix("cache: ") } }
         #expect(notes(warm.stderr) == notes(plain.stderr), "\(run)")
@@ -344,8 +344,8 @@ struct CacheCommandTests {
       #expect(try String(contentsOf: mine.appendingPathComponent("a.txt"), encoding: .utf8) == "keep me")
       // A cache whose entries folder is a link is refused, and nothing is written through it.
       let linked = dir.appendingPathComponent("linked")
-      try fm.createDirectory(at: linked, withIntermediateDirectories: true)
-      try Data("metrics-report cache 5\n".utf8).write(to: linked.appendingPathComponent("FORMAT"))
+      _ = try CLIRunner.run(["summary", "Samples/dump", "--cache", linked.path])
+      try fm.removeItem(at: linked.appendingPathComponent("entries"))
       try fm.createSymbolicLink(at: linked.appendingPathComponent("entries"), withDestinationURL: mine)
       let refused = try CLIRunner.run(["summary", "Samples/dump", "--cache", linked.path])
       #expect(refused.status == 2 && refused.stderr.contains("entries is not a folder"), "\(refused.stderr)")
@@ -429,9 +429,12 @@ struct CacheCommandTests {
   /// The batches from the cache and read, from a run's `cache:` line.
   static func cacheCounts(_ stderr: String) -> (hits: Int, read: Int) {
     guard let line = stderr.split(separator: "\n").first(where: { $0.hasPrefix("cache: ") }) else { return (-1, -1) }
-    let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-    // "cache: H of N batches (F files) from the cache, R read (G files)"
-    return numbers.count >= 5 ? (numbers[0], numbers[3]) : (-1, -1)
+    // "cache: H of N batches (F files) from the cache[ (K as one kept merge)], R read (G files)"
+    let parts = line.split(separator: ", ")
+    guard parts.count >= 2, let hits = Int(parts[0].dropFirst(7).prefix { $0.isNumber }),
+      let read = Int(parts[1].prefix { $0.isNumber })
+    else { return (-1, -1) }
+    return (hits, read)
   }
 
   @Test func aCacheOfAnotherFormatOrAFolderThatIsNotOneIsRefused() throws {
@@ -443,7 +446,7 @@ struct CacheCommandTests {
       let refused = try CLIRunner.run(["summary", "Samples/dump", "--cache", other.path])
       #expect(refused.status == 2 && refused.stdout.isEmpty)
       #expect(
-        refused.stderr.contains("a metrics-report cache of format 1; this build reads format 5"), "\(refused.stderr)")
+        refused.stderr.contains("a metrics-report cache of format 1; this build reads format "), "\(refused.stderr)")
       let notCache = dir.appendingPathComponent("photos")
       try FileManager.default.createDirectory(at: notCache, withIntermediateDirectories: true)
       try Data("x".utf8).write(to: notCache.appendingPathComponent("a.jpg"))
@@ -463,13 +466,24 @@ struct CacheCommandTests {
       _ = try CLIRunner.run(run + ["--cache", cache.path])
       let entries = try Self.entries(cache)
       #expect(entries.count == 7)
-      // One cut in half (a torn write), one with a byte changed (damage), one left empty.
+      // Their kept merge damaged: reported, and the entries merged one by one instead.
+      let merges = try Self.files(in: cache.appendingPathComponent("results"))
+      #expect(merges.count == 1)
+      var merge = try Data(contentsOf: merges[0])
+      merge[merge.count - 5] ^= 0x01
+      try merge.write(to: merges[0])
+      let fromEntries = try CLIRunner.run(run + ["--cache", cache.path])
+      #expect(fromEntries.stdout == plain.stdout)
+      #expect(fromEntries.stderr.contains("recomputed \(merges[0].path): damaged"), "\(fromEntries.stderr)")
+      #expect(fromEntries.stderr.contains("7 of 7 batches") && !fromEntries.stderr.contains("kept merge"))
+      // Gone, so that the next run reads each entry: one cut in half (a torn write), one with a byte changed (damage), one left empty.
       let torn = try Data(contentsOf: entries[0])
       try torn.prefix(torn.count / 2).write(to: entries[0])
       var damaged = try Data(contentsOf: entries[1])
       damaged[damaged.count - 20] ^= 0x01
       try damaged.write(to: entries[1])
       try Data().write(to: entries[2])
+      try FileManager.default.removeItem(at: merges[0])
       // And a stopped run's temporary file, two hours old.
       let temporary = URL(fileURLWithPath: entries[3].path + ".tmp-1-2")
       try Data("{\"partial".utf8).write(to: temporary)
@@ -493,9 +507,11 @@ struct CacheCommandTests {
   }
 
   /// The entry files of a cache.
-  static func entries(_ cache: URL) throws -> [URL] {
-    let root = cache.appendingPathComponent("entries")
-    return try FileManager.default.subpathsOfDirectory(atPath: root.path).map { root.appendingPathComponent($0) }
+  static func entries(_ cache: URL) throws -> [URL] { try files(in: cache.appendingPathComponent("entries")) }
+
+  /// The files of a cache's folder (`entries`, `results`), by path.
+  static func files(in root: URL) throws -> [URL] {
+    try FileManager.default.subpathsOfDirectory(atPath: root.path).map { root.appendingPathComponent($0) }
       .filter { !$0.hasDirectoryPath && $0.lastPathComponent.count == 64 }.sorted { $0.path < $1.path }
   }
 

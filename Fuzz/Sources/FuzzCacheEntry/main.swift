@@ -1,6 +1,7 @@
 // Fuzzes the cache's files and everything that reads them: any bytes as an entry file (header,
-// checksums, sources, outline, aggregate), its outline alone, and a trend interval's cached points;
-// a decoded entry merged with itself, then a summary, a trend and a comparison of it.
+// checksums, sources, outline, aggregate, packed numbers), its outline alone, a kept merge (in outline
+// and whole), and a trend interval's cached points; a decoded entry merged with itself, then a
+// summary, a trend and a comparison of it.
 import FuzzSupport
 import MetricKitAnalysis
 
@@ -10,28 +11,35 @@ public func fuzzCacheEntry(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
   let metrics = [MetricID.hangRate, MetricID.scrollHitchRate]
   _ = try? TrendReport.decodeCachedPoints(
     bytes, metrics: metrics, start: CalendarDay(daysSinceEpoch: 19_000), payloads: 3)
-  // An entry whose header the mutations left intact reads on; most mutated entries would fail the
-  // checksums and stop there. So an input whose header line does not start as an entry's is taken as
-  // the entry's two sections (split at its first 0x1E byte: the sources and outline lines, then the
-  // aggregate's JSON; without one, an outline of `null`) and given a correct header: the decoders
-  // behind it are fuzzed.
-  if !bytes.starts(with: Array("metrics-report-cache entry ".utf8)) {
-    let split = bytes.firstIndex(of: 0x1E)
-    let outline = split.map { Array(bytes[..<$0]) } ?? Array("[]\nnull\n".utf8)
-    let body = split.map { Array(bytes[($0 + 1)...]) } ?? bytes
-    func fnv(_ b: [UInt8]) -> String {
-      var h: UInt64 = 0xcbf2_9ce4_8422_2325
-      for x in b { h = (h ^ UInt64(x)) &* 0x100_0000_01b3 }
-      return String(h, radix: 16)
-    }
-    let header =
-      "metrics-report-cache entry \(AggregateCache.formatVersion) \(outline.count) \(fnv(outline)) \(body.count) \(fnv(body))\n"
-    bytes = Array(header.utf8) + outline + body
+  // A file whose header the mutations left intact reads on; most mutated files would fail the
+  // checksums and stop there. So an input whose header line does not start as a cache file's is taken
+  // as a file's three sections, split at its first two 0x1E bytes (an entry's: the sources and outline
+  // lines, the aggregate's JSON, its packed numbers; after a first 0x1D byte, a kept merge's: the
+  // entries and series lines, the aggregate's JSON, its packed numbers), and given a correct header:
+  // the decoders behind it are fuzzed.
+  let merge = bytes.first == 0x1D
+  if !bytes.starts(with: Array("metrics-report-cache ".utf8)) {
+    let body = merge ? Array(bytes.dropFirst()) : bytes
+    let first = body.firstIndex(of: 0x1E)
+    let second = first.flatMap { f in body[(f + 1)...].firstIndex(of: 0x1E) }
+    let outline = first.map { Array(body[..<$0]) } ?? Array("[]\nnull\n".utf8)
+    let json = first.map { f in Array(body[(f + 1)..<(second ?? body.count)]) } ?? body
+    let numbers = second.map { Array(body[($0 + 1)...]) } ?? []
+    bytes = AggregateCache.fileBytes(kind: merge ? "result" : "entry", [outline, json, numbers])
   }
   let evaluator = RegressionEvaluator()
   var options = evaluator.aggregationOptions
   options.interval = .day
   options.grouping = GroupingKey(parsing: "deviceType")
+  if merge || bytes.starts(with: Array("metrics-report-cache result ".utf8)) {
+    for outline in [true, false] {
+      if let merged = try? AggregateCache.decodeMergedEntries(
+        bytes, outline: outline, options: options, reader: PayloadReader())
+      {
+        _ = TrendReport(aggregate: merged, metrics: ["*", "payloads"], interval: .day)
+      }
+    }
+  }
   if let outline = try? AggregateCache.decodeOutline(
     bytes, size: bytes.count, options: options, reader: PayloadReader())
   {

@@ -107,8 +107,8 @@ extension AggregateCache {
         }
         // Whole, every checksum right, and its first line (sources, or entries) read.
         let line = Self.contents(ofRegularFile: path).flatMap { bytes -> String? in
-          let sections = try? Self.sections(
-            of: bytes, kind: kind == "entries" ? "entry" : "result", count: kind == "entries" ? 2 : 1)
+          // (A result has one section, or three: a kept merge.)
+          let sections = try? Self.sections(of: bytes, kind: kind == "entries" ? "entry" : "result", count: nil)
           guard let sections, sections.allSatisfy({ (try? $0.check(in: bytes)) != nil }) else { return nil }
           return sections[0].firstLine(in: bytes)
         }

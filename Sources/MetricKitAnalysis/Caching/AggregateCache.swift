@@ -14,20 +14,21 @@ import Foundation
 /// names whose hash says so, so that a file added to a large flat folder changes one batch), keyed by
 /// the SHA-256 of the aggregation's options, the cache's format and each file's path, device, inode,
 /// size, modification and change times (with ``hashesContent``, its path, size and the SHA-256 of its
-/// bytes). An entry is
-/// written to a temporary file and renamed into place: a run killed at any point leaves whole entries
-/// or none. Its first line holds the length and checksum of each of its two sections (its outline, its
-/// aggregate), so that an entry damaged later is detected, recomputed and replaced.
+/// bytes). An entry is written to a temporary file and renamed into place: a run killed at any point
+/// leaves whole entries or none. Its first line holds the length and checksum of each of its three
+/// sections (its outline, its aggregate's JSON, the exact samples' values packed as binary numbers:
+/// ``PackedNumbers``), so that an entry damaged later is detected, recomputed and replaced.
 ///
 /// Layout: `FORMAT` (`metrics-report cache N`), `entries/ab/abcdef…` (the key in hex), `results/ab/…`
-/// (what was computed from entries: trend points, whole outputs), `hashes/ab/…` (with
+/// (what was computed from entries: trend points, whole outputs, the entries a reading merged, kept
+/// merged for the next reading like it), `hashes/ab/…` (with
 /// ``hashesContent``: each file's content hash with the `stat` it was taken at).
 public struct AggregateCache: Sendable {
   /// The format of the folder and its entries, part of every key. It changes whenever what an
   /// aggregate holds, how a payload is aggregated or what a key covers changes, so that no entry made
   /// by other code is ever merged. Entries of another format are never read: a cache made by another
   /// format is refused whole.
-  public static let formatVersion = 5
+  public static let formatVersion = 6
   static let entryKind = "metrics-report-cache-entry"
   static let formatText = "metrics-report cache \(formatVersion)\n"
 
@@ -186,9 +187,30 @@ public struct AggregateCache: Sendable {
         }))
   }
 
-  /// The key of a batch: the SHA-256, in hex, of the format, the options' fingerprint and the sources.
-  static func key(fingerprint: String, sources: [Source]) -> String {
-    ContentHash.hex(ContentHash.sha256(Array("format \(formatVersion)\n\(fingerprint)\n\(sourcesLine(sources))".utf8)))
+  /// The key of a batch: the SHA-256, in hex, of the format, the options' fingerprint (`KeyBase`) and
+  /// each source's path and numbers, in binary (no text is formatted for it: a run makes a key for
+  /// every batch of its inputs).
+  static func key(_ base: KeyBase, sources: [Source]) -> String {
+    var bytes = base.prefix
+    bytes.reserveCapacity(bytes.count + sources.count * 96)
+    for source in sources {
+      bytes += source.path.utf8
+      bytes.append(0)
+      for n in [source.device, source.inode, UInt64(bitPattern: source.size)] {
+        withUnsafeBytes(of: n.littleEndian) { bytes += $0 }
+      }
+      for n in [source.modified, source.changed] { withUnsafeBytes(of: n.littleEndian) { bytes += $0 } }
+      if let content = source.content { bytes += content.utf8 }
+      bytes.append(0x0A)
+    }
+    return ContentHash.hex(ContentHash.sha256(bytes))
+  }
+
+  /// What every key of a reading starts with: the format and the options' fingerprint.
+  struct KeyBase: Sendable {
+    var prefix: [UInt8]
+
+    init(fingerprint: String) { prefix = Array("format \(formatVersion)\n\(fingerprint)\n".utf8) }
   }
 
   func entryPath(_ key: String) -> String { "\(directory)/entries/\(key.prefix(2))/\(key)" }
@@ -227,7 +249,7 @@ public struct AggregateCache: Sendable {
     defer { close(fd) }
     // Outlines are a few kilobytes; a longer one is read whole.
     var bytes = Self.readPrefix(fd, count: min(size, 1 << 16))
-    if let sections = try? Self.sections(of: bytes, kind: "entry", count: 2, size: size),
+    if let sections = try? Self.sections(of: bytes, kind: "entry", count: 3, size: size),
       sections[0].range.upperBound > bytes.count
     {
       bytes = Self.readPrefix(fd, count: size)
@@ -288,11 +310,23 @@ public struct AggregateCache: Sendable {
   static func decodeEntry(_ bytes: [UInt8], options: AggregationOptions, reader: PayloadReader, parser: JSONParser?)
     throws(CacheError) -> DumpAggregate
   {
-    let sections = try Self.sections(of: bytes, kind: "entry", count: 2)
+    let sections = try Self.sections(of: bytes, kind: "entry", count: 3)
     for section in sections { try section.check(in: bytes) }
-    return try Self.decodeJSON(bytes[sections[1].range], what: "cache entry", parser: parser) {
-      (root) throws(PayloadDecodingError) in
-      try DumpAggregate(cacheEntry: root, options: options, reader: reader)
+    return try Self.decodeAggregate(
+      json: bytes[sections[1].range], numbers: bytes[sections[2].range], options: options, reader: reader,
+      parser: parser)
+  }
+
+  /// An aggregate from an entry's JSON and the numbers packed beside it.
+  static func decodeAggregate(
+    json: ArraySlice<UInt8>, numbers: ArraySlice<UInt8>, options: AggregationOptions, reader: PayloadReader,
+    parser: JSONParser?
+  ) throws(CacheError) -> DumpAggregate {
+    guard let packed = PackedNumbers(bytes: numbers) else {
+      throw CacheError.unreadable("the packed numbers are not a whole number of eight-byte values")
+    }
+    return try Self.decodeJSON(json, what: "cache entry", parser: parser) { (root) throws(PayloadDecodingError) in
+      try DumpAggregate(cacheEntry: root, options: options, reader: reader, packed: packed)
     }
   }
 
@@ -309,7 +343,7 @@ public struct AggregateCache: Sendable {
   static func decodeOutline(
     _ bytes: [UInt8], size: Int, options: AggregationOptions, reader: PayloadReader, parser: JSONParser?
   ) throws(CacheError) -> DumpAggregate {
-    let sections = try Self.sections(of: bytes, kind: "entry", count: 2, size: size)
+    let sections = try Self.sections(of: bytes, kind: "entry", count: 3, size: size)
     try sections[0].check(in: bytes)
     guard let outline = sections[0].afterFirstLine(in: bytes) else { throw CacheError.unreadable("no sources line") }
     return try Self.decodeJSON(bytes[outline], what: "cache entry outline", parser: parser) {
@@ -352,7 +386,7 @@ public struct AggregateCache: Sendable {
 
     /// Checks the section's bytes against its checksum.
     func check(in bytes: [UInt8]) throws(CacheError) {
-      guard range.upperBound <= bytes.count, FNV1a.hash(bytes[range]) == sum else {
+      guard range.upperBound <= bytes.count, WordChecksum.of(bytes[range]) == sum else {
         throw CacheError.unreadable("damaged: the checksum does not match")
       }
     }
@@ -369,14 +403,16 @@ public struct AggregateCache: Sendable {
     }
   }
 
-  /// The `count` sections of a cache file of `kind`, from its header line
-  /// (`metrics-report-cache KIND FORMAT LENGTH CHECKSUM…`, a length and checksum per section), once
-  /// the file's size (`size`, or that of `bytes` when they are the whole file) is checked to be the
-  /// header's and the sections' together: a torn file's is not. The checksums are checked by
-  /// ``Section/check(in:)``. An entry has two sections (its outline, its aggregate), a result one.
-  static func sections(of bytes: [UInt8], kind: String, count: Int, size: Int? = nil) throws(CacheError) -> [Section] {
+  /// The `count` sections of a cache file of `kind` (nil: as many as its header lists), from its
+  /// header line (`metrics-report-cache KIND FORMAT LENGTH CHECKSUM…`, a length and checksum per
+  /// section), once the file's size (`size`, or that of `bytes` when they are the whole file) is
+  /// checked to be the header's and the sections' together: a torn file's is not. The checksums are
+  /// checked by ``Section/check(in:)``. An entry has three sections (its outline, its aggregate's
+  /// JSON, the numbers packed beside it), a result one, a kept merge three.
+  static func sections(of bytes: [UInt8], kind: String, count: Int?, size: Int? = nil) throws(CacheError) -> [Section] {
     guard let firstEnd = bytes.prefix(512).firstIndex(of: 0x0A) else { throw CacheError.unreadable("no header line") }
     let header = String(decoding: bytes[..<firstEnd], as: UTF8.self).split(separator: " ")
+    let count = count ?? max(1, (header.count - 3) / 2)
     guard header.count == 3 + 2 * count, header[0] == "metrics-report-cache", header[1] == kind,
       header[2] == "\(formatVersion)"
     else { throw CacheError.unreadable("not a cache \(kind) of format \(formatVersion)") }
@@ -408,14 +444,17 @@ public struct AggregateCache: Sendable {
   /// (the sources line, the outline's JSON), the aggregate's JSON.
   static func entryBytes(_ aggregate: DumpAggregate, sources: [Source]) -> [UInt8] {
     let outline = Array((sourcesLine(sources) + "\n" + aggregate.cacheOutlineJSON() + "\n").utf8)
-    return fileBytes(kind: "entry", [outline, Array(aggregate.cacheEntryJSON().utf8)])
+    var packed: PackedNumbers? = PackedNumbers()
+    let json = Array(aggregate.cacheEntryJSON(packing: &packed).utf8)
+    return fileBytes(kind: "entry", [outline, json, packed!.bytes])
   }
 
-  /// A cache file's bytes: a header line with its kind, the format, and each section's length and
-  /// checksum, then the sections.
-  static func fileBytes(kind: String, _ sections: [[UInt8]]) -> [UInt8] {
+  /// A cache file's bytes: a header line with its kind (`entry`, `result`), the format, and each
+  /// section's length and checksum, then the sections. (Public for tools that make cache files from
+  /// other bytes: the fuzzer.)
+  public static func fileBytes(kind: String, _ sections: [[UInt8]]) -> [UInt8] {
     var header = "metrics-report-cache \(kind) \(Self.formatVersion)"
-    for section in sections { header += " \(section.count) \(String(FNV1a.hash(section), radix: 16))" }
+    for section in sections { header += " \(section.count) \(String(WordChecksum.of(section), radix: 16))" }
     return Array((header + "\n").utf8) + sections.joined()
   }
 

@@ -22,6 +22,9 @@ public struct CachedReading: Sendable {
     public var notStored = 0
     /// Files hashed (with content hashing: those whose `stat` changed since they were last hashed).
     public var filesHashed = 0
+    /// Of the batches from the cache, those taken merged, as the last reading like this one merged
+    /// them (one file), not entry by entry.
+    public var merged = 0
 
     /// Adds another part's use.
     mutating func add(_ other: Use) {
@@ -31,13 +34,15 @@ public struct CachedReading: Sendable {
       filesRead += other.filesRead
       notStored += other.notStored
       filesHashed += other.filesHashed
+      merged += other.merged
       damaged += other.damaged
     }
 
     /// One line for a run's standard error.
     public var summary: String {
-      var text = "cache: \(hits) of \(hits + misses) batches (\(filesFromCache) files) from the cache, "
-      text += "\(misses) read (\(filesRead) files)"
+      var text = "cache: \(hits) of \(hits + misses) batches (\(filesFromCache) files) from the cache"
+      if merged > 0 { text += " (\(merged) as one kept merge)" }
+      text += ", \(misses) read (\(filesRead) files)"
       if filesHashed > 0 { text += "; \(filesHashed) files hashed" }
       if !damaged.isEmpty { text += "; \(damaged.count) damaged entries recomputed" }
       if notStored > 0 { text += "; \(notStored) entries could not be written" }
@@ -72,6 +77,12 @@ public struct CachedReading: Sendable {
   var unknownSeries: Set<SeriesKey> = []
   /// What standard input held (it cannot be read twice).
   private var standardInputPart: DumpAggregate?
+  /// Everything besides the files that decides the aggregate (``DumpAggregate/cacheFingerprint``).
+  private var fingerprint = ""
+  /// Whether parts found in the cache are held in outline.
+  private var outlinesOnly = false
+  /// The entries merged, as this reading kept them for the next one (nil when it kept none).
+  private var merge: AggregateCache.MergedEntries?
 
   /// Reads `paths` as `DumpAggregate(paths:reader:filter:options:threads:standardInput:)`
   /// does, taking the aggregate of each batch of unchanged files from `cache` and reading only the
@@ -98,12 +109,27 @@ public struct CachedReading: Sendable {
       outlinesOnly: outlinesOnly, standardInput: part)
   }
 
-  /// The same inputs read again, not in outline (standard input as it was read).
+  /// The same inputs read again, not in outline (standard input as it was read; the files as this
+  /// reading listed and keyed them).
   func readAgain() -> CachedReading {
-    CachedReading(request, cache: cache, outlinesOnly: false, standardInput: standardInputPart)
+    CachedReading(request, cache: cache, outlinesOnly: false, standardInput: standardInputPart, listing: listing)
   }
 
-  private init(_ request: Request, cache: AggregateCache, outlinesOnly: Bool, standardInput: DumpAggregate?) {
+  /// The files a reading found, and the key of each batch of them (nil where a file could not be
+  /// examined).
+  struct Listing: Sendable {
+    var discovery: InputDiscovery.Result
+    var keys: [(sources: [AggregateCache.Source], key: String)?]
+    var filesHashed: Int
+  }
+
+  /// What this reading listed and keyed, for a reading of the same inputs again.
+  private var listing: Listing?
+
+  private init(
+    _ request: Request, cache: AggregateCache, outlinesOnly: Bool, standardInput: DumpAggregate?,
+    listing: Listing? = nil
+  ) {
     let (paths, reader, filter, options, threads) = (
       request.paths, request.reader, request.filter, request.options, request.threads
     )
@@ -118,30 +144,94 @@ public struct CachedReading: Sendable {
       self.aggregate = aggregate
       return
     }
-    var aggregate = standardInput ?? DumpAggregate(limits: reader.limits)
-    unknownSeries = Set(aggregate.series.keys)
-    let discovery = InputDiscovery().discover(paths)
+    // What no entry holds: standard input, and the paths that could not be listed.
+    var outside = standardInput ?? DumpAggregate(limits: reader.limits)
+    unknownSeries = Set(outside.series.keys)
+    let discovery = listing?.discovery ?? InputDiscovery().discover(paths)
     for (path, failure) in discovery.failures {
-      aggregate.add(
+      outside.add(
         .rejected(Rejection(location: PayloadLocation(path: path.description), reason: failure.reason)), filter: filter,
         options: options)
     }
     let fingerprint = DumpAggregate.cacheFingerprint(reader: reader, filter: filter, options: options)
+    (self.fingerprint, self.outlinesOnly) = (fingerprint, outlinesOnly)
     let files = discovery.files
     let statuses = discovery.statuses
-    let ranges = Self.batches(files)
-    let batches = ranges.map { Array(files[$0]) }
-    let batchStatuses = ranges.map { Array(statuses[$0]) }
+    let batches = Self.batches(files)
     let limits = reader.limits
-    // Each batch once, on every thread: merged from the cache into the thread's accumulator, or left
-    // to read. Memory holds one accumulator a thread, whatever the number of batches.
+    let keyBase = AggregateCache.KeyBase(fingerprint: fingerprint)
+    // (With one JSON parser a thread, reused from entry to entry.)
+    func run<T: Sendable>(_ count: Int, _ body: @Sendable @escaping (inout T, Int, JSONParser?) -> Void, _ initial: T)
+      -> [T]
+    {
+      let workers = max(1, min(threads, count))
+      let slots = ParallelSlots<T>(count: workers)
+      let next = NextItem()
+      DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        var state = initial
+        let parser = JSONParser(maximumDepth: AggregateCache.maximumDepth)
+        while let i = next.take(below: count) { body(&state, i, parser) }
+        slots.store(state, at: worker)
+      }
+      return slots.values
+    }
+    // Each batch's key: its files as discovery's one `stat` saw them (with content hashing, hashed
+    // only where that changed since their last hash); nil when a file cannot be examined, which
+    // leaves its batch uncached (its reading reports it).
+    struct Keyed: Sendable {
+      var keys: [(index: Int, sources: [AggregateCache.Source], key: String)] = []
+      var filesHashed = 0
+    }
+    var keyed = listing?.keys ?? []
+    var use = Use()
+    for part in run(
+      listing == nil ? batches.count : 0,
+      { keyed, i, _ in
+        var sources: [AggregateCache.Source] = []
+        for n in batches[i] {
+          guard cache.hashesContent else {
+            sources.append(AggregateCache.Source(path: files[n], status: statuses[n]))
+            continue
+          }
+          guard let hash = cache.contentHash(of: files[n], status: statuses[n]) else { return }
+          if hash.computed { keyed.filesHashed += 1 }
+          sources.append(AggregateCache.Source(path: files[n], status: statuses[n], content: hash.hex))
+        }
+        keyed.keys.append((i, sources, AggregateCache.key(keyBase, sources: sources)))
+      }, Keyed())
+    {
+      if keyed.isEmpty { keyed = Array(repeating: nil, count: batches.count) }
+      for (i, sources, key) in part.keys { keyed[i] = (sources, key) }
+      use.filesHashed += part.filesHashed
+    }
+    if keyed.count != batches.count { keyed = Array(repeating: nil, count: batches.count) }
+    let keys = keyed
+    self.listing = Listing(discovery: discovery, keys: keys, filesHashed: use.filesHashed)
+    let everyKey = standardInput == nil ? keys.compactMap { $0?.key } : []
+    entries = everyKey.count == batches.count ? everyKey.sorted() : nil
+    // The entries the last reading like this one merged, when it merged none that this one does not:
+    // merged again as they are, and only the other batches looked up.
+    let mergedKey = entries.map { _ in
+      AggregateCache.mergedKey(fingerprint: fingerprint, paths: paths, outline: outlinesOnly)
+    }
+    var merged: AggregateCache.MergedEntries?
+    if let mergedKey {
+      switch cache.loadMerged(mergedKey, outline: outlinesOnly, options: options, reader: reader, parser: nil) {
+      case .success(let found) where Set(found.entries).isSubset(of: everyKey): merged = found
+      case .failure(let failure): use.damaged.append(failure.description)
+      case .success, nil: break
+      }
+    }
+    let kept = Set(merged?.entries ?? [])
+    let pending = batches.indices.filter { keys[$0].map { !kept.contains($0.key) } ?? true }
+    // Each pending batch once, on every thread: merged from the cache into the thread's accumulator, or
+    // left to read. Memory holds one accumulator a thread, whatever the number of batches.
     struct Pass: Sendable {
       var aggregate: DumpAggregate
       var use = Use()
-      var keys: [String] = []
       var entrySeries: [(String, [SeriesKey])] = []
       var unknownSeries: [SeriesKey] = []
-      var toRead: [(index: Int, sources: [AggregateCache.Source]?, key: String?)] = []
+      var toRead: [Int] = []
 
       /// Merges a batch's part, the entry `key`'s (nil: not through the cache).
       mutating func merge(_ part: DumpAggregate, entry key: String?) {
@@ -150,83 +240,94 @@ public struct CachedReading: Sendable {
         aggregate.merge(part)
       }
     }
-    // (With one JSON parser a thread, reused from entry to entry.)
-    func run(_ count: Int, _ body: @Sendable @escaping (inout Pass, Int, JSONParser?) -> Void) -> [Pass] {
-      let workers = max(1, min(threads, count))
-      let slots = ParallelSlots<Pass>(count: workers)
-      let next = NextItem()
-      DispatchQueue.concurrentPerform(iterations: workers) { worker in
-        var pass = Pass(aggregate: DumpAggregate(limits: limits))
-        let parser = JSONParser(maximumDepth: AggregateCache.maximumDepth)
-        while let i = next.take(below: count) { body(&pass, i, parser) }
-        slots.store(pass, at: worker)
-      }
-      return slots.values
-    }
-    let looked = run(batches.count) { pass, i, parser in
-      // The files as discovery's one `stat` saw them; hashed only where that changed since the last hash.
-      var sources: [AggregateCache.Source] = []
-      for (path, status) in zip(batches[i], batchStatuses[i]) {
-        guard cache.hashesContent else {
-          sources.append(AggregateCache.Source(path: path, status: status))
-          continue
+    let looked = run(
+      pending.count,
+      { pass, n, parser in
+        let i = pending[n]
+        guard let key = keys[i]?.key else {
+          pass.toRead.append(i)
+          return
         }
-        guard let hash = cache.contentHash(of: path, status: status) else { break }
-        if hash.computed { pass.use.filesHashed += 1 }
-        sources.append(AggregateCache.Source(path: path, status: status, content: hash.hex))
-      }
-      // A file that cannot be examined leaves its batch uncached (its reading reports it).
-      guard sources.count == batches[i].count else {
-        pass.toRead.append((i, nil, nil))
-        return
-      }
-      let key = AggregateCache.key(fingerprint: fingerprint, sources: sources)
-      pass.keys.append(key)
-      let lookup =
-        outlinesOnly
-        ? cache.loadOutline(key, options: options, reader: reader, parser: parser)
-        : cache.load(key, options: options, reader: reader, parser: parser)
-      switch lookup {
-      case .hit(let part):
-        pass.merge(part, entry: key)
-        pass.use.hits += 1
-        pass.use.filesFromCache += batches[i].count
-      case .miss:
-        pass.toRead.append((i, sources, key))
-      case .damaged(let reason):
-        pass.use.damaged.append(reason)
-        pass.toRead.append((i, sources, key))
-      }
-    }
-    let toRead = looked.flatMap(\.toRead).sorted { $0.index < $1.index }
+        let lookup =
+          outlinesOnly
+          ? cache.loadOutline(key, options: options, reader: reader, parser: parser)
+          : cache.load(key, options: options, reader: reader, parser: parser)
+        switch lookup {
+        case .hit(let part):
+          pass.merge(part, entry: key)
+          pass.use.hits += 1
+          pass.use.filesFromCache += batches[i].count
+        case .miss:
+          pass.toRead.append(i)
+        case .damaged(let reason):
+          pass.use.damaged.append(reason)
+          pass.toRead.append(i)
+        }
+      }, Pass(aggregate: DumpAggregate(limits: limits)))
+    let toRead = looked.flatMap(\.toRead).sorted()
     // Read, and stored: one batch takes every thread, several take one each.
     let perBatchThreads = toRead.count == 1 ? threads : 1
-    let read = run(toRead.count) { pass, n, _ in
-      let (i, sources, key) = toRead[n]
-      var part = DumpAggregate(limits: limits)
-      let accumulators = reader.read(
-        files: batches[i], threads: perBatchThreads, makeAccumulator: { DumpAggregate(limits: limits) },
-        visit: { $0.add($1, filter: filter, options: options) })
-      for accumulator in accumulators { part.merge(accumulator) }
-      if let sources, let key, !cache.store(part, key: key, sources: sources) { pass.use.notStored += 1 }
-      pass.merge(part, entry: sources == nil ? nil : key)
-      pass.use.misses += 1
-      pass.use.filesRead += batches[i].count
+    let read = run(
+      toRead.count,
+      { pass, n, _ in
+        let i = toRead[n]
+        var part = DumpAggregate(limits: limits)
+        let accumulators = reader.read(
+          files: Array(files[batches[i]]), threads: perBatchThreads,
+          makeAccumulator: { DumpAggregate(limits: limits) }, visit: { $0.add($1, filter: filter, options: options) })
+        for accumulator in accumulators { part.merge(accumulator) }
+        if let (sources, key) = keys[i], !cache.store(part, key: key, sources: sources) { pass.use.notStored += 1 }
+        pass.merge(part, entry: keys[i]?.key)
+        pass.use.misses += 1
+        pass.use.filesRead += batches[i].count
+      }, Pass(aggregate: DumpAggregate(limits: limits)))
+    var whole = merged?.aggregate ?? DumpAggregate(limits: limits)
+    if let merged {
+      entrySeries = merged.entrySeries
+      use.merged = merged.entries.count
+      use.hits += merged.entries.count
+      use.filesFromCache += batches.indices.reduce(0) { $0 + (kept.contains(keys[$1]!.key) ? batches[$1].count : 0) }
     }
-    var use = Use()
     for pass in looked + read {
-      aggregate.merge(pass.aggregate)
+      whole.merge(pass.aggregate)
       use.add(pass.use)
       for (key, series) in pass.entrySeries { entrySeries[key, default: []] += series }
       unknownSeries.formUnion(pass.unknownSeries)
     }
     use.damaged.sort()
     self.use = use
-    // The whole aggregate's entries, when every input has one.
-    let keys = looked.flatMap(\.keys)
-    entries = standardInput == nil && keys.count == batches.count ? keys.sorted() : nil
+    // Kept merged for the next reading, when it holds every input and anything changed.
+    if let entries, let mergedKey, use.notStored == 0, merged?.entries.count != entries.count {
+      let kept = AggregateCache.MergedEntries(entries: entries, entrySeries: entrySeries, aggregate: whole)
+      cache.storeMerged(kept, key: mergedKey, outline: outlinesOnly)
+      merge = kept
+    }
+    var aggregate = whole
+    if standardInput != nil || !discovery.failures.isEmpty {
+      aggregate = outside
+      aggregate.merge(whole)
+    }
     aggregate.finish(discovery, reader: reader, standardInput: standardInput != nil)
     self.aggregate = aggregate
+  }
+
+  /// Whether the aggregate is whole: no part of it is held in outline (a reading of outlines that
+  /// found nothing in the cache read everything).
+  public var isWhole: Bool { !outlinesOnly || use?.hits == 0 }
+
+  /// These inputs read whole: this reading itself when it ``isWhole`` (then what it merged is kept
+  /// whole too, for the next whole reading of these inputs), otherwise the inputs read again, as this
+  /// reading listed them.
+  public func whole() -> CachedReading {
+    guard !isWhole else {
+      if outlinesOnly, let merge {
+        cache.storeMerged(
+          merge, key: AggregateCache.mergedKey(fingerprint: fingerprint, paths: request.paths, outline: false),
+          outline: false)
+      }
+      return self
+    }
+    return readAgain()
   }
 
   /// A trend of the aggregate, as ``TrendReport/init(aggregate:metrics:interval:options:)`` builds it:

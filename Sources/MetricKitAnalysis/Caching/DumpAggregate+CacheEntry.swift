@@ -3,22 +3,28 @@
 // series entries are written with the snapshot format's members (histograms, per-payload samples and
 // sketches, rates); diagnostics as in snapshots; the accounting as in summaries.
 extension DumpAggregate {
-  /// The entry's JSON text (one line).
+  /// The entry's JSON text (one line), every value in it.
   func cacheEntryJSON() -> String {
+    var text: PackedNumbers? = nil
+    return cacheEntryJSON(packing: &text)
+  }
+
+  /// The entry's JSON text (one line), the exact samples' values packed into `packing` when there is one.
+  func cacheEntryJSON(packing: inout PackedNumbers?) -> String {
     typealias Value = JSONWriter.Value
     func bytewise(_ a: String, _ b: String) -> Bool { Self.precedes(a, b) }
     let versionMembers: [Value] = versions.keys.sorted(by: bytewise).map { version in
-      .object([("version", .string(version))] + VersionSnapshot.aggregateMembers(versions[version]!))
+      .object([("version", .string(version))] + VersionSnapshot.aggregateMembers(versions[version]!, packing: &packing))
     }
     let groupMembers: [Value] = groups.keys.sorted { ($0.version, $0.value) < ($1.version, $1.value) }.map { key in
       .object(
         [("version", .string(key.version)), ("group", .string(key.value))]
-          + VersionSnapshot.aggregateMembers(groups[key]!))
+          + VersionSnapshot.aggregateMembers(groups[key]!, packing: &packing))
     }
     let seriesMembers: [Value] = seriesKeysInOrder.map { key in
       var entry: [(String, Value)] = [("version", .string(key.version)), ("start", .string(key.start.description))]
       if let group = key.group { entry.append(("group", .string(group))) }
-      return .object(entry + VersionSnapshot.aggregateMembers(series[key]!))
+      return .object(entry + VersionSnapshot.aggregateMembers(series[key]!, packing: &packing))
     }
     let diagnosticMembers: [Value] = diagnostics.keys.sorted(by: bytewise).map { version in
       guard case .object(let members) = VersionSnapshot.diagnosticsJSON(diagnostics[version]!) else { return .null }
@@ -31,7 +37,7 @@ extension DumpAggregate {
       var entry: [(String, Value)] = [("version", .string(cell.version))]
       if let group = cell.group { entry.append(("group", .string(group))) }
       entry.append(("stratum", .array(cell.values.map { .string($0) })))
-      return .object(entry + VersionSnapshot.aggregateMembers(strata[cell]!))
+      return .object(entry + VersionSnapshot.aggregateMembers(strata[cell]!, packing: &packing))
     }
     let diagnosticStrataMembers: [Value] = diagnosticStrata.keys.sorted(by: Self.cellOrder).map { cell in
       let counts = diagnosticStrata[cell]!
@@ -90,9 +96,20 @@ extension DumpAggregate {
     typealias Value = JSONWriter.Value
     var head = self
     (head.versions, head.groups, head.series, head.diagnostics) = ([:], [:], [:], [:])
-    (head.strata, head.diagnosticStrata) = ([:], [:])
-    let parts: [Value] = seriesKeysInOrder.map { key in
-      let part = series[key]!
+    (head.strata, head.diagnosticStrata, head.outlinedSeries) = ([:], [:], [:])
+    // Parts read and parts held in outline alike (an outline reading's aggregate has both).
+    var outlines = outlinedSeries
+    for (key, part) in series {
+      outlines.merge([
+        key: SeriesOutline(
+          payloadCount: part.payloadCount, signpostIDs: part.signpostIDs, signpostLimit: part.signpostLimit)
+      ])
+    }
+    let order = { (a: SeriesKey, b: SeriesKey) in
+      (a.version, a.start, a.group ?? "") < (b.version, b.start, b.group ?? "")
+    }
+    let parts: [Value] = outlines.keys.sorted(by: order).map { key in
+      let part = outlines[key]!
       return .array([
         .string(key.version), key.group.map { .string($0) } ?? .null, .string(key.start.description),
         .integer(Int128(part.payloadCount)), .array(part.signpostIDs.map { .string($0.rawValue) }),
@@ -138,8 +155,10 @@ extension DumpAggregate {
   }
 
   /// Reads an entry's JSON, with the limits of `options` and `reader` (those the entry was made with:
-  /// they are part of its key).
-  init(cacheEntry root: JSONValue, options: AggregationOptions, reader: PayloadReader) throws(PayloadDecodingError) {
+  /// they are part of its key), and the numbers packed beside it.
+  init(cacheEntry root: JSONValue, options: AggregationOptions, reader: PayloadReader, packed: PackedNumbers? = nil)
+    throws(PayloadDecodingError)
+  {
     typealias Snapshot = VersionSnapshot
     self.init(limits: reader.limits)
     guard root.member("kind")?.string == AggregateCache.entryKind else {
@@ -160,7 +179,7 @@ extension DumpAggregate {
       return d
     }
     func aggregate(_ v: JSONValue, _ version: String) throws(PayloadDecodingError) -> VersionAggregate {
-      let read = try Snapshot.decodeAggregate(v, version: version, exactLimit: limit)
+      let read = try Snapshot.decodeAggregate(v, version: version, exactLimit: limit, packed: packed)
       // The limits of the options the entry was made with (its key holds them).
       var part = VersionAggregate(version: version, options: options)
       part.merge(read)

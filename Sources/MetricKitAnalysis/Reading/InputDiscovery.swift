@@ -27,15 +27,29 @@ public struct InputDiscovery: Sendable {
     public var ignored: [InputPath] = []
     /// Paths that name a file already listed (same device and inode): read once, counted here.
     public var duplicates: [InputPath] = []
-    /// The device and inode of every file listed, to recognize an output path that is an input.
-    var identities: Set<FileIdentity> = []
     /// What the one `stat` of each file in `files` said, in the same order.
     var statuses: [FileStatus] = []
 
     /// Whether `path` is one of the files to read (the same device and inode).
     public func includes(fileAt path: InputPath) -> Bool {
       guard let identity = FileIdentity(path: path) else { return false }
-      return identities.contains(identity)
+      return statuses.contains { $0.identity == identity }
+    }
+
+    /// Keeps the first path of each file (device and inode) and counts the others as duplicates.
+    /// (Once, after the walk: sorting the identities costs less than hashing each as it is found.)
+    mutating func removeDuplicates() {
+      let order = statuses.indices.sorted {
+        (statuses[$0].device, statuses[$0].inode, $0) < (statuses[$1].device, statuses[$1].inode, $1)
+      }
+      var repeated = [Bool](repeating: false, count: files.count)
+      for (a, b) in zip(order, order.dropFirst()) where statuses[a].identity == statuses[b].identity {
+        repeated[b] = true
+      }
+      guard repeated.contains(true) else { return }
+      duplicates += files.indices.filter { repeated[$0] }.map { files[$0] }
+      files = files.indices.filter { !repeated[$0] }.map { files[$0] }
+      statuses = statuses.indices.filter { !repeated[$0] }.map { statuses[$0] }
     }
   }
 
@@ -66,16 +80,13 @@ public struct InputDiscovery: Sendable {
         Self.add(path, FileStatus(info), to: &result)
       }
     }
+    result.removeDuplicates()
     return result
   }
 
   private static func add(_ path: InputPath, _ status: FileStatus, to result: inout Result) {
-    if result.identities.insert(status.identity).inserted {
-      result.files.append(path)
-      result.statuses.append(status)
-    } else {
-      result.duplicates.append(path)
-    }
+    result.files.append(path)
+    result.statuses.append(status)
   }
 
   private func walk(
@@ -102,17 +113,30 @@ public struct InputDiscovery: Sendable {
         }
         defer { closedir(handle) }
         let descriptor = dirfd(handle)
-        var names: [[UInt8]] = []
+        // The names in one buffer, sorted as spans of it: a folder may hold thousands, and sorting
+        // arrays of arrays retains and releases on every comparison.
+        var pool: [UInt8] = []
+        var spans: [Range<Int>] = []
         while let entry = readdir(handle) {
-          let name = withUnsafePointer(to: entry.pointee.d_name) {
+          withUnsafePointer(to: entry.pointee.d_name) {
             $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
-              Array(UnsafeRawBufferPointer(start: $0, count: strlen($0)))
+              let name = UnsafeRawBufferPointer(start: $0, count: strlen($0))
+              guard !name.elementsEqual([0x2E]), !name.elementsEqual([0x2E, 0x2E]) else { return }
+              spans.append(pool.count..<(pool.count + name.count))
+              pool += name
             }
           }
-          if name != [0x2E] && name != [0x2E, 0x2E] { names.append(name) }
+        }
+        pool.withUnsafeBytes { bytes in
+          spans.sort { a, b in
+            let common = min(a.count, b.count)
+            let order = memcmp(bytes.baseAddress! + a.lowerBound, bytes.baseAddress! + b.lowerBound, common)
+            return order != 0 ? order < 0 : a.count < b.count
+          }
         }
         var children: [Entry] = []
-        for name in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+        for span in spans {
+          let name = Array(pool[span])
           let path = dir.appending(name)
           let hidden = name.first == UInt8(ascii: ".")
           let wanted = !hidden && (fileSuffixes?.contains { path.hasSuffix($0) } ?? true)

@@ -23,13 +23,26 @@ public struct InputPath: Sendable, Hashable, CustomStringConvertible {
   /// A path from a string.
   public init(_ path: String) { self.init(bytes: Array(path.utf8)) }
 
-  /// The path of `name` inside this directory.
+  /// The path of `name` (a name read from this directory: no NUL, no slash) inside this directory.
   func appending(_ name: [UInt8]) -> InputPath {
-    InputPath(bytes: bytes.last == UInt8(ascii: "/") ? bytes + name : bytes + [UInt8(ascii: "/")] + name)
+    var joined = bytes
+    joined.reserveCapacity(bytes.count + 1 + name.count)
+    if bytes.last != UInt8(ascii: "/") { joined.append(UInt8(ascii: "/")) }
+    joined += name
+    return InputPath(withoutNUL: joined)
+  }
+
+  /// A path from bytes known to hold no NUL.
+  private init(withoutNUL bytes: [UInt8]) {
+    self.bytes = bytes
+    description = Self.printable(bytes)
   }
 
   /// Whether the path ends with `suffix`.
-  func hasSuffix(_ suffix: String) -> Bool { bytes.reversed().starts(with: suffix.utf8.reversed()) }
+  func hasSuffix(_ suffix: String) -> Bool {
+    let tail = suffix.utf8
+    return bytes.count >= tail.count && bytes[(bytes.count - tail.count)...].elementsEqual(tail)
+  }
 
   /// Calls `body` with the path as a C string.
   package func withCString<R>(_ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {

@@ -197,7 +197,7 @@ extension VersionSnapshot {
   }
 
   /// An aggregate from its members (the top level of a snapshot, or one series entry).
-  static func decodeAggregate(_ root: JSONValue, version: String, exactLimit: Int)
+  static func decodeAggregate(_ root: JSONValue, version: String, exactLimit: Int, packed: PackedNumbers? = nil)
     throws(PayloadDecodingError) -> VersionAggregate
   {
     var aggregate = VersionAggregate(version: version, exactValueLimit: exactLimit)
@@ -254,17 +254,17 @@ extension VersionSnapshot {
           throw fail("payloadStatistics.\(id).\(member.key)", "not a per-payload statistic (mean, pNN)")
         }
         aggregate.payloadStatistics[id, default: [:]][statistic] = try sample(
-          member, "payloadStatistics.\(entry.key)", exactLimit: exactLimit)
+          member, "payloadStatistics.\(entry.key)", exactLimit: exactLimit, packed: packed)
       }
     }
     for entry in try member(root, "scalars").children {
       let id = try metric(entry.key, "scalars", kinds: [.scalar, .counter])
-      aggregate.setScalar(id, try sample(entry, "scalars.\(entry.key)", exactLimit: exactLimit))
+      aggregate.setScalar(id, try sample(entry, "scalars.\(entry.key)", exactLimit: exactLimit, packed: packed))
     }
     let rateMembers = try member(root, "rates")
     for rate in MetricCatalog.rates {
       guard let v = rateMembers.children.first(where: { $0.key == rate.id.rawValue }) else { continue }
-      aggregate.setRate(rate.id, try rates(v, "rates.\(rate.id)", exactLimit: exactLimit))
+      aggregate.setRate(rate.id, try rates(v, "rates.\(rate.id)", exactLimit: exactLimit, packed: packed))
     }
     aggregate.enforceRangeLimit()
     return aggregate

@@ -10,7 +10,17 @@
 /// "denominatorSum": "0x…", "rates": sketch | null}`.
 extension VersionSnapshot {
   static func json(_ sample: ScalarSample) -> JSONWriter.Value {
-    if let values = sample.exactValues { return .array(values.sorted().map { .number($0) }) }
+    var text: PackedNumbers? = nil
+    return json(sample, packing: &text)
+  }
+
+  /// A sample's JSON, its exact values packed into `packing` when there is one.
+  static func json(_ sample: ScalarSample, packing: inout PackedNumbers?) -> JSONWriter.Value {
+    if let values = sample.exactValues {
+      let sorted = values.sorted()
+      if packing != nil { return packing!.pack(sorted) }
+      return .array(sorted.map { .number($0) })
+    }
     return json(sample.binned)
   }
 
@@ -43,8 +53,16 @@ extension VersionSnapshot {
   }
 
   static func json(_ rates: RateSample) -> JSONWriter.Value {
+    var text: PackedNumbers? = nil
+    return json(rates, packing: &text)
+  }
+
+  /// A rate sample's JSON, its exact pairs packed into `packing` when there is one.
+  static func json(_ rates: RateSample, packing: inout PackedNumbers?) -> JSONWriter.Value {
     if let pairs = rates.pairs {
-      return .array(pairs.sorted().map { .array([.number($0.numerator), .number($0.denominator)]) })
+      let sorted = pairs.sorted()
+      if packing != nil { return packing!.pack(sorted.flatMap { [$0.numerator, $0.denominator] }, pairs: true) }
+      return .array(sorted.map { .array([.number($0.numerator), .number($0.denominator)]) })
     }
     let sketch = rates.sketchedRates.flatMap { $0.count > 0 ? $0 : nil }
     return .object(
@@ -53,18 +71,51 @@ extension VersionSnapshot {
         + [("rates", sketch.map(json) ?? .null)])
   }
 
+  /// The numbers `reference` names in `packed` (`width` a value), each a measurement.
+  private static func unpack(_ reference: String, from packed: PackedNumbers?, _ key: String, width: Int)
+    throws(PayloadDecodingError) -> [Double]
+  {
+    guard let packed, let slice = packed.unpack(reference, width: width) else {
+      throw PayloadDecodingError(
+        keyPath: [key], reason: "'\(reference.prefix(40))' is not a reference to packed numbers")
+    }
+    for d in slice where !isMeasurement(d) {
+      throw PayloadDecodingError(
+        keyPath: [key],
+        reason: d < 0 || !d.isFinite ? "value \(d) is not a measurement" : "value \(d) too small to be a measurement")
+    }
+    return Array(slice)
+  }
+
   /// The members of a rate sample's exact sums, in ``RateSample/sums``' order.
   private static let rateSumKeys = [
     "numeratorSum", "denominatorSum", "numeratorSquares", "denominatorSquares", "products",
   ]
 
-  static func sample(_ v: JSONValue, _ key: String, exactLimit: Int) throws(PayloadDecodingError) -> ScalarSample {
+  static func sample(_ v: JSONValue, _ key: String, exactLimit: Int, packed: PackedNumbers? = nil)
+    throws(PayloadDecodingError) -> ScalarSample
+  {
     if v.kind == .array { return ScalarSample(try numbers(v, key), exactLimit: exactLimit) }
+    if let reference = v.string {
+      return ScalarSample(try unpack(reference, from: packed, key, width: 1), exactLimit: exactLimit)
+    }
     return ScalarSample(sketch: try sketch(v, key), exactLimit: exactLimit)
   }
 
-  static func rates(_ v: JSONValue, _ key: String, exactLimit: Int) throws(PayloadDecodingError) -> RateSample {
+  static func rates(_ v: JSONValue, _ key: String, exactLimit: Int, packed: PackedNumbers? = nil)
+    throws(PayloadDecodingError) -> RateSample
+  {
     func fail(_ reason: String) -> PayloadDecodingError { PayloadDecodingError(keyPath: [key], reason: reason) }
+    if let reference = v.string {
+      let values = try unpack(reference, from: packed, key, width: 2)
+      var sample = RateSample(exactLimit: exactLimit)
+      var i = 0
+      while i < values.count {
+        sample.append(numerator: values[i], denominator: values[i + 1])
+        i += 2
+      }
+      return sample
+    }
     if v.kind == .array {
       var sample = RateSample(exactLimit: exactLimit)
       for pair in v.children {

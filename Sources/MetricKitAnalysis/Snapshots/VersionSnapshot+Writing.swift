@@ -80,6 +80,12 @@ extension VersionSnapshot {
 
   /// An aggregate's members: payloads, merged histograms, per-payload statistics, scalars, rates.
   static func aggregateMembers(_ a: VersionAggregate) -> [(String, JSONWriter.Value)] {
+    var text: PackedNumbers? = nil
+    return aggregateMembers(a, packing: &text)
+  }
+
+  /// ``aggregateMembers(_:)`` with the exact samples' values packed into `packing` when there is one.
+  static func aggregateMembers(_ a: VersionAggregate, packing: inout PackedNumbers?) -> [(String, JSONWriter.Value)] {
     func keys(_ d: [MetricID: some Any]) -> [MetricID] {
       d.keys.sorted { $0.precedesBytewise($1) }
     }
@@ -99,8 +105,10 @@ extension VersionSnapshot {
       )
     }
     let statistics: [(String, JSONWriter.Value)] = keys(a.payloadStatistics).map { id in
-      let byStatistic = (a.payloadStatistics[id] ?? [:]).map { ($0.key.description, json($0.value)) }
-      return (id.rawValue, .object(byStatistic.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }))
+      let byStatistic = (a.payloadStatistics[id] ?? [:]).sorted {
+        $0.key.description.utf8.lexicographicallyPrecedes($1.key.description.utf8)
+      }
+      return (id.rawValue, .object(byStatistic.map { ($0.key.description, json($0.value, packing: &packing)) }))
     }
     // Written only when some were dropped, so ordinary snapshots keep their bytes.
     let notKept: [(String, JSONWriter.Value)] =
@@ -121,8 +129,11 @@ extension VersionSnapshot {
     return [("payloads", .integer(Int128(a.payloadCount))), ("histograms", .object(histograms))] + notKept + overLimit
       + [
         ("payloadStatistics", .object(statistics)),
-        ("scalars", .object(keys(a.scalars).map { ($0.rawValue, json(a.scalars[$0]!)) })),
-        ("rates", .object(MetricCatalog.rates.map { ($0.id.rawValue, json(a.rate($0.id) ?? RateSample())) })),
+        ("scalars", .object(keys(a.scalars).map { ($0.rawValue, json(a.scalars[$0]!, packing: &packing)) })),
+        (
+          "rates",
+          .object(MetricCatalog.rates.map { ($0.id.rawValue, json(a.rate($0.id) ?? RateSample(), packing: &packing)) })
+        ),
       ]
   }
 

@@ -11,10 +11,14 @@ enum ContentHash {
 
   /// `bytes` as lower-case hexadecimal digits, two a byte (digests as identities and keys).
   static func hex(_ bytes: some Sequence<UInt8>) -> String {
-    bytes.map { byte in
-      let digits = String(byte, radix: 16)
-      return byte < 16 ? "0" + digits : digits
-    }.joined()
+    let digits = Array("0123456789abcdef".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(64)
+    for byte in bytes {
+      out.append(digits[Int(byte >> 4)])
+      out.append(digits[Int(byte & 15)])
+    }
+    return String(decoding: out, as: UTF8.self)
   }
 
   /// The CSP source expression of `text`: `'sha256-<base64>'`.

@@ -1,0 +1,135 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// The entries a reading merged, kept merged: the next reading of the same inputs with the same options
+// takes that one aggregate and merges only the entries it does not hold (a new day's), instead of
+// every entry again. Aggregates of disjoint inputs merge exactly, in any order, so the sum of the
+// kept merge and the new entries is the aggregate of merging them all.
+//
+// Stored as a result (`results/ab/…`) of three sections: the line of the entries it was merged from and
+// the line of their series parts, the aggregate's JSON, the numbers packed beside it; under a key of the reading's options and inputs as named, not of its entries: each reading
+// replaces the one before it. Pruning removes it with the first of its entries that goes.
+extension AggregateCache {
+  /// Entries merged into one aggregate.
+  struct MergedEntries: Sendable {
+    /// The entries' keys, sorted.
+    var entries: [String]
+    /// Per entry, the keys of its series parts (what a trend's points are stored under).
+    var entrySeries: [String: [SeriesKey]]
+    /// Their aggregate, in outline for an outline reading (its series' contents stay in the entries).
+    var aggregate: DumpAggregate
+  }
+
+  /// The key of the merged entries of a reading of `paths`, with the options of `fingerprint`, in
+  /// outline or whole.
+  static func mergedKey(fingerprint: String, paths: [InputPath], outline: Bool) -> String {
+    let named = JSONWriter.compact(.array(paths.map { .string($0.description) }))
+    let text = "format \(formatVersion) merged entries \(outline ? "outline" : "whole")\n\(fingerprint)\n\(named)"
+    return ContentHash.hex(ContentHash.sha256(Array(text.utf8)))
+  }
+
+  /// The merged entries stored under `key`; nil when there are none; a failure saying what is wrong
+  /// when they do not read (then they are recomputed and replaced).
+  func loadMerged(
+    _ key: String, outline: Bool, options: AggregationOptions, reader: PayloadReader, parser: JSONParser?
+  ) -> Result<MergedEntries, CacheError>? {
+    let path = resultPath(key)
+    guard let bytes = Self.contents(ofRegularFile: path) else { return nil }
+    do throws(CacheError) {
+      let merged = try Self.decodeMerged(bytes, outline: outline, options: options, reader: reader, parser: parser)
+      _ = path.withCString { utimensat(AT_FDCWD, $0, nil, 0) }
+      return .success(merged)
+    } catch {
+      return .failure(.unreadable("\(path): \(error.description)"))
+    }
+  }
+
+  /// The aggregate a kept merge's file holds (in outline, or whole), with the options and reader of
+  /// the readings that made it: any bytes give one or a failure naming what is wrong.
+  public static func decodeMergedEntries(
+    _ bytes: [UInt8], outline: Bool, options: AggregationOptions, reader: PayloadReader
+  ) throws(CacheError) -> DumpAggregate {
+    try decodeMerged(bytes, outline: outline, options: options, reader: reader, parser: nil).aggregate
+  }
+
+  /// Merged entries from a result file's bytes: any bytes give them or a failure naming what is wrong.
+  static func decodeMerged(
+    _ bytes: [UInt8], outline: Bool, options: AggregationOptions, reader: PayloadReader, parser: JSONParser?
+  ) throws(CacheError) -> MergedEntries {
+    let all = try sections(of: bytes, kind: "result", count: 3)
+    for section in all { try section.check(in: bytes) }
+    let section = all[0]
+    guard let rest = section.afterFirstLine(in: bytes), let partsEnd = bytes[rest].firstIndex(of: 0x0A),
+      partsEnd + 1 == rest.upperBound
+    else {
+      throw CacheError.unreadable("not merged entries: expected the line of entries and the line of their series")
+    }
+    let entries = try decodeJSON(bytes[section.range.lowerBound..<(rest.lowerBound - 1)], what: "list of entries") {
+      (root) throws(PayloadDecodingError) -> [String] in
+      guard root.kind == .array else { throw VersionSnapshot.fail("entries", "expected an array") }
+      var keys: [String] = []
+      for (i, item) in root.children.enumerated() {
+        guard let key = item.string, key.utf8.count == 64 else {
+          throw VersionSnapshot.fail("entries.\(i)", "expected an entry's key")
+        }
+        keys.append(key)
+      }
+      return keys
+    }
+    let years = reader.timestamps.plausibleYears
+    let entrySeries = try decodeJSON(bytes[rest.lowerBound..<partsEnd], what: "list of series parts", parser: parser) {
+      (root) throws(PayloadDecodingError) -> [String: [SeriesKey]] in
+      guard root.kind == .array else { throw VersionSnapshot.fail("series", "expected an array") }
+      var parts = Dictionary(uniqueKeysWithValues: entries.map { ($0, [SeriesKey]()) })
+      for (i, item) in root.children.enumerated() {
+        let fields = Array(item.children)
+        guard fields.count == 4, let n = fields[0].int64, entries.indices.contains(Int(n)),
+          let version = fields[1].string, fields[2].kind == .null || fields[2].string != nil,
+          let start = fields[3].string.flatMap({ VersionSnapshot.day($0, in: years) })
+        else { throw VersionSnapshot.fail("series.\(i)", "expected [entry, version, group, start]") }
+        parts[entries[Int(n)], default: []].append(SeriesKey(version: version, group: fields[2].string, start: start))
+      }
+      return parts
+    }
+    let aggregate =
+      outline
+      ? try decodeJSON(bytes[all[1].range], what: "cache entry outline", parser: parser) {
+        (root) throws(PayloadDecodingError) in
+        try DumpAggregate(cacheOutline: root, options: options, reader: reader)
+      }
+      : try decodeAggregate(
+        json: bytes[all[1].range], numbers: bytes[all[2].range], options: options, reader: reader, parser: parser)
+    return MergedEntries(entries: entries, entrySeries: entrySeries, aggregate: aggregate)
+  }
+
+  /// Stores `merged` under `key` (replacing what was there); false when it could not be written.
+  @discardableResult
+  func storeMerged(_ merged: MergedEntries, key: String, outline: Bool) -> Bool {
+    Self.writeAtomically(Self.mergedBytes(merged, outline: outline), to: resultPath(key))
+  }
+
+  /// A result file of merged entries: the line of their keys and the line of their series parts (each
+  /// `[entry's index, version, group, start]`), then the aggregate's JSON, in outline or whole, then
+  /// the numbers packed beside it.
+  static func mergedBytes(_ merged: MergedEntries, outline: Bool) -> [UInt8] {
+    let index = Dictionary(uniqueKeysWithValues: merged.entries.enumerated().map { ($1, $0) })
+    var parts: [JSONWriter.Value] = []
+    for entry in merged.entries {
+      for key in merged.entrySeries[entry] ?? [] {
+        parts.append(
+          .array([
+            .integer(Int128(index[entry]!)), .string(key.version), key.group.map { .string($0) } ?? .null,
+            .string(key.start.description),
+          ]))
+      }
+    }
+    var packed: PackedNumbers? = outline ? nil : PackedNumbers()
+    let json = outline ? merged.aggregate.cacheOutlineJSON() : merged.aggregate.cacheEntryJSON(packing: &packed)
+    let lines =
+      JSONWriter.compact(.array(merged.entries.map { .string($0) })) + "\n" + JSONWriter.compact(.array(parts))
+    return fileBytes(kind: "result", [Array((lines + "\n").utf8), Array(json.utf8), packed?.bytes ?? []])
+  }
+}
