@@ -133,6 +133,57 @@ struct CacheCommandTests {
     }
   }
 
+  /// Each reading keeps what it merged: the next reading of the same paths with the same options
+  /// merges that and reads only the new day's files, for a trend (in outline) and for the gate (whole,
+  /// its per-payload samples included); an older file changed, the entries are merged one by one. The
+  /// output is always that of a run without the cache.
+  @Test func aNewDayMergesTheKeptMergeAndOnlyItsOwnFiles() throws {
+    try withTemporaryDirectory { dir in
+      let dump = dir.appendingPathComponent("days")
+      try DailyDumps.write(to: dump, days: 0..<40, payloadsPerDay: 30, layout: .files)
+      let cache = dir.appendingPathComponent("cache").path
+      let runs = [
+        ["trend", dump.path, "--metric", "*", "--interval", "day", "--format", "json"],
+        ["compare", dump.path, "--baseline", "5.0.0", "--candidate", "5.1.0", "--format", "json"],
+      ]
+      /// "(N as one kept merge)" of a run's first `cache:` line; 0 without one.
+      func kept(_ stderr: String) -> Int {
+        guard let range = stderr.range(of: " as one kept merge)") else { return 0 }
+        return Int(stderr[..<range.lowerBound].split(separator: "(").last ?? "") ?? -1
+      }
+      for run in runs { _ = try CLIRunner.run(run + ["--cache", cache]) }
+      let batches = Self.cacheCounts(try CLIRunner.run(runs[0] + ["--cache", cache]).stderr).hits
+      #expect(batches >= 40)
+      try DailyDumps.write(to: dump, days: 40..<41, payloadsPerDay: 30, layout: .files)
+      var total = 0
+      for run in runs {
+        let plain = try CLIRunner.run(run)
+        let warm = try CLIRunner.run(run + ["--cache", cache])
+        #expect(warm.stdout == plain.stdout && warm.status == plain.status, "\(run)")
+        // The new day's folder (a batch or two), read; every other batch comes as one kept merge.
+        let counts = Self.cacheCounts(warm.stderr)
+        #expect(counts.hits == batches && (1...2).contains(counts.read), "\(warm.stderr)")
+        #expect(kept(warm.stderr) == batches, "\(warm.stderr)")
+        total = counts.hits + counts.read
+      }
+      // A file of an older day changed (the day's other batches not): its batch is read, every other
+      // entry merged one by one, and that day's points are computed from both.
+      let old = dump.appendingPathComponent(DailyDumps.folder(3))
+      let names = try FileManager.default.contentsOfDirectory(atPath: old.path).filter { $0.hasSuffix(".json") }
+        .sorted()
+      try Data(contentsOf: old.appendingPathComponent(names.last!)).write(to: old.appendingPathComponent(names[0]))
+      for run in runs {
+        let plain = try CLIRunner.run(run)
+        let warm = try CLIRunner.run(run + ["--cache", cache])
+        #expect(warm.stdout == plain.stdout && warm.status == plain.status, "\(run)")
+        #expect(Self.cacheCounts(warm.stderr) == (total - 1, 1) && kept(warm.stderr) == 0, "\(warm.stderr)")
+        // Kept anew: the next run takes it whole.
+        let next = try CLIRunner.run(run + ["--cache", cache])
+        #expect(next.stdout == plain.stdout && kept(next.stderr) == total, "\(next.stderr)")
+      }
+    }
+  }
+
   /// What a run says when its whole output came from the cache.
   static let storedOutputLine = "cache: the output from the cache (inputs and options unchanged)"
 
@@ -410,9 +461,11 @@ struct CacheCommandTests {
       #expect(Self.cacheCounts(after.stderr) == (6, 1), "\(after.stderr)")
       // Its change time moved: that file alone is hashed again.
       #expect(Self.hashedCount(after.stderr) == 1, "\(after.stderr)")
-      // `cache stats` counts the hashes kept; pruning everything removes them.
+      // `cache stats` counts the hashes kept: each file's, and each batch's under every set of `stat`s
+      // it was hashed at (7 at first, 7 after the copy, 1 after the change); pruning everything
+      // removes them.
       let stats = try CLIRunner.run(["cache", "stats", cache])
-      #expect(stats.stdout.contains("content hashes \(fileCount)"), "\(stats.stdout)")
+      #expect(stats.stdout.contains("content hashes \(fileCount + 15)"), "\(stats.stdout)")
       let plain = try CLIRunner.shell("cd '\(dir.path)' && \"$B\" summary dump --format json")
       #expect(after.stdout == plain.stdout && after.stdout.contains("\"3.9.9\""))
     }

@@ -31,7 +31,8 @@ extension AggregateCache {
     public var results = 0
     public var resultBytes: Int64 = 0
     public var staleResults = 0
-    /// Content hashes kept for `--cache-content-hash` (each file's, with the `stat` it was taken at).
+    /// Content hashes kept for `--cache-content-hash` (each file's, with the `stat` it was taken at, and
+    /// each batch's, under its files' `stat`s).
     public var contentHashes = 0
   }
 

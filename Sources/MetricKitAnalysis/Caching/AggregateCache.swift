@@ -21,8 +21,8 @@ import Foundation
 ///
 /// Layout: `FORMAT` (`metrics-report cache N`), `entries/ab/abcdef…` (the key in hex), `results/ab/…`
 /// (what was computed from entries: trend points, whole outputs, the entries a reading merged, kept
-/// merged for the next reading like it), `hashes/ab/…` (with
-/// ``hashesContent``: each file's content hash with the `stat` it was taken at).
+/// merged for the next reading like it), `hashes/ab/…` (with ``hashesContent``: each file's content
+/// hash with the `stat` it was taken at, and each batch's hashes under its files' `stat`s).
 public struct AggregateCache: Sendable {
   /// The format of the folder and its entries, part of every key. It changes whenever what an
   /// aggregate holds, how a payload is aggregated or what a key covers changes, so that no entry made
@@ -169,6 +169,31 @@ public struct AggregateCache: Sendable {
     return (hex, true)
   }
 
+  /// The content hashes of a batch's files, kept when they were last hashed under `stamp` (a key of
+  /// every file's path and `stat`, whatever the options), so that a batch none of whose
+  /// files changed reads one file, not one per file; nil when none are kept (or they do not read).
+  func contentHashes(ofBatch stamp: String, count: Int) -> [String]? {
+    let memo = "\(directory)/hashes/\(stamp.prefix(2))/\(stamp)"
+    guard let bytes = Self.contents(ofRegularFile: memo), bytes.count == count * 65 else { return nil }
+    var hashes: [String] = []
+    for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
+      guard line.count == 64, line.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
+        return nil
+      }
+      hashes.append(String(decoding: line, as: UTF8.self))
+    }
+    guard hashes.count == count else { return nil }
+    _ = memo.withCString { utimensat(AT_FDCWD, $0, nil, 0) }
+    return hashes
+  }
+
+  /// Keeps a batch's content hashes under `stamp` (best effort: without them, the next run reads each
+  /// file's).
+  func storeContentHashes(_ hashes: [String], ofBatch stamp: String) {
+    let text = hashes.map { $0 + "\n" }.joined()
+    _ = Self.writeAtomically(Array(text.utf8), to: "\(directory)/hashes/\(stamp.prefix(2))/\(stamp)")
+  }
+
   /// Where the memo of `path`'s content hash is kept: `hashes/` and the SHA-256 of the path.
   func memoPath(_ path: InputPath) -> String {
     let key = ContentHash.hex(ContentHash.sha256(path.bytes))
@@ -211,6 +236,9 @@ public struct AggregateCache: Sendable {
     var prefix: [UInt8]
 
     init(fingerprint: String) { prefix = Array("format \(formatVersion)\n\(fingerprint)\n".utf8) }
+
+    /// What the stamp of a batch's content hashes starts with (whatever the options).
+    static let contentHashes = KeyBase(fingerprint: "content hashes of a batch")
   }
 
   func entryPath(_ key: String) -> String { "\(directory)/entries/\(key.prefix(2))/\(key)" }

@@ -80,9 +80,10 @@ final class CachedTrendPoints: TrendPointSource {
     }
     let pending = first.indices.filter { first[$0].points == nil }
     guard !pending.isEmpty else { return (points, nil) }
-    // The pending cells' parts, read from the entries they are in.
+    // The pending cells' parts held in outline, read from the entries they are in (the parts read now
+    // are in the cell already).
     let wanted = Set(pending)
-    let needed = Set(pending.flatMap { entries[$0] ?? [] }).sorted()
+    let needed = Set(pending.flatMap { entries[$0] ?? [] }).subtracting(reading.entriesRead).sorted()
     let (aggregation, reader) = (reading.request.options, reading.request.reader)
     let read = ParallelSlots.map(count: needed.count, threads: options.threads) {
       e -> Result<[Int: VersionAggregate], CacheError> in

@@ -75,6 +75,9 @@ public struct CachedReading: Sendable {
   /// The keys of series parts read not through the cache (standard input, files that cannot be
   /// examined): what is computed from them is not stored.
   var unknownSeries: Set<SeriesKey> = []
+  /// The entries read now (not found in the cache): their parts are held whole in the aggregate, so a
+  /// trend's point never reads them from the cache again.
+  var entriesRead: Set<String> = []
   /// What standard input held (it cannot be read twice).
   private var standardInputPart: DumpAggregate?
   /// Everything besides the files that decides the aggregate (``DumpAggregate/cacheFingerprint``).
@@ -187,15 +190,25 @@ public struct CachedReading: Sendable {
     for part in run(
       listing == nil ? batches.count : 0,
       { keyed, i, _ in
-        var sources: [AggregateCache.Source] = []
-        for n in batches[i] {
-          guard cache.hashesContent else {
-            sources.append(AggregateCache.Source(path: files[n], status: statuses[n]))
-            continue
+        var sources = batches[i].map { AggregateCache.Source(path: files[$0], status: statuses[$0]) }
+        if cache.hashesContent {
+          // The batch's hashes as they were when its files last had these `stat`s (one file), or
+          // each file's (hashed where its `stat` changed since its last hash).
+          let stamp = AggregateCache.key(AggregateCache.KeyBase.contentHashes, sources: sources)
+          var hashes = cache.contentHashes(ofBatch: stamp, count: sources.count)
+          if hashes == nil {
+            var each: [String] = []
+            for n in batches[i] {
+              guard let hash = cache.contentHash(of: files[n], status: statuses[n]) else { return }
+              if hash.computed { keyed.filesHashed += 1 }
+              each.append(hash.hex)
+            }
+            cache.storeContentHashes(each, ofBatch: stamp)
+            hashes = each
           }
-          guard let hash = cache.contentHash(of: files[n], status: statuses[n]) else { return }
-          if hash.computed { keyed.filesHashed += 1 }
-          sources.append(AggregateCache.Source(path: files[n], status: statuses[n], content: hash.hex))
+          sources = zip(batches[i], hashes!).map {
+            AggregateCache.Source(path: files[$0], status: statuses[$0], content: $1)
+          }
         }
         keyed.keys.append((i, sources, AggregateCache.key(keyBase, sources: sources)))
       }, Keyed())
@@ -231,6 +244,7 @@ public struct CachedReading: Sendable {
       var use = Use()
       var entrySeries: [(String, [SeriesKey])] = []
       var unknownSeries: [SeriesKey] = []
+      var entriesRead: [String] = []
       var toRead: [Int] = []
 
       /// Merges a batch's part, the entry `key`'s (nil: not through the cache).
@@ -278,6 +292,7 @@ public struct CachedReading: Sendable {
         for accumulator in accumulators { part.merge(accumulator) }
         if let (sources, key) = keys[i], !cache.store(part, key: key, sources: sources) { pass.use.notStored += 1 }
         pass.merge(part, entry: keys[i]?.key)
+        if let key = keys[i]?.key { pass.entriesRead.append(key) }
         pass.use.misses += 1
         pass.use.filesRead += batches[i].count
       }, Pass(aggregate: DumpAggregate(limits: limits)))
@@ -293,6 +308,7 @@ public struct CachedReading: Sendable {
       use.add(pass.use)
       for (key, series) in pass.entrySeries { entrySeries[key, default: []] += series }
       unknownSeries.formUnion(pass.unknownSeries)
+      entriesRead.formUnion(pass.entriesRead)
     }
     use.damaged.sort()
     self.use = use

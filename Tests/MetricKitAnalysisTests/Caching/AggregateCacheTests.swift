@@ -91,7 +91,7 @@ struct AggregateCacheTests {
     let outline = Array("[]\n\(aggregate.cacheOutlineJSON())\n".utf8)
     do {
       _ = try AggregateCache.decodeEntry(
-        AggregateCache.fileBytes(kind: "entry", [outline, Array(forged.utf8)]), options: options,
+        AggregateCache.fileBytes(kind: "entry", [outline, Array(forged.utf8), []]), options: options,
         reader: PayloadReader())
       Issue.record("a forged entry was read")
     } catch {
@@ -111,7 +111,7 @@ struct AggregateCacheTests {
     aggregate = DumpAggregate(
       paths: [TestDirectories.packageRoot.appendingPathComponent("Samples/dump").path], options: options, threads: 2)
     let bytes = Self.entry(aggregate)
-    let outlineEnd = try AggregateCache.sections(of: bytes, kind: "entry", count: 2)[0].range.upperBound
+    let outlineEnd = try AggregateCache.sections(of: bytes, kind: "entry", count: 3)[0].range.upperBound
     #expect(outlineEnd * 4 < bytes.count, "the outline is \(outlineEnd) of \(bytes.count) bytes")
     let outline = try AggregateCache.decodeOutline(
       Array(bytes.prefix(outlineEnd)), size: bytes.count, options: options, reader: PayloadReader())
@@ -122,14 +122,15 @@ struct AggregateCacheTests {
     }
     #expect(outline.inputs.counted == aggregate.inputs.counted && outline.latestDay == aggregate.latestDay)
     // Any byte of the outline changed, or the file cut anywhere, and it does not read. The header's
-    // checksum of the second section is that section's to check: damaged, the whole entry does not read.
+    // checksums of the other sections are theirs to check: damaged, the whole entry does not read.
     let headerEnd = bytes.firstIndex(of: 0x0A)!
-    let secondSum = bytes[..<headerEnd].lastIndex(of: 0x20)! + 1
+    let spaces = bytes[..<headerEnd].indices.filter { bytes[$0] == 0x20 }
+    let otherSums = [(spaces[5] + 1)..<spaces[6], (spaces[7] + 1)..<headerEnd]
     var rng = SplitMix64(seed: 44)
     for position in Array(0...headerEnd) + (0..<60).map({ _ in Int.random(in: 0..<outlineEnd, using: &rng) }) {
       var damaged = bytes
       damaged[position] ^= UInt8.random(in: 1...255, using: &rng)
-      if (secondSum..<headerEnd).contains(position) {
+      if otherSums.contains(where: { $0.contains(position) }) {
         #expect(throws: CacheError.self, "byte \(position)") {
           try AggregateCache.decodeEntry(damaged, options: options, reader: PayloadReader())
         }
@@ -145,4 +146,63 @@ struct AggregateCacheTests {
         Array(bytes.prefix(outlineEnd)), size: bytes.count - 1, options: options, reader: PayloadReader())
     }
   }
+
+  /// Exact samples' values packed as binary numbers read back to the same bits, and a reference or a
+  /// value that is not right is named.
+  @Test func packedNumbersReadBackExactlyAndABadReferenceOrValueIsNamed() throws {
+    var packed = PackedNumbers()
+    let values = [0, 1e-200, 0.1, 83.333_333_333_333_34, 1e300]
+    #expect(JSONWriter.compact(packed.pack(values)) == "\"#0 5\"")
+    #expect(JSONWriter.compact(packed.pack([1, 2, 3, 4], pairs: true)) == "\"#5 2\"")
+    let read = try #require(PackedNumbers(bytes: packed.bytes[...]))
+    #expect(read.unpack("#0 5").map(Array.init)?.map(\.bitPattern) == values.map(\.bitPattern))
+    #expect(read.unpack("#5 2", width: 2).map(Array.init) == [1, 2, 3, 4])
+    for bad in ["#0 10", "#9 1", "#5 3", "#05 1", "# 1", "#1", "0 1", "#-1 1", "#1 1 1", "#99999999999999 1"] {
+      #expect(read.unpack(bad, width: bad == "#5 3" ? 2 : 1) == nil, "\(bad)")
+    }
+    #expect(PackedNumbers(bytes: packed.bytes.dropLast()) == nil)
+    // In an entry: a negative value where a measurement belongs is named by its key.
+    var sample = PackedNumbers()
+    let reference = sample.pack([1, -2])
+    guard case .string(let text) = reference else { return }
+    let json =
+      "{\"payloads\":1,\"histograms\":{},\"payloadStatistics\":{},\"scalars\":{\"memoryMetrics.peakMemoryUsage\":\"\(text)\"},\"rates\":{}}"
+    do {
+      _ = try AggregateCache.decodeJSON(ArraySlice(json.utf8), what: "aggregate") {
+        (root) throws(PayloadDecodingError) in
+        try VersionSnapshot.decodeAggregate(root, version: "1", exactLimit: 100, packed: sample)
+      }
+      Issue.record("a negative packed value was read")
+    } catch {
+      #expect(error.description.contains("scalars.memoryMetrics.peakMemoryUsage"), "\(error)")
+    }
+  }
+
+  /// A kept merge, written and read back (in outline and whole), is the aggregate merged: the same
+  /// entry bytes, the same entries and parts of the time axis; any changed byte is caught.
+  @Test func aKeptMergeReadsBackAsTheAggregateMerged() throws {
+    let (aggregate, options) = Self.samples()
+    let keys = ["a", "b"].map { String(repeating: $0, count: 64) }
+    let parts = Array(aggregate.series.keys)
+    let merged = AggregateCache.MergedEntries(
+      entries: keys, entrySeries: [keys[0]: Array(parts.prefix(3)), keys[1]: Array(parts.dropFirst(3))],
+      aggregate: aggregate)
+    let whole = AggregateCache.mergedBytes(merged, outline: false)
+    let read = try AggregateCache.decodeMerged(
+      whole, outline: false, options: options, reader: PayloadReader(), parser: nil)
+    #expect(read.entries == keys && Self.entry(read.aggregate) == Self.entry(aggregate))
+    #expect(read.entrySeries.mapValues(Set.init) == merged.entrySeries.mapValues(Set.init))
+    let outline = try AggregateCache.decodeMergedEntries(
+      AggregateCache.mergedBytes(merged, outline: true), outline: true, options: options, reader: PayloadReader())
+    #expect(Set(outline.outlinedSeries.keys) == Set(aggregate.series.keys) && outline.versions.isEmpty)
+    var rng = SplitMix64(seed: 46)
+    for _ in 0..<40 {
+      var damaged = whole
+      damaged[Int.random(in: 0..<damaged.count, using: &rng)] ^= UInt8.random(in: 1...255, using: &rng)
+      #expect(throws: CacheError.self) {
+        try AggregateCache.decodeMergedEntries(damaged, outline: false, options: options, reader: PayloadReader())
+      }
+    }
+  }
+
 }
