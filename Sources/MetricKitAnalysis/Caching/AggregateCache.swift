@@ -483,7 +483,10 @@ public struct AggregateCache: Sendable {
   public static func fileBytes(kind: String, _ sections: [[UInt8]]) -> [UInt8] {
     var header = "metrics-report-cache \(kind) \(Self.formatVersion)"
     for section in sections { header += " \(section.count) \(String(WordChecksum.of(section), radix: 16))" }
-    return Array((header + "\n").utf8) + sections.joined()
+    var bytes = Array((header + "\n").utf8)
+    bytes.reserveCapacity(bytes.count + sections.reduce(0) { $0 + $1.count })
+    for section in sections { bytes += section }
+    return bytes
   }
 
   /// Writes `bytes` to a temporary file beside `path` and renames it to `path`: a reader sees the old

@@ -20,22 +20,37 @@ struct PackedNumbers: Sendable {
 
   /// The numbers as bytes, for the file.
   var bytes: [UInt8] {
-    var out = [UInt8](repeating: 0, count: values.count * 8)
-    out.withUnsafeMutableBytes { raw in
-      for (i, value) in values.enumerated() {
-        raw.storeBytes(of: value.bitPattern.littleEndian, toByteOffset: i * 8, as: UInt64.self)
+    #if _endian(little)
+      // The numbers' memory is their encoding.
+      return values.withUnsafeBytes { Array($0) }
+    #else
+      var out = [UInt8](repeating: 0, count: values.count * 8)
+      out.withUnsafeMutableBytes { raw in
+        for (i, value) in values.enumerated() {
+          raw.storeBytes(of: value.bitPattern.littleEndian, toByteOffset: i * 8, as: UInt64.self)
+        }
       }
-    }
-    return out
+      return out
+    #endif
   }
 
   /// The numbers a file's bytes hold; nil when they are not a whole number of them.
   init?(bytes: ArraySlice<UInt8>) {
     guard bytes.count % 8 == 0 else { return nil }
+    let count = bytes.count / 8
     values = bytes.withUnsafeBytes { raw in
-      (0..<(raw.count / 8)).map { i in
-        Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)))
-      }
+      #if _endian(little)
+        [Double](unsafeUninitializedCapacity: count) { buffer, initialized in
+          if count > 0 {
+            UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: raw.baseAddress!, byteCount: count * 8)
+          }
+          initialized = count
+        }
+      #else
+        (0..<count).map { i in
+          Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)))
+        }
+      #endif
     }
   }
 
