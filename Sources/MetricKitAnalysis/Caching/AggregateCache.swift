@@ -17,7 +17,7 @@ import Foundation
 /// bytes). An entry is written to a temporary file and renamed into place: a run killed at any point
 /// leaves whole entries or none. Its first line holds the length and checksum of each of its three
 /// sections (its outline, its aggregate's JSON, the exact samples' values packed as binary numbers:
-/// ``PackedNumbers``), so that an entry damaged later is detected, recomputed and replaced.
+/// `PackedNumbers`), so that an entry damaged later is detected, recomputed and replaced.
 ///
 /// Layout: `FORMAT` (`metrics-report cache N`), `entries/ab/abcdef…` (the key in hex), `results/ab/…`
 /// (what was computed from entries: trend points, whole outputs, the entries a reading merged, kept
