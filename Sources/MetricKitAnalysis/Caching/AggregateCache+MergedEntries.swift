@@ -108,13 +108,18 @@ extension AggregateCache {
   /// Stores `merged` under `key` (replacing what was there); false when it could not be written.
   @discardableResult
   func storeMerged(_ merged: MergedEntries, key: String, outline: Bool) -> Bool {
-    Self.writeAtomically(Self.mergedBytes(merged, outline: outline), to: resultPath(key))
+    Self.writeAtomically(parts: Self.mergedParts(merged, outline: outline), to: resultPath(key))
   }
 
   /// A result file of merged entries: the line of their keys and the line of their series parts (each
   /// `[entry's index, version, group, start]`), then the aggregate's JSON, in outline or whole, then
   /// the numbers packed beside it.
   static func mergedBytes(_ merged: MergedEntries, outline: Bool) -> [UInt8] {
+    joined(mergedParts(merged, outline: outline))
+  }
+
+  /// ``mergedBytes(_:outline:)``'s header and sections, written one after the other.
+  static func mergedParts(_ merged: MergedEntries, outline: Bool) -> [ArraySlice<UInt8>] {
     let index = Dictionary(uniqueKeysWithValues: merged.entries.enumerated().map { ($1, $0) })
     var parts: [JSONWriter.Value] = []
     for entry in merged.entries {
@@ -130,6 +135,6 @@ extension AggregateCache {
     let json = outline ? merged.aggregate.cacheOutlineJSON() : merged.aggregate.cacheEntryJSON(packing: &packed)
     let lines =
       JSONWriter.compact(.array(merged.entries.map { .string($0) })) + "\n" + JSONWriter.compact(.array(parts))
-    return fileBytes(kind: "result", [Array((lines + "\n").utf8), Array(json.utf8), packed?.bytes ?? []])
+    return fileParts(kind: "result", [Array((lines + "\n").utf8)[...], Array(json.utf8)[...], packed?.bytes ?? []])
   }
 }

@@ -465,36 +465,57 @@ public struct AggregateCache: Sendable {
 
   /// Writes the entry of `key`: the sources it was made from and the aggregate; atomically.
   func store(_ aggregate: DumpAggregate, key: String, sources: [Source]) -> Bool {
-    Self.writeAtomically(Self.entryBytes(aggregate, sources: sources), to: entryPath(key))
+    Self.writeAtomically(parts: Self.entryParts(aggregate, sources: sources), to: entryPath(key))
   }
 
   /// An entry file's bytes: a header with the length and checksum of each section, the outline section
-  /// (the sources line, the outline's JSON), the aggregate's JSON.
+  /// (the sources line, the outline's JSON), the aggregate's JSON, its packed numbers.
   static func entryBytes(_ aggregate: DumpAggregate, sources: [Source]) -> [UInt8] {
+    joined(entryParts(aggregate, sources: sources))
+  }
+
+  /// An entry file's header and sections, written one after the other (not joined: an entry of a
+  /// whole version holds megabytes of numbers).
+  static func entryParts(_ aggregate: DumpAggregate, sources: [Source]) -> [ArraySlice<UInt8>] {
     let outline = Array((sourcesLine(sources) + "\n" + aggregate.cacheOutlineJSON() + "\n").utf8)
     var packed: PackedNumbers? = PackedNumbers()
     let json = Array(aggregate.cacheEntryJSON(packing: &packed).utf8)
-    return fileBytes(kind: "entry", [outline, json, packed!.bytes])
+    return fileParts(kind: "entry", [outline[...], json[...], packed!.bytes])
   }
 
   /// A cache file's bytes: a header line with its kind (`entry`, `result`), the format, and each
   /// section's length and checksum, then the sections. (Public for tools that make cache files from
   /// other bytes: the fuzzer.)
   public static func fileBytes(kind: String, _ sections: [[UInt8]]) -> [UInt8] {
-    var header = "metrics-report-cache \(kind) \(Self.formatVersion)"
-    for section in sections { header += " \(section.count) \(String(WordChecksum.of(section), radix: 16))" }
-    var bytes = Array((header + "\n").utf8)
-    bytes.reserveCapacity(bytes.count + sections.reduce(0) { $0 + $1.count })
-    for section in sections { bytes += section }
+    joined(fileParts(kind: kind, sections.map { $0[...] }))
+  }
+
+  /// Parts of a file as one array (copied part by part, not byte by byte).
+  static func joined(_ parts: [ArraySlice<UInt8>]) -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(parts.reduce(0) { $0 + $1.count })
+    for part in parts { bytes += part }
     return bytes
   }
 
-  /// Writes `bytes` to a temporary file beside `path` and renames it to `path`: a reader sees the old
-  /// file or the whole new one, whenever the writer stops. The folder is made when it is missing (the
-  /// first file of its two-letter prefix). (No flush to the disk: an entry that a system crash cut
-  /// short fails its length or checksum and is recomputed, so a flush per entry, many times the cost
-  /// of writing it, would buy nothing.)
+  /// A cache file's header line, then its sections.
+  static func fileParts(kind: String, _ sections: [ArraySlice<UInt8>]) -> [ArraySlice<UInt8>] {
+    var header = "metrics-report-cache \(kind) \(Self.formatVersion)"
+    for section in sections { header += " \(section.count) \(String(WordChecksum.of(section), radix: 16))" }
+    return [Array((header + "\n").utf8)[...]] + sections
+  }
+
+  /// Writes `bytes` to a temporary file beside `path` and renames it to `path` (``writeAtomically(parts:to:)``).
   static func writeAtomically(_ bytes: [UInt8], to path: String) -> Bool {
+    writeAtomically(parts: [bytes[...]], to: path)
+  }
+
+  /// Writes `parts`, one after the other, to a temporary file beside `path` and renames it to `path`:
+  /// a reader sees the old file or the whole new one, whenever the writer stops. The folder is made
+  /// when it is missing (the first file of its two-letter prefix). (No flush to the disk: an entry that
+  /// a system crash cut short fails its length or checksum and is recomputed, so a flush per entry,
+  /// many times the cost of writing it, would buy nothing.)
+  static func writeAtomically(parts: [ArraySlice<UInt8>], to path: String) -> Bool {
     // Only into a folder of the cache's own: never through a link to somewhere else.
     let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
     switch kind(of: folder) {
@@ -508,15 +529,17 @@ public struct AggregateCache: Sendable {
       fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     }
     guard fd >= 0 else { return false }
-    var written = 0
-    let ok = bytes.withUnsafeBytes { buffer -> Bool in
-      while written < buffer.count {
-        let n = write(fd, buffer.baseAddress! + written, buffer.count - written)
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { return false }
-        written += n
+    let ok = parts.allSatisfy { part in
+      part.withUnsafeBytes { buffer -> Bool in
+        var written = 0
+        while written < buffer.count {
+          let n = write(fd, buffer.baseAddress! + written, buffer.count - written)
+          if n < 0 && errno == EINTR { continue }
+          guard n > 0 else { return false }
+          written += n
+        }
+        return true
       }
-      return true
     }
     close(fd)
     guard ok, rename(temporary, path) == 0 else {

@@ -123,7 +123,6 @@ public struct CachedReading: Sendable {
   struct Listing: Sendable {
     var discovery: InputDiscovery.Result
     var keys: [(sources: [AggregateCache.Source], key: String)?]
-    var filesHashed: Int
   }
 
   /// What this reading listed and keyed, for a reading of the same inputs again.
@@ -185,7 +184,7 @@ public struct CachedReading: Sendable {
       var keys: [(index: Int, sources: [AggregateCache.Source], key: String)] = []
       var filesHashed = 0
     }
-    var keyed = listing?.keys ?? []
+    var keyed = listing?.keys ?? Array(repeating: nil, count: batches.count)
     var use = Use()
     for part in run(
       listing == nil ? batches.count : 0,
@@ -213,13 +212,11 @@ public struct CachedReading: Sendable {
         keyed.keys.append((i, sources, AggregateCache.key(keyBase, sources: sources)))
       }, Keyed())
     {
-      if keyed.isEmpty { keyed = Array(repeating: nil, count: batches.count) }
       for (i, sources, key) in part.keys { keyed[i] = (sources, key) }
       use.filesHashed += part.filesHashed
     }
-    if keyed.count != batches.count { keyed = Array(repeating: nil, count: batches.count) }
     let keys = keyed
-    self.listing = Listing(discovery: discovery, keys: keys, filesHashed: use.filesHashed)
+    self.listing = Listing(discovery: discovery, keys: keys)
     let everyKey = standardInput == nil ? keys.compactMap { $0?.key } : []
     entries = everyKey.count == batches.count ? everyKey.sorted() : nil
     // The entries the last reading like this one merged, when it merged none that this one does not:

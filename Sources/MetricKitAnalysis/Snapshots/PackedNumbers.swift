@@ -5,65 +5,55 @@
 /// place of the array (for a rate sample, COUNT pairs, each numerator then denominator). Snapshot
 /// files, which people and other tools read, never use it.
 struct PackedNumbers: Sendable {
-  /// The numbers, in the order they were packed.
-  private(set) var values: [Double] = []
+  /// The numbers' bytes, in the order they were packed: what the file holds. (Read back, a slice of
+  /// the file's bytes: nothing is copied until a sample takes its values.)
+  private(set) var bytes: ArraySlice<UInt8> = []
 
   /// Nothing packed yet.
   init() {}
 
+  /// How many numbers there are.
+  var count: Int { bytes.count / 8 }
+
   /// Packs `numbers` and returns what the JSON holds in their place.
   mutating func pack(_ numbers: [Double], pairs: Bool = false) -> JSONWriter.Value {
-    let reference = "#\(values.count) \(pairs ? numbers.count / 2 : numbers.count)"
-    values += numbers
-    return .string(reference)
-  }
-
-  /// The numbers as bytes, for the file.
-  var bytes: [UInt8] {
+    let reference = "#\(count) \(pairs ? numbers.count / 2 : numbers.count)"
     #if _endian(little)
       // The numbers' memory is their encoding.
-      return values.withUnsafeBytes { Array($0) }
+      numbers.withUnsafeBytes { bytes.append(contentsOf: $0) }
     #else
-      var out = [UInt8](repeating: 0, count: values.count * 8)
-      out.withUnsafeMutableBytes { raw in
-        for (i, value) in values.enumerated() {
-          raw.storeBytes(of: value.bitPattern.littleEndian, toByteOffset: i * 8, as: UInt64.self)
-        }
+      for number in numbers {
+        withUnsafeBytes(of: number.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
       }
-      return out
     #endif
+    return .string(reference)
   }
 
   /// The numbers a file's bytes hold; nil when they are not a whole number of them.
   init?(bytes: ArraySlice<UInt8>) {
     guard bytes.count % 8 == 0 else { return nil }
-    let count = bytes.count / 8
-    values = bytes.withUnsafeBytes { raw in
-      #if _endian(little)
-        [Double](unsafeUninitializedCapacity: count) { buffer, initialized in
-          if count > 0 {
-            UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: raw.baseAddress!, byteCount: count * 8)
-          }
-          initialized = count
-        }
-      #else
-        (0..<count).map { i in
-          Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)))
-        }
-      #endif
-    }
+    self.bytes = bytes
   }
 
   /// The numbers `reference` (`"#OFFSET COUNT"`) names, `width` a value (2 for pairs); nil when it
   /// is not a reference to numbers there are.
-  func unpack(_ reference: String, width: Int = 1) -> ArraySlice<Double>? {
+  func unpack(_ reference: String, width: Int = 1) -> [Double]? {
     let text = Array(reference.utf8)
     guard text.first == UInt8(ascii: "#") else { return nil }
     let parts = text.dropFirst().split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-    guard parts.count == 2, let offset = Self.integer(parts[0]), let count = Self.integer(parts[1]),
-      offset <= values.count, count <= (values.count - offset) / width
+    guard parts.count == 2, let offset = Self.integer(parts[0]), let values = Self.integer(parts[1]),
+      offset <= count, values <= (count - offset) / width
     else { return nil }
-    return values[offset..<(offset + count * width)]
+    let n = values * width
+    return bytes.withUnsafeBytes { raw in
+      [Double](unsafeUninitializedCapacity: n) { buffer, initialized in
+        for i in 0..<n {
+          buffer[i] = Double(
+            bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: (offset + i) * 8, as: UInt64.self)))
+        }
+        initialized = n
+      }
+    }
   }
 
   /// A decimal integer as the writer gives it: digits only, no leading zero, at most 12 of them.

@@ -74,16 +74,16 @@ extension VersionSnapshot {
   private static func unpack(_ reference: String, from packed: PackedNumbers?, _ key: String, width: Int)
     throws(PayloadDecodingError) -> [Double]
   {
-    guard let packed, let slice = packed.unpack(reference, width: width) else {
+    guard let packed, let values = packed.unpack(reference, width: width) else {
       throw PayloadDecodingError(
         keyPath: [key], reason: "'\(reference.prefix(40))' is not a reference to packed numbers")
     }
-    for d in slice where !isMeasurement(d) {
+    for d in values where !isMeasurement(d) {
       throw PayloadDecodingError(
         keyPath: [key],
         reason: d < 0 || !d.isFinite ? "value \(d) is not a measurement" : "value \(d) too small to be a measurement")
     }
-    return Array(slice)
+    return values
   }
 
   /// The members of a rate sample's exact sums, in ``RateSample/sums``' order.
