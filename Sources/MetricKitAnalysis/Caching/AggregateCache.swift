@@ -156,7 +156,7 @@ public struct AggregateCache: Sendable {
       bytes.starts(with: stamp.utf8), bytes.last == UInt8(ascii: "\n")
     {
       let hex = bytes[stamp.utf8.count..<(bytes.count - 1)]
-      if hex.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) {
+      if Self.isHexDigest(hex) {
         // Used now: `cache prune --unused-for` keeps it.
         _ = memo.withCString { utimensat(AT_FDCWD, $0, nil, 0) }
         return (String(decoding: hex, as: UTF8.self), false)
@@ -173,11 +173,11 @@ public struct AggregateCache: Sendable {
   /// every file's path and `stat`, whatever the options), so that a batch none of whose
   /// files changed reads one file, not one per file; nil when none are kept (or they do not read).
   func contentHashes(ofBatch stamp: String, count: Int) -> [String]? {
-    let memo = "\(directory)/hashes/\(stamp.prefix(2))/\(stamp)"
+    let memo = hashesPath(stamp)
     guard let bytes = Self.contents(ofRegularFile: memo), bytes.count == count * 65 else { return nil }
     var hashes: [String] = []
     for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
-      guard line.count == 64, line.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
+      guard line.count == 64, Self.isHexDigest(line) else {
         return nil
       }
       hashes.append(String(decoding: line, as: UTF8.self))
@@ -191,13 +191,20 @@ public struct AggregateCache: Sendable {
   /// file's).
   func storeContentHashes(_ hashes: [String], ofBatch stamp: String) {
     let text = hashes.map { $0 + "\n" }.joined()
-    _ = Self.writeAtomically(Array(text.utf8), to: "\(directory)/hashes/\(stamp.prefix(2))/\(stamp)")
+    _ = Self.writeAtomically(Array(text.utf8), to: hashesPath(stamp))
   }
 
   /// Where the memo of `path`'s content hash is kept: `hashes/` and the SHA-256 of the path.
   func memoPath(_ path: InputPath) -> String {
-    let key = ContentHash.hex(ContentHash.sha256(path.bytes))
-    return "\(directory)/hashes/\(key.prefix(2))/\(key)"
+    hashesPath(ContentHash.hex(ContentHash.sha256(path.bytes)))
+  }
+
+  /// The file of `key` (a file's or a batch's content hashes) under `hashes/`.
+  private func hashesPath(_ key: String) -> String { "\(directory)/hashes/\(key.prefix(2))/\(key)" }
+
+  /// Whether `bytes` are lowercase hexadecimal digits, as ``ContentHash/hex(_:)`` writes a digest.
+  private static func isHexDigest(_ bytes: some Collection<UInt8>) -> Bool {
+    bytes.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
   }
 
   /// The sources as one line of JSON: what an entry lists (for `cache prune`) and what its key hashes.
