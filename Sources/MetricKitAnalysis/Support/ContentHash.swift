@@ -5,12 +5,12 @@ import Foundation
 /// hashes of the report's own script and style (the page runs exactly the code it ships, and nothing a
 /// payload string might smuggle in would run even if escaping failed), the identities of snapshot
 /// shards (``ShardIdentity``), and the keys of the cache's entries and results.
-enum ContentHash {
+package enum ContentHash {
   /// The SHA-256 digest of `bytes`.
   static func sha256(_ bytes: some DataProtocol) -> [UInt8] { Array(SHA256.hash(data: bytes)) }
 
   /// `bytes` as lower-case hexadecimal digits, two a byte (digests as identities and keys).
-  static func hex(_ bytes: some Sequence<UInt8>) -> String {
+  package static func hex(_ bytes: some Sequence<UInt8>) -> String {
     let digits = Array("0123456789abcdef".utf8)
     var out: [UInt8] = []
     out.reserveCapacity(64)

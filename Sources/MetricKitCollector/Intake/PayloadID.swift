@@ -1,4 +1,5 @@
 import Crypto
+import MetricKitAnalysis
 
 /// A payload's identity: the SHA-256 of its bytes as stored (one line, no whitespace between tokens).
 /// A device derives the same id from the payload it sends, so a retry is known for what it is.
@@ -31,16 +32,7 @@ public struct PayloadID: Hashable, Sendable, Comparable, CustomStringConvertible
   }
 
   /// The id in lowercase hexadecimal, as receipts list it.
-  public var description: String {
-    let digits = Array("0123456789abcdef".utf8)
-    var text: [UInt8] = []
-    text.reserveCapacity(64)
-    for byte in bytes {
-      text.append(digits[Int(byte >> 4)])
-      text.append(digits[Int(byte & 0x0F)])
-    }
-    return String(decoding: text, as: UTF8.self)
-  }
+  public var description: String { ContentHash.hex(bytes) }
 
   public static func < (a: PayloadID, b: PayloadID) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
 
