@@ -57,9 +57,13 @@ case "$target" in
       --cache "$work/cache" >/dev/null 2>&1 || true
     swift run -c release metrics-report trend Samples/dump --metric '*' --interval day --by deviceType \
       --cache "$work/cache" >/dev/null 2>&1 || true
-    # Each entry and kept merge whole, and their sections alone, split by 0x1E bytes (a kept merge's
-    # after a 0x1D byte; the harness gives them a correct header); each result's points alone.
-    find "$work/cache/entries" "$work/cache/results" -type f | while read -r f; do
+    # The samples' folders kept as listed (dated back, as folders that stopped changing).
+    rm -rf "$work/aged" && cp -r Samples/dump "$work/aged" && find "$work/aged" -mindepth 1 -exec touch -d '2 days ago' {} +
+    swift run -c release metrics-report summary "$work/aged" --cache "$work/cache" >/dev/null 2>&1 || true
+    # Each entry, kept merge and folder listing whole, and their sections alone, split by 0x1E bytes (a
+    # kept merge's after a 0x1D byte, a listing's after a 0x1C byte; the harness gives them a correct
+    # header); each result's points alone.
+    find "$work/cache/entries" "$work/cache/results" "$work/cache/folders" -type f | while read -r f; do
       cp "$f" "$work/seeds/"
       python3 - "$f" "$work/seeds/$(basename "$f")" <<'PY'
 import sys
@@ -71,7 +75,9 @@ sections, at = [], end + 1
 for n in lengths:
     sections.append(data[at:at + n])
     at += n
-if len(sections) == 3:
+if header[1] == b"folder":
+    open(sys.argv[2] + ".listing", "wb").write(b"\x1c" + sections[0])
+elif len(sections) == 3:
     prefix = b"\x1d" if header[1] == b"result" else b""
     open(sys.argv[2] + ".sections", "wb").write(prefix + b"\x1e".join(sections))
 else:

@@ -37,6 +37,11 @@ struct CacheStats: ParsableCommand {
     if s.contentHashes > 0 {
       print("  content hashes \(s.contentHashes) (--cache-content-hash: a file is hashed again when its stat changes)")
     }
+    if s.folderListings > 0 {
+      print(
+        "  folders       \(s.folderListings) kept as listed, \(s.staleFolderListings) changed since (listed again by the next run)"
+      )
+    }
     print("  last used     \(day(s.oldestUse)) to \(day(s.newestUse))")
   }
 }
@@ -70,7 +75,8 @@ struct CachePrune: ParsableCommand {
     print(
       "\(directory): removed \(p.files) files (\(p.bytes) bytes): \(p.stale) stale, \(p.unused) unused, "
         + "\(p.damaged) damaged, \(p.temporary) temporary, \(p.staleResults) stale results"
-        + (p.contentHashes > 0 ? ", \(p.contentHashes) content hashes" : ""))
+        + (p.contentHashes > 0 ? ", \(p.contentHashes) content hashes" : "")
+        + (p.folderListings > 0 ? ", \(p.folderListings) folder listings" : ""))
   }
 }
 

@@ -73,8 +73,15 @@ struct InputOptions: ParsableArguments {
   )
   var cacheContentHash = false
 
+  @Flag(
+    help:
+      "With --cache, list every folder and look at every file on every run, even in folders where nothing was modified for an hour and nothing created, removed or renamed since (those are otherwise taken as they were)."
+  )
+  var cacheCheckEveryFile = false
+
   mutating func validate() throws {
     if cacheContentHash && cache == nil { throw ValidationError("--cache-content-hash goes with --cache.") }
+    if cacheCheckEveryFile && cache == nil { throw ValidationError("--cache-check-every-file goes with --cache.") }
     if let threadCount, threadCount < 1 || threadCount > 256 {
       throw ValidationError("--threads takes a number from 1 to 256.")
     }
@@ -116,7 +123,8 @@ struct InputOptions: ParsableArguments {
   func openCache() throws -> AggregateCache? {
     guard let directory = cache else { return nil }
     do {
-      return try AggregateCache(directory: directory, hashesContent: cacheContentHash)
+      return try AggregateCache(
+        directory: directory, hashesContent: cacheContentHash, checksEveryFile: cacheCheckEveryFile)
     } catch {
       throw CommandFailure.cannotEvaluate("--cache \(error)")
     }

@@ -42,7 +42,7 @@ enum ReportOutput {
         skipNext = !argument.contains("=")
         continue
       }
-      if argument == "--cache-content-hash" { continue }
+      if argument == "--cache-content-hash" || argument == "--cache-check-every-file" { continue }
       arguments.append(argument)
     }
     let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"].flatMap(Double.init)

@@ -34,6 +34,10 @@ extension AggregateCache {
     /// Content hashes kept for `--cache-content-hash` (each file's, with the `stat` it was taken at, and
     /// each batch's, under its files' `stat`s).
     public var contentHashes = 0
+    /// Folders kept as they were listed, and those of them that changed or went since (the next run
+    /// lists them again).
+    public var folderListings = 0
+    public var staleFolderListings = 0
   }
 
   /// What pruning removed.
@@ -46,10 +50,12 @@ extension AggregateCache {
     public var staleResults = 0
     /// Content hashes not used for the time given (or all, with everything).
     public var contentHashes = 0
+    /// Folder listings of folders that changed or went since (or all, with everything).
+    public var folderListings = 0
     public var bytes: Int64 = 0
 
     /// All entries, results and files removed.
-    public var files: Int { stale + damaged + temporary + unused + staleResults + contentHashes }
+    public var files: Int { stale + damaged + temporary + unused + staleResults + contentHashes + folderListings }
   }
 
   /// One file of the cache as maintenance sees it.
@@ -60,13 +66,15 @@ extension AggregateCache {
     case temporary(bytes: Int64, modified: Date)
     /// A file's content hash (a run that used it last touched it).
     case contentHash(used: Date, bytes: Int64)
+    /// A folder's listing, and whether the folder is still as it was listed.
+    case folderListing(current: Bool, bytes: Int64)
     /// A link, or anything but a regular file or folder: left alone.
     case foreign
   }
 
-  /// Every file under `entries/`, then under `results/`, then under `hashes/`, examined.
+  /// Every file under `entries/`, then under `results/`, `hashes/` and `folders/`, examined.
   private func examine() -> [(path: String, examined: Examined)] {
-    examine(folder: "entries") + examine(folder: "results") + examine(folder: "hashes")
+    examine(folder: "entries") + examine(folder: "results") + examine(folder: "hashes") + examine(folder: "folders")
   }
 
   /// The files under `entries/` or `results/`. Nothing is followed: a link (to a folder or a file)
@@ -106,6 +114,16 @@ extension AggregateCache {
           out.append((path, .contentHash(used: modified, bytes: bytes)))
           continue
         }
+        if kind == "folders" {
+          if let file = Self.contents(ofRegularFile: path), let (folder, listing) = try? Self.decodeFolderListing(file)
+          {
+            let current = FileStatus(at: folder).map { $0 == listing.status } ?? false
+            out.append((path, .folderListing(current: current, bytes: bytes)))
+          } else {
+            out.append((path, .damaged(bytes: bytes)))
+          }
+          continue
+        }
         // Whole, every checksum right, and its first line (sources, or entries) read.
         let line = Self.contents(ofRegularFile: path).flatMap { bytes -> String? in
           // (A result has one section, or three: a kept merge.)
@@ -143,7 +161,7 @@ extension AggregateCache {
         else { throw PayloadDecodingError(keyPath: ["sources"], reason: "not a source") }
         sources.append(
           Source(
-            path: path, device: device, inode: inode, size: size, modified: modified, changed: changed,
+            path: InputPath(path), device: device, inode: inode, size: size, modified: modified, changed: changed,
             content: parts[6].string))
       }
       return sources
@@ -163,9 +181,7 @@ extension AggregateCache {
   /// Whether every file an entry was made from is still as it was then.
   private func current(_ sources: [Source]) -> Bool {
     sources.allSatisfy { source in
-      guard var now = Source(path: InputPath(source.path), hashingContent: source.content != nil) else { return false }
-      now.path = source.path
-      return now == source
+      Source(path: source.path, hashingContent: source.content != nil) == source
     }
   }
 
@@ -190,6 +206,9 @@ extension AggregateCache {
       case .damaged: s.damaged += 1
       case .temporary: s.temporary += 1
       case .contentHash: s.contentHashes += 1
+      case .folderListing(let current, _):
+        s.folderListings += 1
+        if !current { s.staleFolderListings += 1 }
       case .foreign: s.foreign += 1
       }
     }
@@ -241,6 +260,11 @@ extension AggregateCache {
       case .contentHash(let used, let bytes):
         guard everything || (unusedFor.map { now.timeIntervalSince(used) > $0 } ?? false) else { continue }
         pruned.contentHashes += 1
+        pruned.bytes += bytes
+        remove = true
+      case .folderListing(let current, let bytes):
+        guard everything || !current else { continue }
+        pruned.folderListings += 1
         pruned.bytes += bytes
         remove = true
       case .foreign:

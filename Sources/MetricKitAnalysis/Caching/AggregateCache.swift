@@ -38,12 +38,18 @@ public struct AggregateCache: Sendable {
   /// device, inode and modification time: for checkouts and copies made anew before each run, and file
   /// systems whose times cannot be trusted (slower: every file is read on every run to hash it).
   public let hashesContent: Bool
+  /// Whether every run lists every folder and looks at every file. Otherwise (the default) a folder of
+  /// files in which nothing had been modified for an hour is kept as it was listed, and taken back so
+  /// while the folder's own `stat` (device, inode, size, times) is unchanged: a file created, removed
+  /// or renamed in it is seen, a file rewritten in place is not. Content hashing looks at every file.
+  public let checksEveryFile: Bool
 
   /// Opens the cache in `directory`, creating it (and its `FORMAT`) when it does not exist or is
   /// empty. Refuses a folder of another format, and a non-empty folder that is not a cache.
-  public init(directory: String, hashesContent: Bool = false) throws(CacheError) {
+  public init(directory: String, hashesContent: Bool = false, checksEveryFile: Bool = false) throws(CacheError) {
     self.directory = directory
     self.hashesContent = hashesContent
+    self.checksEveryFile = checksEveryFile || hashesContent
     let format = directory + "/FORMAT"
     var info = stat()
     if stat(directory, &info) != 0 {
@@ -73,7 +79,7 @@ public struct AggregateCache: Sendable {
     }
     // The cache's files are its own: a link where it keeps them would take its writes, and pruning,
     // elsewhere.
-    for folder in ["entries", "results", "hashes"] {
+    for folder in ["entries", "results", "hashes", "folders"] {
       switch Self.kind(of: "\(directory)/\(folder)") {
       case S_IFDIR, nil: continue
       default:
@@ -86,7 +92,7 @@ public struct AggregateCache: Sendable {
 
   /// One input file as an entry's key sees it.
   struct Source: Sendable, Equatable {
-    var path: String
+    var path: InputPath
     var device: UInt64
     var inode: UInt64
     var size: Int64
@@ -101,7 +107,7 @@ public struct AggregateCache: Sendable {
     /// is told apart by its bytes, and its place on the disk and its times no longer matter: a copy, a
     /// fresh checkout or a restore with new times finds its entries.
     init(path: InputPath, status: FileStatus, content: String? = nil) {
-      self.path = path.description
+      self.path = path
       size = status.size
       self.content = content
       (device, inode, modified, changed) =
@@ -135,7 +141,8 @@ public struct AggregateCache: Sendable {
       }
     }
 
-    init(path: String, device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64, content: String?) {
+    init(path: InputPath, device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64, content: String?)
+    {
       (self.path, self.device, self.inode, self.size, self.modified, self.changed, self.content) = (
         path, device, inode, size, modified, changed, content
       )
@@ -213,7 +220,8 @@ public struct AggregateCache: Sendable {
       .array(
         sources.map { s in
           .array([
-            .string(s.path), .integer(Int128(s.device)), .integer(Int128(s.inode)), .integer(Int128(s.size)),
+            .string(s.path.description), .integer(Int128(s.device)), .integer(Int128(s.inode)),
+            .integer(Int128(s.size)),
             .integer(Int128(s.modified)), .integer(Int128(s.changed)), s.content.map { .string($0) } ?? .null,
           ])
         }))
@@ -225,13 +233,15 @@ public struct AggregateCache: Sendable {
   static func key(_ base: KeyBase, sources: [Source]) -> String {
     var bytes = base.prefix
     bytes.reserveCapacity(bytes.count + sources.count * 96)
+    func append(_ n: UInt64) { withUnsafeBytes(of: n.littleEndian) { bytes += $0 } }
     for source in sources {
-      bytes += source.path.utf8
+      bytes += source.path.bytes
       bytes.append(0)
-      for n in [source.device, source.inode, UInt64(bitPattern: source.size)] {
-        withUnsafeBytes(of: n.littleEndian) { bytes += $0 }
-      }
-      for n in [source.modified, source.changed] { withUnsafeBytes(of: n.littleEndian) { bytes += $0 } }
+      append(source.device)
+      append(source.inode)
+      append(UInt64(bitPattern: source.size))
+      append(UInt64(bitPattern: source.modified))
+      append(UInt64(bitPattern: source.changed))
       if let content = source.content { bytes += content.utf8 }
       bytes.append(0x0A)
     }

@@ -25,6 +25,9 @@ public struct CachedReading: Sendable {
     /// Of the batches from the cache, those taken merged, as the last reading like this one merged
     /// them (one file), not entry by entry.
     public var merged = 0
+    /// Folders taken as they were kept when last listed (nothing in them modified for an hour then, and
+    /// nothing created, removed or renamed since), without listing them or looking at their files.
+    public var foldersAsKept = 0
 
     /// Adds another part's use.
     mutating func add(_ other: Use) {
@@ -35,6 +38,7 @@ public struct CachedReading: Sendable {
       notStored += other.notStored
       filesHashed += other.filesHashed
       merged += other.merged
+      foldersAsKept += other.foldersAsKept
       damaged += other.damaged
     }
 
@@ -44,6 +48,7 @@ public struct CachedReading: Sendable {
       if merged > 0 { text += " (\(merged) as one kept merge)" }
       text += ", \(misses) read (\(filesRead) files)"
       if filesHashed > 0 { text += "; \(filesHashed) files hashed" }
+      if foldersAsKept > 0 { text += "; \(foldersAsKept) folders as kept, not listed" }
       if !damaged.isEmpty { text += "; \(damaged.count) damaged entries recomputed" }
       if notStored > 0 { text += "; \(notStored) entries could not be written" }
       return text
@@ -149,7 +154,8 @@ public struct CachedReading: Sendable {
     // What no entry holds: standard input, and the paths that could not be listed.
     var outside = standardInput ?? DumpAggregate(limits: reader.limits)
     unknownSeries = Set(outside.series.keys)
-    let discovery = listing?.discovery ?? InputDiscovery().discover(paths)
+    let discovery =
+      listing?.discovery ?? InputDiscovery(memory: cache.checksEveryFile ? nil : cache).discover(paths)
     for (path, failure) in discovery.failures {
       outside.add(
         .rejected(Rejection(location: PayloadLocation(path: path.description), reason: failure.reason)), filter: filter,
@@ -185,7 +191,7 @@ public struct CachedReading: Sendable {
       var filesHashed = 0
     }
     var keyed = listing?.keys ?? Array(repeating: nil, count: batches.count)
-    var use = Use()
+    var use = Use(foldersAsKept: discovery.recalledFolders)
     for part in run(
       listing == nil ? batches.count : 0,
       { keyed, i, _ in
@@ -399,16 +405,25 @@ public struct CachedReading: Sendable {
   static func batches(_ files: [InputPath]) -> [Range<Int>] {
     var batches: [Range<Int>] = []
     var start = 0
-    var folder: ArraySlice<UInt8>?
+    var folder: [UInt8]?
+    var folderLength = -1
     for (i, file) in files.enumerated() {
       let bytes = file.bytes
       let slash = bytes.lastIndex(of: UInt8(ascii: "/")) ?? -1
-      let parent = slash >= 0 ? bytes[..<slash] : []
-      if let folder, folder != parent, start < i {
+      // (The folder compared as memory: a dump lists thousands of files a folder.)
+      let sameFolder =
+        folder.map { folder in
+          slash == folderLength
+            && (slash <= 0
+              || folder.withUnsafeBytes { a in
+                bytes.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, slash) == 0 }
+              })
+        } ?? true
+      if !sameFolder, start < i {
         batches.append(start..<i)
         start = i
       }
-      folder = parent
+      if !sameFolder || folder == nil { (folder, folderLength) = (bytes, slash) }
       if FNV1a.hash(bytes[(slash + 1)...]) % 64 == 0 {
         batches.append(start..<(i + 1))
         start = i + 1

@@ -176,9 +176,10 @@ public struct PayloadReader: Sendable {
     case .lines(let path, let range, let gzip):
       // The per-file payload limit counts per byte range when a large file is split between threads.
       var documents = 0
+      let name = path.description
       do {
         try streamLines(path: path, range: range, gzip: gzip) { line, number in
-          var location = PayloadLocation(path: path.description, line: number)
+          var location = PayloadLocation(path: name, line: number)
           location.lineCountedFromByte = range?.lowerBound ?? 0
           location.file = range == nil ? nil : path
           return decoder.decodeLine(line, location: location, parser: parser, documents: &documents) {
@@ -186,7 +187,7 @@ public struct PayloadReader: Sendable {
           }
         }
       } catch {
-        visit(.rejected(Rejection(location: PayloadLocation(path: path.description), reason: error.reason)))
+        visit(.rejected(Rejection(location: PayloadLocation(path: name), reason: error.reason)))
       }
     }
   }

@@ -40,6 +40,13 @@ struct FileStatus: Sendable, Hashable {
     self.init(info)
   }
 
+  /// Whatever is at `path` now (links followed); nil when there is nothing.
+  init?(at path: InputPath) {
+    var info = stat()
+    guard path.withCString({ stat($0, &info) }) == 0 else { return nil }
+    self.init(info)
+  }
+
   /// The device and inode: what makes two paths the same file.
   var identity: FileIdentity { FileIdentity(device: device, inode: inode) }
 

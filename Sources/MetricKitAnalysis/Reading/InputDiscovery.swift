@@ -29,6 +29,8 @@ public struct InputDiscovery: Sendable {
     public var duplicates: [InputPath] = []
     /// What the one `stat` of each file in `files` said, in the same order.
     var statuses: [FileStatus] = []
+    /// Folders taken as they were last listed (``FolderMemory``), without listing them.
+    var recalledFolders = 0
 
     /// Whether `path` is one of the files to read (the same device and inode).
     public func includes(fileAt path: InputPath) -> Bool {
@@ -57,9 +59,27 @@ public struct InputDiscovery: Sendable {
   /// is not hidden (symbol files have no common ending).
   public let fileSuffixes: [String]?
 
+  /// Where folders that stopped changing are kept, and taken back from (nil: every folder is listed
+  /// and every file looked at).
+  let memory: (any FolderMemory)?
+
+  /// How long nothing in a folder must have been modified for its listing to be kept: a file still
+  /// being written, in place, is modified again within that time.
+  static let settlingTime: Int64 = 3_600 * 1_000_000_000
+
   /// Creates a discovery of the files ending in `fileSuffixes` (payload files by default), or of every
   /// file with nil.
-  public init(fileSuffixes: [String]? = InputDiscovery.payloadFileSuffixes) { self.fileSuffixes = fileSuffixes }
+  public init(fileSuffixes: [String]? = InputDiscovery.payloadFileSuffixes) {
+    self.init(fileSuffixes: fileSuffixes, memory: nil)
+  }
+
+  /// A discovery that keeps, in `memory`, each folder of files in which nothing had been modified for
+  /// ``settlingTime``, and takes such a folder back as it was kept while its own `stat` (device, inode,
+  /// size, times) is unchanged: a file created, removed or renamed in it changes that, a file
+  /// rewritten in place does not (that is what this trusts).
+  init(fileSuffixes: [String]? = InputDiscovery.payloadFileSuffixes, memory: (any FolderMemory)?) {
+    (self.fileSuffixes, self.memory) = (fileSuffixes, memory)
+  }
 
   /// Lists the files under `paths`.
   public func discover(_ paths: [String]) -> Result { discover(paths.map(InputPath.init)) }
@@ -75,7 +95,7 @@ public struct InputDiscovery: Sendable {
         continue
       }
       if (info.st_mode & S_IFMT) == S_IFDIR {
-        walk(directory: path, identity: FileIdentity(info), into: &result, visited: &visitedDirectories)
+        walk(directory: path, status: FileStatus(info), into: &result, visited: &visitedDirectories)
       } else {
         Self.add(path, FileStatus(info), to: &result)
       }
@@ -89,22 +109,41 @@ public struct InputDiscovery: Sendable {
     result.statuses.append(status)
   }
 
+  /// Whether a file of this name, found inside a directory, is read.
+  private func wants(_ name: some Collection<UInt8>, path: InputPath) -> Bool {
+    name.first != UInt8(ascii: ".") && (fileSuffixes?.contains { path.hasSuffix($0) } ?? true)
+  }
+
   private func walk(
-    directory: InputPath, identity: FileIdentity, into result: inout Result, visited: inout Set<FileIdentity>
+    directory: InputPath, status: FileStatus, into result: inout Result, visited: inout Set<FileIdentity>
   ) {
     // Depth-first in sorted name order, with an explicit stack (no recursion limit): the order is that
     // of the paths sorted component by component.
     enum Entry {
-      case directory(InputPath, FileIdentity)
+      case directory(InputPath, FileStatus)
       case file(InputPath, FileStatus)
     }
-    var pending: [Entry] = [.directory(directory, identity)]
+    let now = memory == nil ? 0 : Self.now()
+    var pending: [Entry] = [.directory(directory, status)]
     while let entry = pending.popLast() {
       switch entry {
       case .file(let path, let status):
         Self.add(path, status, to: &result)
-      case .directory(let dir, let id):
-        guard visited.insert(id).inserted else { continue }  // a symbolic-link loop, or seen before
+      case .directory(let dir, let folderStatus):
+        guard visited.insert(folderStatus.identity).inserted else { continue }  // a symbolic-link loop, or seen before
+        if let kept = memory?.recalledListing(of: dir), kept.status == folderStatus {
+          result.recalledFolders += 1
+          for i in 0..<kept.count {
+            let name = kept.name(i)
+            let path = dir.appending(name)
+            if wants(name, path: path) {
+              Self.add(path, kept.statuses[i], to: &result)
+            } else {
+              result.ignored.append(path)
+            }
+          }
+          continue
+        }
         // The handle's type differs between Glibc (OpaquePointer) and Darwin (UnsafeMutablePointer<DIR>):
         // it is only ever inferred.
         guard let handle = dir.withCString({ opendir($0) }) else {
@@ -117,7 +156,12 @@ public struct InputDiscovery: Sendable {
         // arrays of arrays retains and releases on every comparison.
         var pool: [UInt8] = []
         var spans: [Range<Int>] = []
+        // Kept only when every entry is a regular file or a hidden folder, none a link (told by the
+        // listing's own type, without a `stat`).
+        var listing: FolderListing? = memory == nil ? nil : FolderListing(status: folderStatus)
         while let entry = readdir(handle) {
+          let type = Int(entry.pointee.d_type)
+          if type == Int(DT_LNK) || type == Int(DT_UNKNOWN) { listing = nil }
           withUnsafePointer(to: entry.pointee.d_name) {
             $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
               let name = UnsafeRawBufferPointer(start: $0, count: strlen($0))
@@ -139,7 +183,7 @@ public struct InputDiscovery: Sendable {
           let name = Array(pool[span])
           let path = dir.appending(name)
           let hidden = name.first == UInt8(ascii: ".")
-          let wanted = !hidden && (fileSuffixes?.contains { path.hasSuffix($0) } ?? true)
+          let wanted = wants(name, path: path)
           // One fstatat per entry, relative to the open directory: the kind after following links,
           // and the identity that finds loops and duplicates.
           var info = stat()
@@ -150,14 +194,20 @@ public struct InputDiscovery: Sendable {
             // A dangling link or an entry gone since the listing: worth a word only when its name
             // says it is a payload.
             if wanted { result.failures.append(Self.unreadable(path)) } else { result.ignored.append(path) }
+            listing = nil
             continue
           }
           switch info.st_mode & S_IFMT {
           case S_IFDIR:
-            if !hidden { children.append(.directory(path, FileIdentity(info))) }
+            if !hidden {
+              children.append(.directory(path, FileStatus(info)))
+              listing = nil
+            }
           case S_IFREG:
             if wanted { children.append(.file(path, FileStatus(info))) } else { result.ignored.append(path) }
+            listing?.append(name, FileStatus(info))
           default:
+            listing = nil
             if wanted {
               let kind = Self.kindName(info.st_mode)
               result.failures.append((path, InputError(reason: "not a regular file (\(kind)); not read")))
@@ -166,9 +216,17 @@ public struct InputDiscovery: Sendable {
             }
           }
         }
+        if let listing, listing.isSettled(at: now, for: Self.settlingTime) { memory?.remember(listing, of: dir) }
         pending.append(contentsOf: children.reversed())
       }
     }
+  }
+
+  /// The time now, in nanoseconds since 1970.
+  private static func now() -> Int64 {
+    var time = timespec()
+    clock_gettime(CLOCK_REALTIME, &time)
+    return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
   }
 }
 

@@ -11,20 +11,20 @@ public struct InputPath: Sendable, Hashable, CustomStringConvertible {
   /// The path's bytes, without a terminating NUL.
   public let bytes: [UInt8]
   /// The path for people: valid UTF-8 as it is, each other byte as `\xNN`. Reports escape it further
-  /// for their own format.
-  public let description: String
+  /// for their own format. (Made when asked for: discovery makes a path for every file of a dump, and
+  /// most are only opened.)
+  public var description: String { Self.printable(bytes) }
 
   /// A path from bytes (a name read from a directory, or a command-line argument).
   public init(bytes: [UInt8]) {
     self.bytes = bytes.filter { $0 != 0 }
-    description = Self.printable(self.bytes)
   }
 
   /// A path from a string.
   public init(_ path: String) { self.init(bytes: Array(path.utf8)) }
 
   /// The path of `name` (a name read from this directory: no NUL, no slash) inside this directory.
-  func appending(_ name: [UInt8]) -> InputPath {
+  func appending(_ name: some Collection<UInt8>) -> InputPath {
     var joined = bytes
     joined.reserveCapacity(bytes.count + 1 + name.count)
     if bytes.last != UInt8(ascii: "/") { joined.append(UInt8(ascii: "/")) }
@@ -33,10 +33,7 @@ public struct InputPath: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// A path from bytes known to hold no NUL.
-  private init(withoutNUL bytes: [UInt8]) {
-    self.bytes = bytes
-    description = Self.printable(bytes)
-  }
+  private init(withoutNUL bytes: [UInt8]) { self.bytes = bytes }
 
   /// Whether the path ends with `suffix`.
   func hasSuffix(_ suffix: String) -> Bool {
