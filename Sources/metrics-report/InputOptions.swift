@@ -75,7 +75,7 @@ struct InputOptions: ParsableArguments {
 
   @Flag(
     help:
-      "With --cache, list every folder and look at every file on every run, even in folders where nothing was modified for an hour and nothing created, removed or renamed since (those are otherwise taken as they were)."
+      "With --cache, list every folder and look at every file on every run. Otherwise a folder where nothing was modified for an hour, and nothing created, removed or renamed since, is taken as it was: a file rewritten or appended to in place there is not seen."
   )
   var cacheCheckEveryFile = false
 

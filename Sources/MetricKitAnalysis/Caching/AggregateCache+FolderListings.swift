@@ -126,7 +126,7 @@ extension AggregateCache: FolderMemory {
       guard memchr(name.baseAddress!, 0, name.count) == nil,
         allowingSlash
           || (memchr(name.baseAddress!, Int32(UInt8(ascii: "/")), name.count) == nil
-            && !name.elementsEqual([0x2E]) && !name.elementsEqual([0x2E, 0x2E]))
+            && !(name.count <= 2 && name.allSatisfy { $0 == 0x2E }))
       else { throw CacheError.unreadable("folder listing: bad \(what)") }
       return name
     }

@@ -41,7 +41,8 @@ public struct AggregateCache: Sendable {
   /// Whether every run lists every folder and looks at every file. Otherwise (the default) a folder of
   /// files in which nothing had been modified for an hour is kept as it was listed, and taken back so
   /// while the folder's own `stat` (device, inode, size, times) is unchanged: a file created, removed
-  /// or renamed in it is seen, a file rewritten in place is not. Content hashing looks at every file.
+  /// or renamed in it is seen, a file rewritten or appended to in place is not. Content hashing looks
+  /// at every file.
   public let checksEveryFile: Bool
 
   /// Opens the cache in `directory`, creating it (and its `FORMAT`) when it does not exist or is

@@ -76,10 +76,14 @@ public struct InputDiscovery: Sendable {
   /// A discovery that keeps, in `memory`, each folder of files in which nothing had been modified for
   /// ``settlingTime``, and takes such a folder back as it was kept while its own `stat` (device, inode,
   /// size, times) is unchanged: a file created, removed or renamed in it changes that, a file
-  /// rewritten in place does not (that is what this trusts).
+  /// rewritten or appended to in place does not (that is what this trusts).
   init(fileSuffixes: [String]? = InputDiscovery.payloadFileSuffixes, memory: (any FolderMemory)?) {
     (self.fileSuffixes, self.memory) = (fileSuffixes, memory)
+    suffixBytes = fileSuffixes?.map { Array($0.utf8) }
   }
+
+  /// `fileSuffixes` as bytes, compared with every name found.
+  private let suffixBytes: [[UInt8]]?
 
   /// Lists the files under `paths`.
   public func discover(_ paths: [String]) -> Result { discover(paths.map(InputPath.init)) }
@@ -110,8 +114,14 @@ public struct InputDiscovery: Sendable {
   }
 
   /// Whether a file of this name, found inside a directory, is read.
-  private func wants(_ name: some Collection<UInt8>, path: InputPath) -> Bool {
-    name.first != UInt8(ascii: ".") && (fileSuffixes?.contains { path.hasSuffix($0) } ?? true)
+  private func wants(_ name: ArraySlice<UInt8>) -> Bool {
+    guard name.first != UInt8(ascii: ".") else { return false }
+    guard let suffixBytes else { return true }
+    return name.withUnsafeBytes { name in
+      suffixBytes.contains { suffix in
+        name.count >= suffix.count && memcmp(name.baseAddress! + name.count - suffix.count, suffix, suffix.count) == 0
+      }
+    }
   }
 
   private func walk(
@@ -136,7 +146,7 @@ public struct InputDiscovery: Sendable {
           for i in 0..<kept.count {
             let name = kept.name(i)
             let path = dir.appending(name)
-            if wants(name, path: path) {
+            if wants(name) {
               Self.add(path, kept.statuses[i], to: &result)
             } else {
               result.ignored.append(path)
@@ -183,7 +193,7 @@ public struct InputDiscovery: Sendable {
           let name = Array(pool[span])
           let path = dir.appending(name)
           let hidden = name.first == UInt8(ascii: ".")
-          let wanted = wants(name, path: path)
+          let wanted = wants(name[...])
           // One fstatat per entry, relative to the open directory: the kind after following links,
           // and the identity that finds loops and duplicates.
           var info = stat()

@@ -44,7 +44,9 @@ struct AggregateCacheTests {
   static func entry(_ aggregate: DumpAggregate) -> [UInt8] {
     AggregateCache.entryBytes(
       aggregate,
-      sources: [.init(path: InputPath("dump/a.json"), device: 1, inode: 2, size: 3, modified: 4, changed: 5, content: nil)])
+      sources: [
+        .init(path: InputPath("dump/a.json"), device: 1, inode: 2, size: 3, modified: 4, changed: 5, content: nil)
+      ])
   }
 
   @Test func anEntryReadsBackToTheSameAggregate() throws {
