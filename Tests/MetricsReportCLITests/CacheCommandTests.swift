@@ -490,6 +490,45 @@ struct CacheCommandTests {
     return (hits, read)
   }
 
+  /// Folders in which nothing was modified for an hour are kept as listed and taken so, with the bytes
+  /// of a run without the cache; a file added to one is seen; `--cache-check-every-file` lists them all.
+  @Test func foldersThatStoppedChangingAreTakenAsKeptAndAFileAddedIsSeen() throws {
+    try withTemporaryDirectory { dir in
+      let dump = try Self.copyOfSamples(in: dir)
+      let twoHoursAgo = timespec(tv_sec: time(nil) - 7_200, tv_nsec: 0)
+      func age(_ path: String) {
+        var times = [twoHoursAgo, twoHoursAgo]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+      }
+      for path in try FileManager.default.subpathsOfDirectory(atPath: dump.path) { age("\(dump.path)/\(path)") }
+      let cache = dir.appendingPathComponent("cache").path
+      let run = ["compare", dump.path, "--baseline", "3.8.0", "--candidate", "3.9.0", "--format", "json"]
+      let plain = try CLIRunner.run(run)
+      let first = try CLIRunner.run(run + ["--cache", cache])
+      let warm = try CLIRunner.run(run + ["--cache", cache])
+      #expect(first.stdout == plain.stdout && warm.stdout == plain.stdout)
+      #expect(!first.stderr.contains("folders as kept"), "\(first.stderr)")
+      #expect(warm.stderr.contains(", 0 read (0 files); 4 folders as kept, not listed\n"), "\(warm.stderr)")
+      let stats = try CLIRunner.run(["cache", "stats", cache])
+      #expect(stats.stdout.contains("folders       4 kept as listed, 0 changed since"), "\(stats.stdout)")
+      let checking = try CLIRunner.run(run + ["--cache", cache, "--cache-check-every-file"])
+      #expect(checking.stdout == plain.stdout && !checking.stderr.contains("folders as kept"), "\(checking.stderr)")
+
+      // A payload added to a kept folder: the folder is listed again and the file read.
+      try FileManager.default.copyItem(
+        at: dump.appendingPathComponent("v3.9.0/payload-1.json"),
+        to: dump.appendingPathComponent("v3.9.0/payload-1-again.json"))
+      let added = try CLIRunner.run(run + ["--cache", cache])
+      #expect(added.stdout == (try CLIRunner.run(run)).stdout && added.stdout != plain.stdout)
+      #expect(added.stderr.contains("; 3 folders as kept, not listed"), "\(added.stderr)")
+      #expect(Self.cacheCounts(added.stderr).read == 1, "\(added.stderr)")
+      let pruned = try CLIRunner.run(["cache", "prune", cache])
+      #expect(pruned.stdout.contains(", 1 folder listings"), "\(pruned.stdout)")
+      let alone = try CLIRunner.run(["summary", dump.path, "--cache-check-every-file"])
+      #expect(alone.status == 64 && alone.stderr.contains("--cache-check-every-file goes with --cache."))
+    }
+  }
+
   @Test func aCacheOfAnotherFormatOrAFolderThatIsNotOneIsRefused() throws {
     try withTemporaryDirectory { dir in
       let other = dir.appendingPathComponent("other")
