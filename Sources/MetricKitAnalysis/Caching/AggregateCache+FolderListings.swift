@@ -20,8 +20,7 @@ extension AggregateCache: FolderMemory {
 
   /// The file keeping the listing of `folder`: `folders/` and the SHA-256 of its path.
   func folderListingPath(_ folder: InputPath) -> String {
-    let key = ContentHash.hex(ContentHash.sha256(folder.bytes))
-    return "\(directory)/folders/\(key.prefix(2))/\(key)"
+    path(of: ContentHash.hex(ContentHash.sha256(folder.bytes)), in: "folders")
   }
 
   /// A folder listing's file: one section of the folder's path, its `stat`, then each file's `stat`

@@ -54,7 +54,7 @@ extension AggregateCache {
     return ContentHash.hex(ContentHash.sha256(Array(text.utf8)))
   }
 
-  func resultPath(_ key: String) -> String { "\(directory)/results/\(key.prefix(2))/\(key)" }
+  func resultPath(_ key: String) -> String { path(of: key, in: "results") }
 
   /// What looking a result up found.
   enum ResultLookup {

@@ -117,7 +117,7 @@ public struct AggregateCache: Sendable {
 
     /// The file at `path` now; nil when it cannot be examined (then nothing of its batch is cached).
     init?(path: InputPath, hashingContent: Bool) {
-      guard let status = FileStatus(regularFileAt: path) else { return nil }
+      guard let status = FileStatus(at: path, kind: S_IFREG) else { return nil }
       var content: String?
       if hashingContent {
         guard let bytes = Self.contents(of: path) else { return nil }
@@ -208,7 +208,11 @@ public struct AggregateCache: Sendable {
   }
 
   /// The file of `key` (a file's or a batch's content hashes) under `hashes/`.
-  private func hashesPath(_ key: String) -> String { "\(directory)/hashes/\(key.prefix(2))/\(key)" }
+  private func hashesPath(_ key: String) -> String { path(of: key, in: "hashes") }
+
+  /// Where the cache keeps the file of `key` in its `folder` (`entries`, `results`, `hashes`,
+  /// `folders`): under the key's first two characters, so that no folder holds too many files.
+  func path(of key: String, in folder: String) -> String { "\(directory)/\(folder)/\(key.prefix(2))/\(key)" }
 
   /// Whether `bytes` are lowercase hexadecimal digits, as ``ContentHash/hex(_:)`` writes a digest.
   private static func isHexDigest(_ bytes: some Collection<UInt8>) -> Bool {
@@ -259,7 +263,7 @@ public struct AggregateCache: Sendable {
     static let contentHashes = KeyBase(fingerprint: "content hashes of a batch")
   }
 
-  func entryPath(_ key: String) -> String { "\(directory)/entries/\(key.prefix(2))/\(key)" }
+  func entryPath(_ key: String) -> String { path(of: key, in: "entries") }
 
   // MARK: Entries
 

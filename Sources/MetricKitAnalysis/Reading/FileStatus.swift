@@ -33,17 +33,13 @@ struct FileStatus: Sendable, Hashable {
     (self.device, self.inode, self.size, self.modified, self.changed) = (device, inode, size, modified, changed)
   }
 
-  /// The regular file at `path` now (links followed); nil when there is none or it is not a regular file.
-  init?(regularFileAt path: InputPath) {
+  /// Whatever is at `path` now (links followed), or only a thing of `kind` (`S_IFREG` for a regular
+  /// file…); nil when there is none.
+  init?(at path: InputPath, kind: mode_t? = nil) {
     var info = stat()
-    guard path.withCString({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-    self.init(info)
-  }
-
-  /// Whatever is at `path` now (links followed); nil when there is nothing.
-  init?(at path: InputPath) {
-    var info = stat()
-    guard path.withCString({ stat($0, &info) }) == 0 else { return nil }
+    guard path.withCString({ stat($0, &info) }) == 0, kind.map({ (info.st_mode & S_IFMT) == $0 }) ?? true else {
+      return nil
+    }
     self.init(info)
   }
 

@@ -34,7 +34,7 @@ public struct InputDiscovery: Sendable {
 
     /// Whether `path` is one of the files to read (the same device and inode).
     public func includes(fileAt path: InputPath) -> Bool {
-      guard let identity = FileIdentity(path: path) else { return false }
+      guard let identity = FileStatus(at: path)?.identity else { return false }
       return statuses.contains { $0.identity == identity }
     }
 
@@ -271,11 +271,4 @@ struct FileIdentity: Hashable, Sendable {
   }
 
   init(device: UInt64, inode: UInt64) { (self.device, self.inode) = (device, inode) }
-
-  /// The identity of the file at `path` (links followed); nil when there is none.
-  init?(path: InputPath) {
-    var info = stat()
-    guard path.withCString({ stat($0, &info) }) == 0 else { return nil }
-    self.init(info)
-  }
 }
