@@ -405,25 +405,20 @@ public struct CachedReading: Sendable {
   static func batches(_ files: [InputPath]) -> [Range<Int>] {
     var batches: [Range<Int>] = []
     var start = 0
-    var folder: [UInt8]?
-    var folderLength = -1
+    // The file before, and where its folder ends (its last slash, -1 for none).
+    var previous: (bytes: [UInt8], slash: Int) = ([], -2)
     for (i, file) in files.enumerated() {
       let bytes = file.bytes
       let slash = bytes.lastIndex(of: UInt8(ascii: "/")) ?? -1
-      // (The folder compared as memory: a dump lists thousands of files a folder.)
+      // The same folder as the file before: compared as memory (a dump lists thousands of files a folder).
       let sameFolder =
-        folder.map { folder in
-          slash == folderLength
-            && (slash <= 0
-              || folder.withUnsafeBytes { a in
-                bytes.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, slash) == 0 }
-              })
-        } ?? true
+        slash == previous.slash
+        && (slash <= 0 || bytes.withUnsafeBytes { memcmp($0.baseAddress!, previous.bytes, slash) == 0 })
       if !sameFolder, start < i {
         batches.append(start..<i)
         start = i
       }
-      if !sameFolder || folder == nil { (folder, folderLength) = (bytes, slash) }
+      previous = (bytes, slash)
       if FNV1a.hash(bytes[(slash + 1)...]) % 64 == 0 {
         batches.append(start..<(i + 1))
         start = i + 1
