@@ -127,13 +127,15 @@ public struct SegmentMember: Sendable, Equatable {
     }
     defer { libdeflate_free_decompressor(decompressor) }
     var lines = [UInt8](repeating: 0, count: size)
-    var produced = 0
+    var (consumed, produced) = (0, 0)
     let result = lines.withUnsafeMutableBytes { output in
-      libdeflate_deflate_decompress(
+      libdeflate_deflate_decompress_ex(
         decompressor, bytes.baseAddress! + header.dataStart, header.dataLength, output.baseAddress, output.count,
-        &produced)
+        &consumed, &produced)
     }
-    guard result == LIBDEFLATE_SUCCESS, produced == size,
+    // The deflate stream must end where the header says the data does: a length that claims more
+    // would place the trailer on bytes that are not one.
+    guard result == LIBDEFLATE_SUCCESS, consumed == header.dataLength, produced == size,
       lines.withUnsafeBytes({ libdeflate_crc32(0, $0.baseAddress, $0.count) }) == crc,
       lines.last == 0x0A, lines.split(separator: 0x0A).map({ PayloadID(of: $0) }) == header.ids
     else { throw .damaged(offset: offset) }
