@@ -87,12 +87,18 @@ public struct ScalarSample: Sendable, Hashable {
 
   /// Σ value²: summed in ascending order while exact; past the limit, from the sketch's buckets (each
   /// value taken at its representative, so within 2% of the exact sum).
-  public var sumOfSquares: Double {
+  public var sumOfSquares: Double { sums.squares }
+
+  /// ``sum`` and ``sumOfSquares`` together, from one sort of the values while exact.
+  public var sums: (values: Double, squares: Double) {
     if let folded {
-      folded.bins.reduce(0) { $0 + Double($1.count) * $1.value * $1.value }
-    } else {
-      exact.map { $0 * $0 }.sorted().reduce(0, +)
+      return (folded.sum.value, folded.bins.reduce(0) { $0 + Double($1.count) * $1.value * $1.value })
     }
+    let sorted = exact.sorted()
+    let values = sorted.reduce(0, +)
+    if let first = sorted.first, first < 0 { return (values, sorted.map { $0 * $0 }.sorted().reduce(0, +)) }
+    // The squares of non-negative values ascend with them: the values' order is the squares' own.
+    return (values, sorted.reduce(0) { $0 + $1 * $1 })
   }
 
   /// The largest value (exact in both forms); nil when empty.

@@ -23,6 +23,18 @@ extension AggregateCache {
     var aggregate: DumpAggregate
   }
 
+  /// Whether a reading that merged `count` entries, of which it found `found` kept merged (nil: no
+  /// kept merge), keeps its own merge for the next reading. An outline merge is small: it is kept
+  /// whenever it holds more. A whole merge holds every per-payload sample (tens of megabytes over
+  /// months of payloads): it is written again only once the entries it lacks are more than an eighth
+  /// of those it holds. Until then each reading merges those few from their own entries, which costs
+  /// far less than writing every sample again for each new day.
+  static func keepsMerge(of count: Int, found: Int?, outline: Bool) -> Bool {
+    guard let found else { return true }
+    let lacking = count - found
+    return outline ? lacking > 0 : lacking * 8 > found
+  }
+
   /// The key of the merged entries of a reading of `paths`, with the options of `fingerprint`, in
   /// outline or whole.
   static func mergedKey(fingerprint: String, paths: [InputPath], outline: Bool) -> String {

@@ -315,8 +315,10 @@ public struct CachedReading: Sendable {
     }
     use.damaged.sort()
     self.use = use
-    // Kept merged for the next reading, when it holds every input and anything changed.
-    if let entries, let mergedKey, use.notStored == 0, merged?.entries.count != entries.count {
+    // Kept merged for the next reading, when it holds every input and enough changed.
+    if let entries, let mergedKey, use.notStored == 0,
+      AggregateCache.keepsMerge(of: entries.count, found: merged?.entries.count, outline: outlinesOnly)
+    {
       let kept = AggregateCache.MergedEntries(entries: entries, entrySeries: entrySeries, aggregate: whole)
       cache.storeMerged(kept, key: mergedKey, outline: outlinesOnly)
       merge = kept

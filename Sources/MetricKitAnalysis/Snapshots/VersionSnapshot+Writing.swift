@@ -89,7 +89,8 @@ extension VersionSnapshot {
     func keys(_ d: [MetricID: some Any]) -> [MetricID] {
       d.keys.sorted { $0.precedesBytewise($1) }
     }
-    let all = a.histograms
+    // (Computed properties: each made once.)
+    let (all, scalars) = (a.histograms, a.scalars)
     let histograms: [(String, JSONWriter.Value)] = keys(all).map { id in
       let merged = all[id]!
       return (
@@ -129,7 +130,7 @@ extension VersionSnapshot {
     return [("payloads", .integer(Int128(a.payloadCount))), ("histograms", .object(histograms))] + notKept + overLimit
       + [
         ("payloadStatistics", .object(statistics)),
-        ("scalars", .object(keys(a.scalars).map { ($0.rawValue, json(a.scalars[$0]!, packing: &packing)) })),
+        ("scalars", .object(keys(scalars).map { ($0.rawValue, json(scalars[$0]!, packing: &packing)) })),
         (
           "rates",
           .object(MetricCatalog.rates.map { ($0.id.rawValue, json(a.rate($0.id) ?? RateSample(), packing: &packing)) })

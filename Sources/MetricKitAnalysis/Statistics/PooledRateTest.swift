@@ -54,8 +54,8 @@ public struct PooledRateTest: Sendable, Hashable {
 
     /// The mean of non-negative values as a rate of exposure 1 per value.
     init?(values sample: ScalarSample) {
-      let n = Double(sample.count)
-      self.init(count: sample.count, x: sample.sum, y: n, xx: sample.sumOfSquares, yy: n, xy: sample.sum)
+      let (n, sums) = (Double(sample.count), sample.sums)
+      self.init(count: sample.count, x: sums.values, y: n, xx: sums.squares, yy: n, xy: sums.values)
     }
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PayloadSynthesis
 import TestSupport
 import Testing
 
@@ -27,6 +28,41 @@ struct CachedResultsTests {
       let placed = Set(reading.entrySeries.values.joined())
       #expect(!reading.aggregate.series.isEmpty && Set(reading.aggregate.series.keys) == placed)
       #expect(reading.unknownSeries.isEmpty)
+    }
+  }
+
+  /// A whole kept merge (every per-payload sample) is not written again for a few new entries: the
+  /// next reading merges it and those entries; once they are more than an eighth of the entries it
+  /// holds, it is written anew. Every reading's aggregate is the one read without the cache.
+  @Test func aWholeKeptMergeIsWrittenAgainOnceItLacksAnEighthOfTheEntries() throws {
+    try withTemporaryDirectory { dir in
+      let dump = dir.appendingPathComponent("days")
+      // One batch a day.
+      try DailyDumps.write(to: dump, days: 0..<16, payloadsPerDay: 10, layout: .files)
+      let cache = try AggregateCache(directory: dir.appendingPathComponent("cache").path)
+      let paths = [InputPath(dump.path)]
+      var options = AggregationOptions(payloadStatistics: MetricSelection(), payloadPercentiles: Percentile.defaults)
+      options.interval = .day
+      let first = CachedReading(paths: paths, options: options, cache: cache)
+      let kept = try #require(first.entries).count
+      #expect(kept >= 16 && first.use?.misses == kept)
+      // A day added at a time: the kept merge is taken with the entries it lacks until they are more
+      // than an eighth of it; that reading writes it again, and the next one takes it whole.
+      var day = 16
+      while true {
+        try DailyDumps.write(to: dump, days: day..<day + 1, payloadsPerDay: 10, layout: .files)
+        day += 1
+        let reading = CachedReading(paths: paths, options: options, cache: cache)
+        let (use, count) = (try #require(reading.use), try #require(reading.entries).count)
+        #expect(use.merged == kept && use.misses >= 1 && use.hits + use.misses == count, "day \(day)")
+        let plain = DumpAggregate(paths: [dump.path], options: options)
+        #expect(AggregateCacheTests.entry(reading.aggregate) == AggregateCacheTests.entry(plain), "day \(day)")
+        if (count - kept) * 8 > kept { break }
+        try #require(day < 40)
+      }
+      #expect(day >= 18, "a day's entries were more than an eighth of the kept merge")
+      let next = CachedReading(paths: paths, options: options, cache: cache)
+      #expect(next.use?.merged == next.entries?.count && next.use?.misses == 0)
     }
   }
 

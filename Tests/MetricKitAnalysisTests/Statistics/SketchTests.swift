@@ -128,6 +128,27 @@ struct SketchTests {
     }
   }
 
+  /// Σx and Σx² of an exact sample are its values' and its squares' sums in ascending order, whatever
+  /// order the values came in; with negative values too (whose squares do not ascend with them).
+  @Test func sumsAreTheAscendingSumsOfValuesAndSquares() {
+    for negatives in [false, true] {
+      var values = Self.logNormal(5000, median: 1800, sigma: 0.8, seed: 9) + [0, 0, 1e-300, 3e15]
+      if negatives { values += (0..<300).map { -Double($0) * 7.25 } }
+      let squares = values.map { $0 * $0 }.sorted()
+      var rng = SplitMix64(seed: 4)
+      for _ in 0..<3 {
+        values.shuffle(using: &rng)
+        let sample = ScalarSample(values, exactLimit: 10_000)
+        let sums = sample.sums
+        // Compared as bits: the sums must not depend on anything but the values.
+        #expect(sums.values.bitPattern == values.sorted().reduce(0, +).bitPattern)
+        #expect(sums.squares.bitPattern == squares.reduce(0, +).bitPattern)
+        #expect(sample.sum.bitPattern == sums.values.bitPattern)
+        #expect(sample.sumOfSquares.bitPattern == sums.squares.bitPattern)
+      }
+    }
+  }
+
   @Test func theSpanIsBoundedWhateverTheOrder() {
     // 600 decades: far more than 4096 buckets of 1%.
     let values = (0..<6000).map { pow(10, Double($0) / 10 - 300) }
