@@ -9,9 +9,11 @@
 // every entry again. Aggregates of disjoint inputs merge exactly, in any order, so the sum of the
 // kept merge and the new entries is the aggregate of merging them all.
 //
-// Stored as a result (`results/ab/…`) of three sections: the line of the entries it was merged from and
-// the line of their series parts, the aggregate's JSON, the numbers packed beside it; under a key of the reading's options and inputs as named, not of its entries: each reading
-// replaces the one before it. Pruning removes it with the first of its entries that goes.
+// Stored as a result (`results/ab/…`) of three sections: the line of the entries it was merged from
+// and the line of their series parts, the aggregate's JSON, the numbers packed beside it (each exact
+// sample in ascending order); under a key of the reading's options and inputs as named, not of its
+// entries: each reading replaces the one before it. Pruning removes it with the first of its entries
+// that goes.
 extension AggregateCache {
   /// Entries merged into one aggregate.
   struct MergedEntries: Sendable {
@@ -143,7 +145,7 @@ extension AggregateCache {
           ]))
       }
     }
-    var packed: PackedNumbers? = outline ? nil : PackedNumbers()
+    var packed: PackedNumbers? = outline ? nil : PackedNumbers(sortingSamples: true)
     let json = outline ? merged.aggregate.cacheOutlineJSON() : merged.aggregate.cacheEntryJSON(packing: &packed)
     let lines =
       JSONWriter.compact(.array(merged.entries.map { .string($0) })) + "\n" + JSONWriter.compact(.array(parts))

@@ -9,8 +9,13 @@ struct PackedNumbers: Sendable {
   /// the file's bytes: nothing is copied until a sample takes its values.)
   private(set) var bytes: ArraySlice<UInt8> = []
 
-  /// Nothing packed yet.
-  init() {}
+  /// Whether exact samples are packed in ascending order (``init(sortingSamples:)``).
+  let sortsSamples: Bool
+
+  /// Nothing packed yet. With `sortingSamples`, each exact sample is packed in ascending order: a
+  /// kept merge's are, since the gate sorts a sample for each statistic it takes, and a sample read
+  /// back sorted, with a new day's values after it, sorts in about one pass.
+  init(sortingSamples: Bool = false) { sortsSamples = sortingSamples }
 
   /// How many numbers there are.
   var count: Int { bytes.count / 8 }
@@ -32,7 +37,7 @@ struct PackedNumbers: Sendable {
   /// The numbers a file's bytes hold; nil when they are not a whole number of them.
   init?(bytes: ArraySlice<UInt8>) {
     guard bytes.count % 8 == 0 else { return nil }
-    self.bytes = bytes
+    (self.bytes, sortsSamples) = (bytes, false)
   }
 
   /// The numbers `reference` (`"#OFFSET COUNT"`) names, `width` a value (2 for pairs); nil when it

@@ -17,8 +17,9 @@ extension VersionSnapshot {
   /// A sample's JSON, its exact values packed into `packing` when there is one.
   static func json(_ sample: ScalarSample, packing: inout PackedNumbers?) -> JSONWriter.Value {
     if let values = sample.exactValues {
-      // Packed as they are held: a sample is the same in any order, and sorting millions costs.
-      if packing != nil { return packing!.pack(values) }
+      // Packed as they are held (a sample is the same in any order, and sorting millions costs),
+      // unless the packing sorts them.
+      if packing != nil { return packing!.pack(packing!.sortsSamples ? values.sorted() : values) }
       return .array(values.sorted().map { .number($0) })
     }
     return json(sample.binned)

@@ -192,8 +192,16 @@ struct AggregateCacheTests {
     let whole = AggregateCache.mergedBytes(merged, outline: false)
     let read = try AggregateCache.decodeMerged(
       whole, outline: false, options: options, reader: PayloadReader(), parser: nil)
-    #expect(read.entries == keys && Self.entry(read.aggregate) == Self.entry(aggregate))
+    #expect(read.entries == keys && read.aggregate.cacheEntryJSON() == aggregate.cacheEntryJSON())
     #expect(read.entrySeries.mapValues(Set.init) == merged.entrySeries.mapValues(Set.init))
+    // Its exact samples read back in ascending order, whatever order they were merged in.
+    func samples(_ a: DumpAggregate) -> [[Double]] {
+      (Array(a.versions.values) + Array(a.groups.values) + Array(a.strata.values)).flatMap { v in
+        Array(v.scalars.values) + v.payloadStatistics.values.flatMap(\.values)
+      }.compactMap(\.exactValues)
+    }
+    #expect(samples(aggregate).contains { $0 != $0.sorted() })
+    #expect(!samples(read.aggregate).isEmpty && samples(read.aggregate).allSatisfy { $0 == $0.sorted() })
     let outline = try AggregateCache.decodeMergedEntries(
       AggregateCache.mergedBytes(merged, outline: true), outline: true, options: options, reader: PayloadReader())
     #expect(Set(outline.outlinedSeries.keys) == Set(aggregate.series.keys) && outline.versions.isEmpty)
