@@ -32,7 +32,7 @@ public struct RateSample: Sendable, Hashable {
   /// Σ numerator × denominator, exactly.
   public private(set) var products = ExactSum()
   /// The most payloads whose pairs are kept.
-  public let exactLimit: Int
+  public private(set) var exactLimit: Int
 
   /// Creates an empty sample.
   public init(exactLimit: Int = ScalarSample.defaultExactLimit) { self.exactLimit = max(0, exactLimit) }
@@ -66,22 +66,19 @@ public struct RateSample: Sendable, Hashable {
 
   /// Adds another sample's payloads. The result keeps the smaller of the two limits.
   public mutating func merge(_ other: RateSample) {
-    var merged = RateSample(exactLimit: min(exactLimit, other.exactLimit))
-    merged.count = count + other.count
-    for (sum, keyPath) in zip(sums, Self.sumKeyPaths) {
-      merged[keyPath: keyPath] = sum
-      merged[keyPath: keyPath].add(other[keyPath: keyPath])
-    }
-    if let mine = pairs, let theirs = other.pairs {
-      merged.pairs = mine + theirs
-      if merged.count > merged.exactLimit { merged.fold() }
+    exactLimit = min(exactLimit, other.exactLimit)
+    count += other.count
+    for keyPath in Self.sumKeyPaths { self[keyPath: keyPath].add(other[keyPath: keyPath]) }
+    if pairs != nil, let theirs = other.pairs {
+      // In place, or taken as they are into an empty sample: a kept merge's millions of pairs are not
+      // copied for a day's few.
+      if pairs!.isEmpty { pairs = theirs } else { pairs!.append(contentsOf: theirs) }
+      if count > exactLimit { fold() }
     } else {
-      merged.pairs = nil
       var sketch = perPayloadRates.binned
       sketch.merge(other.perPayloadRates.binned)
-      merged.rateSketch = sketch
+      (pairs, rateSketch) = (nil, sketch)
     }
-    self = merged
   }
 
   /// Each payload's rate (payloads with a positive denominator): exact values, or a sketch past the

@@ -56,7 +56,9 @@ public struct ScalarSample: Sendable, Hashable {
     let limit = min(exactLimit, other.exactLimit)
     switch (folded, other.folded) {
     case (nil, nil):
-      exact.append(contentsOf: other.exact)
+      // Into an empty sample the other's values are taken as they are, not copied (a kept merge holds
+      // millions).
+      if exact.isEmpty { exact = other.exact } else { exact.append(contentsOf: other.exact) }
       self = ScalarSample(exact, exactLimit: limit)
     case (var sketch?, _):
       folded = nil

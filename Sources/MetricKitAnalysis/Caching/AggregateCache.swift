@@ -336,15 +336,18 @@ public struct AggregateCache: Sendable {
 
   /// The first `count` bytes of the open file `fd` (fewer when it is shorter).
   static func readPrefix(_ fd: CInt, count: Int) -> [UInt8] {
-    var bytes = [UInt8](repeating: 0, count: count)
-    var done = 0
-    while done < count {
-      let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(done)) }
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { break }
-      done += n
+    // Read into the array's own storage: a kept merge is tens of megabytes, not to be zeroed first
+    // nor copied after.
+    [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+      var done = 0
+      while done < count {
+        let n = pread(fd, buffer.baseAddress! + done, count - done, off_t(done))
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { break }
+        done += n
+      }
+      initialized = done
     }
-    return Array(bytes.prefix(done))
   }
 
   /// The aggregate an entry file holds, read with the options and reader it was made with (they are

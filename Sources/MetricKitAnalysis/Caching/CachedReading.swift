@@ -299,13 +299,17 @@ public struct CachedReading: Sendable {
         pass.use.misses += 1
         pass.use.filesRead += batches[i].count
       }, Pass(aggregate: DumpAggregate(limits: limits)))
-    var whole = merged?.aggregate ?? DumpAggregate(limits: limits)
+    let found = merged?.entries.count
     if let merged {
       entrySeries = merged.entrySeries
       use.merged = merged.entries.count
       use.hits += merged.entries.count
       use.filesFromCache += batches.indices.reduce(0) { $0 + (kept.contains(keys[$1]!.key) ? batches[$1].count : 0) }
     }
+    // The kept merge's aggregate, held once: merging into it appends in place, where a second
+    // reference would copy every sample first.
+    var whole = merged?.aggregate ?? DumpAggregate(limits: limits)
+    merged = nil
     for pass in looked + read {
       whole.merge(pass.aggregate)
       use.add(pass.use)
@@ -317,7 +321,7 @@ public struct CachedReading: Sendable {
     self.use = use
     // Kept merged for the next reading, when it holds every input and enough changed.
     if let entries, let mergedKey, use.notStored == 0,
-      AggregateCache.keepsMerge(of: entries.count, found: merged?.entries.count, outline: outlinesOnly)
+      AggregateCache.keepsMerge(of: entries.count, found: found, outline: outlinesOnly)
     {
       let kept = AggregateCache.MergedEntries(entries: entries, entrySeries: entrySeries, aggregate: whole)
       cache.storeMerged(kept, key: mergedKey, outline: outlinesOnly)

@@ -1,6 +1,8 @@
 /// Writes JSON with keys in the order given (the contract's order), numbers never NaN or infinite.
 package struct JSONWriter {
-  private(set) var output = ""
+  /// The text written so far, as UTF-8: appending bytes costs a fraction of appending to a `String`
+  /// (cache entries and trends are megabytes of JSON).
+  private var bytes: [UInt8] = []
   /// Everything on one line, no spaces (data embedded in a page).
   private var compact = false
 
@@ -25,14 +27,14 @@ package struct JSONWriter {
   package static func quoted(_ s: String) -> String {
     var writer = JSONWriter()
     writer.writeString(s)
-    return writer.output
+    return writer.text
   }
 
   static func render(_ value: Value) -> String {
     var writer = JSONWriter()
     writer.write(value, indent: 0)
-    writer.output += "\n"
-    return writer.output
+    writer.bytes.append(0x0A)
+    return writer.text
   }
 
   /// `value` on one line without spaces or a final line break.
@@ -40,7 +42,33 @@ package struct JSONWriter {
     var writer = JSONWriter()
     writer.compact = true
     writer.write(value, indent: 0)
-    return writer.output
+    return writer.text
+  }
+
+  /// Appends an integer's decimal digits (a sign before them when negative), as `String(n)` writes them,
+  /// without making that string: entries hold millions of counts.
+  private mutating func appendDigits(_ n: Int64) {
+    if n < 0 { bytes.append(0x2D) }
+    var magnitude = n.magnitude
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: a UInt64 has at most 20 digits
+    var count = 0
+    withUnsafeMutableBytes(of: &digits) { buffer in
+      repeat {
+        count += 1
+        buffer[24 - count] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
+        magnitude /= 10
+      } while magnitude > 0
+      bytes.append(contentsOf: buffer[(24 - count)...])
+    }
+  }
+
+  /// What was written, as text.
+  private var text: String { String(decoding: bytes, as: UTF8.self) }
+
+  /// Appends `text`'s bytes.
+  private mutating func append(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes.append(contentsOf: $0) }
   }
 
   private mutating func write(_ value: Value, indent: Int) {
@@ -53,87 +81,88 @@ package struct JSONWriter {
       return
     }
     if compact, case .object(let members) = value {
-      output += "{"
+      append("{")
       for (i, (key, item)) in members.enumerated() {
-        if i > 0 { output += "," }
+        if i > 0 { append(",") }
         writeString(key)
-        output += ":"
+        append(":")
         write(item, indent: 0)
       }
-      output += "}"
+      append("}")
       return
     }
     switch value {
     case .string(let s): writeString(s)
-    case .number(let d): output += Self.number(d)
+    case .number(let d):
+      if d == d.rounded(), d.magnitude < 1e15 { appendDigits(Int64(d)) } else { append(Self.number(d)) }
     case .integer(let n):
       // Beyond 64 bits a JSON number would lose precision in most readers: write it as a string.
-      output += n.magnitude <= UInt128(Int64.max) ? String(n) : "\"\(n)\""
-    case .bool(let b): output += b ? "true" : "false"
-    case .null: output += "null"
-    case .raw(let text): output += text
+      if n.magnitude <= UInt128(Int64.max) { appendDigits(Int64(n)) } else { append("\"\(n)\"") }
+    case .bool(let b): append(b ? "true" : "false")
+    case .null: append("null")
+    case .raw(let text): append(text)
     case .array(let items):
       if items.isEmpty {
-        output += "[]"
+        append("[]")
         return
       }
       // Short arrays of scalars (brackets, percentile lists) stay on one line.
       if items.count <= 4,
         items.allSatisfy({ if case .number = $0 { true } else if case .integer = $0 { true } else { false } })
       {
-        output += "["
+        append("[")
         for (i, item) in items.enumerated() {
-          if i > 0 { output += ", " }
+          if i > 0 { append(", ") }
           write(item, indent: indent)
         }
-        output += "]"
+        append("]")
         return
       }
       writeLines(count: items.count, indent: indent) { items[$0] }
     case .items(let count, let item):
       if count == 0 {
-        output += "[]"
+        append("[]")
         return
       }
       writeLines(count: count, indent: indent, item: item)
     case .object(let members):
       if members.isEmpty {
-        output += "{}"
+        append("{}")
         return
       }
-      output += "{\n"
+      append("{\n")
       for (i, (key, item)) in members.enumerated() {
-        output += Self.indentation(indent + 1)
+        append(Self.indentation(indent + 1))
         writeString(key)
-        output += ": "
+        append(": ")
         write(item, indent: indent + 1)
-        output += i + 1 < members.count ? ",\n" : "\n"
+        append(i + 1 < members.count ? ",\n" : "\n")
       }
-      output += Self.indentation(indent)
-      output += "}"
+      append(Self.indentation(indent))
+      append("}")
     }
   }
 
   /// An array's `count` items on one line without spaces.
   private mutating func writeCompact(count: Int, item: (Int) -> Value) {
-    output += "["
+    append("[")
     for i in 0..<count {
-      if i > 0 { output += "," }
+      if i > 0 { append(",") }
       write(item(i), indent: 0)
     }
-    output += "]"
+    append("]")
   }
 
   /// An array's `count` items, one a line at `indent` + 1.
   private mutating func writeLines(count: Int, indent: Int, item: (Int) -> Value) {
-    output += "[\n"
+    append("[\n")
     for i in 0..<count {
-      output += Self.indentation(indent + 1)
+      append(Self.indentation(indent + 1))
       write(item(i), indent: indent + 1)
-      output += i + 1 < count ? ",\n" : "\n"
+      append(i + 1 < count ? ",\n" : "\n")
     }
-    output += Self.indentation(indent)
-    output += "]"
+    append(Self.indentation(indent))
+    append("]")
   }
 
   /// The leading spaces of a line at `depth`: made once for the depths documents have.
@@ -153,36 +182,43 @@ package struct JSONWriter {
   }
 
   mutating func writeString(_ s: String) {
-    output += "\""
+    bytes.append(0x22)
     // Most strings (keys, identifiers, versions, dates) are printable ASCII needing no escape: whole.
-    if s.utf8.allSatisfy({
-      $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C && $0 != 0x3C && $0 != 0x3E && $0 != 0x26
-    }) {
-      output += s
-      output += "\""
+    var s = s
+    let plain = s.withUTF8 { utf8 in
+      guard
+        utf8.allSatisfy({
+          $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C && $0 != 0x3C && $0 != 0x3E && $0 != 0x26
+        })
+      else { return false }
+      bytes.append(contentsOf: utf8)
+      return true
+    }
+    if plain {
+      bytes.append(0x22)
       return
     }
     for scalar in s.unicodeScalars {
       switch scalar {
-      case "\"": output += "\\\""
-      case "\\": output += "\\\\"
-      case "\n": output += "\\n"
-      case "\r": output += "\\r"
-      case "\t": output += "\\t"
-      case "<": output += "\\u003c"  // inert inside HTML <script> blocks too
-      case ">": output += "\\u003e"
-      case "&": output += "\\u0026"
+      case "\"": append("\\\"")
+      case "\\": append("\\\\")
+      case "\n": append("\\n")
+      case "\r": append("\\r")
+      case "\t": append("\\t")
+      case "<": append("\\u003c")  // inert inside HTML <script> blocks too
+      case ">": append("\\u003e")
+      case "&": append("\\u0026")
       default:
         // Controls, C1 (U+009B starts a terminal escape), line separators and bidi controls as \u
         // escapes: lossless for a JSON reader, inert when the file is printed.
         if TextEscaping.isUnsafe(scalar) {
           let hex = String(scalar.value, radix: 16)
-          output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+          append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
         } else {
-          output.unicodeScalars.append(scalar)
+          append(String(scalar))
         }
       }
     }
-    output += "\""
+    append("\"")
   }
 }

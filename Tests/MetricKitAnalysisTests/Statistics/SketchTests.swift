@@ -204,6 +204,40 @@ struct SketchTests {
     #expect(VersionSnapshot.json(ab).rendered == VersionSnapshot.json(bounded).rendered)
   }
 
+  /// A sample merged into an empty one is taken as it is, under the smaller of the two limits (folded
+  /// when it holds more); merged into one that holds values, its values follow them.
+  @Test func mergingIntoAnEmptySampleTakesTheOtherUnderTheSmallerLimit() {
+    let values: [Double] = [3, 1.5, 8, 0, 2]
+    let pairs: [(Double, Double)] = [(0.5, 2), (0, 1), (3, 0), (1, 4), (2.5, 0.5)]
+    for limit in [2, 5, 100] {
+      var scalar = ScalarSample(exactLimit: limit)
+      scalar.merge(ScalarSample(values, exactLimit: 10))
+      #expect(scalar == ScalarSample(values, exactLimit: min(limit, 10)))
+      #expect(scalar.exactValues == (limit < values.count ? nil : values))
+      var rate = RateSample(exactLimit: limit)
+      var theirs = RateSample(exactLimit: 10)
+      var appended = RateSample(exactLimit: min(limit, 10))
+      for (n, d) in pairs {
+        theirs.append(numerator: n, denominator: d)
+        appended.append(numerator: n, denominator: d)
+      }
+      rate.merge(theirs)
+      #expect(rate == appended)
+      #expect(rate.exactLimit == min(limit, 10))
+      #expect((rate.pairs == nil) == (limit < pairs.count))
+    }
+    var scalar = ScalarSample([7, 7.5], exactLimit: 10)
+    scalar.merge(ScalarSample(values, exactLimit: 10))
+    #expect(scalar.exactValues == [7, 7.5] + values)
+    var rate = RateSample(exactLimit: 10)
+    rate.append(numerator: 9, denominator: 3)
+    var theirs = RateSample(exactLimit: 10)
+    for (n, d) in pairs { theirs.append(numerator: n, denominator: d) }
+    rate.merge(theirs)
+    #expect(rate.pairs?.map(\.numerator) == [9] + pairs.map(\.0))
+    #expect(rate.count == 6)
+  }
+
   @Test func rankTestOnBucketsEqualsTheExactTestWhenValuesAreRepresentatives() throws {
     // Values that are bucket representatives lose nothing to binning: the two tests must agree.
     var rng = SplitMix64(seed: 21)
