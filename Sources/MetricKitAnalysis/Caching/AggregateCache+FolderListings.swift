@@ -84,7 +84,11 @@ extension AggregateCache: FolderMemory {
     for _ in 0..<count {
       let status = try reader.status()
       let name = try reader.name(what: "file name", allowingSlash: false)
-      if let previous, !previous.lexicographicallyPrecedes(name) {
+      // Compared as memory (names share long prefixes; thousands a folder).
+      if let previous,
+        case let order = memcmp(previous.baseAddress!, name.baseAddress!, min(previous.count, name.count)),
+        order > 0 || (order == 0 && previous.count >= name.count)
+      {
         throw CacheError.unreadable("folder listing: names out of order")
       }
       listing.append(name, status)

@@ -236,19 +236,30 @@ public struct AggregateCache: Sendable {
   /// each source's path and numbers, in binary (no text is formatted for it: a run makes a key for
   /// every batch of its inputs).
   static func key(_ base: KeyBase, sources: [Source]) -> String {
-    var bytes = base.prefix
-    bytes.reserveCapacity(bytes.count + sources.count * 96)
-    func append(_ n: UInt64) { withUnsafeBytes(of: n.littleEndian) { bytes += $0 } }
-    for source in sources {
-      bytes += source.path.bytes
-      bytes.append(0)
-      append(source.device)
-      append(source.inode)
-      append(UInt64(bitPattern: source.size))
-      append(UInt64(bitPattern: source.modified))
-      append(UInt64(bitPattern: source.changed))
-      if let content = source.content { bytes += content.utf8 }
-      bytes.append(0x0A)
+    // Written into one buffer of the exact size by plain copies: a reading keys every file of a dump.
+    let count = sources.reduce(base.prefix.count) { $0 + $1.path.bytes.count + 42 + ($1.content?.utf8.count ?? 0) }
+    let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+      var at = buffer.baseAddress!
+      func copy(_ part: [UInt8]) {
+        part.withUnsafeBufferPointer { if let base = $0.baseAddress { at.update(from: base, count: $0.count) } }
+        at += part.count
+      }
+      copy(base.prefix)
+      for source in sources {
+        copy(source.path.bytes)
+        at.pointee = 0
+        at += 1
+        var words = (
+          source.device.littleEndian, source.inode.littleEndian, UInt64(bitPattern: source.size).littleEndian,
+          UInt64(bitPattern: source.modified).littleEndian, UInt64(bitPattern: source.changed).littleEndian
+        )
+        withUnsafeBytes(of: &words) { UnsafeMutableRawPointer(at).copyMemory(from: $0.baseAddress!, byteCount: 40) }
+        at += 40
+        if let content = source.content { copy(Array(content.utf8)) }
+        at.pointee = 0x0A
+        at += 1
+      }
+      initialized = count
     }
     return ContentHash.hex(ContentHash.sha256(bytes))
   }

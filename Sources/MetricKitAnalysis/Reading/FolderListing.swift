@@ -23,8 +23,16 @@ struct FolderListing: Sendable, Equatable {
   func name(_ i: Int) -> ArraySlice<UInt8> { pool[(i == 0 ? 0 : ends[i - 1])..<ends[i]] }
 
   /// Adds a file (its name sorting after every name before it).
-  mutating func append(_ name: some Collection<UInt8>, _ status: FileStatus) {
+  mutating func append(_ name: [UInt8], _ status: FileStatus) {
     pool += name
+    ends.append(pool.count)
+    statuses.append(status)
+  }
+
+  /// Adds a file whose name is read from memory (a kept listing), copied as one block.
+  mutating func append(_ name: UnsafeRawBufferPointer, _ status: FileStatus) {
+    pool.append(
+      contentsOf: UnsafeBufferPointer(start: name.baseAddress?.assumingMemoryBound(to: UInt8.self), count: name.count))
     ends.append(pool.count)
     statuses.append(status)
   }

@@ -41,6 +41,13 @@ public struct InputDiscovery: Sendable {
     /// Keeps the first path of each file (device and inode) and counts the others as duplicates.
     /// (Once, after the walk: sorting the identities costs less than hashing each as it is found.)
     mutating func removeDuplicates() {
+      // Files are mostly listed in the order they were created, their inodes ascending: then no two
+      // are the same file, which one pass tells.
+      if zip(statuses, statuses.dropFirst()).allSatisfy({
+        ($0.device, $0.inode) < ($1.device, $1.inode)
+      }) {
+        return
+      }
       let order = statuses.indices.sorted {
         (statuses[$0].device, statuses[$0].inode, $0) < (statuses[$1].device, statuses[$1].inode, $1)
       }
@@ -191,7 +198,7 @@ public struct InputDiscovery: Sendable {
         var children: [Entry] = []
         for span in spans {
           let name = Array(pool[span])
-          let path = dir.appending(name)
+          let path = dir.appending(name[...])
           let hidden = name.first == UInt8(ascii: ".")
           let wanted = wants(name[...])
           // One fstatat per entry, relative to the open directory: the kind after following links,

@@ -49,6 +49,35 @@ struct AggregateCacheTests {
       ])
   }
 
+  /// A batch's key is the SHA-256 of the format and options, then each file's path, a NUL, its device,
+  /// inode, size, modification and change times (little-endian words), its content hash when there is
+  /// one, and a line break (built here byte by byte).
+  @Test func aBatchKeyHashesEachFilesPathAndStatus() throws {
+    let base = AggregateCache.KeyBase(fingerprint: "options")
+    var sources: [AggregateCache.Source] = []
+    for (i, path) in ["/d/a.json", "/d/b\u{E9}.json", "/d/c.ndjson"].enumerated() {
+      let status = FileStatus(
+        device: 2049, inode: UInt64(100 + i), size: Int64(1000 * i), modified: -7, changed: 1_700_000_000_000_000_000)
+      sources.append(AggregateCache.Source(path: InputPath(path), status: status, content: i == 2 ? "ab12" : nil))
+    }
+    var expected = base.prefix
+    for source in sources {
+      expected += source.path.bytes + [0]
+      for word in [source.device, source.inode, UInt64(bitPattern: source.size)]
+        + [source.modified, source.changed].map({
+          UInt64(bitPattern: $0)
+        })
+      {
+        expected += (0..<8).map { UInt8(truncatingIfNeeded: word >> (8 * $0)) }
+      }
+      expected += Array((source.content ?? "").utf8) + [0x0A]
+    }
+    let key = AggregateCache.key(base, sources: sources)
+    #expect(key == ContentHash.hex(ContentHash.sha256(expected)))
+    #expect(key != AggregateCache.key(base, sources: Array(sources.reversed())))
+    #expect(AggregateCache.key(base, sources: []) == ContentHash.hex(ContentHash.sha256(base.prefix)))
+  }
+
   @Test func anEntryReadsBackToTheSameAggregate() throws {
     let (aggregate, options) = Self.samples()
     #expect(aggregate.series.count > 100 && aggregate.groups.count > 3 && aggregate.inputs.rejectedCount == 4)

@@ -153,6 +153,7 @@ struct FolderListingTests {
       (head + word(1) + file("../x.json"), "bad file name"), (head + word(1) + file(".."), "bad file name"),
       (head + word(2) + file("b.json") + file("a.json"), "out of order"),
       (head + word(2) + file("a.json") + file("a.json"), "out of order"),
+      (head + word(2) + file("a.json") + file("a"), "out of order"),
       (head + word(1_000_000) + file("a.json"), "bad count"), (head + word(0) + [7], "bytes after"),
     ] {
       #expect(section.count > 0)
