@@ -94,7 +94,7 @@ package struct JSONWriter {
     switch value {
     case .string(let s): writeString(s)
     case .number(let d):
-      if d == d.rounded(), d.magnitude < 1e15 { appendDigits(Int64(d)) } else { append(Self.number(d)) }
+      if let n = Self.integral(d) { appendDigits(n) } else { append(Self.number(d)) }
     case .integer(let n):
       // Beyond 64 bits a JSON number would lose precision in most readers: write it as a string.
       if n.magnitude <= UInt128(Int64.max) { appendDigits(Int64(n)) } else { append("\"\(n)\"") }
@@ -174,12 +174,16 @@ package struct JSONWriter {
   /// A finite double in the shortest form that reads back exactly; integral values without ".0".
   static func number(_ d: Double) -> String {
     guard d.isFinite else { return "null" }  // unreachable by construction; never NaN in output
-    if d == d.rounded(), d.magnitude < 1e15 { return String(Int64(d)) }
+    if let n = integral(d) { return String(n) }
     // Whole numbers are written in digits up to 10²¹, as JavaScript writes them (Swift's description
     // switches to exponent form from 2⁵³); the digits are the double's exact value.
     if d == d.rounded(), d.magnitude < 1e21 { return String(format: "%.0f", d) }
     return "\(d)"
   }
+
+  /// A double that is a whole number below 10¹⁵ in magnitude, as an integer: written in its digits
+  /// alone.
+  private static func integral(_ d: Double) -> Int64? { d == d.rounded() && d.magnitude < 1e15 ? Int64(d) : nil }
 
   mutating func writeString(_ s: String) {
     bytes.append(0x22)
