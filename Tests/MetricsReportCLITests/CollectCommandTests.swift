@@ -47,14 +47,12 @@
     }
 
     static func gzip(_ data: Data) throws -> Data {
-      let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mr-gz-\(UUID().uuidString)")
-      try data.write(to: dir)
-      defer { try? FileManager.default.removeItem(at: dir) }
-      return try Data(
-        contentsOf: URL(
-          fileURLWithPath: CLIRunner.shell("gzip -k -f '\(dir.path)' && echo '\(dir.path).gz'").stdout
-            .trimmingCharacters(
-              in: .whitespacesAndNewlines)))
+      try withTemporaryDirectory { dir in
+        let file = dir.appendingPathComponent("body")
+        try data.write(to: file)
+        try #require(try CLIRunner.shell("gzip -f '\(file.path)'").status == 0)
+        return try Data(contentsOf: file.appendingPathExtension("gz"))
+      }
     }
 
     @Test func theSamplesPostedFileByFileSummarizeAsTheFilesDo() async throws {

@@ -10,9 +10,9 @@ struct MetricKit27DumpTests {
   /// Two versions, two devices, 120 days each; 4.1.0's launches in the `checkout` state are slower.
   static func days() -> [DeviceDayTwin] { DeviceDayTwin.rollout(daysPerVersion: 120, seed: 27) }
 
-  /// The dumps, written once per test run.
+  /// The dumps, written once per test run (removed with the run's scratch folder).
   static let dumps: [String: URL] = {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("mr-27-\(UUID().uuidString)")
+    let root = TestDirectories.run.appendingPathComponent("metricKit27-dumps")
     let days = Self.days()
     let mixes: [(String, DeviceDayTwin.Mix)] = [
       ("legacy", .legacy), ("default", .metricKit27(.standard)),

@@ -17,13 +17,23 @@ public enum TestDirectories {
     return url
   }
 
-  /// A fresh folder of its own under the system's temporary folder (the caller removes it; a test
-  /// uses ``withTemporaryDirectory(_:)``, which does).
+  /// A fresh folder of its own inside ``run``. A test uses ``withTemporaryDirectory(_:)``, which
+  /// removes it at once; fixtures built once and shared by several tests keep theirs until the run ends.
   public static func makeTemporary() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("metrics-report-tests-\(UUID().uuidString)")
+    let url = run.appendingPathComponent(UUID().uuidString)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }
+
+  /// The folder under the system's temporary folder that holds every scratch folder of this test
+  /// process, removed with all it holds when the process exits: shared fixtures and a failing test's
+  /// folders are not left behind run after run.
+  public static let run: URL = {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "metrics-report-tests-\(getpid())-\(UUID().uuidString)")
+    atexit { try? FileManager.default.removeItem(at: TestDirectories.run) }
+    return url
+  }()
 }
 
 /// Runs `body` with a fresh temporary folder, removed afterwards whatever `body` does.
