@@ -84,11 +84,7 @@ extension AggregateCache: FolderMemory {
     for _ in 0..<count {
       let status = try reader.status()
       let name = try reader.name(what: "file name", allowingSlash: false)
-      // Compared as memory (names share long prefixes; thousands a folder).
-      if let previous,
-        case let order = memcmp(previous.baseAddress!, name.baseAddress!, min(previous.count, name.count)),
-        order > 0 || (order == 0 && previous.count >= name.count)
-      {
+      if let previous, !FolderListing.precedes(previous, name) {
         throw CacheError.unreadable("folder listing: names out of order")
       }
       listing.append(name, status)

@@ -189,10 +189,9 @@ public struct InputDiscovery: Sendable {
           }
         }
         pool.withUnsafeBytes { bytes in
-          spans.sort { a, b in
-            let common = min(a.count, b.count)
-            let order = memcmp(bytes.baseAddress! + a.lowerBound, bytes.baseAddress! + b.lowerBound, common)
-            return order != 0 ? order < 0 : a.count < b.count
+          spans.sort {
+            FolderListing.precedes(
+              UnsafeRawBufferPointer(rebasing: bytes[$0]), UnsafeRawBufferPointer(rebasing: bytes[$1]))
           }
         }
         var children: [Entry] = []

@@ -219,7 +219,7 @@ package struct JSONWriter {
           let hex = String(scalar.value, radix: 16)
           append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
         } else {
-          append(String(scalar))
+          UTF8.encode(scalar) { bytes.append($0) }
         }
       }
     }

@@ -38,11 +38,13 @@ struct JSONWriterTests {
   @Test func stringsAndNestingAreWrittenInBothForms() throws {
     let value = JSONWriter.Value.object([
       ("plain", .string("iPhone15,2 · 17.4")), ("quote", .string("a\"b\\c\n<&>")),
+      ("wide", .string("é 日本 🚀 \u{1B}[31m \u{202E}")),
       ("list", .array([.integer(1), .number(2.5), .null, .bool(true)])), ("empty", .object([])),
     ])
     #expect(
       JSONWriter.compact(value)
-        == #"{"plain":"iPhone15,2 · 17.4","quote":"a\"b\\c\n\u003c\u0026\u003e","list":[1,2.5,null,true],"empty":{}}"#)
+        == #"{"plain":"iPhone15,2 · 17.4","quote":"a\"b\\c\n\u003c\u0026\u003e","wide":"é 日本 🚀 \u001b[31m \u202e","list":[1,2.5,null,true],"empty":{}}"#
+    )
     let rendered = JSONWriter.render(value)
     #expect(rendered.hasPrefix("{\n  \"plain\": \"iPhone15,2 · 17.4\",\n"))
     #expect(rendered.hasSuffix("  \"empty\": {}\n}\n"))
@@ -50,5 +52,6 @@ struct JSONWriterTests {
     let pretty = try JSONSerialization.jsonObject(with: Data(rendered.utf8)) as? NSDictionary
     #expect(compact != nil && compact == pretty)
     #expect(compact?["quote"] as? String == "a\"b\\c\n<&>")
+    #expect(compact?["wide"] as? String == "é 日本 🚀 \u{1B}[31m \u{202E}")
   }
 }
