@@ -90,6 +90,11 @@ public struct MergedHistogram<UnitType: Dimension>: Sendable {
   /// below it), and leaving `from` where the next search starts.
   private func held(_ range: Range, from: inout Int) -> Int? {
     if from > 0 && range < storage[from - 1].range { from = 0 }
+    // Most histograms of a metric share their edges: the next bucket held is the one.
+    if from < storage.count && storage[from].range == range {
+      from += 1
+      return from - 1
+    }
     var lo = from
     var hi = storage.count
     while lo < hi {
