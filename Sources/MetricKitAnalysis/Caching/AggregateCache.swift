@@ -237,7 +237,10 @@ public struct AggregateCache: Sendable {
   /// every batch of its inputs).
   static func key(_ base: KeyBase, sources: [Source]) -> String {
     // Written into one buffer of the exact size by plain copies: a reading keys every file of a dump.
-    let count = sources.reduce(base.prefix.count) { $0 + $1.path.bytes.count + 42 + ($1.content?.utf8.count ?? 0) }
+    // Per source: its path, a NUL, five 8-byte words, its content hash, a line break.
+    let count = sources.reduce(base.prefix.count) {
+      $0 + $1.path.bytes.count + 1 + 5 * 8 + ($1.content?.utf8.count ?? 0) + 1
+    }
     let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
       var at = buffer.baseAddress!
       func copy(_ part: [UInt8]) {
