@@ -54,7 +54,7 @@ struct BoundedNameCounts: Sendable {
     var high = kept.count
     while low < high {
       let mid = (low + high) / 2
-      if kept[mid].utf8.lexicographicallyPrecedes(name.utf8) { low = mid + 1 } else { high = mid }
+      if kept[mid].precedesBytewise(name) { low = mid + 1 } else { high = mid }
     }
     return low
   }

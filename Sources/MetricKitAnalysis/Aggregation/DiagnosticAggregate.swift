@@ -44,7 +44,7 @@ public struct DiagnosticAggregate: Sendable {
     ) {
       let mine = frames.map(\.label) + [culprit?.label ?? ""] + stack.map(\.label)
       let theirs = otherFrames.map(\.label) + [other?.label ?? ""] + otherStack.map(\.label)
-      guard theirs.lexicographicallyPrecedes(mine, by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) else { return }
+      guard theirs.lexicographicallyPrecedes(mine, by: { $0.precedesBytewise($1) }) else { return }
       culprit = other
       frames = otherFrames
       stack = otherStack

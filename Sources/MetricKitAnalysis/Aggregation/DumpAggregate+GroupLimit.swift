@@ -84,7 +84,4 @@ extension DumpAggregate {
         + "\(groupLimit ?? AggregationOptions.defaultGroupLimit) are aggregated in \(GroupingKey.other)"
     }
   }
-
-  /// Byte-wise order of group values.
-  static func precedes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 }

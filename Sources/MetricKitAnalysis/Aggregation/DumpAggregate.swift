@@ -108,9 +108,9 @@ public struct DumpAggregate: Sendable {
   /// Records what the whole read saw: files read, passed over and named twice, the offset assumed.
   mutating func finish(_ discovery: InputDiscovery.Result, reader: PayloadReader, standardInput: Bool) {
     inputs.files = discovery.files.count + (standardInput ? 1 : 0)
-    inputs.ignoredFiles = discovery.ignored.map(\.description).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    inputs.ignoredFiles = discovery.ignored.map(\.description).sorted { $0.precedesBytewise($1) }
     inputs.duplicateFiles = discovery.duplicates.map(\.description).sorted {
-      $0.utf8.lexicographicallyPrecedes($1.utf8)
+      $0.precedesBytewise($1)
     }
     inputs.assumedUTCOffset = reader.timestamps.assumedUTCOffset
     self.discovery = discovery

@@ -126,7 +126,7 @@ public struct FoldedStacks: Sendable {
       let node = nodes[index]
       if index != Self.root { path.append(node.label) }
       if node.samples > 0 { body(path, node.samples) }
-      let sorted = node.children.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+      let sorted = node.children.sorted { $0.key.precedesBytewise($1.key) }
       for (_, child) in sorted.reversed() { pending.append((child, path.count)) }
     }
   }

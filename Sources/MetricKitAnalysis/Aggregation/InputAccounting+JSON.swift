@@ -58,7 +58,7 @@ extension InputAccounting {
         (
           "unknownKeys",
           .object(
-            inputs.unknownKeys.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map {
+            inputs.unknownKeys.keys.sorted { $0.precedesBytewise($1) }.map {
               ($0, .integer(Int128(inputs.unknownKeys[$0]!)))
             })
         ),

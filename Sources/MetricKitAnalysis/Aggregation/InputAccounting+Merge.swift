@@ -5,9 +5,9 @@ extension InputAccounting {
     payloads += other.payloads
     for (reason, n) in other.excluded { excluded[reason, default: 0] += n }
     rejections.merge(other.rejections)
-    duplicateFiles = (duplicateFiles + other.duplicateFiles).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    duplicateFiles = (duplicateFiles + other.duplicateFiles).sorted { $0.precedesBytewise($1) }
     for (kind, n) in other.otherDocuments { otherDocuments[kind, default: 0] += n }
-    ignoredFiles = (ignoredFiles + other.ignoredFiles).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    ignoredFiles = (ignoredFiles + other.ignoredFiles).sorted { $0.precedesBytewise($1) }
     zoneAssumedPayloads += other.zoneAssumedPayloads
     addUnknownKeys(other.unknownKeys)
     subIntervalEntries += other.subIntervalEntries
@@ -17,8 +17,8 @@ extension InputAccounting {
   /// snapshots do not depend on the order files were read.
   public var canonical: InputAccounting {
     var copy = self
-    copy.duplicateFiles.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-    copy.ignoredFiles.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    copy.duplicateFiles.sort { $0.precedesBytewise($1) }
+    copy.ignoredFiles.sort { $0.precedesBytewise($1) }
     return copy
   }
 }

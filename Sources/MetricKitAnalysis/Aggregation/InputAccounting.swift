@@ -76,7 +76,7 @@ public struct InputAccounting: Sendable {
   /// The unknown names, most frequent first, then byte-wise.
   public var unknownKeysByCount: [(name: String, count: Int)] {
     unknownKeys.map { ($0.key, $0.value) }.sorted {
-      $0.count != $1.count ? $0.count > $1.count : $0.name.utf8.lexicographicallyPrecedes($1.name.utf8)
+      $0.count != $1.count ? $0.count > $1.count : $0.name.precedesBytewise($1.name)
     }
   }
 

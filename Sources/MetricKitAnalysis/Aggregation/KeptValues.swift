@@ -53,7 +53,7 @@ protocol KeptValue: Hashable, Sendable {
 
 /// A `--by` group's value.
 extension String: KeptValue {
-  static func keptBefore(_ a: String, _ b: String) -> Bool { DumpAggregate.precedes(a, b) }
+  static func keptBefore(_ a: String, _ b: String) -> Bool { a.precedesBytewise(b) }
 }
 
 /// A stratum's values, dimension by dimension.

@@ -28,7 +28,7 @@ public struct StratumCell: Sendable, Hashable {
 
   /// Byte-wise order of the values, dimension by dimension.
   static func precedes(_ a: [String], _ b: [String]) -> Bool {
-    a.lexicographicallyPrecedes(b) { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    a.lexicographicallyPrecedes(b) { $0.precedesBytewise($1) }
   }
 }
 

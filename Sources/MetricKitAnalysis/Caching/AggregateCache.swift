@@ -235,8 +235,9 @@ public struct AggregateCache: Sendable {
   /// The key of a batch: the SHA-256, in hex, of the format, the options' fingerprint (`KeyBase`) and
   /// each source's path and numbers, in binary (no text is formatted for it: a run makes a key for
   /// every batch of its inputs).
-  static func key(_ base: KeyBase, sources: [Source]) -> String {
-    // Written into one buffer of the exact size by plain copies: a reading keys every file of a dump.
+  static func key(_ base: KeyBase, sources: some Collection<Source>) -> String {
+    // Written into one buffer of the exact size by plain copies: a reading keys every file of a dump
+    // (its sources made as they are copied: a lazy collection, not an array a batch).
     // Per source: its path, a NUL, five 8-byte words, its content hash, a line break.
     let count = sources.reduce(base.prefix.count) {
       $0 + $1.path.bytes.count + 1 + 5 * 8 + ($1.content?.utf8.count ?? 0) + 1

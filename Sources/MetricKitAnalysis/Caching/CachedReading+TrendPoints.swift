@@ -12,7 +12,7 @@ extension TrendReport.LineKey {
     var label = "version \(version.debugDescription) group \(group.debugDescription)"
     if group == GroupingKey.other {
       let named = (kept[version] ?? []).filter { $0 != GroupingKey.other }.sorted {
-        $0.utf8.lexicographicallyPrecedes($1.utf8)
+        $0.precedesBytewise($1)
       }
       label += " besides \(named.map(\.debugDescription))"
     }

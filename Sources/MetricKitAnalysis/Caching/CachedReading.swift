@@ -123,11 +123,11 @@ public struct CachedReading: Sendable {
     CachedReading(request, cache: cache, outlinesOnly: false, standardInput: standardInputPart, listing: listing)
   }
 
-  /// The files a reading found, and the key of each batch of them (nil where a file could not be
-  /// examined).
+  /// The files a reading found, and the key of each batch of them with its files' content hashes
+  /// when they were hashed (nil where a file could not be examined).
   struct Listing: Sendable {
     var discovery: InputDiscovery.Result
-    var keys: [(sources: [AggregateCache.Source], key: String)?]
+    var keys: [(contents: [String]?, key: String)?]
   }
 
   /// What this reading listed and keyed, for a reading of the same inputs again.
@@ -183,11 +183,18 @@ public struct CachedReading: Sendable {
       }
       return slots.values
     }
+    // A batch's files as discovery's one `stat` saw them, with their content hashes when hashed (made
+    // as they are used: the key of every batch is made, and only a batch read is stored with them).
+    @Sendable func sources(_ i: Int, contents: [String]?) -> LazyMapCollection<Range<Int>, AggregateCache.Source> {
+      batches[i].lazy.map {
+        AggregateCache.Source(path: files[$0], status: statuses[$0], content: contents?[$0 - batches[i].lowerBound])
+      }
+    }
     // Each batch's key: its files as discovery's one `stat` saw them (with content hashing, hashed
     // only where that changed since their last hash); nil when a file cannot be examined, which
     // leaves its batch uncached (its reading reports it).
     struct Keyed: Sendable {
-      var keys: [(index: Int, sources: [AggregateCache.Source], key: String)] = []
+      var keys: [(index: Int, contents: [String]?, key: String)] = []
       var filesHashed = 0
     }
     var keyed = listing?.keys ?? Array(repeating: nil, count: batches.count)
@@ -195,12 +202,12 @@ public struct CachedReading: Sendable {
     for part in run(
       listing == nil ? batches.count : 0,
       { keyed, i, _ in
-        var sources = batches[i].map { AggregateCache.Source(path: files[$0], status: statuses[$0]) }
+        var contents: [String]?
         if cache.hashesContent {
           // The batch's hashes as they were when its files last had these `stat`s (one file), or
           // each file's (hashed where its `stat` changed since its last hash).
-          let stamp = AggregateCache.key(AggregateCache.KeyBase.contentHashes, sources: sources)
-          var hashes = cache.contentHashes(ofBatch: stamp, count: sources.count)
+          let stamp = AggregateCache.key(AggregateCache.KeyBase.contentHashes, sources: sources(i, contents: nil))
+          var hashes = cache.contentHashes(ofBatch: stamp, count: batches[i].count)
           if hashes == nil {
             var each: [String] = []
             for n in batches[i] {
@@ -211,14 +218,12 @@ public struct CachedReading: Sendable {
             cache.storeContentHashes(each, ofBatch: stamp)
             hashes = each
           }
-          sources = zip(batches[i], hashes!).map {
-            AggregateCache.Source(path: files[$0], status: statuses[$0], content: $1)
-          }
+          contents = hashes
         }
-        keyed.keys.append((i, sources, AggregateCache.key(keyBase, sources: sources)))
+        keyed.keys.append((i, contents, AggregateCache.key(keyBase, sources: sources(i, contents: contents))))
       }, Keyed())
     {
-      for (i, sources, key) in part.keys { keyed[i] = (sources, key) }
+      for (i, contents, key) in part.keys { keyed[i] = (contents, key) }
       use.filesHashed += part.filesHashed
     }
     let keys = keyed
@@ -293,7 +298,9 @@ public struct CachedReading: Sendable {
           files: Array(files[batches[i]]), threads: perBatchThreads,
           makeAccumulator: { DumpAggregate(limits: limits) }, visit: { $0.add($1, filter: filter, options: options) })
         for accumulator in accumulators { part.merge(accumulator) }
-        if let (sources, key) = keys[i], !cache.store(part, key: key, sources: sources) { pass.use.notStored += 1 }
+        if let (contents, key) = keys[i], !cache.store(part, key: key, sources: Array(sources(i, contents: contents))) {
+          pass.use.notStored += 1
+        }
         pass.merge(part, entry: keys[i]?.key)
         if let key = keys[i]?.key { pass.entriesRead.append(key) }
         pass.use.misses += 1
@@ -440,7 +447,7 @@ extension DumpAggregate {
   /// Everything besides the files that decides an aggregate, as text: a change of any of it gives
   /// other keys.
   static func cacheFingerprint(reader: PayloadReader, filter: PayloadFilter, options: AggregationOptions) -> String {
-    func sorted(_ s: Set<String>) -> String { s.sorted(by: precedes).debugDescription }
+    func sorted(_ s: Set<String>) -> String { s.sorted { $0.precedesBytewise($1) }.debugDescription }
     func day(_ d: Date?) -> String { d.map { String($0.timeIntervalSince1970) } ?? "-" }
     let o = options
     var lines = [

@@ -12,7 +12,7 @@ extension DumpAggregate {
   /// The entry's JSON text (one line), the exact samples' values packed into `packing` when there is one.
   func cacheEntryJSON(packing: inout PackedNumbers?) -> String {
     typealias Value = JSONWriter.Value
-    func bytewise(_ a: String, _ b: String) -> Bool { Self.precedes(a, b) }
+    func bytewise(_ a: String, _ b: String) -> Bool { a.precedesBytewise(b) }
     let versionMembers: [Value] = versions.keys.sorted(by: bytewise).map { version in
       .object([("version", .string(version))] + VersionSnapshot.aggregateMembers(versions[version]!, packing: &packing))
     }
@@ -79,8 +79,8 @@ extension DumpAggregate {
 
   /// Strata as entries list them: by version, group, then values.
   private static func cellOrder(_ a: StratumCell, _ b: StratumCell) -> Bool {
-    if a.version != b.version { return precedes(a.version, b.version) }
-    if a.group != b.group { return precedes(a.group ?? "", b.group ?? "") }
+    if a.version != b.version { return a.version.precedesBytewise(b.version) }
+    if a.group != b.group { return (a.group ?? "").precedesBytewise(b.group ?? "") }
     return StratumCell.precedes(a.values, b.values)
   }
 

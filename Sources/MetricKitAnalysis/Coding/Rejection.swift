@@ -17,10 +17,10 @@ public struct Rejection: Sendable, Hashable, CustomStringConvertible {
   /// reason — independent of the order files were read in.
   public static func canonicalOrder(_ a: Rejection, _ b: Rejection) -> Bool {
     if a.location.path != b.location.path {
-      return a.location.path.utf8.lexicographicallyPrecedes(b.location.path.utf8)
+      return a.location.path.precedesBytewise(b.location.path)
     }
     if a.location.index != b.location.index { return (a.location.index ?? -1) < (b.location.index ?? -1) }
     if a.location.line != b.location.line { return (a.location.line ?? -1) < (b.location.line ?? -1) }
-    return a.reason.utf8.lexicographicallyPrecedes(b.reason.utf8)
+    return a.reason.precedesBytewise(b.reason)
   }
 }

@@ -93,7 +93,7 @@ public struct MetricExport: Sendable {
     if grouping != nil { points = Self.keepingTop(points, top) }
     points.sort { a, b in
       if a.version != b.version { return VersionOrder.precedes(a.version, b.version) }
-      if a.group != b.group { return (a.group ?? "").utf8.lexicographicallyPrecedes((b.group ?? "").utf8) }
+      if a.group != b.group { return (a.group ?? "").precedesBytewise(b.group ?? "") }
       return (a.start ?? 0) < (b.start ?? 0)
     }
     var present = Set<MetricID>()

@@ -108,7 +108,7 @@ public enum GroupingKey: Sendable, Hashable, CustomStringConvertible {
       let name = domain == nil ? "\(state.domain):\(state.label)" : state.label
       let seconds = state.duration?.converted(to: .seconds).value ?? 0
       if let b = best,
-        b.seconds > seconds || (b.seconds == seconds && !name.utf8.lexicographicallyPrecedes(b.name.utf8))
+        b.seconds > seconds || (b.seconds == seconds && !name.precedesBytewise(b.name))
       {
         continue
       }

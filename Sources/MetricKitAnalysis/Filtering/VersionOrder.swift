@@ -10,11 +10,11 @@ public enum VersionOrder {
       case (.number(let m), .number(let n)): return m < n
       case (.number, .text): return true
       case (.text, .number): return false
-      case (.text(let s), .text(let t)): return s.utf8.lexicographicallyPrecedes(t.utf8)
+      case (.text(let s), .text(let t)): return s.precedesBytewise(t)
       }
     }
     if x.count != y.count { return x.count < y.count }
-    return a.utf8.lexicographicallyPrecedes(b.utf8)
+    return a.precedesBytewise(b)
   }
 
   private enum Component: Equatable {

@@ -101,7 +101,7 @@ public struct MetricID: Hashable, Sendable, CustomStringConvertible {
 
   /// Whether its text form sorts before `other`'s byte by byte: the order of snapshots, exports and
   /// the bound on distinct signposts, the same whatever the platform or locale.
-  func precedesBytewise(_ other: MetricID) -> Bool { rawValue.utf8.lexicographicallyPrecedes(other.rawValue.utf8) }
+  func precedesBytewise(_ other: MetricID) -> Bool { rawValue.precedesBytewise(other.rawValue) }
 
   /// Whether it names a signpost's durations.
   public var isSignpost: Bool { rawValue.hasPrefix(Self.signpostPrefix) }

@@ -29,7 +29,7 @@ struct FolderListing: Sendable, Equatable {
   func name(_ i: Int) -> ArraySlice<UInt8> { pool[(i == 0 ? 0 : ends[i - 1])..<ends[i]] }
 
   /// Adds a file (its name sorting after every name before it).
-  mutating func append(_ name: [UInt8], _ status: FileStatus) {
+  mutating func append(_ name: ArraySlice<UInt8>, _ status: FileStatus) {
     name.withUnsafeBytes { append($0, status) }
   }
 

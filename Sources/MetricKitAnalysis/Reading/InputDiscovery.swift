@@ -41,13 +41,20 @@ public struct InputDiscovery: Sendable {
     /// Keeps the first path of each file (device and inode) and counts the others as duplicates.
     /// (Once, after the walk: sorting the identities costs less than hashing each as it is found.)
     mutating func removeDuplicates() {
-      // Files are mostly listed in the order they were created, their inodes ascending: then no two
-      // are the same file, which one pass tells.
-      if zip(statuses, statuses.dropFirst()).allSatisfy({
-        ($0.device, $0.inode) < ($1.device, $1.inode)
-      }) {
-        return
+      // A folder's files are mostly listed in the order they were created, their identities ascending,
+      // and each folder's take a range of their own: when the ascending runs' ranges do not overlap, no
+      // two files are the same, which one pass and a sort of the runs tell.
+      var runs: [(first: FileIdentity, last: FileIdentity)] = []
+      for status in statuses {
+        let identity = status.identity
+        if let last = runs.last?.last, last < identity {
+          runs[runs.count - 1].last = identity
+        } else {
+          runs.append((identity, identity))
+        }
       }
+      runs.sort { $0.first < $1.first }
+      if zip(runs, runs.dropFirst()).allSatisfy({ $0.last < $1.first }) { return }
       let order = statuses.indices.sorted {
         (statuses[$0].device, statuses[$0].inode, $0) < (statuses[$1].device, statuses[$1].inode, $1)
       }
@@ -169,8 +176,9 @@ public struct InputDiscovery: Sendable {
         }
         defer { closedir(handle) }
         let descriptor = dirfd(handle)
-        // The names in one buffer, sorted as spans of it: a folder may hold thousands, and sorting
-        // arrays of arrays retains and releases on every comparison.
+        // The names in one buffer, each followed by a NUL, sorted as spans of it (without the NUL): a
+        // folder may hold thousands, and sorting arrays of arrays retains and releases on every
+        // comparison.
         var pool: [UInt8] = []
         var spans: [Range<Int>] = []
         // Kept only when every entry is a regular file or a hidden folder, none a link (told by the
@@ -185,6 +193,7 @@ public struct InputDiscovery: Sendable {
               guard !name.elementsEqual([0x2E]), !name.elementsEqual([0x2E, 0x2E]) else { return }
               spans.append(pool.count..<(pool.count + name.count))
               pool += name
+              pool.append(0)
             }
           }
         }
@@ -196,15 +205,15 @@ public struct InputDiscovery: Sendable {
         }
         var children: [Entry] = []
         for span in spans {
-          let name = Array(pool[span])
-          let path = dir.appending(name[...])
+          let name = pool[span]
+          let path = dir.appending(name)
           let hidden = name.first == UInt8(ascii: ".")
-          let wanted = wants(name[...])
+          let wanted = wants(name)
           // One fstatat per entry, relative to the open directory: the kind after following links,
           // and the identity that finds loops and duplicates.
           var info = stat()
-          let status = (name + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { fstatat(descriptor, $0.baseAddress!, &info, 0) }
+          let status = pool.withUnsafeBytes { bytes in
+            fstatat(descriptor, (bytes.baseAddress! + span.lowerBound).assumingMemoryBound(to: CChar.self), &info, 0)
           }
           guard status == 0 else {
             // A dangling link or an entry gone since the listing: worth a word only when its name
@@ -267,9 +276,11 @@ extension InputDiscovery {
 }
 
 /// A file's device and inode: what makes two paths the same file.
-struct FileIdentity: Hashable, Sendable {
+struct FileIdentity: Hashable, Comparable, Sendable {
   var device: UInt64
   var inode: UInt64
+
+  static func < (a: FileIdentity, b: FileIdentity) -> Bool { (a.device, a.inode) < (b.device, b.inode) }
 
   init(_ info: stat) {
     device = UInt64(truncatingIfNeeded: info.st_dev)

@@ -141,7 +141,7 @@ public struct ComparisonReport: Sendable {
         pairs.append(pair(ranked.dropFirst(top), rules: metricRules))
       }
     }
-    for value in targeted.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+    for value in targeted.keys.sorted(by: { $0.precedesBytewise($1) }) {
       labels.append(value)
       pairs.append(pair([value], rules: targeted[value]!))
     }

@@ -23,6 +23,6 @@ public struct ShardIdentity: Sendable, Hashable, Comparable, CustomStringConvert
   }
 
   public static func < (a: ShardIdentity, b: ShardIdentity) -> Bool {
-    a.description.utf8.lexicographicallyPrecedes(b.description.utf8)
+    a.description.precedesBytewise(b.description)
   }
 }

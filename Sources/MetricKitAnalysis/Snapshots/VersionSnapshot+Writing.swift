@@ -107,7 +107,7 @@ extension VersionSnapshot {
     }
     let statistics: [(String, JSONWriter.Value)] = keys(a.payloadStatistics).map { id in
       let byStatistic = (a.payloadStatistics[id] ?? [:]).sorted {
-        $0.key.description.utf8.lexicographicallyPrecedes($1.key.description.utf8)
+        $0.key.description.precedesBytewise($1.key.description)
       }
       return (id.rawValue, .object(byStatistic.map { ($0.key.description, json($0.value, packing: &packing)) }))
     }

@@ -130,7 +130,7 @@ struct FolderListingTests {
     let status = FileStatus(device: 1, inode: 2, size: 4096, modified: 1_700_000_000_000_000_000, changed: -5)
     var listing = FolderListing(status: status)
     for (i, name) in [Array("a.json".utf8), Array("b\u{E9}.json".utf8), [0xFF, 0x2E, 0x67, 0x7A]].enumerated() {
-      listing.append(name, FileStatus(device: 1, inode: UInt64(10 + i), size: Int64(i), modified: 7, changed: 8))
+      listing.append(name[...], FileStatus(device: 1, inode: UInt64(10 + i), size: Int64(i), modified: 7, changed: 8))
     }
     let folder = InputPath(bytes: Array("/dumps/2024-01-01".utf8) + [0xC3])
     let bytes = AggregateCache.folderListingBytes(listing, of: folder)

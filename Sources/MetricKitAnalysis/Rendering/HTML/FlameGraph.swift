@@ -66,7 +66,7 @@ enum FlameGraph {
         body += "<text x=\"\(c(x + 3))\" y=\"\(c(y + 12))\">\(TextEscaping.html(text))</text>"
       }
       var childX = x
-      let sorted = node.order.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+      let sorted = node.order.sorted { $0.precedesBytewise($1) }
       for label in sorted {
         let child = node.children[label]!
         draw(child, x: childX, depth: depth + 1)
