@@ -84,7 +84,7 @@ extension AggregateCache: FolderMemory {
     for _ in 0..<count {
       let status = try reader.status()
       let name = try reader.name(what: "file name", allowingSlash: false)
-      if let previous, !FolderListing.precedes(previous, name) {
+      if let previous, !previous.precedesBytewise(name) {
         throw CacheError.unreadable("folder listing: names out of order")
       }
       listing.append(name, status)

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// One folder as discovery listed it: the folder's own `stat`, and the name and `stat` of each
 /// regular file in it, in sorted order (hidden files and files of other endings included: the
 /// discovery taking it back sorts them). Only a folder of nothing but regular files and hidden
@@ -39,13 +33,6 @@ struct FolderListing: Sendable, Equatable {
       contentsOf: UnsafeBufferPointer(start: name.baseAddress?.assumingMemoryBound(to: UInt8.self), count: name.count))
     ends.append(pool.count)
     statuses.append(status)
-  }
-
-  /// Whether name `a` sorts before name `b` in a listing: byte-wise, a name before any longer name it
-  /// begins (compared as memory: names share long prefixes, and a folder holds thousands).
-  static func precedes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-    let order = memcmp(a.baseAddress!, b.baseAddress!, min(a.count, b.count))
-    return order != 0 ? order < 0 : a.count < b.count
   }
 
   /// Whether nothing in the folder had been modified for `period` nanoseconds at `now` (both in

@@ -55,9 +55,7 @@ public struct InputDiscovery: Sendable {
       }
       runs.sort { $0.first < $1.first }
       if zip(runs, runs.dropFirst()).allSatisfy({ $0.last < $1.first }) { return }
-      let order = statuses.indices.sorted {
-        (statuses[$0].device, statuses[$0].inode, $0) < (statuses[$1].device, statuses[$1].inode, $1)
-      }
+      let order = statuses.indices.sorted { (statuses[$0].identity, $0) < (statuses[$1].identity, $1) }
       var repeated = [Bool](repeating: false, count: files.count)
       for (a, b) in zip(order, order.dropFirst()) where statuses[a].identity == statuses[b].identity {
         repeated[b] = true
@@ -199,8 +197,7 @@ public struct InputDiscovery: Sendable {
         }
         pool.withUnsafeBytes { bytes in
           spans.sort {
-            FolderListing.precedes(
-              UnsafeRawBufferPointer(rebasing: bytes[$0]), UnsafeRawBufferPointer(rebasing: bytes[$1]))
+            UnsafeRawBufferPointer(rebasing: bytes[$0]).precedesBytewise(UnsafeRawBufferPointer(rebasing: bytes[$1]))
           }
         }
         var children: [Entry] = []

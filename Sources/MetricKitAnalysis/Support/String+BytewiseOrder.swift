@@ -11,12 +11,16 @@ extension String {
   /// entry sorts them for every aggregate it writes).
   func precedesBytewise(_ other: String) -> Bool {
     var (a, b) = (self, other)
-    return a.withUTF8 { a in
-      b.withUTF8 { b in
-        let common = min(a.count, b.count)
-        let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
-        return order != 0 ? order < 0 : a.count < b.count
-      }
-    }
+    return a.withUTF8 { a in b.withUTF8 { b in UnsafeRawBufferPointer(a).precedesBytewise(UnsafeRawBufferPointer(b)) } }
+  }
+}
+
+extension UnsafeRawBufferPointer {
+  /// Whether these bytes sort before `other`, byte by byte, before any longer bytes they begin (file
+  /// names as a folder's listing holds them, and strings' UTF-8).
+  func precedesBytewise(_ other: UnsafeRawBufferPointer) -> Bool {
+    let common = Swift.min(count, other.count)
+    let order = common == 0 ? 0 : memcmp(baseAddress!, other.baseAddress!, common)
+    return order != 0 ? order < 0 : count < other.count
   }
 }
