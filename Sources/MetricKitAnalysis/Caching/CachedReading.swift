@@ -165,7 +165,7 @@ public struct CachedReading: Sendable {
     (self.fingerprint, self.outlinesOnly) = (fingerprint, outlinesOnly)
     let files = discovery.files
     let statuses = discovery.statuses
-    let batches = Self.batches(files)
+    let batches = Self.batches(files, sizes: statuses.lazy.map(\.size))
     let limits = reader.limits
     let keyBase = AggregateCache.KeyBase(fingerprint: fingerprint)
     // (With one JSON parser a thread, reused from entry to entry.)
@@ -412,15 +412,22 @@ public struct CachedReading: Sendable {
     return use.damaged.map { "cache: recomputed \($0)" } + (summary ? [use.summary] : [])
   }
 
-  /// The files cut into batches (their positions), in order: a batch never spans folders, and inside a folder ends after
-  /// a file whose name hashes to 0 modulo 64 (about 64 files a batch), so that adding or removing a
-  /// file changes one batch, not those after it.
-  static func batches(_ files: [InputPath]) -> [Range<Int>] {
+  /// The input a batch holds on average at most (``batches(_:sizes:)``; half to all of it for files of
+  /// one size): little enough that a changed file is read again with little else, enough that an
+  /// entry's own cost (its file, its versions and series written once more, one more part to merge)
+  /// stays small beside reading what it holds.
+  static let batchBytes: Int64 = 4 << 20
+
+  /// The files cut into batches (their positions), in order: a batch never spans folders, and inside a
+  /// folder ends after a file that its name and size pick. A file of `size` bytes ends its batch with
+  /// one chance in the largest power of two at most `batchBytes / size` (between 1 and 4,096), decided
+  /// by its name's hash, so that adding or removing a file changes one batch, not those after it.
+  static func batches(_ files: [InputPath], sizes: some Sequence<Int64>) -> [Range<Int>] {
     var batches: [Range<Int>] = []
     var start = 0
     // The file before, and where its folder ends (its last slash, -1 for none).
     var previous: (bytes: [UInt8], slash: Int) = ([], -2)
-    for (i, file) in files.enumerated() {
+    for ((i, file), size) in zip(files.enumerated(), sizes) {
       let bytes = file.bytes
       let slash = bytes.lastIndex(of: UInt8(ascii: "/")) ?? -1
       // The same folder as the file before: compared as memory (a dump lists thousands of files a folder).
@@ -432,7 +439,10 @@ public struct CachedReading: Sendable {
         start = i
       }
       previous = (bytes, slash)
-      if FNV1a.hash(bytes[(slash + 1)...]) % 64 == 0 {
+      // One chance in 2^bits: the hash's low `bits` bits all 0 (FNV-1a's top bits vary too little
+      // between names that differ in a few digits).
+      let bits = 63 - max(1, min(4096, batchBytes / max(size, 1))).leadingZeroBitCount
+      if FNV1a.hash(bytes[(slash + 1)...]) & ((1 << bits) - 1) == 0 {
         batches.append(start..<(i + 1))
         start = i + 1
       }

@@ -11,7 +11,11 @@ import Testing
 struct AggregateCacheTests {
   @Test func batchesNeverSpanFoldersAndAnAddedFileChangesOneBatch() {
     let files = (0..<600).map { InputPath("dump/day-\($0 / 200)/payload-\($0 % 200).json") }
-    let batches = CachedReading.batches(files).map { Array(files[$0]) }
+    // 64 KiB files: about 64 files a batch.
+    func cut(_ files: [InputPath]) -> [[InputPath]] {
+      CachedReading.batches(files, sizes: repeatElement(64 << 10, count: files.count)).map { Array(files[$0]) }
+    }
+    let batches = cut(files)
     #expect(batches.flatMap { $0 } == files)
     for batch in batches {
       #expect(Set(batch.map { $0.description.split(separator: "/")[1] }).count == 1)
@@ -23,11 +27,31 @@ struct AggregateCacheTests {
     for position in [0, 57, 199, 200, 345, 599] {
       var added = files
       added.insert(InputPath("dump/day-\(position / 200)/payload-new-\(position).json"), at: position)
-      let after = CachedReading.batches(added).map { Array(added[$0]) }
+      let after = cut(added)
       let changed = after.filter { batch in !batches.contains(batch) }
       #expect(changed.count >= 1 && changed.count <= 2, "inserted at \(position): \(changed.count) batches changed")
       #expect(after.count - batches.count <= 1)
     }
+  }
+
+  /// A batch holds 2 to 4 MiB on average whatever its files' size: ~512 files of 5 KB (one chance in 512 each
+  /// to end a batch), ~64 of 64 KiB, 4 of 1 MiB, and each file of 4 MiB or more alone.
+  @Test func batchesHoldAboutTheSameBytesWhateverTheFilesSize() {
+    func batchCount(files count: Int, size: Int64) -> Int {
+      let files = (0..<count).map { InputPath("dump/payload-\($0).json") }
+      let batches = CachedReading.batches(files, sizes: repeatElement(size, count: count))
+      #expect(batches.flatMap { $0 } == Array(0..<count))
+      return batches.count
+    }
+    // Expected batches: files over the chance of a cut (1 in 512, 64, 4), within wide bounds.
+    let small = batchCount(files: 51_200, size: 5_000)
+    #expect(small >= 60 && small <= 150, "\(small) batches of 5 KB files")
+    let medium = batchCount(files: 6_400, size: 64 << 10)
+    #expect(medium >= 60 && medium <= 150, "\(medium) batches of 64 KiB files")
+    let large = batchCount(files: 400, size: 1 << 20)
+    #expect(large >= 60 && large <= 150, "\(large) batches of 1 MiB files")
+    #expect(batchCount(files: 50, size: 4 << 20) == 50)
+    #expect(batchCount(files: 50, size: 0) < 50)
   }
 
   /// The samples aggregated with a trend's and compare's options together: series per day and device,
