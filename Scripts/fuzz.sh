@@ -60,9 +60,9 @@ case "$target" in
     # The samples' folders kept as listed (dated back, as folders that stopped changing).
     rm -rf "$work/aged" && cp -r Samples/dump "$work/aged" && find "$work/aged" -mindepth 1 -exec touch -d '2 days ago' {} +
     swift run -c release metrics-report summary "$work/aged" --cache "$work/cache" >/dev/null 2>&1 || true
-    # Each entry, kept merge and folder listing whole, and their sections alone, split by 0x1E bytes (a
-    # kept merge's after a 0x1D byte, a listing's after a 0x1C byte; the harness gives them a correct
-    # header); each result's points alone.
+    # Each entry, kept merge, folder listing and summary whole, and their sections alone, split by 0x1E
+    # bytes (a kept merge's after a 0x1D byte, a listing's after a 0x1C byte, a summary's after a 0x1B
+    # byte; the harness gives them a correct header); each result's points alone.
     find "$work/cache/entries" "$work/cache/results" "$work/cache/folders" -type f | while read -r f; do
       cp "$f" "$work/seeds/"
       python3 - "$f" "$work/seeds/$(basename "$f")" <<'PY'
@@ -77,6 +77,8 @@ for n in lengths:
     at += n
 if header[1] == b"folder":
     open(sys.argv[2] + ".listing", "wb").write(b"\x1c" + sections[0])
+elif header[1] == b"summary":
+    open(sys.argv[2] + ".summary", "wb").write(b"\x1b" + sections[0])
 elif len(sections) == 3:
     prefix = b"\x1d" if header[1] == b"result" else b""
     open(sys.argv[2] + ".sections", "wb").write(prefix + b"\x1e".join(sections))

@@ -39,7 +39,8 @@ struct CacheStats: ParsableCommand {
     }
     if s.folderListings > 0 {
       print(
-        "  folders       \(s.folderListings) kept as listed, \(s.staleFolderListings) changed since (listed again by the next run)"
+        "  folders       \(s.folderListings) kept as listed, \(s.staleFolderListings) changed since (listed again by the next run); "
+          + "\(s.folderSummaries) summaries for kinds of runs"
       )
     }
     print("  last used     \(day(s.oldestUse)) to \(day(s.newestUse))")
@@ -76,7 +77,8 @@ struct CachePrune: ParsableCommand {
       "\(directory): removed \(p.files) files (\(p.bytes) bytes): \(p.stale) stale, \(p.unused) unused, "
         + "\(p.damaged) damaged, \(p.temporary) temporary, \(p.staleResults) stale results"
         + (p.contentHashes > 0 ? ", \(p.contentHashes) content hashes" : "")
-        + (p.folderListings > 0 ? ", \(p.folderListings) folder listings" : ""))
+        + (p.folderListings > 0 ? ", \(p.folderListings) folder listings" : "")
+        + (p.folderSummaries > 0 ? ", \(p.folderSummaries) folder summaries" : ""))
   }
 }
 

@@ -1,7 +1,7 @@
 // Fuzzes the cache's files and everything that reads them: any bytes as an entry file (header,
 // checksums, sources, outline, aggregate, packed numbers), its outline alone, a kept merge (in outline
-// and whole), a folder's listing, and a trend interval's cached points; a decoded entry merged with
-// itself, then a summary, a trend and a comparison of it.
+// and whole), a folder's listing and summary, and a trend interval's cached points; a decoded entry
+// merged with itself, then a summary, a trend and a comparison of it.
 import FuzzSupport
 import MetricKitAnalysis
 
@@ -17,11 +17,18 @@ public func fuzzCacheEntry(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
   // lines, the aggregate's JSON, its packed numbers; after a first 0x1D byte, a kept merge's: the
   // entries and series lines, the aggregate's JSON, its packed numbers), and given a correct header:
   // the decoders behind it are fuzzed.
-  // After a first 0x1C byte, the rest is a folder listing's one section, given a correct header.
+  // After a first 0x1C byte, the rest is a folder listing's one section, given a correct header; after
+  // a first 0x1B byte, a folder summary's.
   _ = try? AggregateCache.decodeFolderListingFile(bytes)
+  _ = try? AggregateCache.decodeFolderSummaryFile(bytes)
   if bytes.first == 0x1C {
     _ = try? AggregateCache.decodeFolderListingFile(
       AggregateCache.fileBytes(kind: "folder", [Array(bytes.dropFirst())]))
+    return 0
+  }
+  if bytes.first == 0x1B {
+    _ = try? AggregateCache.decodeFolderSummaryFile(
+      AggregateCache.fileBytes(kind: "summary", [Array(bytes.dropFirst())]))
     return 0
   }
   let merge = bytes.first == 0x1D

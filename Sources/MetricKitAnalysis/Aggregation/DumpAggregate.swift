@@ -107,7 +107,7 @@ public struct DumpAggregate: Sendable {
 
   /// Records what the whole read saw: files read, passed over and named twice, the offset assumed.
   mutating func finish(_ discovery: InputDiscovery.Result, reader: PayloadReader, standardInput: Bool) {
-    inputs.files = discovery.files.count + (standardInput ? 1 : 0)
+    inputs.files = discovery.fileCount + (standardInput ? 1 : 0)
     inputs.ignoredFiles = discovery.ignored.map(\.description).sorted { $0.precedesBytewise($1) }
     inputs.duplicateFiles = discovery.duplicates.map(\.description).sorted {
       $0.precedesBytewise($1)

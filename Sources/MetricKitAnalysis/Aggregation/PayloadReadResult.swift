@@ -43,7 +43,7 @@ extension PayloadReader {
   public func readAll(paths: [String]) -> PayloadReadResult {
     var result = PayloadReadResult()
     let discovery = read(paths: paths) { result.add($0) }
-    result.accounting.files = discovery.files.count
+    result.accounting.files = discovery.fileCount
     result.accounting.ignoredFiles = discovery.ignored.map(\.description)
     result.accounting.duplicateFiles = discovery.duplicates.map(\.description)
     result.accounting.assumedUTCOffset = timestamps.assumedUTCOffset

@@ -26,27 +26,15 @@ extension AggregateCache: FolderMemory {
   /// A folder listing's file: one section of the folder's path, its `stat`, then each file's `stat`
   /// and name, every number a little-endian 64-bit word and every name its length before it.
   static func folderListingBytes(_ listing: FolderListing, of folder: InputPath) -> [UInt8] {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(64 + folder.bytes.count + listing.pool.count + listing.count * 48)
-    func word(_ n: UInt64) { withUnsafeBytes(of: n.littleEndian) { bytes += $0 } }
-    func status(_ s: FileStatus) {
-      word(s.device)
-      word(s.inode)
-      word(UInt64(bitPattern: s.size))
-      word(UInt64(bitPattern: s.modified))
-      word(UInt64(bitPattern: s.changed))
-    }
-    word(UInt64(folder.bytes.count))
-    bytes += folder.bytes
-    status(listing.status)
-    word(UInt64(listing.count))
+    var writer = WordWriter(capacity: 64 + folder.bytes.count + listing.pool.count + listing.count * 48)
+    writer.name(folder.bytes[...])
+    writer.status(listing.status)
+    writer.word(UInt64(listing.count))
     for i in 0..<listing.count {
-      status(listing.statuses[i])
-      let name = listing.name(i)
-      word(UInt64(name.count))
-      bytes += name
+      writer.status(listing.statuses[i])
+      writer.name(listing.name(i))
     }
-    return fileBytes(kind: "folder", [bytes])
+    return fileBytes(kind: "folder", [writer.bytes])
   }
 
   /// A folder listing's file read back: the folder's path and the number of files listed. Fails on a
@@ -71,63 +59,25 @@ extension AggregateCache: FolderMemory {
   private static func decodeFolderListing(section: Slice<UnsafeRawBufferPointer>) throws(CacheError) -> (
     InputPath, FolderListing
   ) {
-    var reader = WordReader(bytes: UnsafeRawBufferPointer(rebasing: section))
+    var reader = WordReader(bytes: UnsafeRawBufferPointer(rebasing: section), file: "folder listing")
     let path = try reader.name(what: "folder path", allowingSlash: true)
     var listing = FolderListing(status: try reader.status())
-    let count = try reader.word()
-    // Each file takes at least 49 bytes: a count past what is left is damage, not an allocation.
-    guard count <= UInt64(reader.remaining / 49) else { throw CacheError.unreadable("folder listing: bad count") }
-    listing.ends.reserveCapacity(Int(count))
-    listing.statuses.reserveCapacity(Int(count))
-    listing.pool.reserveCapacity(reader.remaining - Int(count) * 48)
+    // Each file takes at least 49 bytes.
+    let count = try reader.count(of: "files", bytesEach: 49)
+    listing.ends.reserveCapacity(count)
+    listing.statuses.reserveCapacity(count)
+    listing.pool.reserveCapacity(reader.remaining - count * 48)
     var previous: UnsafeRawBufferPointer?
     for _ in 0..<count {
       let status = try reader.status()
       let name = try reader.name(what: "file name", allowingSlash: false)
       if let previous, !previous.precedesBytewise(name) {
-        throw CacheError.unreadable("folder listing: names out of order")
+        throw reader.damage("names out of order")
       }
       listing.append(name, status)
       previous = name
     }
-    guard reader.remaining == 0 else { throw CacheError.unreadable("folder listing: bytes after the last file") }
+    guard reader.remaining == 0 else { throw reader.damage("bytes after the last file") }
     return (InputPath(bytes: Array(path)), listing)
-  }
-
-  /// Reads a folder listing's words and names, each read checked against what is left.
-  private struct WordReader {
-    var bytes: UnsafeRawBufferPointer
-    var remaining: Int { bytes.count }
-
-    mutating func word() throws(CacheError) -> UInt64 {
-      guard bytes.count >= 8 else { throw CacheError.unreadable("folder listing: cut short") }
-      let n = bytes.loadUnaligned(as: UInt64.self)
-      bytes = UnsafeRawBufferPointer(rebasing: bytes[8...])
-      return UInt64(littleEndian: n)
-    }
-
-    mutating func status() throws(CacheError) -> FileStatus {
-      let (device, inode, size, modified, changed) = (try word(), try word(), try word(), try word(), try word())
-      return FileStatus(
-        device: device, inode: inode, size: Int64(bitPattern: size), modified: Int64(bitPattern: modified),
-        changed: Int64(bitPattern: changed))
-    }
-
-    /// A name (its length, then its bytes): not empty, no NUL, and, without `allowingSlash`, no slash
-    /// and neither `.` nor `..`.
-    mutating func name(what: String, allowingSlash: Bool) throws(CacheError) -> UnsafeRawBufferPointer {
-      let length = try word()
-      guard length > 0, length <= UInt64(bytes.count) else {
-        throw CacheError.unreadable("folder listing: bad \(what)")
-      }
-      let name = UnsafeRawBufferPointer(rebasing: bytes[..<Int(length)])
-      bytes = UnsafeRawBufferPointer(rebasing: bytes[Int(length)...])
-      guard memchr(name.baseAddress!, 0, name.count) == nil,
-        allowingSlash
-          || (memchr(name.baseAddress!, Int32(UInt8(ascii: "/")), name.count) == nil
-            && !(name.count <= 2 && name.allSatisfy { $0 == 0x2E }))
-      else { throw CacheError.unreadable("folder listing: bad \(what)") }
-      return name
-    }
   }
 }

@@ -38,6 +38,9 @@ extension AggregateCache {
     /// lists them again).
     public var folderListings = 0
     public var staleFolderListings = 0
+    /// Summaries of folders kept as listed, one per folder and kind of run (the options that decide
+    /// its batches' keys).
+    public var folderSummaries = 0
   }
 
   /// What pruning removed.
@@ -50,12 +53,15 @@ extension AggregateCache {
     public var staleResults = 0
     /// Content hashes not used for the time given (or all, with everything).
     public var contentHashes = 0
-    /// Folder listings of folders that changed or went since (or all, with everything).
+    /// Folder listings and summaries of folders that changed or went since (or all, with everything).
     public var folderListings = 0
+    public var folderSummaries = 0
     public var bytes: Int64 = 0
 
     /// All entries, results and files removed.
-    public var files: Int { stale + damaged + temporary + unused + staleResults + contentHashes + folderListings }
+    public var files: Int {
+      stale + damaged + temporary + unused + staleResults + contentHashes + folderListings + folderSummaries
+    }
   }
 
   /// One file of the cache as maintenance sees it.
@@ -66,8 +72,9 @@ extension AggregateCache {
     case temporary(bytes: Int64, modified: Date)
     /// A file's content hash (a run that used it last touched it).
     case contentHash(used: Date, bytes: Int64)
-    /// A folder's listing, and whether the folder is still as it was listed.
-    case folderListing(current: Bool, bytes: Int64)
+    /// A folder's listing (or, with `summary`, its summary), and whether the folder is still as it
+    /// was listed.
+    case folderListing(current: Bool, bytes: Int64, summary: Bool)
     /// A link, or anything but a regular file or folder: left alone.
     case foreign
   }
@@ -115,10 +122,14 @@ extension AggregateCache {
           continue
         }
         if kind == "folders" {
-          if let file = Self.contents(ofRegularFile: path), let (folder, listing) = try? Self.decodeFolderListing(file)
-          {
-            let current = FileStatus(at: folder).map { $0 == listing.status } ?? false
-            out.append((path, .folderListing(current: current, bytes: bytes)))
+          // A listing or a summary, current while its folder's `stat` is the one it was made from.
+          let file = Self.contents(ofRegularFile: path)
+          if let (folder, status, summary) = file.flatMap({ file in
+            (try? Self.decodeFolderListing(file)).map { ($0.0, $0.1.status, false) }
+              ?? (try? Self.decodeFolderSummary(file)).map { ($0.0, $0.1.status, true) }
+          }) {
+            let current = FileStatus(at: folder).map { $0 == status } ?? false
+            out.append((path, .folderListing(current: current, bytes: bytes, summary: summary)))
           } else {
             out.append((path, .damaged(bytes: bytes)))
           }
@@ -206,7 +217,9 @@ extension AggregateCache {
       case .damaged: s.damaged += 1
       case .temporary: s.temporary += 1
       case .contentHash: s.contentHashes += 1
-      case .folderListing(let current, _):
+      case .folderListing(_, _, summary: true):
+        s.folderSummaries += 1
+      case .folderListing(let current, _, summary: false):
         s.folderListings += 1
         if !current { s.staleFolderListings += 1 }
       case .foreign: s.foreign += 1
@@ -262,9 +275,9 @@ extension AggregateCache {
         pruned.contentHashes += 1
         pruned.bytes += bytes
         remove = true
-      case .folderListing(let current, let bytes):
+      case .folderListing(let current, let bytes, let summary):
         guard everything || !current else { continue }
-        pruned.folderListings += 1
+        if summary { pruned.folderSummaries += 1 } else { pruned.folderListings += 1 }
         pruned.bytes += bytes
         remove = true
       case .foreign:

@@ -215,7 +215,7 @@ public struct AggregateCache: Sendable {
   func path(of key: String, in folder: String) -> String { "\(directory)/\(folder)/\(key.prefix(2))/\(key)" }
 
   /// Whether `bytes` are lowercase hexadecimal digits, as ``ContentHash/hex(_:)`` writes a digest.
-  private static func isHexDigest(_ bytes: some Collection<UInt8>) -> Bool {
+  static func isHexDigest(_ bytes: some Collection<UInt8>) -> Bool {
     bytes.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
   }
 

@@ -112,7 +112,7 @@ public struct CachedReading: Sendable {
       reader.readStandardInput { event in read.add(event, filter: filter, options: options) }
       part = read
     }
-    self.init(
+    self = Self.read(
       Request(paths: paths, reader: reader, filter: filter, options: options, threads: threads), cache: cache,
       outlinesOnly: outlinesOnly, standardInput: part)
   }
@@ -120,7 +120,25 @@ public struct CachedReading: Sendable {
   /// The same inputs read again, not in outline (standard input as it was read; the files as this
   /// reading listed and keyed them).
   func readAgain() -> CachedReading {
-    CachedReading(request, cache: cache, outlinesOnly: false, standardInput: standardInputPart, listing: listing)
+    Self.read(request, cache: cache, outlinesOnly: false, standardInput: standardInputPart, listing: listing)
+  }
+
+  /// A reading of `request` that takes whole the folders summarized for readings like it; when one of
+  /// their batches must be read and the folder's files cannot be named (its listing gone), a reading
+  /// that takes every folder from its listing.
+  private static func read(
+    _ request: Request, cache: AggregateCache, outlinesOnly: Bool, standardInput: DumpAggregate?,
+    listing: Listing? = nil
+  ) -> CachedReading {
+    if let reading = CachedReading(
+      request, cache: cache, outlinesOnly: outlinesOnly, standardInput: standardInput, listing: listing,
+      takesSummaries: true)
+    {
+      return reading
+    }
+    // (Never nil without summaries.)
+    return CachedReading(
+      request, cache: cache, outlinesOnly: outlinesOnly, standardInput: standardInput, takesSummaries: false)!
   }
 
   /// The files a reading found, and the key of each batch of them with its files' content hashes
@@ -133,9 +151,12 @@ public struct CachedReading: Sendable {
   /// What this reading listed and keyed, for a reading of the same inputs again.
   private var listing: Listing?
 
-  private init(
+  /// With `takesSummaries`, the folders summarized for readings like this one are taken whole
+  /// (otherwise from their listings); nil when a batch of theirs must be read and a summarized
+  /// folder's files cannot be named.
+  private init?(
     _ request: Request, cache: AggregateCache, outlinesOnly: Bool, standardInput: DumpAggregate?,
-    listing: Listing? = nil
+    listing: Listing? = nil, takesSummaries: Bool = true
   ) {
     let (paths, reader, filter, options, threads) = (
       request.paths, request.reader, request.filter, request.options, request.threads
@@ -154,20 +175,35 @@ public struct CachedReading: Sendable {
     // What no entry holds: standard input, and the paths that could not be listed.
     var outside = standardInput ?? DumpAggregate(limits: reader.limits)
     unknownSeries = Set(outside.series.keys)
+    let fingerprint = DumpAggregate.cacheFingerprint(reader: reader, filter: filter, options: options)
+    let keyBase = AggregateCache.KeyBase(fingerprint: fingerprint)
+    let memory = CachedFolderMemory(cache: cache, keyBase: keyBase, fileSuffixes: InputDiscovery.payloadFileSuffixes)
     let discovery =
-      listing?.discovery ?? InputDiscovery(memory: cache.checksEveryFile ? nil : cache).discover(paths)
+      listing?.discovery
+      ?? InputDiscovery(memory: cache.checksEveryFile ? nil : memory, takesSummaries: takesSummaries).discover(paths)
     for (path, failure) in discovery.failures {
       outside.add(
         .rejected(Rejection(location: PayloadLocation(path: path.description), reason: failure.reason)), filter: filter,
         options: options)
     }
-    let fingerprint = DumpAggregate.cacheFingerprint(reader: reader, filter: filter, options: options)
     (self.fingerprint, self.outlinesOnly) = (fingerprint, outlinesOnly)
-    let files = discovery.files
-    let statuses = discovery.statuses
-    let batches = Self.batches(files, sizes: statuses.lazy.map(\.size))
+    // The files named, cut into batches (a batch never spans the place of a summarized folder); then
+    // each summarized folder's batches with their keys, at positions past the files named (where its
+    // files are named only if one of its batches is read).
+    var cut = Self.batches(
+      discovery.files, sizes: discovery.statuses.lazy.map(\.size), cuts: discovery.summarized.map(\.position))
+    let named = cut.count
+    var summarizedKeys: [String] = []
+    var start = discovery.files.count
+    for folder in discovery.summarized {
+      for batch in folder.summary.batches {
+        cut.append(start..<(start + batch.files))
+        summarizedKeys.append(batch.key)
+        start += batch.files
+      }
+    }
+    let batches = cut
     let limits = reader.limits
-    let keyBase = AggregateCache.KeyBase(fingerprint: fingerprint)
     // (With one JSON parser a thread, reused from entry to entry.)
     func run<T: Sendable>(_ count: Int, _ body: @Sendable @escaping (inout T, Int, JSONParser?) -> Void, _ initial: T)
       -> [T]
@@ -185,11 +221,14 @@ public struct CachedReading: Sendable {
     }
     // A batch's files as discovery's one `stat` saw them, with their content hashes when hashed (made
     // as they are used: the key of every batch is made, and only a batch read is stored with them).
-    @Sendable func sources(_ i: Int, contents: [String]?) -> LazyMapCollection<Range<Int>, AggregateCache.Source> {
+    @Sendable func sources(_ i: Int, contents: [String]?, in files: [InputPath], _ statuses: [FileStatus])
+      -> LazyMapCollection<Range<Int>, AggregateCache.Source>
+    {
       batches[i].lazy.map {
         AggregateCache.Source(path: files[$0], status: statuses[$0], content: contents?[$0 - batches[i].lowerBound])
       }
     }
+    let (files, statuses) = (discovery.files, discovery.statuses)
     // Each batch's key: its files as discovery's one `stat` saw them (with content hashing, hashed
     // only where that changed since their last hash); nil when a file cannot be examined, which
     // leaves its batch uncached (its reading reports it).
@@ -197,16 +236,18 @@ public struct CachedReading: Sendable {
       var keys: [(index: Int, contents: [String]?, key: String)] = []
       var filesHashed = 0
     }
-    var keyed = listing?.keys ?? Array(repeating: nil, count: batches.count)
+    var keyed: [(contents: [String]?, key: String)?] =
+      listing?.keys ?? (Array(repeating: nil, count: named) + summarizedKeys.map { (nil, $0) })
     var use = Use(foldersAsKept: discovery.recalledFolders)
     for part in run(
-      listing == nil ? batches.count : 0,
+      listing == nil ? named : 0,
       { keyed, i, _ in
         var contents: [String]?
         if cache.hashesContent {
           // The batch's hashes as they were when its files last had these `stat`s (one file), or
           // each file's (hashed where its `stat` changed since its last hash).
-          let stamp = AggregateCache.key(AggregateCache.KeyBase.contentHashes, sources: sources(i, contents: nil))
+          let stamp = AggregateCache.key(
+            AggregateCache.KeyBase.contentHashes, sources: sources(i, contents: nil, in: files, statuses))
           var hashes = cache.contentHashes(ofBatch: stamp, count: batches[i].count)
           if hashes == nil {
             var each: [String] = []
@@ -220,7 +261,8 @@ public struct CachedReading: Sendable {
           }
           contents = hashes
         }
-        keyed.keys.append((i, contents, AggregateCache.key(keyBase, sources: sources(i, contents: contents))))
+        keyed.keys.append(
+          (i, contents, AggregateCache.key(keyBase, sources: sources(i, contents: contents, in: files, statuses))))
       }, Keyed())
     {
       for (i, contents, key) in part.keys { keyed[i] = (contents, key) }
@@ -228,6 +270,11 @@ public struct CachedReading: Sendable {
     }
     let keys = keyed
     self.listing = Listing(discovery: discovery, keys: keys)
+    if listing == nil {
+      Self.summarize(
+        discovery.keptFolders, batches: batches[..<named], keys: keys, files: files, statuses: statuses,
+        into: memory)
+    }
     let everyKey = standardInput == nil ? keys.compactMap { $0?.key } : []
     entries = everyKey.count == batches.count ? everyKey.sorted() : nil
     // The entries the last reading like this one merged, when it merged none that this one does not:
@@ -287,6 +334,18 @@ public struct CachedReading: Sendable {
         }
       }, Pass(aggregate: DumpAggregate(limits: limits)))
     let toRead = looked.flatMap(\.toRead).sorted()
+    // A summarized folder's batch to read: every summarized folder's files named, after the others.
+    var readFiles = (files: files, statuses: statuses)
+    if toRead.last.map({ $0 >= named }) ?? false {
+      for folder in discovery.summarized {
+        guard let (more, moreStatuses) = discovery.discovery?.files(in: folder) else {
+          return nil
+        }
+        readFiles.files += more
+        readFiles.statuses += moreStatuses
+      }
+    }
+    let allFiles = readFiles
     // Read, and stored: one batch takes every thread, several take one each.
     let perBatchThreads = toRead.count == 1 ? threads : 1
     let read = run(
@@ -295,10 +354,13 @@ public struct CachedReading: Sendable {
         let i = toRead[n]
         var part = DumpAggregate(limits: limits)
         let accumulators = reader.read(
-          files: Array(files[batches[i]]), threads: perBatchThreads,
+          files: Array(allFiles.files[batches[i]]), threads: perBatchThreads,
           makeAccumulator: { DumpAggregate(limits: limits) }, visit: { $0.add($1, filter: filter, options: options) })
         for accumulator in accumulators { part.merge(accumulator) }
-        if let (contents, key) = keys[i], !cache.store(part, key: key, sources: Array(sources(i, contents: contents))) {
+        if let (contents, key) = keys[i],
+          !cache.store(
+            part, key: key, sources: Array(sources(i, contents: contents, in: allFiles.files, allFiles.statuses)))
+        {
           pass.use.notStored += 1
         }
         pass.merge(part, entry: keys[i]?.key)
@@ -412,6 +474,31 @@ public struct CachedReading: Sendable {
     return use.damaged.map { "cache: recomputed \($0)" } + (summary ? [use.summary] : [])
   }
 
+  /// Keeps a summary of each folder whose listing is kept, for the next reading like this one: its
+  /// batches (`batches`: those of the files named, in order) and their keys, when every one has a key.
+  private static func summarize(
+    _ folders: [InputDiscovery.KeptFolder], batches: ArraySlice<Range<Int>>,
+    keys: [(contents: [String]?, key: String)?], files: [InputPath], statuses: [FileStatus],
+    into memory: CachedFolderMemory
+  ) {
+    var i = batches.startIndex
+    for folder in folders {
+      while i < batches.endIndex, batches[i].lowerBound < folder.files.lowerBound { i += 1 }
+      var summary = FolderSummary(
+        status: folder.status, files: folder.files.count, ignored: folder.ignored, identities: [],
+        singlyLinked: false, batches: [])
+      while i < batches.endIndex, batches[i].upperBound <= folder.files.upperBound, !folder.files.isEmpty {
+        guard let key = keys[i]?.key else { break }
+        summary.batches.append(.init(files: batches[i].count, key: key))
+        i += 1
+      }
+      guard summary.batches.reduce(0, { $0 + $1.files }) == folder.files.count else { continue }
+      summary.identities = FolderSummary.ranges(of: statuses[folder.files].lazy.map(\.identity))
+      summary.singlyLinked = folder.singlyLinked ?? InputDiscovery.areSinglyLinked(files[folder.files])
+      memory.remember(summary, of: folder.path)
+    }
+  }
+
   /// The input a batch holds on average at most (``batches(_:sizes:)``; half to all of it for files of
   /// one size): little enough that a changed file is read again with little else, enough that an
   /// entry's own cost (its file, its versions and series written once more, one more part to merge)
@@ -422,9 +509,11 @@ public struct CachedReading: Sendable {
   /// folder ends after a file that its name and size pick. A file of `size` bytes ends its batch with
   /// one chance in the largest power of two at most `batchBytes / size` (between 1 and 4,096), decided
   /// by its name's hash, so that adding or removing a file changes one batch, not those after it.
-  static func batches(_ files: [InputPath], sizes: some Sequence<Int64>) -> [Range<Int>] {
+  /// A batch also ends before each position in `cuts` (ascending).
+  static func batches(_ files: [InputPath], sizes: some Sequence<Int64>, cuts: [Int] = []) -> [Range<Int>] {
     var batches: [Range<Int>] = []
     var start = 0
+    var nextCut = 0
     // The file before, and where its folder ends (its last slash, -1 for none).
     var previous: (bytes: [UInt8], slash: Int) = ([], -2)
     for ((i, file), size) in zip(files.enumerated(), sizes) {
@@ -434,7 +523,12 @@ public struct CachedReading: Sendable {
       let sameFolder =
         slash == previous.slash
         && (slash <= 0 || bytes.withUnsafeBytes { memcmp($0.baseAddress!, previous.bytes, slash) == 0 })
-      if !sameFolder, start < i {
+      var cut = false
+      while nextCut < cuts.count, cuts[nextCut] <= i {
+        cut = true
+        nextCut += 1
+      }
+      if !sameFolder || cut, start < i {
         batches.append(start..<i)
         start = i
       }

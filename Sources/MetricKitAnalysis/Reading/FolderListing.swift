@@ -51,4 +51,16 @@ protocol FolderMemory: Sendable {
   func recalledListing(of folder: InputPath) -> FolderListing?
   /// Keeps `listing` of `folder` (best effort: without it, the next discovery lists the folder).
   func remember(_ listing: FolderListing, of folder: InputPath)
+  /// The summary kept of `folder` for the reading this memory serves, whatever the folder's `stat`
+  /// now; nil when none is kept (or it cannot be read).
+  func summary(of folder: InputPath) -> FolderSummary?
+  /// Keeps `summary` of `folder` (best effort: without it, the next discovery takes the folder's
+  /// listing).
+  func remember(_ summary: FolderSummary, of folder: InputPath)
+}
+
+extension FolderMemory {
+  /// No summary: a memory of listings alone.
+  func summary(of folder: InputPath) -> FolderSummary? { nil }
+  func remember(_ summary: FolderSummary, of folder: InputPath) {}
 }

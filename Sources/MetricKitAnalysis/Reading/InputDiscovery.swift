@@ -18,7 +18,8 @@ public struct InputDiscovery: Sendable {
 
   /// The outcome: the files to read, the paths that could not be read, the files passed over.
   public struct Result: Sendable {
-    /// Files to read, in the order they will be reported.
+    /// Files to read, in the order they will be reported. (A cached reading's discovery also takes
+    /// folders whole from their summaries: their files are counted in ``fileCount``, not listed here.)
     public var files: [InputPath] = []
     /// Paths that could not be read (missing, unreadable directory, a FIFO in a directory), with the
     /// reason.
@@ -29,32 +30,128 @@ public struct InputDiscovery: Sendable {
     public var duplicates: [InputPath] = []
     /// What the one `stat` of each file in `files` said, in the same order.
     var statuses: [FileStatus] = []
-    /// Folders taken as they were last listed (``FolderMemory``), without listing them.
+    /// Folders taken as they were last listed or summarized (``FolderMemory``), without listing them.
     var recalledFolders = 0
+    /// Folders taken whole from their summaries, in order: their files are not in `files`.
+    var summarized: [SummarizedFolder] = []
+    /// Folders whose listing is kept (taken as kept, or kept now), each with where its files are in
+    /// `files`: what a summary can be made of.
+    var keptFolders: [KeptFolder] = []
+    /// The discovery that made this, to name a summarized folder's files when they are needed.
+    var discovery: InputDiscovery?
+
+    /// The number of files to read: those in `files` and those of the summarized folders.
+    public var fileCount: Int { summarized.reduce(files.count) { $0 + $1.summary.files } }
 
     /// Whether `path` is one of the files to read (the same device and inode).
     public func includes(fileAt path: InputPath) -> Bool {
       guard let identity = FileStatus(at: path)?.identity else { return false }
-      return statuses.contains { $0.identity == identity }
+      if statuses.contains(where: { $0.identity == identity }) { return true }
+      // A summarized folder whose identities could hold it: its files named (or, if they cannot be,
+      // taken to hold it).
+      return summarized.contains { folder in
+        folder.summary.identities.contains { $0.contains(identity) }
+          && (discovery?.files(in: folder)?.statuses.contains { $0.identity == identity } ?? true)
+      }
     }
 
-    /// Keeps the first path of each file (device and inode) and counts the others as duplicates.
-    /// (Once, after the walk: sorting the identities costs less than hashing each as it is found.)
-    mutating func removeDuplicates() {
-      // A folder's files are mostly listed in the order they were created, their identities ascending,
-      // and each folder's take a range of their own: when the ascending runs' ranges do not overlap, no
-      // two files are the same, which one pass and a sort of the runs tell.
-      var runs: [(first: FileIdentity, last: FileIdentity)] = []
-      for status in statuses {
+    /// The ascending runs of the named files' identities (device and inode), in order: a folder's
+    /// files are mostly listed in the order they were created, each folder's in a range of its own. A
+    /// run ends where a summarized folder stands.
+    private func namedRuns() -> [ClosedRange<FileIdentity>] {
+      var runs: [ClosedRange<FileIdentity>] = []
+      var next = 0
+      for (i, status) in statuses.enumerated() {
         let identity = status.identity
-        if let last = runs.last?.last, last < identity {
-          runs[runs.count - 1].last = identity
+        var split = false
+        while next < summarized.count, summarized[next].position <= i {
+          split = true
+          next += 1
+        }
+        if let run = runs.last, !split, run.upperBound < identity {
+          runs[runs.count - 1] = run.lowerBound...identity
         } else {
-          runs.append((identity, identity))
+          runs.append(identity...identity)
         }
       }
-      runs.sort { $0.first < $1.first }
-      if zip(runs, runs.dropFirst()).allSatisfy({ $0.last < $1.first }) { return }
+      return runs
+    }
+
+    /// The summarized folders (their positions in `summarized`, ascending) whose files must be named
+    /// for no file to be read twice: those whose ranges of identities overlap a named file's run, and
+    /// those, two or more, whose ranges overlap each other's where each has a file of several links
+    /// (a file of one link has one path: folders of such files share none).
+    func summarizedFoldersToName() -> [Int] {
+      guard !summarized.isEmpty else { return [] }
+      // Every range with its owner (nil: named files), sorted; clusters of ranges that overlap, chained.
+      var ranges: [(range: ClosedRange<FileIdentity>, owner: Int?)] = namedRuns().map { ($0, nil) }
+      for (i, folder) in summarized.enumerated() { ranges += folder.summary.identities.map { ($0, i) } }
+      ranges.sort { $0.range.lowerBound < $1.range.lowerBound }
+      var chosen = Set<Int>()
+      var cluster: [Int?] = []
+      var end: FileIdentity?
+      func close() {
+        let owners = Set(cluster.compactMap { $0 })
+        if cluster.contains(where: { $0 == nil }) {
+          chosen.formUnion(owners)
+        } else {
+          let linked = owners.filter { !summarized[$0].summary.singlyLinked }
+          if linked.count >= 2 { chosen.formUnion(linked) }
+        }
+        cluster = []
+      }
+      for (range, owner) in ranges {
+        if let last = end, range.lowerBound > last { close() }
+        cluster.append(owner)
+        end = max(end ?? range.upperBound, range.upperBound)
+      }
+      close()
+      return chosen.sorted()
+    }
+
+    /// Names, from their listings, the files of the summarized folders at `chosen` (positions in
+    /// `summarized`, ascending) where the folders stand; false when a folder's files cannot be named.
+    mutating func name(_ chosen: [Int]) -> Bool {
+      guard let discovery else { return false }
+      var named: [Int: (files: [InputPath], statuses: [FileStatus])] = [:]
+      for i in chosen {
+        guard let files = discovery.files(in: summarized[i]) else { return false }
+        named[i] = files
+      }
+      var (newFiles, newStatuses, kept) = ([InputPath](), [FileStatus](), [SummarizedFolder]())
+      // Files inserted before each old position, for the kept folders' ranges.
+      var inserted: [(position: Int, count: Int)] = []
+      var cursor = 0
+      for (i, folder) in summarized.enumerated() {
+        newFiles += files[cursor..<folder.position]
+        newStatuses += statuses[cursor..<folder.position]
+        cursor = folder.position
+        if let (files, statuses) = named[i] {
+          inserted.append((folder.position, files.count))
+          newFiles += files
+          newStatuses += statuses
+        } else {
+          kept.append(.init(position: newFiles.count, path: folder.path, summary: folder.summary))
+        }
+      }
+      newFiles += files[cursor...]
+      newStatuses += statuses[cursor...]
+      for k in keptFolders.indices {
+        let shift = inserted.reduce(0) { $0 + ($1.position <= keptFolders[k].files.lowerBound ? $1.count : 0) }
+        keptFolders[k].files = (keptFolders[k].files.lowerBound + shift)..<(keptFolders[k].files.upperBound + shift)
+      }
+      (files, statuses, summarized) = (newFiles, newStatuses, kept)
+      return true
+    }
+
+    /// Keeps the first path of each named file (device and inode) and counts the others as
+    /// duplicates. (Once, after the walk: sorting the identities costs less than hashing each as it is
+    /// found.) The summarized folders' files are apart from every other (``summarizedFoldersToName()``).
+    mutating func removeDuplicates() {
+      // When the ascending runs' ranges do not overlap, no two files are the same, which one pass and
+      // a sort of the runs tell.
+      let runs = namedRuns().sorted { $0.lowerBound < $1.lowerBound }
+      if zip(runs, runs.dropFirst()).allSatisfy({ $0.upperBound < $1.lowerBound }) { return }
       let order = statuses.indices.sorted { (statuses[$0].identity, $0) < (statuses[$1].identity, $1) }
       var repeated = [Bool](repeating: false, count: files.count)
       for (a, b) in zip(order, order.dropFirst()) where statuses[a].identity == statuses[b].identity {
@@ -64,7 +161,29 @@ public struct InputDiscovery: Sendable {
       duplicates += files.indices.filter { repeated[$0] }.map { files[$0] }
       files = files.indices.filter { !repeated[$0] }.map { files[$0] }
       statuses = statuses.indices.filter { !repeated[$0] }.map { statuses[$0] }
+      keptFolders = []  // their files moved
     }
+  }
+
+  /// A folder taken whole from its summary.
+  struct SummarizedFolder: Sendable {
+    /// Where its files stand: the number of files in `files` before them.
+    var position: Int
+    var path: InputPath
+    var summary: FolderSummary
+  }
+
+  /// A folder whose listing is kept, and where its files are.
+  struct KeptFolder: Sendable {
+    var path: InputPath
+    /// The folder's own `stat`, that of its kept listing.
+    var status: FileStatus
+    /// Its files' positions in `files`.
+    var files: Range<Int>
+    /// The names of its files passed over, in order.
+    var ignored: [[UInt8]]
+    /// Whether each file read has one link (one path), when known (listed now).
+    var singlyLinked: Bool?
   }
 
   /// The name endings of the files read from inside directories; nil reads every regular file that
@@ -74,6 +193,8 @@ public struct InputDiscovery: Sendable {
   /// Where folders that stopped changing are kept, and taken back from (nil: every folder is listed
   /// and every file looked at).
   let memory: (any FolderMemory)?
+  /// Whether a folder is taken whole from its summary in `memory` (otherwise from its listing).
+  let takesSummaries: Bool
 
   /// How long nothing in a folder must have been modified for its listing to be kept: a file still
   /// being written, in place, is modified again within that time.
@@ -89,8 +210,12 @@ public struct InputDiscovery: Sendable {
   /// ``settlingTime``, and takes such a folder back as it was kept while its own `stat` (device, inode,
   /// size, times) is unchanged: a file created, removed or renamed in it changes that, a file
   /// rewritten or appended to in place does not (that is what this trusts).
-  init(fileSuffixes: [String]? = InputDiscovery.payloadFileSuffixes, memory: (any FolderMemory)?) {
-    (self.fileSuffixes, self.memory) = (fileSuffixes, memory)
+  /// Such a folder is taken whole from its summary, with `takesSummaries`, when `memory` keeps one.
+  init(
+    fileSuffixes: [String]? = InputDiscovery.payloadFileSuffixes, memory: (any FolderMemory)?,
+    takesSummaries: Bool = true
+  ) {
+    (self.fileSuffixes, self.memory, self.takesSummaries) = (fileSuffixes, memory, takesSummaries)
     suffixBytes = fileSuffixes?.map { Array($0.utf8) }
   }
 
@@ -116,13 +241,56 @@ public struct InputDiscovery: Sendable {
         Self.add(path, FileStatus(info), to: &result)
       }
     }
+    result.discovery = self
+    // The summarized folders whose files could also be found elsewhere named, until none is (when one's
+    // cannot be, every folder is taken from its listing).
+    while case let chosen = result.summarizedFoldersToName(), !chosen.isEmpty {
+      guard result.name(chosen) else {
+        var listed = InputDiscovery(fileSuffixes: fileSuffixes, memory: memory, takesSummaries: false).discover(paths)
+        listed.keptFolders = []
+        return listed
+      }
+    }
     result.removeDuplicates()
     return result
+  }
+
+  /// The files a summarized folder reads, with their `stat`s as kept, from the folder's kept listing;
+  /// nil when that listing is gone or no longer what the summary was made of.
+  func files(in folder: SummarizedFolder) -> (files: [InputPath], statuses: [FileStatus])? {
+    guard let listing = memory?.recalledListing(of: folder.path), listing.status == folder.summary.status else {
+      return nil
+    }
+    var files: [InputPath] = []
+    var statuses: [FileStatus] = []
+    var ignored: [[UInt8]] = []
+    for i in 0..<listing.count {
+      let name = listing.name(i)
+      if wants(name) {
+        files.append(folder.path.appending(name))
+        statuses.append(listing.statuses[i])
+      } else {
+        ignored.append(Array(name))
+      }
+    }
+    let summary = folder.summary
+    guard files.count == summary.files, ignored == summary.ignored,
+      FolderSummary.ranges(of: statuses.lazy.map(\.identity)) == summary.identities
+    else { return nil }
+    return (files, statuses)
   }
 
   private static func add(_ path: InputPath, _ status: FileStatus, to result: inout Result) {
     result.files.append(path)
     result.statuses.append(status)
+  }
+
+  /// Whether each file at `paths` has one link (one path; links followed): one `stat` each.
+  static func areSinglyLinked(_ paths: some Sequence<InputPath>) -> Bool {
+    paths.allSatisfy { path in
+      var info = stat()
+      return path.withCString { stat($0, &info) } == 0 && info.st_nlink == 1
+    }
   }
 
   /// Whether a file of this name, found inside a directory, is read.
@@ -153,8 +321,16 @@ public struct InputDiscovery: Sendable {
         Self.add(path, status, to: &result)
       case .directory(let dir, let folderStatus):
         guard visited.insert(folderStatus.identity).inserted else { continue }  // a symbolic-link loop, or seen before
+        if takesSummaries, let summary = memory?.summary(of: dir), summary.status == folderStatus {
+          result.recalledFolders += 1
+          result.summarized.append(.init(position: result.files.count, path: dir, summary: summary))
+          for name in summary.ignored { result.ignored.append(dir.appending(name[...])) }
+          continue
+        }
         if let kept = memory?.recalledListing(of: dir), kept.status == folderStatus {
           result.recalledFolders += 1
+          let first = result.files.count
+          var ignored: [[UInt8]] = []
           for i in 0..<kept.count {
             let name = kept.name(i)
             let path = dir.appending(name)
@@ -162,8 +338,12 @@ public struct InputDiscovery: Sendable {
               Self.add(path, kept.statuses[i], to: &result)
             } else {
               result.ignored.append(path)
+              ignored.append(Array(name))
             }
           }
+          result.keptFolders.append(
+            .init(
+              path: dir, status: folderStatus, files: first..<result.files.count, ignored: ignored, singlyLinked: nil))
           continue
         }
         // The handle's type differs between Glibc (OpaquePointer) and Darwin (UnsafeMutablePointer<DIR>):
@@ -201,6 +381,8 @@ public struct InputDiscovery: Sendable {
           }
         }
         var children: [Entry] = []
+        var ignored: [[UInt8]] = []
+        var singlyLinked = true
         for span in spans {
           let name = pool[span]
           let path = dir.appending(name)
@@ -226,7 +408,13 @@ public struct InputDiscovery: Sendable {
               listing = nil
             }
           case S_IFREG:
-            if wanted { children.append(.file(path, FileStatus(info))) } else { result.ignored.append(path) }
+            if wanted {
+              children.append(.file(path, FileStatus(info)))
+              if info.st_nlink != 1 { singlyLinked = false }
+            } else {
+              result.ignored.append(path)
+              if listing != nil { ignored.append(Array(name)) }
+            }
             listing?.append(name, FileStatus(info))
           default:
             listing = nil
@@ -238,7 +426,15 @@ public struct InputDiscovery: Sendable {
             }
           }
         }
-        if let listing, listing.isSettled(at: now, for: Self.settlingTime) { memory?.remember(listing, of: dir) }
+        if let listing, listing.isSettled(at: now, for: Self.settlingTime) {
+          memory?.remember(listing, of: dir)
+          // Its files are all children, taken next.
+          let first = result.files.count
+          result.keptFolders.append(
+            .init(
+              path: dir, status: folderStatus, files: first..<(first + children.count), ignored: ignored,
+              singlyLinked: singlyLinked))
+        }
         pending.append(contentsOf: children.reversed())
       }
     }
