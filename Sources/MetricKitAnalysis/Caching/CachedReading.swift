@@ -272,8 +272,7 @@ public struct CachedReading: Sendable {
     self.listing = Listing(discovery: discovery, keys: keys)
     if listing == nil {
       Self.summarize(
-        discovery.keptFolders, batches: batches[..<named], keys: keys, files: files, statuses: statuses,
-        into: memory)
+        discovery.keptFolders, batches: batches[..<named], keys: keys, statuses: statuses, into: memory)
     }
     let everyKey = standardInput == nil ? keys.compactMap { $0?.key } : []
     entries = everyKey.count == batches.count ? everyKey.sorted() : nil
@@ -478,8 +477,7 @@ public struct CachedReading: Sendable {
   /// batches (`batches`: those of the files named, in order) and their keys, when every one has a key.
   private static func summarize(
     _ folders: [InputDiscovery.KeptFolder], batches: ArraySlice<Range<Int>>,
-    keys: [(contents: [String]?, key: String)?], files: [InputPath], statuses: [FileStatus],
-    into memory: CachedFolderMemory
+    keys: [(contents: [String]?, key: String)?], statuses: [FileStatus], into memory: CachedFolderMemory
   ) {
     var i = batches.startIndex
     for folder in folders {
@@ -494,7 +492,7 @@ public struct CachedReading: Sendable {
       }
       guard summary.batches.reduce(0, { $0 + $1.files }) == folder.files.count else { continue }
       summary.identities = FolderSummary.ranges(of: statuses[folder.files].lazy.map(\.identity))
-      summary.singlyLinked = folder.singlyLinked ?? InputDiscovery.areSinglyLinked(files[folder.files])
+      summary.singlyLinked = folder.singlyLinked
       memory.remember(summary, of: folder.path)
     }
   }

@@ -13,6 +13,8 @@ struct FolderListing: Sendable, Equatable {
   var ends: [Int] = []
   /// What one `stat` of each file said, in the order of the names.
   var statuses: [FileStatus] = []
+  /// Whether each file had one link (one path) when listed.
+  var singlyLinked = true
 
   init(status: FileStatus) { self.status = status }
 

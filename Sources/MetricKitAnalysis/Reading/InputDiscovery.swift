@@ -182,8 +182,8 @@ public struct InputDiscovery: Sendable {
     var files: Range<Int>
     /// The names of its files passed over, in order.
     var ignored: [[UInt8]]
-    /// Whether each file read has one link (one path), when known (listed now).
-    var singlyLinked: Bool?
+    /// Whether each file had one link (one path) when listed.
+    var singlyLinked: Bool
   }
 
   /// The name endings of the files read from inside directories; nil reads every regular file that
@@ -285,14 +285,6 @@ public struct InputDiscovery: Sendable {
     result.statuses.append(status)
   }
 
-  /// Whether each file at `paths` has one link (one path; links followed): one `stat` each.
-  static func areSinglyLinked(_ paths: some Sequence<InputPath>) -> Bool {
-    paths.allSatisfy { path in
-      var info = stat()
-      return path.withCString { stat($0, &info) } == 0 && info.st_nlink == 1
-    }
-  }
-
   /// Whether a file of this name, found inside a directory, is read.
   private func wants(_ name: ArraySlice<UInt8>) -> Bool {
     guard name.first != UInt8(ascii: ".") else { return false }
@@ -343,7 +335,8 @@ public struct InputDiscovery: Sendable {
           }
           result.keptFolders.append(
             .init(
-              path: dir, status: folderStatus, files: first..<result.files.count, ignored: ignored, singlyLinked: nil))
+              path: dir, status: folderStatus, files: first..<result.files.count, ignored: ignored,
+              singlyLinked: kept.singlyLinked))
           continue
         }
         // The handle's type differs between Glibc (OpaquePointer) and Darwin (UnsafeMutablePointer<DIR>):
@@ -382,7 +375,6 @@ public struct InputDiscovery: Sendable {
         }
         var children: [Entry] = []
         var ignored: [[UInt8]] = []
-        var singlyLinked = true
         for span in spans {
           let name = pool[span]
           let path = dir.appending(name)
@@ -410,12 +402,12 @@ public struct InputDiscovery: Sendable {
           case S_IFREG:
             if wanted {
               children.append(.file(path, FileStatus(info)))
-              if info.st_nlink != 1 { singlyLinked = false }
             } else {
               result.ignored.append(path)
               if listing != nil { ignored.append(Array(name)) }
             }
             listing?.append(name, FileStatus(info))
+            if info.st_nlink != 1 { listing?.singlyLinked = false }
           default:
             listing = nil
             if wanted {
@@ -427,6 +419,7 @@ public struct InputDiscovery: Sendable {
           }
         }
         if let listing, listing.isSettled(at: now, for: Self.settlingTime) {
+          let singlyLinked = listing.singlyLinked
           memory?.remember(listing, of: dir)
           // Its files are all children, taken next.
           let first = result.files.count

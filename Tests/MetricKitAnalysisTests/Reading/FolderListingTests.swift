@@ -145,7 +145,7 @@ struct FolderListingTests {
     // runs past the end.
     let section = Array(bytes[(bytes.firstIndex(of: 0x0A)! + 1)...])
     func word(_ n: UInt64) -> [UInt8] { withUnsafeBytes(of: n.littleEndian) { Array($0) } }
-    let head = word(UInt64(folder.bytes.count)) + folder.bytes + [1, 2, 4096, 0, 0].flatMap { word($0) }
+    let head = word(UInt64(folder.bytes.count)) + folder.bytes + [1, 2, 4096, 0, 0, 1].flatMap { word($0) }
     func file(_ name: String) -> [UInt8] {
       [1, 2, 3, 4, 5].flatMap { word($0) } + word(UInt64(name.utf8.count)) + Array(name.utf8)
     }
@@ -155,6 +155,7 @@ struct FolderListingTests {
       (head + word(2) + file("a.json") + file("a.json"), "out of order"),
       (head + word(2) + file("a.json") + file("a"), "out of order"),
       (head + word(1_000_000) + file("a.json"), "bad count"), (head + word(0) + [7], "bytes after"),
+      (Array(head.dropLast(8)) + word(2) + word(0), "bad links"),
     ] {
       #expect(section.count > 0)
       #expect {
