@@ -101,7 +101,7 @@ struct Compare: ParsableCommand {
       throw GateOptions.usageError(error)
     }
     let diagnosticOptions = symbols.diagnosticOptions()
-    var options = evaluator.aggregationOptions
+    var options = evaluator.gateAggregationOptions
     options.grouping = grouping
     options.diagnostics = diagnosticOptions
     var filter = try input.filter()

@@ -176,8 +176,8 @@ public struct VersionAggregate: Sendable {
     // By index, not by element: copying a metric out retained its strings and closure context.
     let histograms = MetricCatalog.histograms
     for i in histograms.indices {
-      guard case .histogram(let read) = histograms[i].reading, let buckets = read(payload),
-        selection.includes(histograms[i].id.rawValue)
+      guard selection.includes(histogramAt: i), case .histogram(let read) = histograms[i].reading,
+        let buckets = read(payload)
       else { continue }
       if countedOverRangeLimit(histograms[i].id) { continue }
       if fixedHistograms[i] == nil {
@@ -188,7 +188,9 @@ public struct VersionAggregate: Sendable {
         dropFixedHistogram(i)
         continue
       }
-      recordPayloadStatistics(histograms[i].id, buckets: buckets, options: options)
+      if options.payloadStatistics?.includes(histogramAt: i) ?? false {
+        recordPayloadStatistics(histograms[i].id, buckets: buckets, options: options)
+      }
     }
     for signpost in payload.signpostMetrics {
       guard let buckets = signpost.histogram?.buckets else { continue }
@@ -199,19 +201,21 @@ public struct VersionAggregate: Sendable {
         dropSignpostHistogram(slot)
         continue
       }
-      recordPayloadStatistics(signposts[slot].identifier, buckets: buckets, options: options)
+      if options.payloadStatistics?.includes(signposts[slot].identifier) ?? false {
+        recordPayloadStatistics(signposts[slot].identifier, buckets: buckets, options: options)
+      }
     }
     let scalars = MetricCatalog.scalars
     for i in scalars.indices {
-      if case .value(let read) = scalars[i].reading, let value = read(payload), value.isFinite,
-        selection.includes(scalars[i].id.rawValue)
+      if selection.includes(scalarAt: i), case .value(let read) = scalars[i].reading, let value = read(payload),
+        value.isFinite
       {
         scalarSamples[i].append(value)
       }
     }
     let rates = MetricCatalog.rates
     for i in rates.indices {
-      if selection.includes(rates[i].id.rawValue), case .rate(let read) = rates[i].reading,
+      if selection.includes(rateAt: i), case .rate(let read) = rates[i].reading,
         let (numerator, denominator) = read(payload, estimator)
       {
         rateSamples[i].append(numerator: numerator, denominator: denominator)
@@ -273,12 +277,11 @@ public struct VersionAggregate: Sendable {
     }
   }
 
-  /// Records one payload's mean and percentiles of a histogram metric, when the options ask for them.
-  /// A histogram without observations records nothing.
+  /// Records one payload's mean and percentiles of a histogram metric whose statistics the options
+  /// ask for. A histogram without observations records nothing.
   private mutating func recordPayloadStatistics(
     _ identifier: MetricID, buckets: [HistogramBucket], options: AggregationOptions
   ) {
-    guard let recorded = options.payloadStatistics, recorded.includes(identifier.rawValue) else { return }
     var mean: Double? = nil
     if options.payloadMeans {
       guard let value = try? buckets.mean(estimator: options.estimator) else { return }  // no observations

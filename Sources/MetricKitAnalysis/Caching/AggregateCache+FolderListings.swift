@@ -47,20 +47,13 @@ extension AggregateCache: FolderMemory {
   }
 
   static func decodeFolderListing(_ bytes: [UInt8]) throws(CacheError) -> (InputPath, FolderListing) {
-    let sections = try sections(of: bytes, kind: "folder", count: 1)
-    try sections[0].check(in: bytes)
-    let range = sections[0].range
-    let read = bytes.withUnsafeBytes { all in
-      Result { () throws(CacheError) in try decodeFolderListing(section: all[range]) }
+    try readWords(bytes, kind: "folder", file: "folder listing") { (reader) throws(CacheError) in
+      try readListing(&reader)
     }
-    return try read.get()
   }
 
-  /// The section of a folder listing's file, read.
-  private static func decodeFolderListing(section: Slice<UnsafeRawBufferPointer>) throws(CacheError) -> (
-    InputPath, FolderListing
-  ) {
-    var reader = WordReader(bytes: UnsafeRawBufferPointer(rebasing: section), file: "folder listing")
+  /// A folder listing's section, read.
+  private static func readListing(_ reader: inout WordReader) throws(CacheError) -> (InputPath, FolderListing) {
     let path = try reader.name(what: "folder path", allowingSlash: true)
     var listing = FolderListing(status: try reader.status())
     let links = try reader.word()

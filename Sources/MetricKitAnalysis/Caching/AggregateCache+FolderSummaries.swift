@@ -47,20 +47,13 @@ extension AggregateCache {
   }
 
   static func decodeFolderSummary(_ bytes: [UInt8]) throws(CacheError) -> (InputPath, FolderSummary) {
-    let sections = try sections(of: bytes, kind: "summary", count: 1)
-    try sections[0].check(in: bytes)
-    let range = sections[0].range
-    let read = bytes.withUnsafeBytes { all in
-      Result { () throws(CacheError) in try decodeFolderSummary(section: all[range]) }
+    try readWords(bytes, kind: "summary", file: "folder summary") { (reader) throws(CacheError) in
+      try readSummary(&reader)
     }
-    return try read.get()
   }
 
-  /// The section of a folder summary's file, read.
-  private static func decodeFolderSummary(section: Slice<UnsafeRawBufferPointer>) throws(CacheError) -> (
-    InputPath, FolderSummary
-  ) {
-    var reader = WordReader(bytes: UnsafeRawBufferPointer(rebasing: section), file: "folder summary")
+  /// A folder summary's section, read.
+  private static func readSummary(_ reader: inout WordReader) throws(CacheError) -> (InputPath, FolderSummary) {
     let path = InputPath(bytes: Array(try reader.name(what: "folder path", allowingSlash: true)))
     let status = try reader.status()
     let files = try reader.word()

@@ -7,6 +7,23 @@
 // The binary files of folders (listings and summaries): every number a little-endian 64-bit word,
 // every name or text its length before it.
 extension AggregateCache {
+  /// What the one checked section of a file of `kind` holds, read by `read` from a ``WordReader``
+  /// whose failures name `file`.
+  static func readWords<T>(
+    _ bytes: [UInt8], kind: String, file: String, _ read: (inout WordReader) throws(CacheError) -> T
+  ) throws(CacheError) -> T {
+    let sections = try sections(of: bytes, kind: kind, count: 1)
+    try sections[0].check(in: bytes)
+    let range = sections[0].range
+    let result = bytes.withUnsafeBytes { all in
+      Result { () throws(CacheError) in
+        var reader = WordReader(bytes: UnsafeRawBufferPointer(rebasing: all[range]), file: file)
+        return try read(&reader)
+      }
+    }
+    return try result.get()
+  }
+
   /// Writes words, `stat`s and names.
   struct WordWriter {
     var bytes: [UInt8] = []

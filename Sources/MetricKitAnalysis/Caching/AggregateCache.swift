@@ -28,7 +28,7 @@ public struct AggregateCache: Sendable {
   /// aggregate holds, how a payload is aggregated or what a key covers changes, so that no entry made
   /// by other code is ever merged. Entries of another format are never read: a cache made by another
   /// format is refused whole.
-  public static let formatVersion = 6
+  public static let formatVersion = 7
   static let entryKind = "metrics-report-cache-entry"
   static let formatText = "metrics-report cache \(formatVersion)\n"
 
@@ -354,6 +354,16 @@ public struct AggregateCache: Sendable {
     // Read into the array's own storage: a kept merge is tens of megabytes, not to be zeroed first
     // nor copied after.
     [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+      #if os(Linux)
+        // In huge pages where the kernel gives them on request: tens of megabytes then fault in a few
+        // dozen pages, not in thousands of small ones.
+        if count >= 1 << 22, let start = buffer.baseAddress {
+          let page = 1 << 21
+          let first = (Int(bitPattern: start) + page - 1) & ~(page - 1)
+          let end = (Int(bitPattern: start) + count) & ~(page - 1)
+          if end > first { _ = madvise(UnsafeMutableRawPointer(bitPattern: first), end - first, MADV_HUGEPAGE) }
+        }
+      #endif
       var done = 0
       while done < count {
         let n = pread(fd, buffer.baseAddress! + done, count - done, off_t(done))

@@ -112,7 +112,7 @@ public struct CachedReading: Sendable {
       reader.readStandardInput { event in read.add(event, filter: filter, options: options) }
       part = read
     }
-    self = Self.read(
+    self.init(
       Request(paths: paths, reader: reader, filter: filter, options: options, threads: threads), cache: cache,
       outlinesOnly: outlinesOnly, standardInput: part)
   }
@@ -120,25 +120,7 @@ public struct CachedReading: Sendable {
   /// The same inputs read again, not in outline (standard input as it was read; the files as this
   /// reading listed and keyed them).
   func readAgain() -> CachedReading {
-    Self.read(request, cache: cache, outlinesOnly: false, standardInput: standardInputPart, listing: listing)
-  }
-
-  /// A reading of `request` that takes whole the folders summarized for readings like it; when one of
-  /// their batches must be read and the folder's files cannot be named (its listing gone), a reading
-  /// that takes every folder from its listing.
-  private static func read(
-    _ request: Request, cache: AggregateCache, outlinesOnly: Bool, standardInput: DumpAggregate?,
-    listing: Listing? = nil
-  ) -> CachedReading {
-    if let reading = CachedReading(
-      request, cache: cache, outlinesOnly: outlinesOnly, standardInput: standardInput, listing: listing,
-      takesSummaries: true)
-    {
-      return reading
-    }
-    // (Never nil without summaries.)
-    return CachedReading(
-      request, cache: cache, outlinesOnly: outlinesOnly, standardInput: standardInput, takesSummaries: false)!
+    CachedReading(request, cache: cache, outlinesOnly: false, standardInput: standardInputPart, listing: listing)
   }
 
   /// The files a reading found, and the key of each batch of them with its files' content hashes
@@ -152,17 +134,18 @@ public struct CachedReading: Sendable {
   private var listing: Listing?
 
   /// With `takesSummaries`, the folders summarized for readings like this one are taken whole
-  /// (otherwise from their listings); nil when a batch of theirs must be read and a summarized
-  /// folder's files cannot be named.
-  private init?(
+  /// (otherwise from their listings). When a batch of theirs must be read and a summarized folder's
+  /// files cannot be named (its listing gone), the reading starts again taking every folder from its
+  /// listing.
+  private init(
     _ request: Request, cache: AggregateCache, outlinesOnly: Bool, standardInput: DumpAggregate?,
     listing: Listing? = nil, takesSummaries: Bool = true
   ) {
     let (paths, reader, filter, options, threads) = (
       request.paths, request.reader, request.filter, request.options, request.threads
     )
-    (self.cache, self.request, standardInputPart) = (cache, request, standardInput)
     guard options.diagnostics.symbolicator == nil else {
+      (self.cache, self.request, standardInputPart) = (cache, request, standardInput)
       var aggregate = DumpAggregate(
         paths: paths, reader: reader, filter: filter, options: options, threads: threads, standardInput: false)
       if let standardInput {
@@ -338,12 +321,15 @@ public struct CachedReading: Sendable {
     if toRead.last.map({ $0 >= named }) ?? false {
       for folder in discovery.summarized {
         guard let (more, moreStatuses) = discovery.discovery?.files(in: folder) else {
-          return nil
+          self = CachedReading(
+            request, cache: cache, outlinesOnly: outlinesOnly, standardInput: standardInput, takesSummaries: false)
+          return
         }
         readFiles.files += more
         readFiles.statuses += moreStatuses
       }
     }
+    (self.cache, self.request, standardInputPart) = (cache, request, standardInput)
     let allFiles = readFiles
     // Read, and stored: one batch takes every thread, several take one each.
     let perBatchThreads = toRead.count == 1 ? threads : 1

@@ -58,6 +58,15 @@ public struct RegressionEvaluator: Sendable {
     return options
   }
 
+  /// ``aggregationOptions`` that aggregate no metric but those the rules read: what a dump read for
+  /// the gate alone needs. Every other metric's per-payload values (a dozen counters' and times' for
+  /// every payload) would be aggregated, cached and merged for nothing.
+  public var gateAggregationOptions: AggregationOptions {
+    var options = aggregationOptions
+    options.selection = MetricSelection(metrics: ruleSet.rules.map(\.metric))
+    return options
+  }
+
   /// Evaluates every rule, on up to `threads` threads; within `strata` when given, pooled otherwise.
   /// Diagnostic rules need the versions' diagnostics; without them they report `insufficient-data`.
   /// Rules on one group (`where:`) need the versions' groups, and are left to ``ComparisonReport/init(grouped:baseline:candidate:top:wholeVersions:baselineDiagnostics:candidateDiagnostics:evaluator:threads:)``.

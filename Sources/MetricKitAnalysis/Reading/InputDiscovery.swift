@@ -47,11 +47,14 @@ public struct InputDiscovery: Sendable {
     public func includes(fileAt path: InputPath) -> Bool {
       guard let identity = FileStatus(at: path)?.identity else { return false }
       if statuses.contains(where: { $0.identity == identity }) { return true }
-      // A summarized folder whose identities could hold it: its files named (or, if they cannot be,
-      // taken to hold it).
+      // A summarized folder whose identities could hold it: its files named, or, when they cannot be,
+      // its entries listed again.
       return summarized.contains { folder in
         folder.summary.identities.contains { $0.contains(identity) }
-          && (discovery?.files(in: folder)?.statuses.contains { $0.identity == identity } ?? true)
+          && (discovery.map { discovery in
+            discovery.files(in: folder)?.statuses.contains { $0.identity == identity }
+              ?? discovery.lists(identity, in: folder)
+          } ?? true)
       }
     }
 
@@ -278,6 +281,25 @@ public struct InputDiscovery: Sendable {
       FolderSummary.ranges(of: statuses.lazy.map(\.identity)) == summary.identities
     else { return nil }
     return (files, statuses)
+  }
+
+  /// Whether an unchanged summarized folder has an entry it reads of this identity. Its entries are
+  /// regular files of the folder's device (a folder is summarized only then), so the listing's own
+  /// inode numbers tell, without a `stat`. A folder that cannot be listed is taken to hold it.
+  func lists(_ identity: FileIdentity, in folder: SummarizedFolder) -> Bool {
+    guard identity.device == folder.summary.status.device else { return false }
+    guard let handle = folder.path.withCString({ opendir($0) }) else { return true }
+    defer { closedir(handle) }
+    while let entry = readdir(handle) {
+      guard UInt64(entry.pointee.d_ino) == identity.inode else { continue }
+      let found = withUnsafePointer(to: entry.pointee.d_name) {
+        $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
+          wants(Array(UnsafeRawBufferPointer(start: $0, count: strlen($0)))[...])
+        }
+      }
+      if found { return true }
+    }
+    return false
   }
 
   private static func add(_ path: InputPath, _ status: FileStatus, to result: inout Result) {

@@ -52,10 +52,16 @@ struct PackedNumbers: Sendable {
     let n = values * width
     return bytes.withUnsafeBytes { raw in
       [Double](unsafeUninitializedCapacity: n) { buffer, initialized in
-        for i in 0..<n {
-          buffer[i] = Double(
-            bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: (offset + i) * 8, as: UInt64.self)))
-        }
+        #if _endian(little)
+          // The bytes are the numbers' memory: one copy.
+          UnsafeMutableRawBufferPointer(buffer).copyMemory(
+            from: UnsafeRawBufferPointer(rebasing: raw[(offset * 8)..<((offset + n) * 8)]))
+        #else
+          for i in 0..<n {
+            buffer[i] = Double(
+              bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: (offset + i) * 8, as: UInt64.self)))
+          }
+        #endif
         initialized = n
       }
     }

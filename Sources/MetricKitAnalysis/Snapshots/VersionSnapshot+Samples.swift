@@ -61,7 +61,11 @@ extension VersionSnapshot {
   /// A rate sample's JSON, its exact pairs packed into `packing` when there is one.
   static func json(_ rates: RateSample, packing: inout PackedNumbers?) -> JSONWriter.Value {
     if let pairs = rates.pairs {
-      if packing != nil { return packing!.pack(pairs.flatMap { [$0.numerator, $0.denominator] }, pairs: true) }
+      if packing != nil {
+        // With their exact sums, which a reading takes as they are instead of summing every pair again.
+        let packed = packing!.pack(pairs.flatMap { [$0.numerator, $0.denominator] }, pairs: true)
+        return .object([("pairs", packed)] + zip(rateSumKeys, rates.sums).map { ($0, .string($1.hexadecimal)) })
+      }
       return .array(pairs.sorted().map { .array([.number($0.numerator), .number($0.denominator)]) })
     }
     let sketch = rates.sketchedRates.flatMap { $0.count > 0 ? $0 : nil }
@@ -106,15 +110,14 @@ extension VersionSnapshot {
     throws(PayloadDecodingError) -> RateSample
   {
     func fail(_ reason: String) -> PayloadDecodingError { PayloadDecodingError(keyPath: [key], reason: reason) }
-    if let reference = v.string {
-      let values = try unpack(reference, from: packed, key, width: 2)
-      var sample = RateSample(exactLimit: exactLimit)
-      var i = 0
-      while i < values.count {
-        sample.append(numerator: values[i], denominator: values[i + 1])
-        i += 2
+    let sums = rateSumKeys.compactMap { key in
+      v.children.first { $0.key == key }?.string.flatMap(ExactSum.init(hexadecimal:))
+    }
+    if v.kind == .object, let reference = v.member("pairs")?.string {
+      guard sums.count == 5 else {
+        throw fail("expected packed pairs and the exact sums \(rateSumKeys.joined(separator: ", "))")
       }
-      return sample
+      return RateSample(pairs: try unpack(reference, from: packed, key, width: 2), sums: sums, exactLimit: exactLimit)
     }
     if v.kind == .array {
       var sample = RateSample(exactLimit: exactLimit)
@@ -124,9 +127,6 @@ extension VersionSnapshot {
         sample.append(numerator: values[0], denominator: values[1])
       }
       return sample
-    }
-    let sums = rateSumKeys.compactMap { key in
-      v.children.first { $0.key == key }?.string.flatMap(ExactSum.init(hexadecimal:))
     }
     guard v.kind == .object, let payloadsMember = v.member("payloads"), sums.count == 5 else {
       throw fail("expected pairs, or payloads and the exact sums \(rateSumKeys.joined(separator: ", "))")

@@ -150,7 +150,15 @@ struct FolderSummaryTests {
       #expect(second.use?.foldersAsKept == 4 && second.use?.misses == 0)
       #expect(second.aggregate.discovery.files.isEmpty && second.aggregate.discovery.fileCount == plain.inputs.files)
       #expect(summary(second.aggregate) == expected)
+      // Whether a path is an input's, the listings gone: told by the folders' entries on disk.
       #expect(second.aggregate.discovery.includes(fileAt: walked.files[0]))
+      let output = dir.appendingPathComponent("report.json").path
+      #expect(FileManager.default.createFile(atPath: output, contents: Data("{}".utf8)))
+      #expect(!second.aggregate.discovery.includes(fileAt: InputPath(output)))
+      let discovery = try #require(second.aggregate.discovery.discovery)
+      let folder = try #require(second.aggregate.discovery.summarized.first)
+      let outside = try #require(FileStatus(at: InputPath(output))).identity
+      #expect(discovery.lists(walked.statuses[0].identity, in: folder) && !discovery.lists(outside, in: folder))
 
       // An entry gone, with the listings gone too: every folder listed again, the batch read.
       let gone = try #require(memory.summary(of: InputPath("\(root)/\(folders[1])"))?.batches.first?.key)
