@@ -110,9 +110,13 @@ extension VersionSnapshot {
     throws(PayloadDecodingError) -> RateSample
   {
     func fail(_ reason: String) -> PayloadDecodingError { PayloadDecodingError(keyPath: [key], reason: reason) }
-    let sums = rateSumKeys.compactMap { key in
-      v.children.first { $0.key == key }?.string.flatMap(ExactSum.init(hexadecimal:))
-    }
+    // (An object's members only: an array of pairs holds no sums, and may hold a hundred thousand.)
+    let sums =
+      v.kind != .object
+      ? []
+      : rateSumKeys.compactMap { key in
+        v.children.first { $0.key == key }?.string.flatMap(ExactSum.init(hexadecimal:))
+      }
     if v.kind == .object, let reference = v.member("pairs")?.string {
       guard sums.count == 5 else {
         throw fail("expected packed pairs and the exact sums \(rateSumKeys.joined(separator: ", "))")
