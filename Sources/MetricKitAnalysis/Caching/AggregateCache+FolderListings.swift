@@ -24,12 +24,13 @@ extension AggregateCache: FolderMemory {
   }
 
   /// A folder listing's file: one section of the folder's path, its `stat`, whether each file has one
-  /// link (1) or not (0), then each file's `stat` and name, every number a little-endian 64-bit word and every name its length before it.
+  /// link (1) or not (0), then each file's `stat` and name, every number a little-endian 64-bit word
+  /// and every name its length before it.
   static func folderListingBytes(_ listing: FolderListing, of folder: InputPath) -> [UInt8] {
     var writer = WordWriter(capacity: 64 + folder.bytes.count + listing.pool.count + listing.count * 48)
     writer.name(folder.bytes[...])
     writer.status(listing.status)
-    writer.word(listing.singlyLinked ? 1 : 0)
+    writer.flag(listing.singlyLinked)
     writer.word(UInt64(listing.count))
     for i in 0..<listing.count {
       writer.status(listing.statuses[i])
@@ -56,9 +57,7 @@ extension AggregateCache: FolderMemory {
   private static func readListing(_ reader: inout WordReader) throws(CacheError) -> (InputPath, FolderListing) {
     let path = try reader.name(what: "folder path", allowingSlash: true)
     var listing = FolderListing(status: try reader.status())
-    let links = try reader.word()
-    guard links <= 1 else { throw reader.damage("bad links") }
-    listing.singlyLinked = links == 1
+    listing.singlyLinked = try reader.flag("links")
     // Each file takes at least 49 bytes.
     let count = try reader.count(of: "files", bytesEach: 49)
     listing.ends.reserveCapacity(count)

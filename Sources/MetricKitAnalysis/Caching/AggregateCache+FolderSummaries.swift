@@ -17,7 +17,7 @@ extension AggregateCache {
     writer.name(folder.bytes)
     writer.status(summary.status)
     writer.word(UInt64(summary.files))
-    writer.word(summary.singlyLinked ? 1 : 0)
+    writer.flag(summary.singlyLinked)
     writer.word(UInt64(summary.ignored.count))
     for name in summary.ignored { writer.name(name) }
     writer.word(UInt64(summary.identities.count))
@@ -58,8 +58,7 @@ extension AggregateCache {
     let status = try reader.status()
     let files = try reader.word()
     guard files <= UInt64(Int32.max) else { throw reader.damage("bad count of files") }
-    let links = try reader.word()
-    guard links <= 1 else { throw reader.damage("bad links") }
+    let singlyLinked = try reader.flag("links")
     var ignored: [[UInt8]] = []
     for _ in 0..<(try reader.count(of: "ignored files", bytesEach: 9)) {
       let name = try reader.name(what: "file name", allowingSlash: false)
@@ -95,7 +94,7 @@ extension AggregateCache {
     return (
       path,
       FolderSummary(
-        status: status, files: Int(files), ignored: ignored, identities: identities, singlyLinked: links == 1,
+        status: status, files: Int(files), ignored: ignored, identities: identities, singlyLinked: singlyLinked,
         batches: batches)
     )
   }

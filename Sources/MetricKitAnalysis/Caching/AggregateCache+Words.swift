@@ -32,6 +32,9 @@ extension AggregateCache {
 
     mutating func word(_ n: UInt64) { withUnsafeBytes(of: n.littleEndian) { bytes += $0 } }
 
+    /// A yes or no: 1 or 0.
+    mutating func flag(_ yes: Bool) { word(yes ? 1 : 0) }
+
     mutating func status(_ s: FileStatus) {
       word(s.device)
       word(s.inode)
@@ -70,6 +73,13 @@ extension AggregateCache {
       let count = try word()
       guard count <= UInt64(remaining / bytesEach) else { throw damage("bad count of \(what)") }
       return Int(count)
+    }
+
+    /// A yes or no (1 or 0); another word is damage, said as "bad `what`".
+    mutating func flag(_ what: String) throws(CacheError) -> Bool {
+      let n = try word()
+      guard n <= 1 else { throw damage("bad \(what)") }
+      return n == 1
     }
 
     mutating func status() throws(CacheError) -> FileStatus {

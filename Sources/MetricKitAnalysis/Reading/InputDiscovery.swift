@@ -292,14 +292,18 @@ public struct InputDiscovery: Sendable {
     defer { closedir(handle) }
     while let entry = readdir(handle) {
       guard UInt64(entry.pointee.d_ino) == identity.inode else { continue }
-      let found = withUnsafePointer(to: entry.pointee.d_name) {
-        $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
-          wants(Array(UnsafeRawBufferPointer(start: $0, count: strlen($0)))[...])
-        }
-      }
-      if found { return true }
+      if Self.withName(of: entry, { wants(Array($0)[...]) }) { return true }
     }
     return false
+  }
+
+  /// What `body` makes of the name of an entry `readdir` gave: its bytes, without the NUL.
+  private static func withName<R>(of entry: UnsafeMutablePointer<dirent>, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+    withUnsafePointer(to: entry.pointee.d_name) {
+      $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
+        body(UnsafeRawBufferPointer(start: $0, count: strlen($0)))
+      }
+    }
   }
 
   private static func add(_ path: InputPath, _ status: FileStatus, to result: inout Result) {
@@ -380,14 +384,11 @@ public struct InputDiscovery: Sendable {
         while let entry = readdir(handle) {
           let type = Int(entry.pointee.d_type)
           if type == Int(DT_LNK) || type == Int(DT_UNKNOWN) { listing = nil }
-          withUnsafePointer(to: entry.pointee.d_name) {
-            $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
-              let name = UnsafeRawBufferPointer(start: $0, count: strlen($0))
-              guard !name.elementsEqual([0x2E]), !name.elementsEqual([0x2E, 0x2E]) else { return }
-              spans.append(pool.count..<(pool.count + name.count))
-              pool += name
-              pool.append(0)
-            }
+          Self.withName(of: entry) { name in
+            guard !name.elementsEqual([0x2E]), !name.elementsEqual([0x2E, 0x2E]) else { return }
+            spans.append(pool.count..<(pool.count + name.count))
+            pool += name
+            pool.append(0)
           }
         }
         pool.withUnsafeBytes { bytes in

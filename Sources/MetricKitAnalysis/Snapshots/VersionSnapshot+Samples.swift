@@ -110,14 +110,12 @@ extension VersionSnapshot {
     throws(PayloadDecodingError) -> RateSample
   {
     func fail(_ reason: String) -> PayloadDecodingError { PayloadDecodingError(keyPath: [key], reason: reason) }
-    // (An object's members only: an array of pairs holds no sums, and may hold a hundred thousand.)
-    let sums =
-      v.kind != .object
-      ? []
-      : rateSumKeys.compactMap { key in
-        v.children.first { $0.key == key }?.string.flatMap(ExactSum.init(hexadecimal:))
-      }
+    // The exact sums an object holds beside its pairs or its sketch.
+    func exactSums() -> [ExactSum] {
+      rateSumKeys.compactMap { key in v.children.first { $0.key == key }?.string.flatMap(ExactSum.init(hexadecimal:)) }
+    }
     if v.kind == .object, let reference = v.member("pairs")?.string {
+      let sums = exactSums()
       guard sums.count == 5 else {
         throw fail("expected packed pairs and the exact sums \(rateSumKeys.joined(separator: ", "))")
       }
@@ -132,6 +130,7 @@ extension VersionSnapshot {
       }
       return sample
     }
+    let sums = exactSums()
     guard v.kind == .object, let payloadsMember = v.member("payloads"), sums.count == 5 else {
       throw fail("expected pairs, or payloads and the exact sums \(rateSumKeys.joined(separator: ", "))")
     }
