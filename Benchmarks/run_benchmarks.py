@@ -7,28 +7,37 @@ min–max, payloads/s and MB/s from the median, and the largest peak RSS (from /
 getrusage of the child).
 
 With --check BASELINE (Scripts/bench.sh --check), only the guarded configurations run, each on one
-thread, and each median is taken as a ratio to the read + parse floor's median of the same run (the
-machine's speed cancels out); a ratio past the baseline's by more than its tolerance is measured once
-more, and fails the run (exit 1) when it is past it again. --record BASELINE writes the ratios of a run as the new baseline."""
+thread. Each round runs the read + parse floor, then every configuration; a configuration's ratio is
+the median over the rounds of its CPU time (user + system) over the floor's CPU time of the same round,
+so that the machine's speed, and a slower moment of a shared machine, cancel out. A ratio past the
+baseline's by more than its tolerance is measured once more, and fails the run (exit 1) when it is past
+it again. With --counted, each configuration's instructions are also counted once by Valgrind, on a
+smaller corpus; a count past the baseline's by more than 10% fails the run. --record BASELINE writes
+the ratios and counts of a run as the new baseline."""
 import argparse
 import json
 import os
-import resource
+import re
 import statistics
 import subprocess
 import time
 
 
 def run(cmd):
+    """The wall time of one run, in seconds."""
+    return run_timed(cmd)[0]
+
+
+def run_timed(cmd):
+    """The wall time and the CPU time (user + system) of one run of `cmd`, in seconds."""
     start = time.perf_counter()
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
     elapsed = time.perf_counter() - start
-    # ru_maxrss of children is the largest of any child so far: measure each configuration in a
-    # fresh `time`-like wrapper instead when it matters.
-    if proc.returncode not in (0, 1):
-        raise SystemExit(f"{' '.join(cmd)} exited {proc.returncode}")
-    return elapsed
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise SystemExit(f"{' '.join(cmd)} exited {code}")
+    return elapsed, usage.ru_utime + usage.ru_stime
 
 
 def peak_rss(cmd):
@@ -61,6 +70,10 @@ def main():
     ap.add_argument("--record", help="write the guarded ratios of this run to this baseline file")
     ap.add_argument("--tolerance", type=float, help="with --record: the relative slowdown a check tolerates")
     ap.add_argument("--commit", default="", help="with --record: the commit measured")
+    ap.add_argument("--counted", help="with --check or --record: metrics-report without debug information, "
+                    "whose instructions Valgrind counts (none: instruction counts are skipped)")
+    ap.add_argument("--count-corpus", help="with --counted: the corpus whose instructions are counted")
+    ap.add_argument("--count-payloads", type=int, help="with --counted: the payloads of --count-corpus")
     a = ap.parse_args()
     if a.check or a.record:
         return guard(a)
@@ -151,45 +164,109 @@ def main():
 
 # The configurations the check guards: one thread each (a second thread adds the machine's contention
 # to the noise), every ratio against the read + parse floor of the same run.
-def guarded(a):
-    files, ndjson, gz = (os.path.join(a.corpus, x) for x in ("files", "all.ndjson", "gz"))
+def guarded(a, binary=None, corpus=None):
+    binary, corpus = binary or a.bin, corpus or a.corpus
+    files, ndjson, gz = (os.path.join(corpus, x) for x in ("files", "all.ndjson", "gz"))
     out = ["--format", "json", "-o", "/dev/null", "--threads", "1"]
     trend = ["--metric", "applicationLaunchMetrics.histogrammedTimeToFirstDraw", "--metric", "hangRate",
              "--metric", "memoryMetrics.peakMemoryUsage", "--interval", "day", "--by", "deviceType"]
     return [
         ("floor", [a.floor, "--parse", files]),
-        ("summary, files", [a.bin, "summary", files, *out]),
-        ("summary, NDJSON", [a.bin, "summary", ndjson, *out]),
-        ("summary, gzip files", [a.bin, "summary", gz, *out]),
-        ("compare, files", [a.bin, "compare", files, "--baseline", "3.8.0", "--candidate", "3.9.0", *out]),
-        ("trend, files", [a.bin, "trend", files, *trend, *out]),
+        ("summary, files", [binary, "summary", files, *out]),
+        ("summary, NDJSON", [binary, "summary", ndjson, *out]),
+        ("summary, gzip files", [binary, "summary", gz, *out]),
+        ("compare, files", [binary, "compare", files, "--baseline", "3.8.0", "--candidate", "3.9.0", *out]),
+        ("trend, files", [binary, "trend", files, *trend, *out]),
     ]
 
 
 def measure(configs, runs):
-    """The median ratio to the floor of each configuration, over `runs` interleaved rounds."""
-    times = {label: [] for label, _ in configs}
+    """The floor's median CPU time, and each configuration's median over `runs` rounds of its CPU time
+    over the floor's in the same round. Paired within a round, a ratio moves less than a ratio of two
+    medians when the machine's speed drifts between rounds; CPU time leaves out the time the process
+    waited for a processor."""
+    floor_times = []
+    ratios = {label: [] for label, _ in configs if label != "floor"}
     for _ in range(runs):
+        floor = None
         for label, cmd in configs:
-            times[label].append(run(cmd))
-    medians = {label: statistics.median(t) for label, t in times.items()}
-    floor = medians.pop("floor")
-    return floor, {label: round(m / floor, 3) for label, m in medians.items()}
+            cpu = run_timed(cmd)[1]
+            if label == "floor":
+                floor = cpu
+                floor_times.append(cpu)
+            else:
+                ratios[label].append(cpu / floor)
+    return statistics.median(floor_times), {label: round(statistics.median(r), 3) for label, r in ratios.items()}
+
+
+# The slowdown in instructions a check tolerates. Counted by Valgrind, a run's instructions repeat to
+# within 0.1% (its threads aside, the work is the same), where its time on a shared machine moves by a
+# tenth or more from one check to the next: 10% more instructions is a slower build, not a busy moment.
+INSTRUCTION_TOLERANCE = 0.10
+
+
+def instructions(cmd):
+    """The instructions one run of `cmd` executes, counted by Valgrind's cachegrind without its cache
+    simulation."""
+    proc = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", *cmd],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    found = re.search(r"^==\d+== I\s+refs:\s+([\d,]+)", proc.stderr, re.MULTILINE)
+    if proc.returncode not in (0, 1) or not found:
+        raise SystemExit(f"valgrind {' '.join(cmd)} exited {proc.returncode}:\n{proc.stderr[-2000:]}")
+    return int(found.group(1).replace(",", ""))
+
+
+def count(a):
+    """Each guarded configuration's instructions on the count corpus; None without --counted."""
+    if not a.counted:
+        return None
+    return {label: instructions(cmd) for label, cmd in guarded(a, a.counted, a.count_corpus) if label != "floor"}
+
+
+def check_counts(a, baseline, counts):
+    """Prints the instruction counts against the baseline's; the configurations past their limit."""
+    recorded = baseline.get("instructions")
+    if counts is None:
+        print("\nInstructions not counted: Valgrind was not found (Scripts/bootstrap.sh --test installs it).")
+        return []
+    if not recorded:
+        print(f"\nInstructions not in {a.check}: " + ", ".join(f"{k} {v / 1e6:,.0f} M" for k, v in counts.items()))
+        return []
+    tolerance = recorded["tolerance"]
+    print(f"\nInstructions, counted by Valgrind on {recorded['payloads']} payloads, tolerance +{tolerance:.0%}:\n")
+    print("| run | millions, baseline | millions, now | limit | |")
+    print("|---|---:|---:|---:|---|")
+    failed = []
+    for label, n in counts.items():
+        if label not in recorded["counts"]:
+            print(f"| {label} | – | {n / 1e6:,.0f} | – | not in the baseline |")
+            continue
+        limit = recorded["counts"][label] * (1 + tolerance)
+        verdict = "SLOWER" if n > limit else "ok"
+        if n > limit:
+            failed.append(label)
+        print(f"| {label} | {recorded['counts'][label] / 1e6:,.0f} | {n / 1e6:,.0f} | {limit / 1e6:,.0f} | {verdict} |")
+    return failed
 
 
 def guard(a):
     configs = guarded(a)
     floor, ratios = measure(configs, a.runs)
+    counts = count(a)
     if a.record:
         baseline = {
-            "description": "Medians of Scripts/bench.sh --check's configurations as ratios to the read + parse floor",
+            "description": "Scripts/bench.sh --check's configurations: medians of their CPU time over the read + parse floor's in the same round, and their instructions",
             "commit": a.commit, "payloads": a.payloads, "runs": a.runs,
             "tolerance": a.tolerance if a.tolerance is not None else 0.3, "ratios": ratios,
         }
+        if counts is not None:
+            baseline["instructions"] = {"payloads": a.count_payloads, "tolerance": INSTRUCTION_TOLERANCE, "counts": counts}
         with open(a.record, "w") as f:
             json.dump(baseline, f, indent=2)
             f.write("\n")
-        print(f"Recorded {a.record}: floor {floor:.3f} s; " + ", ".join(f"{k} {v:.2f}×" for k, v in ratios.items()))
+        print(f"Recorded {a.record}: floor {floor:.3f} s of CPU; " + ", ".join(f"{k} {v:.2f}×" for k, v in ratios.items()))
+        if counts is not None:
+            print("Instructions: " + ", ".join(f"{k} {v / 1e6:,.0f} M" for k, v in counts.items()))
         return 0
     with open(a.check) as f:
         baseline = json.load(f)
@@ -206,7 +283,7 @@ def guard(a):
     if slower:
         _, confirmed = measure([c for c in configs if c[0] == "floor" or c[0] in slower], a.runs)
     print(f"Check against {a.check} (commit {baseline.get('commit') or '?'}), {a.runs} runs, "
-          f"{a.payloads} payloads, tolerance +{tolerance:.0%}; floor {floor:.3f} s\n")
+          f"{a.payloads} payloads, tolerance +{tolerance:.0%}; floor {floor:.3f} s of CPU\n")
     print("| run | × floor, baseline | × floor, now | limit | |")
     print("|---|---:|---:|---:|---|")
     failed = []
@@ -221,8 +298,12 @@ def guard(a):
             if verdict == "SLOWER":
                 failed.append(label)
         print(f"| {label} | {baseline['ratios'][label]:.2f} | {now} | {limits[label]:.2f} | {verdict} |")
-    if failed:
-        print(f"\nSlower than the baseline allows, twice: {', '.join(failed)}")
+    more = check_counts(a, baseline, counts)
+    if failed or more:
+        if failed:
+            print(f"\nSlower than the baseline allows, twice: {', '.join(failed)}")
+        if more:
+            print(f"\nMore instructions than the baseline allows: {', '.join(more)}")
         return 1
     print("\nWithin the baseline.")
     return 0

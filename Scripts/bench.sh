@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks metrics-report on a generated corpus (Docs/performance.md).
 #   Scripts/bench.sh [--payloads N] [--runs R] [--corpus DIR] [--skip-python]
-#   Scripts/bench.sh --check [--baseline FILE] [--tolerance T]   guard: exit 1 on a slowdown past the baseline
+#   Scripts/bench.sh --check [--baseline FILE] [--tolerance T]   guard: exit 1 on a slowdown past the baseline,
+#                                                                 in time or in instructions (Valgrind)
 #   Scripts/bench.sh --record [--baseline FILE] [--tolerance T]  write the baseline from this run
 # Builds in release mode, writes the corpus once (deterministic: seed 7), then times `summary` on the
 # pretty-printed files, one NDJSON file (plain and gzipped) and .json.gz files, on 1 thread and on every core, and
@@ -71,8 +72,25 @@ if [[ ! -f "$corpus/all.ndjson.gz" || "$corpus/all.ndjson" -nt "$corpus/all.ndjs
   (cd "$corpus" && gzip -k -f -6 all.ndjson)
 fi
 if [[ -n "$mode" ]]; then
+  # The guard also counts each configuration's instructions with Valgrind, on a corpus of its own
+  # (2,000 payloads: Valgrind runs a program some fifty times slower), in a copy of metrics-report
+  # without its debug information (Valgrind 3.19 cannot read the toolchain's).
+  counting=()
+  if command -v valgrind >/dev/null && command -v strip >/dev/null; then
+    count_payloads=2000 count_corpus=$corpus-count
+    if [[ ! -f "$count_corpus/.complete-$count_payloads-$corpus_format" ]]; then
+      rm -f "$count_corpus"/.complete-*
+      "$bin/generate-corpus" "$count_corpus" "$count_payloads" >&2
+      touch "$count_corpus/.complete-$count_payloads-$corpus_format"
+    fi
+    strip --strip-debug -o "$bin/metrics-report-counted" "$bin/metrics-report"
+    counting=(--counted "$bin/metrics-report-counted" --count-corpus "$count_corpus" --count-payloads "$count_payloads")
+  else
+    echo "note: valgrind not found; the guard's instruction counts are skipped (Scripts/bootstrap.sh --test installs it)" >&2
+  fi
   exec python3 Benchmarks/run_benchmarks.py --bin "$bin/metrics-report" --corpus "$corpus" --payloads "$payloads" \
-    --runs "$runs" --floor "$floor" "--$mode" "$baseline" "${tolerance[@]}" --commit "$(git rev-parse --short HEAD 2>/dev/null || true)"
+    --runs "$runs" --floor "$floor" "--$mode" "$baseline" "${tolerance[@]}" "${counting[@]}" \
+    --commit "$(git rev-parse --short HEAD 2>/dev/null || true)"
 fi
 if (( python )) && ! python3 -c "import orjson, numpy" 2>/dev/null; then
   echo "note: python3 with orjson and numpy not found; skipping the Python peer (pip install orjson numpy)" >&2

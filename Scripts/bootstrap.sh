@@ -15,7 +15,8 @@
 #                                      Mach-O fixtures of Scripts/symbol-fixtures.sh (symbolication itself
 #                                      needs only the toolchain's llvm-symbolizer)
 #   Scripts/bootstrap.sh --test        everything the whole test suite drives (also GNU parallel, for the
-#                                      sharding recipes)
+#                                      sharding recipes, and Valgrind with binutils' strip, for the
+#                                      instruction counts of Scripts/bench.sh --check)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,7 +30,7 @@ for flag in "$@"; do
     --otlp) venv=1 ;;
     --symbols) packages+=(lld-19 llvm-19) ;;
     --spark) venv=1; spark=1 ;;
-    --test) packages+=(chromium fonts-dejavu-core prometheus prometheus-pushgateway parallel lld-19 llvm-19); venv=1 ;;
+    --test) packages+=(chromium fonts-dejavu-core prometheus prometheus-pushgateway parallel lld-19 llvm-19 valgrind binutils); venv=1 ;;
     *) echo "usage: Scripts/bootstrap.sh [--browser] [--prometheus] [--otlp] [--spark] [--symbols] [--test]" >&2; exit 64 ;;
   esac
 done
