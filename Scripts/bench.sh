@@ -60,13 +60,18 @@ done
 # The corpus's format: raised when the generator writes other payloads, so that an older corpus is
 # written again rather than measured.
 corpus_format=2
-if [[ ! -f "$corpus/.complete-$payloads-$corpus_format" ]]; then
-  # This script's own files first (earlier stamps, the gzipped NDJSON): the generator replaces a folder
-  # only when it holds nothing but what the generator writes.
-  rm -f "$corpus"/.complete-* "$corpus/all.ndjson.gz"
-  "$bin/generate-corpus" "$corpus" "$payloads" >&2
-  touch "$corpus/.complete-$payloads-$corpus_format"
-fi
+# Writes the corpus of N payloads in DIR unless it is there, complete, in this format.
+write_corpus() {
+  local dir=$1 n=$2
+  if [[ ! -f "$dir/.complete-$n-$corpus_format" ]]; then
+    # This script's own files first (earlier stamps, the gzipped NDJSON): the generator replaces a
+    # folder only when it holds nothing but what the generator writes.
+    rm -f "$dir"/.complete-* "$dir/all.ndjson.gz"
+    "$bin/generate-corpus" "$dir" "$n" >&2
+    touch "$dir/.complete-$n-$corpus_format"
+  fi
+}
+write_corpus "$corpus" "$payloads"
 # The NDJSON gzipped as `gzip file` writes it (a file name in the header): the streamed gzip row.
 if [[ ! -f "$corpus/all.ndjson.gz" || "$corpus/all.ndjson" -nt "$corpus/all.ndjson.gz" ]]; then
   (cd "$corpus" && gzip -k -f -6 all.ndjson)
@@ -78,12 +83,10 @@ if [[ -n "$mode" ]]; then
   counting=()
   if command -v valgrind >/dev/null && command -v strip >/dev/null; then
     count_payloads=2000 count_corpus=$corpus-count
-    if [[ ! -f "$count_corpus/.complete-$count_payloads-$corpus_format" ]]; then
-      rm -f "$count_corpus"/.complete-*
-      "$bin/generate-corpus" "$count_corpus" "$count_payloads" >&2
-      touch "$count_corpus/.complete-$count_payloads-$corpus_format"
+    write_corpus "$count_corpus" "$count_payloads"
+    if [[ ! -x "$bin/metrics-report-counted" || "$bin/metrics-report" -nt "$bin/metrics-report-counted" ]]; then
+      strip --strip-debug -o "$bin/metrics-report-counted" "$bin/metrics-report"
     fi
-    strip --strip-debug -o "$bin/metrics-report-counted" "$bin/metrics-report"
     counting=(--counted "$bin/metrics-report-counted" --count-corpus "$count_corpus" --count-payloads "$count_payloads")
   else
     echo "note: valgrind not found; the guard's instruction counts are skipped (Scripts/bootstrap.sh --test installs it)" >&2
