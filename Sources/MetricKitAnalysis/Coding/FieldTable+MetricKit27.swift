@@ -7,32 +7,28 @@ extension FieldTable.Field {
   static func secondsObject(
     _ keys: StaticString..., at path: WritableKeyPath<Root, Measurement<UnitDuration>?>
   ) -> Self {
-    Self(
-      keys: keys,
-      read: { (value, context, root) throws(PayloadDecodingError) in
-        root[keyPath: path] = try context.secondsObject(value)
-      }, write: nil)
+    at(
+      keys, path, read: { (value, context) throws(PayloadDecodingError) in try context.secondsObject(value) },
+      write: nil)
   }
 
   /// An amount of data as a measurement object, in megabytes.
   static func megabytesObject(
     _ keys: StaticString..., at path: WritableKeyPath<Root, Measurement<UnitInformationStorage>?>
   ) -> Self {
-    Self(
-      keys: keys,
-      read: { (value, context, root) throws(PayloadDecodingError) in
-        root[keyPath: path] = try context.megabytesObject(value)
-      }, write: nil)
+    at(
+      keys, path, read: { (value, context) throws(PayloadDecodingError) in try context.megabytesObject(value) },
+      write: nil)
   }
 
   /// A measurement object of `kind` in its base unit, expressed in `unit`.
   static func measurementObject<U: Dimension>(
     _ keys: StaticString..., kind: MeasurementUnit.Kind, unit: U, at path: WritableKeyPath<Root, Measurement<U>?>
   ) -> Self {
-    Self(
-      keys: keys,
-      read: { (value, context, root) throws(PayloadDecodingError) in
-        root[keyPath: path] = Measurement(value: try context.measurementObject(value, kind), unit: unit)
+    at(
+      keys, path,
+      read: { (value, context) throws(PayloadDecodingError) in
+        Measurement(value: try context.measurementObject(value, kind), unit: unit)
       }, write: nil)
   }
 
@@ -41,11 +37,11 @@ extension FieldTable.Field {
   static func countObject<U: Dimension>(
     _ keys: StaticString..., kind: MeasurementUnit.Kind, unit: U, at path: WritableKeyPath<Root, Measurement<U>?>
   ) -> Self {
-    Self(
-      keys: keys,
-      read: { (value, context, root) throws(PayloadDecodingError) in
+    at(
+      keys, path,
+      read: { (value, context) throws(PayloadDecodingError) in
         let n = value.kind == .object ? try context.measurementObject(value, kind) : Double(try context.count(value))
-        root[keyPath: path] = Measurement(value: n, unit: unit)
+        return Measurement(value: n, unit: unit)
       }, write: nil)
   }
 
@@ -53,10 +49,10 @@ extension FieldTable.Field {
   static func histogramObject<U: Dimension>(
     _ keys: StaticString..., kind: MeasurementUnit.Kind, unit: U, at path: WritableKeyPath<Root, Histogram<U>?>
   ) -> Self {
-    Self(
-      keys: keys,
-      read: { (value, context, root) throws(PayloadDecodingError) in
-        root[keyPath: path] = try context.histogramObject(value, kind: kind, unit: unit)
+    at(
+      keys, path,
+      read: { (value, context) throws(PayloadDecodingError) in
+        try context.histogramObject(value, kind: kind, unit: unit)
       }, write: nil)
   }
 
@@ -65,19 +61,16 @@ extension FieldTable.Field {
     _ keys: StaticString..., kind: MeasurementUnit.Kind, unit: U, divisor: Double,
     at path: WritableKeyPath<Root, AverageMeasurement<U>?>
   ) -> Self {
-    Self(
-      keys: keys,
-      read: { (value, context, root) throws(PayloadDecodingError) in
-        root[keyPath: path] = try context.averageObject(value, kind: kind, unit: unit, divisor: divisor)
+    at(
+      keys, path,
+      read: { (value, context) throws(PayloadDecodingError) in
+        try context.averageObject(value, kind: kind, unit: unit, divisor: divisor)
       }, write: nil)
   }
 
   /// A date (`JSONEncoder`'s forms).
   static func date(_ keys: StaticString..., at path: WritableKeyPath<Root, Date?>) -> Self {
-    Self(
-      keys: keys,
-      read: { (value, context, root) throws(PayloadDecodingError) in root[keyPath: path] = try context.date(value) },
-      write: nil)
+    at(keys, path, read: { (value, context) throws(PayloadDecodingError) in try context.date(value) }, write: nil)
   }
 
   /// A key that is known and carries nothing the analysis uses (so it is not listed as unknown).

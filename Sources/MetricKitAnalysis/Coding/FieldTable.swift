@@ -70,16 +70,18 @@ struct FieldTable<Root>: @unchecked Sendable {
 
 // The kinds of row. Each takes the keys, then the key path of the field it reads and writes.
 extension FieldTable.Field {
-  /// A row reading with `read` into the field at `path`, writing a present value with `write`.
-  private static func at<Value>(
+  /// A row reading with `read` into the field at `path` (nil reads as absent), writing a present value
+  /// with `write` (nil for a row that is read only).
+  static func at<Value>(
     _ keys: [StaticString], _ path: WritableKeyPath<Root, Value?>,
-    read: @escaping (JSONValue, inout DecodingContext) throws(PayloadDecodingError) -> Value,
-    write: @escaping (Value) -> JSONWriter.Value
+    read: @escaping (JSONValue, inout DecodingContext) throws(PayloadDecodingError) -> Value?,
+    write: ((Value) -> JSONWriter.Value)?
   ) -> Self {
-    Self(
+    let slot = FieldSlot(path)
+    return Self(
       keys: keys,
-      read: { (value, context, root) throws(PayloadDecodingError) in root[keyPath: path] = try read(value, &context) },
-      write: { root in root[keyPath: path].map(write) })
+      read: { (value, context, root) throws(PayloadDecodingError) in slot.set(try read(value, &context), in: &root) },
+      write: write.map { write in { root in root[keyPath: path].map(write) } })
   }
 
   /// A string.
@@ -112,26 +114,22 @@ extension FieldTable.Field {
 
   /// A string kept as found: a value of another type reads as absent (`signpostData` records).
   static func lenientString(_ keys: StaticString..., at path: WritableKeyPath<Root, String?>) -> Self {
-    Self(
-      keys: keys, read: { (value, _, root) throws(PayloadDecodingError) in root[keyPath: path] = value.string },
-      write: { root in root[keyPath: path].map(JSONWriter.Value.string) })
+    at(keys, path, read: { (value, _) in value.string }, write: JSONWriter.Value.string)
   }
 
   /// A boolean kept as found: a value of another type reads as absent.
   static func lenientFlag(_ keys: StaticString..., at path: WritableKeyPath<Root, Bool?>) -> Self {
-    Self(
-      keys: keys, read: { (value, _, root) throws(PayloadDecodingError) in root[keyPath: path] = value.bool },
-      write: { root in root[keyPath: path].map(JSONWriter.Value.bool) })
+    at(keys, path, read: { (value, _) in value.bool }, write: JSONWriter.Value.bool)
   }
 
   /// A timestamp, written in UTC: with its zone, or zone-less when the root says its zone was assumed.
   static func timestamp(
     _ keys: StaticString..., at path: WritableKeyPath<Root, Date?>, zoneAssumed: KeyPath<Root, Bool>? = nil
   ) -> Self {
-    Self(
+    let slot = FieldSlot(path)
+    return Self(
       keys: keys,
-      read: { (value, context, root) throws(PayloadDecodingError) in
-        root[keyPath: path] = try context.timestamp(value)
+      read: { (value, context, root) throws(PayloadDecodingError) in slot.set(try context.timestamp(value), in: &root)
       },
       write: { root in
         root[keyPath: path].map {
@@ -241,10 +239,11 @@ extension FieldTable.Field {
     finish: @escaping (Draft) throws(PayloadDecodingError) -> Element, draft: @escaping (Element) -> Draft,
     at path: WritableKeyPath<Root, [Element]>
   ) -> Self {
-    Self(
+    let slot = FieldSlot(path)
+    return Self(
       keys: keys,
       read: { (value, context, root) throws(PayloadDecodingError) in
-        root[keyPath: path] = try context.array(value, of: table, finish: finish)
+        slot.set(try context.array(value, of: table, finish: finish), in: &root)
       },
       write: { root in
         let elements = root[keyPath: path]
