@@ -46,13 +46,12 @@ let package = Package(
     .systemLibrary(
       name: "CIsal", pkgConfig: "libisal",
       providers: [.apt(["libisal-dev"]), .brew(["isa-l"])]),
-    .systemLibrary(
-      name: "CCurl", pkgConfig: "libcurl",
-      providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
 
     // Small prefixed (`mr_`) shims with no Swift API of their own.
     .target(name: "CMetricsShims", dependencies: ["CGSL"]),
-    .target(name: "CMetricsHTTP", dependencies: ["CCurl"]),
+    // libcurl's header only (libcurl4-openssl-dev; the SDK's on macOS): the shim loads the library at
+    // its first request.
+    .target(name: "CMetricsHTTP", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
     .target(name: "CMetricsProcess"),
     // simdjson is C++ (Debian's libsimdjson-dev): its header is included by the shim's C++ source
     // only, so it is linked here rather than through a system-library module Swift would import.

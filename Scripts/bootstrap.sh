@@ -36,7 +36,7 @@ for flag in "$@"; do
 done
 
 if [[ "$(uname)" == "Darwin" ]]; then
-  brew install gsl simdjson libdeflate isa-l curl pkg-config
+  brew install gsl simdjson libdeflate isa-l pkg-config
   # The browser tests find Google Chrome or Chromium on the PATH, or $CHROMIUM; the export tests
   # promtool, prometheus and pushgateway on the PATH (brew install prometheus pushgateway).
 else

@@ -5,6 +5,7 @@ import MetricKitAnalysis
 /// `metrics-report cache …`: what a `--cache` folder holds, and pruning it.
 struct Cache: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "cache",
     abstract: "Look after a --cache folder: what it holds, and removing what no run will read again.",
     subcommands: [CacheStats.self, CachePrune.self])
 }

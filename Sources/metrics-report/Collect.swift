@@ -8,6 +8,7 @@
   /// `metrics-report collect DIR --tokens FILE`: the collector service apps post payloads to.
   struct Collect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "collect",
       abstract: "Receive MetricKit payloads over HTTP and store them, durably and once, as a dump.",
       discussion: """
         Apps post payloads to /v1/payloads with 'Authorization: Bearer <token>': one JSON object, an array \

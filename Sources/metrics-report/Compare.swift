@@ -8,6 +8,7 @@ extension Decision: ExpressibleByArgument {}
 /// `metrics-report compare PATH… --baseline V --candidate V`: the release gate.
 struct Compare: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "compare",
     abstract: "Compare a candidate version against a baseline and gate on regressions (exit 1 when the gate fails).")
 
   @OptionGroup var input: InputOptions

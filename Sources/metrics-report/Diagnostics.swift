@@ -8,6 +8,7 @@ extension DiagnosticsRenderer.Format: ExpressibleByArgument {}
 /// diagnostics per version; collapsed stacks for flame graphs.
 struct Diagnostics: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "diagnostics",
     abstract: "Summarize diagnostic payloads per version: counts, crash and hang groups by signature, durations.")
 
   @OptionGroup var input: InputOptions

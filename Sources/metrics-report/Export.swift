@@ -7,6 +7,7 @@ extension ExportFormat: ExpressibleByArgument {}
 /// group, and interval), in the formats monitoring systems read.
 struct Export: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "export",
     abstract: "Export metrics per version (and day or week) as OpenMetrics, a Datadog series body or OTLP/JSON.")
 
   @OptionGroup var input: InputOptions

@@ -12,6 +12,9 @@ struct MetricsReport: AsyncParsableCommand {
       --strict with rejected inputs); 64 usage error.
       """,
     version: "0.1.0",
+    // Each command states its `commandName`: without one, the parser derives the name from the type's
+    // name (`String(describing:)` of the metatype, a search of every loaded library's conformances)
+    // for every command on every start, about a quarter of a `--version` run's instructions.
     subcommands: [
       Summary.self, Trend.self, Compare.self, Report.self, Export.self, Diagnostics.self, Snapshot.self,
       MergeSnapshots.self,

@@ -6,6 +6,7 @@ import MetricKitAnalysis
 /// `metrics-report organizer …`: Apple's Organizer data from App Store Connect.
 struct Organizer: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "organizer",
     abstract: "Fetch and read Apple's Organizer data (App Store Connect power and performance metrics).",
     subcommands: [OrganizerFetchCommand.self, OrganizerShow.self])
 }

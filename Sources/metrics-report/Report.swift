@@ -5,6 +5,7 @@ import MetricKitAnalysis
 /// distributions, the gate and diagnostics.
 struct Report: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "report",
     abstract: "Write one self-contained HTML page: adoption, trends per version, distributions, the gate.",
     discussion: """
       The page has everything inline (no network, no external file) and opens from file:// or as a CI \

@@ -4,7 +4,8 @@ import MetricKitAnalysis
 
 /// `metrics-report rules`: print the built-in rules as a starting file, or check a rule file.
 struct Rules: ParsableCommand {
-  static let configuration = CommandConfiguration(abstract: "Print the built-in rules, or check a rule file.")
+  static let configuration = CommandConfiguration(
+    commandName: "rules", abstract: "Print the built-in rules, or check a rule file.")
 
   @Flag(help: "Write the built-in rules as a YAML rule file.")
   var printDefaults = false

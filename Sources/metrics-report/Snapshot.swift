@@ -5,6 +5,7 @@ import MetricKitAnalysis
 /// `metrics-report snapshot PATH… --app-version V -o FILE`: a baseline aggregate for later compares.
 struct Snapshot: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "snapshot",
     abstract:
       "Write a JSON snapshot of a version (merged histograms and per-payload values) for compare --baseline-file.",
     discussion: """

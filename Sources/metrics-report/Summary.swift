@@ -10,6 +10,7 @@ extension OutputFormat: ExpressibleByArgument {}
 /// `metrics-report summary PATH…`: per version, every metric's numbers.
 struct Summary: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "summary",
     abstract: "Summarize payloads per app version: histogram means and percentiles, scalar metrics, rates.")
 
   @OptionGroup var input: InputOptions

@@ -6,6 +6,7 @@ extension TrendInterval: ExpressibleByArgument {}
 /// `metrics-report trend PATH… --metric ID…`: metrics per version over time, one point per interval.
 struct Trend: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "trend",
     abstract: "Show metrics per version over time (day, ISO week or month), with adoption (--metric payloads).")
 
   @OptionGroup var input: InputOptions
