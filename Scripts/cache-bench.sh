@@ -11,7 +11,8 @@
 #   other output once more, in another format (trend: every point from the cache, the output written
 #                anew; compare: the gate computed anew from the entries).
 # Rounds are interleaved so that a slower moment of a shared machine hits every kind of run alike.
-# Prints medians (seconds), their ratios to the run without the cache, and peak resident memory.
+# Prints medians (seconds), the median ratios to the run without the cache of the same round, and
+# peak resident memory.
 #   Scripts/cache-bench.sh [--layout ndjson|files] [--days D] [--per-day N] [--rounds R]
 # ndjson: one NDJSON file a day (365 days × 200 payloads by default); files: one JSON file a payload,
 # every tenth in a late.ndjson (90 days × 1,500 payloads, about 1,350 files a day).
@@ -47,16 +48,26 @@ find "$work/dumps" -mindepth 1 -exec touch -d '2 days ago' {} +
 echo "commit $(git rev-parse --short HEAD), $(nproc) cores, $layout: $days days × $per_day payloads" \
   "($(find "$work/dumps" -type f | wc -l) files), $rounds rounds"
 
-# Seconds and peak memory (MB) of one run, appended to a file as "seconds MB".
+# Seconds and peak memory (MB) of one run, appended to a file as "seconds MB". The seconds are bash's
+# clock around the run, to the millisecond: /usr/bin/time's %e rounds to 10 ms, a seventh of a new
+# day's `compare`.
 measure() {
-  local out=$1
+  local out=$1 start end
   shift
-  /usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null 2>>"$work/stderr"
-  awk '{ printf "%s %.0f\n", $1, $2 / 1024 }' "$work/time" >> "$out"
+  start=${EPOCHREALTIME/,/.}
+  /usr/bin/time -f "%M" -o "$work/time" "$@" >/dev/null 2>>"$work/stderr"
+  end=${EPOCHREALTIME/,/.}
+  # The last line: GNU time writes "Command exited with non-zero status N" first when the run fails.
+  tail -n 1 "$work/time" | awk -v s="$start" -v e="$end" '{ printf "%.3f %.0f\n", e - s, $1 / 1024 }' >> "$out"
 }
 median() { sort -n "$1" | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 peak() { sort -n -k2 "$1" | tail -1 | awk '{ print $2 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", 100 * a / b }'; }
+# The median over the rounds of a run's time over the run without the cache in the same round: paired,
+# a ratio moves less than a ratio of two medians when the machine's speed drifts between rounds.
+ratio() {
+  paste -d ' ' "$1" "$2" | awk '{ print 100 * $1 / $3 }' > "$work/ratios"
+  printf "%.1f%%" "$(median "$work/ratios")"
+}
 
 # A version ships every 30 days: compare the latest with ten days of payloads or more and the one before.
 candidate=$(( (days - 10) / 30 ))
@@ -91,8 +102,8 @@ echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for name in "${names[@]}"; do
   without=$(median "$work/$name.without") first=$(median "$work/$name.first") new=$(median "$work/$name.day")
   none=$(median "$work/$name.none") other=$(median "$work/$name.other")
-  echo "| \`$name\` | $without s | $first s | $new s | $none s | $other s | $(ratio "$first" "$without") |" \
-    "$(ratio "$new" "$without") | $(ratio "$none" "$without") | $(ratio "$other" "$without") |" \
+  echo "| \`$name\` | $without s | $first s | $new s | $none s | $other s | $(ratio "$work/$name."{first,without}) |" \
+    "$(ratio "$work/$name."{day,without}) | $(ratio "$work/$name."{none,without}) | $(ratio "$work/$name."{other,without}) |" \
     "$(peak "$work/$name.without"), $(peak "$work/$name.first"), $(peak "$work/$name.day") |"
 done
 # The runs' own word on what they took from the cache.
