@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import time
@@ -44,6 +45,23 @@ def peak_rss(cmd):
     """Peak RSS in MB of one run, via /usr/bin/time -f %M."""
     proc = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     return int(proc.stderr.strip().splitlines()[-1]) / 1024
+
+
+def file_shares(files, n):
+    """`n` folders beside `files`, each with the same version folders holding symbolic links to every
+    `n`th file of them, made once (kept with the corpus, which is generated once)."""
+    root = f"{files}-shares-{n}"
+    if not os.path.isdir(root):
+        building = root + ".partial"
+        shutil.rmtree(building, ignore_errors=True)
+        for version in sorted(os.listdir(files)):
+            names = sorted(os.listdir(os.path.join(files, version)))
+            for k in range(n):
+                os.makedirs(os.path.join(building, str(k), version))
+            for i, name in enumerate(names):
+                os.symlink(os.path.join(files, version, name), os.path.join(building, str(i % n), version, name))
+        os.rename(building, root)
+    return [os.path.join(root, str(k)) for k in range(n)]
 
 
 def size_of(paths):
@@ -102,6 +120,16 @@ def main():
         configs.append(("trend, files", threads, [a.bin, "trend", files, *trend_metrics, "--interval", "day", "--by", "deviceType", "--format", "json", "-o", "/dev/null", "--threads", str(threads)], files))
     if a.cpp_peer:
         configs.append(("C++ peer: the Python peer's work over simdjson DOM, files", 1, [a.cpp_peer, files], files))
+    if cores > 1:
+        # What a second core gives on this machine with no thread shared: one process of one thread per
+        # core, side by side, each over its share of the files (the same wall time as one process with
+        # a thread per core means the threads cost each other nothing beyond what processes do).
+        shares = file_shares(files, cores)
+        side_by_side = lambda cmd: ["sh", "-c", " ".join(f"{' '.join(cmd(d))} &" for d in shares) + " wait"]
+        configs.append(("summary, files, a process per core side by side", cores,
+                        side_by_side(lambda d: [a.bin, "summary", d, "--format", "json", "-o", "/dev/null", "--threads", "1"]), files))
+        if a.cpp_peer:
+            configs.append(("C++ peer, files, a process per core side by side", cores, side_by_side(lambda d: [a.cpp_peer, d]), files))
     if a.python:
         configs.append(("Python + orjson, files", 1, ["python3", os.path.join(os.path.dirname(__file__), "orjson_summary.py"), files], files))
     times = {i: [] for i in range(len(configs))}
@@ -126,6 +154,12 @@ def main():
     print()
     if one and many and cores > 1:
         print(f"- {cores} threads vs 1 on files: {one / many:.2f}×")
+        apart = results[("summary, files, a process per core side by side", cores)]
+        print(f"- {cores} processes side by side, each over its share, vs 1 over all, on files: {one / apart:.2f}×")
+        if a.cpp_peer:
+            cpp_one = results[("C++ peer: the Python peer's work over simdjson DOM, files", 1)]
+            cpp_apart = results[("C++ peer, files, a process per core side by side", cores)]
+            print(f"- the C++ peer the same way: {cpp_one / cpp_apart:.2f}×")
     if many and ("compare, files", cores) in results:
         print(f"- compare vs summary on files ({cores} threads): {results[('compare, files', cores)] / many:.2f}× the time")
     for threads in sorted({1, cores}):

@@ -64,9 +64,11 @@ corpus_format=2
 write_corpus() {
   local dir=$1 n=$2
   if [[ ! -f "$dir/.complete-$n-$corpus_format" ]]; then
-    # This script's own files first (earlier stamps, the gzipped NDJSON): the generator replaces a
-    # folder only when it holds nothing but what the generator writes.
+    # This script's own files first (earlier stamps, the gzipped NDJSON, the files' shares that
+    # run_benchmarks.py links): the generator replaces a folder only when it holds nothing but what
+    # the generator writes.
     rm -f "$dir"/.complete-* "$dir/all.ndjson.gz"
+    rm -rf "$dir"/files-shares-*
     "$bin/generate-corpus" "$dir" "$n" >&2
     touch "$dir/.complete-$n-$corpus_format"
   fi
