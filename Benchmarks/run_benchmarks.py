@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -125,7 +126,7 @@ def main():
         # core, side by side, each over its share of the files (the same wall time as one process with
         # a thread per core means the threads cost each other nothing beyond what processes do).
         shares = file_shares(files, cores)
-        side_by_side = lambda cmd: ["sh", "-c", " ".join(f"{' '.join(cmd(d))} &" for d in shares) + " wait"]
+        side_by_side = lambda cmd: ["sh", "-c", " ".join(f"{shlex.join(cmd(d))} &" for d in shares) + " wait"]
         configs.append(("summary, files, a process per core side by side", cores,
                         side_by_side(lambda d: [a.bin, "summary", d, "--format", "json", "-o", "/dev/null", "--threads", "1"]), files))
         if a.cpp_peer:

@@ -8,7 +8,7 @@
 /// which releases the old value and keeps the new one as the key path would (`MemoryLayout.offset(of:)`
 /// is documented for this use).
 struct FieldSlot<Root, Value> {
-  let path: WritableKeyPath<Root, Value>
+  private let path: WritableKeyPath<Root, Value>
   /// The field's byte offset within `Root`; nil for a computed property.
   private let offset: Int?
 
