@@ -48,21 +48,16 @@ public struct RateSample: Sendable, Hashable {
     rateSketch = rates ?? LogBucketSketch()
   }
 
-  /// Creates a sample of the pairs `values` holds (each numerator then denominator) whose exact sums
-  /// Σx, Σy, Σx², Σy², Σxy are known (reading a cache, which keeps them beside the pairs): the sums
-  /// are taken as given, not summed again pair by pair. Past `exactLimit` pairs they are folded.
-  init(pairs values: [Double], sums: [ExactSum], exactLimit: Int) {
+  /// Creates a sample of `pairs` whose exact sums Σx, Σy, Σx², Σy², Σxy are known (reading a cache,
+  /// which keeps them beside the pairs): the sums are taken as given, not summed again pair by pair.
+  /// Past `exactLimit` pairs they are folded.
+  init(pairs: [Pair], sums: [ExactSum], exactLimit: Int) {
     self.init(exactLimit: exactLimit)
-    count = values.count / 2
+    count = pairs.count
     (numeratorSum, denominatorSum, numeratorSquares, denominatorSquares, products) = (
       sums[0], sums[1], sums[2], sums[3], sums[4]
     )
-    pairs = values.withUnsafeBufferPointer { v in
-      [Pair](unsafeUninitializedCapacity: count) { buffer, initialized in
-        for i in 0..<count { buffer[i] = Pair(numerator: v[2 * i], denominator: v[2 * i + 1]) }
-        initialized = count
-      }
-    }
+    self.pairs = pairs
     if count > self.exactLimit { fold() }
   }
 

@@ -45,15 +45,26 @@ extension AggregateCache {
     return ContentHash.hex(ContentHash.sha256(Array(text.utf8)))
   }
 
-  /// The merged entries stored under `key`; nil when there are none; a failure saying what is wrong
-  /// when they do not read (then they are recomputed and replaced).
+  /// The merged entries stored under `key` (decoded on up to `threads` threads); nil when there are
+  /// none; a failure saying what is wrong when they do not read (then they are recomputed and
+  /// replaced).
   func loadMerged(
-    _ key: String, outline: Bool, options: AggregationOptions, reader: PayloadReader, parser: JSONParser?
+    _ key: String, outline: Bool, options: AggregationOptions, reader: PayloadReader, parser: JSONParser?,
+    threads: Int = 1
   ) -> Result<MergedEntries, CacheError>? {
     let path = resultPath(key)
-    guard let bytes = Self.contents(ofRegularFile: path) else { return nil }
     do throws(CacheError) {
-      let merged = try Self.decodeMerged(bytes, outline: outline, options: options, reader: reader, parser: parser)
+      let merged: MergedEntries
+      if let file = MappedFile(path: path) {
+        merged = try Self.decodeMerged(
+          file, outline: outline, options: options, reader: reader, parser: parser, threads: threads)
+      } else if let bytes = Self.contents(ofRegularFile: path) {
+        // Empty, or where the file system cannot map it.
+        merged = try Self.decodeMerged(
+          bytes, outline: outline, options: options, reader: reader, parser: parser, threads: threads)
+      } else {
+        return nil
+      }
       _ = path.withCString { utimensat(AT_FDCWD, $0, nil, 0) }
       return .success(merged)
     } catch {
@@ -71,10 +82,40 @@ extension AggregateCache {
 
   /// Merged entries from a result file's bytes: any bytes give them or a failure naming what is wrong.
   static func decodeMerged(
-    _ bytes: [UInt8], outline: Bool, options: AggregationOptions, reader: PayloadReader, parser: JSONParser?
+    _ bytes: [UInt8], outline: Bool, options: AggregationOptions, reader: PayloadReader, parser: JSONParser?,
+    threads: Int = 1
   ) throws(CacheError) -> MergedEntries {
     let all = try sections(of: bytes, kind: "result", count: 3)
     for section in all { try section.check(in: bytes) }
+    guard let packed = PackedNumbers(bytes: bytes[all[2].range], growing: true) else { throw notWholeNumbers }
+    return try decodeMerged(
+      bytes, sections: all, packed: packed, outline: outline, options: options, reader: reader, parser: parser,
+      threads: threads)
+  }
+
+  /// Merged entries from a mapped result file: its header and first two sections (the entries, the
+  /// aggregate's JSON: a small part of it) copied, its numbers read in place.
+  static func decodeMerged(
+    _ file: MappedFile, outline: Bool, options: AggregationOptions, reader: PayloadReader, parser: JSONParser?,
+    threads: Int
+  ) throws(CacheError) -> MergedEntries {
+    let all = try sections(of: Array(file.bytes.prefix(512)), kind: "result", count: 3, size: file.bytes.count)
+    let head = Array(file.bytes[..<all[1].range.upperBound])
+    try all[0].check(in: head)
+    try all[1].check(in: head)
+    try all[2].check(in: file.bytes)
+    guard let packed = PackedNumbers(mapped: file, range: all[2].range, growing: true) else { throw notWholeNumbers }
+    return try decodeMerged(
+      head, sections: all, packed: packed, outline: outline, options: options, reader: reader, parser: parser,
+      threads: threads)
+  }
+
+  /// Merged entries from the `sections` of a result file whose first bytes are `bytes` (its header and
+  /// its first two sections at least, checked), its numbers `packed`.
+  private static func decodeMerged(
+    _ bytes: [UInt8], sections all: [Section], packed: PackedNumbers, outline: Bool, options: AggregationOptions,
+    reader: PayloadReader, parser: JSONParser?, threads: Int
+  ) throws(CacheError) -> MergedEntries {
     let section = all[0]
     guard let rest = section.afterFirstLine(in: bytes), let partsEnd = bytes[rest].firstIndex(of: 0x0A),
       partsEnd + 1 == rest.upperBound
@@ -115,7 +156,7 @@ extension AggregateCache {
         try DumpAggregate(cacheOutline: root, options: options, reader: reader)
       }
       : try decodeAggregate(
-        json: bytes[all[1].range], numbers: bytes[all[2].range], options: options, reader: reader, parser: parser)
+        json: bytes[all[1].range], packed: packed, options: options, reader: reader, parser: parser, threads: threads)
     return MergedEntries(entries: entries, entrySeries: entrySeries, aggregate: aggregate)
   }
 

@@ -28,7 +28,7 @@ public struct AggregateCache: Sendable {
   /// aggregate holds, how a payload is aggregated or what a key covers changes, so that no entry made
   /// by other code is ever merged. Entries of another format are never read: a cache made by another
   /// format is refused whole.
-  public static let formatVersion = 7
+  public static let formatVersion = 8
   static let entryKind = "metrics-report-cache-entry"
   static let formatText = "metrics-report cache \(formatVersion)\n"
 
@@ -395,16 +395,24 @@ public struct AggregateCache: Sendable {
       parser: parser)
   }
 
-  /// An aggregate from an entry's JSON and the numbers packed beside it.
+  /// An aggregate from an entry's JSON and the numbers packed beside it (its parts decoded on up to
+  /// `threads` threads).
   static func decodeAggregate(
     json: ArraySlice<UInt8>, numbers: ArraySlice<UInt8>, options: AggregationOptions, reader: PayloadReader,
-    parser: JSONParser?
+    parser: JSONParser?, threads: Int = 1
   ) throws(CacheError) -> DumpAggregate {
-    guard let packed = PackedNumbers(bytes: numbers) else {
-      throw CacheError.unreadable("the packed numbers are not a whole number of eight-byte values")
-    }
-    return try Self.decodeJSON(json, what: "cache entry", parser: parser) { (root) throws(PayloadDecodingError) in
-      try DumpAggregate(cacheEntry: root, options: options, reader: reader, packed: packed)
+    guard let packed = PackedNumbers(bytes: numbers) else { throw notWholeNumbers }
+    return try decodeAggregate(
+      json: json, packed: packed, options: options, reader: reader, parser: parser, threads: threads)
+  }
+
+  /// An aggregate from an entry's JSON and its packed numbers (its parts decoded on up to `threads` threads).
+  static func decodeAggregate(
+    json: ArraySlice<UInt8>, packed: PackedNumbers, options: AggregationOptions, reader: PayloadReader,
+    parser: JSONParser?, threads: Int
+  ) throws(CacheError) -> DumpAggregate {
+    try Self.decodeJSON(json, what: "cache entry", parser: parser) { (root) throws(PayloadDecodingError) in
+      try DumpAggregate(cacheEntry: root, options: options, reader: reader, packed: packed, threads: threads)
     }
   }
 
@@ -457,6 +465,9 @@ public struct AggregateCache: Sendable {
   /// The deepest nesting of a cache file's JSON.
   static let maximumDepth = 64
 
+  /// The failure of a numbers section that is not a whole number of numbers.
+  static let notWholeNumbers = CacheError.unreadable("the packed numbers are not a whole number of eight-byte values")
+
   /// One section of a cache file: where it is, and its checksum.
   struct Section {
     var range: Range<Int>
@@ -464,10 +475,21 @@ public struct AggregateCache: Sendable {
 
     /// Checks the section's bytes against its checksum.
     func check(in bytes: [UInt8]) throws(CacheError) {
-      guard range.upperBound <= bytes.count, WordChecksum.of(bytes[range]) == sum else {
-        throw CacheError.unreadable("damaged: the checksum does not match")
-      }
+      guard bytes.withUnsafeBytes({ matches(in: $0) }) else { throw Self.damaged }
     }
+
+    /// Checks the section's bytes, of the file at `raw`, against its checksum.
+    func check(in raw: UnsafeRawBufferPointer) throws(CacheError) {
+      guard matches(in: raw) else { throw Self.damaged }
+    }
+
+    /// Whether the section's bytes, of the file at `raw`, are there and match its checksum.
+    private func matches(in raw: UnsafeRawBufferPointer) -> Bool {
+      range.upperBound <= raw.count && WordChecksum.of(UnsafeRawBufferPointer(rebasing: raw[range])) == sum
+    }
+
+    /// The failure of a section whose bytes do not match its checksum.
+    private static let damaged = CacheError.unreadable("damaged: the checksum does not match")
 
     /// The section's first line (an entry's sources, a result's entries), as text.
     func firstLine(in bytes: [UInt8]) -> String? {

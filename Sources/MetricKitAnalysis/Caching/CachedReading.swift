@@ -266,7 +266,9 @@ public struct CachedReading: Sendable {
     }
     var merged: AggregateCache.MergedEntries?
     if let mergedKey {
-      switch cache.loadMerged(mergedKey, outline: outlinesOnly, options: options, reader: reader, parser: nil) {
+      switch cache.loadMerged(
+        mergedKey, outline: outlinesOnly, options: options, reader: reader, parser: nil, threads: threads)
+      {
       case .success(let found) where Set(found.entries).isSubset(of: everyKey): merged = found
       case .failure(let failure): use.damaged.append(failure.description)
       case .success, nil: break

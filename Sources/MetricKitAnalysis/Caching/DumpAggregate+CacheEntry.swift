@@ -156,9 +156,12 @@ extension DumpAggregate {
 
   /// Reads an entry's JSON, with the limits of `options` and `reader` (those the entry was made with:
   /// they are part of its key), and the numbers packed beside it.
-  init(cacheEntry root: JSONValue, options: AggregationOptions, reader: PayloadReader, packed: PackedNumbers? = nil)
-    throws(PayloadDecodingError)
-  {
+  /// With `threads` above 1, the versions', groups', series' and strata's aggregates (a kept merge's
+  /// millions of values) are decoded side by side first.
+  init(
+    cacheEntry root: JSONValue, options: AggregationOptions, reader: PayloadReader, packed: PackedNumbers? = nil,
+    threads: Int = 1
+  ) throws(PayloadDecodingError) {
     typealias Snapshot = VersionSnapshot
     self.init(limits: reader.limits)
     guard root.member("kind")?.string == AggregateCache.entryKind else {
@@ -178,12 +181,34 @@ extension DumpAggregate {
       guard let d = Snapshot.day(s, in: years) else { throw Snapshot.fail("\(key).start", "not a date: '\(s)'") }
       return d
     }
-    func aggregate(_ v: JSONValue, _ version: String) throws(PayloadDecodingError) -> VersionAggregate {
+    @Sendable func decode(_ v: JSONValue, _ version: String) throws(PayloadDecodingError) -> VersionAggregate {
       let read = try Snapshot.decodeAggregate(v, version: version, exactLimit: limit, packed: packed)
       // The limits of the options the entry was made with (its key holds them).
       var part = VersionAggregate(version: version, options: options)
       part.merge(read)
       return part
+    }
+    // Decoded side by side, each part is taken below in the file's order; one that failed is decoded
+    // again there, so that the failure reported is the first in that order, as with one thread.
+    var decoded: [Int: VersionAggregate] = [:]
+    if threads > 1 {
+      var parts: [(value: JSONValue, version: String)] = []
+      for name: StaticString in ["versions", "groups", "series", "strata"] {
+        guard let list = root.member(name) else { continue }
+        for v in list.children {
+          if let version = v.member("version")?.string { parts.append((v, version)) }
+        }
+      }
+      let shared = DocumentParts(parts: parts)
+      let results = ParallelSlots.map(count: parts.count, threads: threads) { i in
+        let (v, version) = shared.parts[i]
+        return (v.index, Result { () throws(PayloadDecodingError) in try decode(v, version) })
+      }
+      for case (let index, .success(let part)) in results { decoded[index] = part }
+    }
+    func aggregate(_ v: JSONValue, _ version: String) throws(PayloadDecodingError) -> VersionAggregate {
+      if let part = decoded.removeValue(forKey: v.index) { return part }
+      return try decode(v, version)
     }
     inputs = try InputAccounting(json: try Snapshot.member(root, "inputs"))
     inputs.rejections = RejectionList(
@@ -300,4 +325,10 @@ extension DumpAggregate {
       groupStarts[VersionGroup(version: key.version, value: value), default: []].append(key.start)
     }
   }
+}
+
+/// Parts of one parsed document, handed to the threads that decode them: the document's tape is not
+/// written while its parse closure runs, so several threads may read it at once.
+private struct DocumentParts: @unchecked Sendable {
+  let parts: [(value: JSONValue, version: String)]
 }

@@ -216,6 +216,12 @@ struct AggregateCacheTests {
       #expect(read.unpack(bad, width: bad == "#5 3" ? 2 : 1) == nil, "\(bad)")
     }
     #expect(PackedNumbers(bytes: packed.bytes.dropLast()) == nil)
+    // Pairs read straight into pairs; growing, every array has room for an eighth more.
+    #expect(read.unpackPairs("#5 2") == [.init(numerator: 1, denominator: 2), .init(numerator: 3, denominator: 4)])
+    for bad in ["#5 3", "#4 1 ", "#6 2", "x"] { #expect(read.unpackPairs(bad) == nil, "\(bad)") }
+    let growing = try #require(PackedNumbers(bytes: packed.bytes[...], growing: true))
+    #expect(growing.unpack("#0 5")?.capacity ?? 0 >= 6 && read.unpack("#0 5")?.count == 5)
+    #expect(growing.unpackPairs("#5 2")?.capacity ?? 0 >= 3 && growing.unpackPairs("#5 2")?.count == 2)
     // In an entry: a negative value where a measurement belongs is named by its key.
     var sample = PackedNumbers()
     let reference = sample.pack([1, -2])
@@ -231,6 +237,56 @@ struct AggregateCacheTests {
     } catch {
       #expect(error.description.contains("scalars.memoryMetrics.peakMemoryUsage"), "\(error)")
     }
+    // A pair's denominator, too small to be a measurement, is named by the rate's key.
+    var rate = RateSample()
+    rate.append(numerator: 1, denominator: 2)
+    rate.append(numerator: 3, denominator: 4)
+    var packedRate: PackedNumbers? = PackedNumbers()
+    let rateJSON = JSONWriter.compact(VersionSnapshot.json(rate, packing: &packedRate))
+    var rateBytes = Array(try #require(packedRate).bytes)
+    withUnsafeBytes(of: (1e-300).bitPattern.littleEndian) { rateBytes.replaceSubrange(24..<32, with: $0) }
+    do {
+      _ = try AggregateCache.decodeJSON(ArraySlice(rateJSON.utf8), what: "rate") {
+        (root) throws(PayloadDecodingError) in
+        try VersionSnapshot.rates(root, "rates.hangRate", exactLimit: 100, packed: PackedNumbers(bytes: rateBytes[...]))
+      }
+      Issue.record("a denominator of 1e-300 was read")
+    } catch {
+      #expect(error.description.contains("rates.hangRate") && error.description.contains("too small"), "\(error)")
+    }
+  }
+
+  /// An entry's parts decoded side by side read back as decoded one after the other, and the failure
+  /// named is the same: the first in the file's order.
+  @Test func partsDecodedSideBySideReadAsOneAfterTheOther() throws {
+    let (aggregate, options) = Self.samples()
+    var packed: PackedNumbers? = PackedNumbers()
+    let json = ArraySlice(aggregate.cacheEntryJSON(packing: &packed).utf8)
+    let numbers = Array(try #require(packed).bytes)
+    #expect(numbers.count > 800 && aggregate.series.count > 3)
+    func read(_ numbers: [UInt8], threads: Int) -> Result<String, CacheError> {
+      Result { () throws(CacheError) in
+        try AggregateCache.decodeAggregate(
+          json: json, numbers: numbers[...], options: options, reader: PayloadReader(), parser: nil, threads: threads
+        ).cacheEntryJSON()
+      }
+    }
+    let one = try read(numbers, threads: 1).get()
+    #expect(one == aggregate.cacheEntryJSON())
+    #expect(try read(numbers, threads: 3).get() == one)
+    // A negative value in the first part packed and one in the last.
+    var damaged = numbers
+    withUnsafeBytes(of: (-1.0).bitPattern.littleEndian) { damaged.replaceSubrange(0..<8, with: $0) }
+    withUnsafeBytes(of: (-2.0).bitPattern.littleEndian) {
+      damaged.replaceSubrange((damaged.count - 8)..<damaged.count, with: $0)
+    }
+    guard case .failure(let first) = read(damaged, threads: 1),
+      case .failure(let sideBySide) = read(damaged, threads: 3)
+    else {
+      Issue.record("a negative packed value was read")
+      return
+    }
+    #expect(first.description == sideBySide.description && first.description.contains("not a measurement"))
   }
 
   /// A kept merge, written and read back (in outline and whole), is the aggregate merged: the same
@@ -246,6 +302,20 @@ struct AggregateCacheTests {
     let read = try AggregateCache.decodeMerged(
       whole, outline: false, options: options, reader: PayloadReader(), parser: nil)
     #expect(read.entries == keys && read.aggregate.cacheEntryJSON() == aggregate.cacheEntryJSON())
+    let sideBySide = try AggregateCache.decodeMerged(
+      whole, outline: false, options: options, reader: PayloadReader(), parser: nil, threads: 2)
+    #expect(sideBySide.aggregate.cacheEntryJSON() == aggregate.cacheEntryJSON())
+    // Mapped from its file, and read in place: the same, and any changed byte caught the same way.
+    func mapped(_ bytes: [UInt8]) throws -> AggregateCache.MergedEntries {
+      try withTemporaryDirectory { dir in
+        let path = dir.appendingPathComponent("merged").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let file = try #require(MappedFile(path: path))
+        return try AggregateCache.decodeMerged(
+          file, outline: false, options: options, reader: PayloadReader(), parser: nil, threads: 2)
+      }
+    }
+    #expect(try mapped(whole).aggregate.cacheEntryJSON() == aggregate.cacheEntryJSON())
     #expect(read.entrySeries.mapValues(Set.init) == merged.entrySeries.mapValues(Set.init))
     // Its exact samples read back in ascending order, whatever order they were merged in.
     func samples(_ a: DumpAggregate) -> [[Double]] {
@@ -255,6 +325,8 @@ struct AggregateCacheTests {
     }
     #expect(samples(aggregate).contains { $0 != $0.sorted() })
     #expect(!samples(read.aggregate).isEmpty && samples(read.aggregate).allSatisfy { $0 == $0.sorted() })
+    // With room for a new day's values: appended, they do not copy the kept ones first.
+    #expect(samples(read.aggregate).allSatisfy { $0.capacity >= $0.count + $0.count / 8 })
     let outline = try AggregateCache.decodeMergedEntries(
       AggregateCache.mergedBytes(merged, outline: true), outline: true, options: options, reader: PayloadReader())
     #expect(Set(outline.outlinedSeries.keys) == Set(aggregate.series.keys) && outline.versions.isEmpty)
@@ -265,7 +337,9 @@ struct AggregateCacheTests {
       #expect(throws: CacheError.self) {
         try AggregateCache.decodeMergedEntries(damaged, outline: false, options: options, reader: PayloadReader())
       }
+      #expect(throws: CacheError.self) { try mapped(damaged) }
     }
+    #expect(throws: CacheError.self) { try mapped(Array(whole.dropLast())) }
   }
 
 }
