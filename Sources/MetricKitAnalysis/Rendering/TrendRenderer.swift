@@ -104,6 +104,14 @@ public enum TrendRenderer {
   }
 
   private static func json(_ report: TrendReport) -> String {
+    // Each interval's start written once, not once per series (a year of days over dozens of series).
+    var starts: [CalendarDay: String] = [:]
+    func start(_ day: CalendarDay) -> String {
+      if let text = starts[day] { return text }
+      let text = day.description
+      starts[day] = text
+      return text
+    }
     let series: [JSONWriter.Value] = report.series.map { s in
       var members: [(String, JSONWriter.Value)] = [
         ("metric", .string(s.subject.description)), ("unit", .string(s.subject.unit)),
@@ -116,7 +124,7 @@ public enum TrendRenderer {
           .array(
             s.points.map { p in
               var point: [(String, JSONWriter.Value)] = [
-                ("start", .string(p.start.description)), ("payloads", .integer(Int128(p.payloads))),
+                ("start", .string(start(p.start))), ("payloads", .integer(Int128(p.payloads))),
               ]
               if let share = p.share {
                 point.append(("share", .number(share)))

@@ -71,6 +71,12 @@ package struct JSONWriter {
     text.withUTF8 { bytes.append(contentsOf: $0) }
   }
 
+  /// Appends a literal's bytes (punctuation, escapes): no string is made or counted for them, and a
+  /// trend or a cache entry writes tens of thousands.
+  private mutating func appendLiteral(_ text: StaticString) {
+    text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+  }
+
   private mutating func write(_ value: Value, indent: Int) {
     if compact, case .array(let items) = value {
       writeCompact(count: items.count) { items[$0] }
@@ -81,14 +87,14 @@ package struct JSONWriter {
       return
     }
     if compact, case .object(let members) = value {
-      append("{")
+      appendLiteral("{")
       for (i, (key, item)) in members.enumerated() {
-        if i > 0 { append(",") }
+        if i > 0 { appendLiteral(",") }
         writeString(key)
-        append(":")
+        appendLiteral(":")
         write(item, indent: 0)
       }
-      append("}")
+      appendLiteral("}")
       return
     }
     switch value {
@@ -98,78 +104,77 @@ package struct JSONWriter {
     case .integer(let n):
       // Beyond 64 bits a JSON number would lose precision in most readers: write it as a string.
       if n.magnitude <= UInt128(Int64.max) { appendDigits(Int64(n)) } else { append("\"\(n)\"") }
-    case .bool(let b): append(b ? "true" : "false")
-    case .null: append("null")
+    case .bool(let b): appendLiteral(b ? "true" : "false")
+    case .null: appendLiteral("null")
     case .raw(let text): append(text)
     case .array(let items):
       if items.isEmpty {
-        append("[]")
+        appendLiteral("[]")
         return
       }
       // Short arrays of scalars (brackets, percentile lists) stay on one line.
       if items.count <= 4,
         items.allSatisfy({ if case .number = $0 { true } else if case .integer = $0 { true } else { false } })
       {
-        append("[")
+        appendLiteral("[")
         for (i, item) in items.enumerated() {
-          if i > 0 { append(", ") }
+          if i > 0 { appendLiteral(", ") }
           write(item, indent: indent)
         }
-        append("]")
+        appendLiteral("]")
         return
       }
       writeLines(count: items.count, indent: indent) { items[$0] }
     case .items(let count, let item):
       if count == 0 {
-        append("[]")
+        appendLiteral("[]")
         return
       }
       writeLines(count: count, indent: indent, item: item)
     case .object(let members):
       if members.isEmpty {
-        append("{}")
+        appendLiteral("{}")
         return
       }
-      append("{\n")
+      appendLiteral("{\n")
       for (i, (key, item)) in members.enumerated() {
-        append(Self.indentation(indent + 1))
+        appendIndentation(indent + 1)
         writeString(key)
-        append(": ")
+        appendLiteral(": ")
         write(item, indent: indent + 1)
-        append(i + 1 < members.count ? ",\n" : "\n")
+        appendLiteral(i + 1 < members.count ? ",\n" : "\n")
       }
-      append(Self.indentation(indent))
-      append("}")
+      appendIndentation(indent)
+      appendLiteral("}")
     }
   }
 
   /// An array's `count` items on one line without spaces.
   private mutating func writeCompact(count: Int, item: (Int) -> Value) {
-    append("[")
+    appendLiteral("[")
     for i in 0..<count {
-      if i > 0 { append(",") }
+      if i > 0 { appendLiteral(",") }
       write(item(i), indent: 0)
     }
-    append("]")
+    appendLiteral("]")
   }
 
   /// An array's `count` items, one a line at `indent` + 1.
   private mutating func writeLines(count: Int, indent: Int, item: (Int) -> Value) {
-    append("[\n")
+    appendLiteral("[\n")
     for i in 0..<count {
-      append(Self.indentation(indent + 1))
+      appendIndentation(indent + 1)
       write(item(i), indent: indent + 1)
-      append(i + 1 < count ? ",\n" : "\n")
+      appendLiteral(i + 1 < count ? ",\n" : "\n")
     }
-    append(Self.indentation(indent))
-    append("]")
+    appendIndentation(indent)
+    appendLiteral("]")
   }
 
-  /// The leading spaces of a line at `depth`: made once for the depths documents have.
-  private static func indentation(_ depth: Int) -> String {
-    depth < indentations.count ? indentations[depth] : String(repeating: "  ", count: depth)
+  /// Appends the leading spaces of a line at `depth`.
+  private mutating func appendIndentation(_ depth: Int) {
+    bytes.append(contentsOf: repeatElement(0x20, count: 2 * depth))
   }
-  private static let indentations = (0..<32).map { String(repeating: "  ", count: $0) }
 
   /// A finite double in the shortest form that reads back exactly; integral values without ".0".
   static func number(_ d: Double) -> String {
@@ -204,14 +209,14 @@ package struct JSONWriter {
     }
     for scalar in s.unicodeScalars {
       switch scalar {
-      case "\"": append("\\\"")
-      case "\\": append("\\\\")
-      case "\n": append("\\n")
-      case "\r": append("\\r")
-      case "\t": append("\\t")
-      case "<": append("\\u003c")  // inert inside HTML <script> blocks too
-      case ">": append("\\u003e")
-      case "&": append("\\u0026")
+      case "\"": appendLiteral("\\\"")
+      case "\\": appendLiteral("\\\\")
+      case "\n": appendLiteral("\\n")
+      case "\r": appendLiteral("\\r")
+      case "\t": appendLiteral("\\t")
+      case "<": appendLiteral("\\u003c")  // inert inside HTML <script> blocks too
+      case ">": appendLiteral("\\u003e")
+      case "&": appendLiteral("\\u0026")
       default:
         // Controls, C1 (U+009B starts a terminal escape), line separators and bidi controls as \u
         // escapes: lossless for a JSON reader, inert when the file is printed.
@@ -223,6 +228,6 @@ package struct JSONWriter {
         }
       }
     }
-    append("\"")
+    appendLiteral("\"")
   }
 }
