@@ -62,10 +62,10 @@ struct PackedNumbers: Sendable {
     return body(UnsafeRawBufferPointer(rebasing: mapped.file.bytes[mapped.range]))
   }
 
-  /// The numbers `reference` (`"#OFFSET COUNT"`) names, `width` a value (2 for pairs); nil when it
-  /// is not a reference to numbers there are.
-  func unpack(_ reference: String, width: Int = 1) -> [Double]? {
-    guard let (offset, n) = numbers(reference, width: width) else { return nil }
+  /// The numbers `reference` (`"#OFFSET COUNT"`) names; nil when it is not a reference to numbers
+  /// there are.
+  func unpack(_ reference: String) -> [Double]? {
+    guard let (offset, n) = numbers(reference, width: 1) else { return nil }
     return withBytes { raw in
       [Double](unsafeUninitializedCapacity: capacity(n)) { buffer, initialized in
         #if _endian(little)
