@@ -17,7 +17,7 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
   /// The day of a payload: the calendar date of the midpoint of `[timeStampBegin, timeStampEnd]`, at
   /// `utcOffset` seconds east of UTC (0: UTC). One stamp alone stands for the midpoint; nil without
   /// either.
-  public init?(payload: MetricPayload, utcOffset: Int = 0) {
+  public init?(payload: borrowing MetricPayload, utcOffset: Int = 0) {
     let begin = payload.timeStampBegin?.timeIntervalSince1970
     let end = payload.timeStampEnd?.timeIntervalSince1970
     guard let middle = begin.map({ b in end.map { b + ($0 - b) / 2 } ?? b }) ?? end else { return nil }

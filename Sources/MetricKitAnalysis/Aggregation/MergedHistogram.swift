@@ -59,21 +59,25 @@ public struct MergedHistogram<UnitType: Dimension>: Sendable {
   }
 
   /// Adds buckets already in this merge's unit, as one histogram. A bucket whose range is held
-  /// already adds its count in place (found by binary search); the new ones are sorted and merged in
-  /// in one pass, so no input order makes merging quadratic.
+  /// already adds its count in place (found by a search forward from the last one found); the new
+  /// ones are sorted and merged in in one pass, so no input order makes merging quadratic.
   mutating func add(buckets: [HistogramBucket]) {
-    var from = 0
     var new: [Bucket] = []
-    for bucket in buckets where bucket.count > 0 {
-      let range = Range(start: bucket.start, end: bucket.end)
-      let count = Int128(bucket.count)
-      if let i = held(range, from: &from) {
-        storage[i].count += count
-        sampleCount += count
-      } else {
-        new.append(Bucket(range: range, count: count))
+    var added: Int128 = 0
+    storage.withUnsafeMutableBufferPointer { held in
+      var from = 0
+      for bucket in buckets where bucket.count > 0 {
+        let range = Range(start: bucket.start, end: bucket.end)
+        let count = Int128(bucket.count)
+        if let i = Self.position(of: range, in: UnsafeBufferPointer(held), from: &from) {
+          held[i].count += count
+          added += count
+        } else {
+          new.append(Bucket(range: range, count: count))
+        }
       }
     }
+    sampleCount += added
     if !new.isEmpty { insert(new) }
     histogramCount += 1
   }
@@ -85,26 +89,29 @@ public struct MergedHistogram<UnitType: Dimension>: Sendable {
     self.histogramCount = histogramCount
   }
 
-  /// The position of `range` when held, else nil, searching from `from` (buckets usually come in
-  /// ascending order: each search starts where the last one ended, or from the start when `range` is
-  /// below it), and leaving `from` where the next search starts.
-  private func held(_ range: Range, from: inout Int) -> Int? {
-    if from > 0 && range < storage[from - 1].range { from = 0 }
-    // Most histograms of a metric share their edges: the next bucket held is the one.
-    if from < storage.count && storage[from].range == range {
-      from += 1
-      return from - 1
-    }
+  /// The position of `range` in `held` (sorted) when it is there, else nil, searching from `from`
+  /// and leaving `from` where the next search starts. Buckets usually come in ascending order and a
+  /// histogram holds a subset of the edges merged so far, so the next range is a few places on: the
+  /// search gallops forward from `from` (1, 2, 4… places) and then halves the last step, a handful of
+  /// comparisons where a search of the whole rest would take its logarithm. A range below the last
+  /// one found starts again from the beginning.
+  private static func position(of range: Range, in held: UnsafeBufferPointer<Bucket>, from: inout Int) -> Int? {
+    if from > 0 && range < held[from - 1].range { from = 0 }
     var lo = from
-    var hi = storage.count
+    var probe = from
+    var step = 1
+    while probe < held.count && held[probe].range < range {
+      lo = probe + 1
+      probe += step
+      step &*= 2
+    }
+    var hi = min(probe, held.count)
     while lo < hi {
       let mid = (lo + hi) / 2
-      if storage[mid].range < range { lo = mid + 1 } else { hi = mid }
+      if held[mid].range < range { lo = mid + 1 } else { hi = mid }
     }
-    guard lo < storage.count && storage[lo].range == range else {
-      from = lo
-      return nil
-    }
+    from = lo
+    guard lo < held.count && held[lo].range == range else { return nil }
     from = lo + 1
     return lo
   }

@@ -43,12 +43,14 @@ public struct ScalarSample: Sendable, Hashable {
 
   /// Adds one value.
   public mutating func append(_ value: Double) {
-    guard folded == nil else {
-      folded?.add(value)  // in place
-      return
+    // Matched, not compared with nil: `folded == nil` copied the optional sketch out and destroyed
+    // the copy, for every value.
+    switch folded {
+    case .some: folded?.add(value)  // in place
+    case .none:
+      exact.append(value)
+      if exact.count > exactLimit { fold() }
     }
-    exact.append(value)
-    if exact.count > exactLimit { fold() }
   }
 
   /// Adds another sample's values. The result keeps the smaller of the two limits.

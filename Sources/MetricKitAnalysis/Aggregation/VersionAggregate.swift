@@ -192,17 +192,23 @@ public struct VersionAggregate: Sendable {
         recordPayloadStatistics(histograms[i].id, buckets: buckets, options: options)
       }
     }
-    for signpost in payload.signpostMetrics {
-      guard let buckets = signpost.histogram?.buckets else { continue }
-      guard let slot = signpostSlot(signpost, selection: selection) else { continue }
-      if countedOverRangeLimit(signposts[slot].identifier) { continue }
-      signposts[slot].merged.add(buckets: buckets)
-      if signposts[slot].merged.buckets.count > rangeLimit {
-        dropSignpostHistogram(slot)
-        continue
-      }
-      if options.payloadStatistics?.includes(signposts[slot].identifier) ?? false {
-        recordPayloadStatistics(signposts[slot].identifier, buckets: buckets, options: options)
+    // Through the buffer: each signpost is read where it lies (a `for` over the array copied each one
+    // out, a retain of every reference it holds and a release after).
+    payload.signpostMetrics.withUnsafeBufferPointer { payloadSignposts in
+      for signpost in payloadSignposts.indices {
+        guard let buckets = payloadSignposts[signpost].histogram?.buckets else { continue }
+        let name = SignpostName(
+          category: payloadSignposts[signpost].signpostCategory, name: payloadSignposts[signpost].signpostName)
+        guard let slot = signpostSlot(name, selection: selection) else { continue }
+        if countedOverRangeLimit(signposts[slot].identifier) { continue }
+        signposts[slot].merged.add(buckets: buckets)
+        if signposts[slot].merged.buckets.count > rangeLimit {
+          dropSignpostHistogram(slot)
+          continue
+        }
+        if options.payloadStatistics?.includes(signposts[slot].identifier) ?? false {
+          recordPayloadStatistics(signposts[slot].identifier, buckets: buckets, options: options)
+        }
       }
     }
     let scalars = MetricCatalog.scalars
@@ -223,14 +229,14 @@ public struct VersionAggregate: Sendable {
     }
   }
 
-  /// The slot of a payload's signpost, made when new; nil when it is not selected or not kept.
-  private mutating func signpostSlot(_ signpost: SignpostMetric, selection: MetricSelection) -> Int? {
-    let key = SignpostName(category: signpost.signpostCategory, name: signpost.signpostName)
+  /// The slot of a payload's signpost, by its name, made when new; nil when it is not selected or
+  /// not kept. (The name, not the signpost: a signpost passed to a mutating method is copied whole.)
+  private mutating func signpostSlot(_ key: SignpostName, selection: MetricSelection) -> Int? {
     if let known = signpostByName[key] {
       signpostHistogramsSeen += 1
       return known
     }
-    let identifier = signpost.identifier
+    let identifier = MetricID.signpost(category: key.category, name: key.name)
     guard selection.includes(identifier.rawValue) else { return nil }
     signpostHistogramsSeen += 1
     if let known = signpostByIdentifier[identifier] {

@@ -27,18 +27,28 @@ public enum DocumentKind: String, Sendable, Hashable, CaseIterable {
     }
   }
 
+  /// The keys `detect` looks for, in one set: the diagnostic arrays, then `callStackTree`,
+  /// `diagnosticMetaData` and `callStacks`, then the metric keys (one look-up a member, not a
+  /// comparison with each key).
+  private static let detectedKeys = KeySet(
+    diagnosticArrayKeys + ["callStackTree", "diagnosticMetaData", "callStacks"] + metricKeys)
+
   /// Detects the kind of a root object; nil when it looks like no MetricKit document.
   static func detect(_ root: JSONValue) -> DocumentKind? {
+    let arrays = diagnosticArrayKeys.count
     var hasCallStackTree = false
     var hasDiagnosticMetaData = false
     var hasCallStacks = false
     var isMetric = false
     for member in root.children {
-      if diagnosticArrayKeys.contains(where: { member.keyEquals($0) }) { return .diagnosticPayload }
-      if member.keyEquals("callStackTree") { hasCallStackTree = true }
-      if member.keyEquals("diagnosticMetaData") { hasDiagnosticMetaData = true }
-      if member.keyEquals("callStacks") { hasCallStacks = true }
-      if !isMetric, metricKeys.contains(where: { member.keyEquals($0) }) { isMetric = true }
+      guard let i = detectedKeys.index(of: member) else { continue }
+      switch i - arrays {
+      case ..<0: return .diagnosticPayload
+      case 0: hasCallStackTree = true
+      case 1: hasDiagnosticMetaData = true
+      case 2: hasCallStacks = true
+      default: isMetric = true
+      }
     }
     if hasCallStackTree || hasDiagnosticMetaData { return .diagnostic }
     if hasCallStacks { return .callStackTree }

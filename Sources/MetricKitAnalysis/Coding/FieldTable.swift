@@ -221,7 +221,7 @@ extension FieldTable.Field {
   /// back through `draft`, the inverse of `finish`. An empty array is not written.
   static func array<Element, Draft>(
     _ keys: StaticString..., of table: FieldTable<Draft>,
-    finish: @escaping (Draft) throws(PayloadDecodingError) -> Element, draft: @escaping (Element) -> Draft,
+    finish: @escaping (consuming Draft) throws(PayloadDecodingError) -> Element, draft: @escaping (Element) -> Draft,
     at path: WritableKeyPath<Root, [Element]>
   ) -> Self {
     array(keys, of: table, finish: finish, draft: draft, at: path)
@@ -236,7 +236,7 @@ extension FieldTable.Field {
 
   private static func array<Element, Draft>(
     _ keys: [StaticString], of table: FieldTable<Draft>,
-    finish: @escaping (Draft) throws(PayloadDecodingError) -> Element, draft: @escaping (Element) -> Draft,
+    finish: @escaping (consuming Draft) throws(PayloadDecodingError) -> Element, draft: @escaping (Element) -> Draft,
     at path: WritableKeyPath<Root, [Element]>
   ) -> Self {
     let slot = FieldSlot(path)
@@ -261,14 +261,17 @@ extension DecodingContext {
   /// An array of objects, each decoded with `table` and finished by `finish`; an element's error is
   /// prefixed with its index.
   mutating func array<Element, Draft>(
-    _ value: JSONValue, of table: FieldTable<Draft>, finish: (Draft) throws(PayloadDecodingError) -> Element
+    _ value: JSONValue, of table: FieldTable<Draft>, finish: (consuming Draft) throws(PayloadDecodingError) -> Element
   ) throws(PayloadDecodingError) -> [Element] {
     guard value.kind == .array else { throw failure("expected an array, found \(value.kindName)") }
     var elements: [Element] = []
     elements.reserveCapacity(value.count)
     for (i, element) in value.children.enumerated() {
       do throws(PayloadDecodingError) {
-        elements.append(try finish(try decode(element, with: table)))
+        // Filled in place and moved on to `finish` (a draft returned by `decode` was copied once more).
+        var draft = table.empty
+        try decode(element, with: table, into: &draft)
+        elements.append(try finish(consume draft))
       } catch {
         throw error.nested(under: String(i))
       }

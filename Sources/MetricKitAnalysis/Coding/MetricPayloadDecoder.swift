@@ -9,11 +9,13 @@ import Foundation
 struct MetricPayloadDecoder {
   var context: DecodingContext
 
-  mutating func decode(_ root: JSONValue) throws(PayloadDecodingError) -> MetricPayload {
-    var payload = try context.decode(root, with: Self.payload)
+  /// Decodes `root` into `payload`, an empty payload (``payload``'s `empty`) the caller holds. Why
+  /// not a returned payload: the optimizer then copied the whole payload once more on its way out (a
+  /// retain and a release of every reference it holds); filled in place, it moves.
+  mutating func decode(_ root: JSONValue, into payload: inout MetricPayload) throws(PayloadDecodingError) {
+    try context.decode(root, with: Self.payload, into: &payload)
     payload.timeZoneAssumed = context.zoneAssumed
     payload.unknownKeys = context.unknownKeys
-    return payload
   }
 
   /// The payload's own keys and its sections.
@@ -70,13 +72,14 @@ struct MetricPayloadDecoder {
       intervalData = signpost.signpostIntervalData
     }
 
-    static func metric(_ draft: SignpostDraft) throws(PayloadDecodingError) -> SignpostMetric {
-      guard let name = draft.name else {
+    /// The signpost of a draft, its parts moved out of the draft rather than copied.
+    static func metric(_ draft: consuming SignpostDraft) throws(PayloadDecodingError) -> SignpostMetric {
+      guard let name = draft.name.take() else {
         throw PayloadDecodingError(keyPath: [], reason: "signpost has no signpostName")
       }
-      var signpost = SignpostMetric(signpostName: name, signpostCategory: draft.category ?? "")
+      var signpost = SignpostMetric(signpostName: name, signpostCategory: draft.category.take() ?? "")
       signpost.totalCount = draft.totalCount
-      signpost.signpostIntervalData = draft.intervalData
+      signpost.signpostIntervalData = draft.intervalData.take()
       return signpost
     }
   }

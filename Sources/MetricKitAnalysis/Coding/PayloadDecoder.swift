@@ -161,13 +161,16 @@ public struct PayloadDecoder: Sendable {
       switch kind {
       case .metricPayload:
         var decoder = MetricPayloadDecoder(context: context)
-        return .success(.metricPayload(try decoder.decode(root), diagnostics: nil))
+        var payload = MetricPayloadDecoder.payload.empty
+        try decoder.decode(root, into: &payload)
+        return .success(.metricPayload(payload, diagnostics: nil))
       case .diagnosticPayload:
         var decoder = DiagnosticDecoder(context: context)
         let diagnostics = try decoder.decodePayload(root)
         guard DocumentKind.hasMetricSections(root) else { return .success(.diagnosticPayload(diagnostics, kind)) }
         var metricDecoder = MetricPayloadDecoder(context: context)
-        var payload = try metricDecoder.decode(root)
+        var payload = MetricPayloadDecoder.payload.empty
+        try metricDecoder.decode(root, into: &payload)
         // Each table saw the other's members as unknown: a name is unknown when neither knows it.
         payload.unknownKeys = payload.unknownKeys.filter { name, _ in
           diagnostics.unknownKeys[name] != nil || name.contains(".")

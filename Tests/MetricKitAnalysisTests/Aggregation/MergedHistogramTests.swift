@@ -49,6 +49,38 @@ struct MergedHistogramTests {
     #expect(merge.histogramCount == histogramCount)
   }
 
+  /// Ranges that share a start and differ in their end, held ones a few places apart or far apart,
+  /// the last held one among them: every found range adds to its own bucket, every other is new.
+  @Test(arguments: [1, 2, 3, 7, 64])
+  func rangesFoundAnyDistanceAheadAddToTheirOwnBucket(gap: Int) {
+    var rng = SplitMix64(seed: UInt64(gap))
+    var grid: [(start: Double, end: Double)] = []
+    for k in 0..<200 {
+      let start = Double(k)
+      grid.append((start, start + 1))
+      grid.append((start, start + 2))
+    }
+    var merge = Merge(unit: .milliseconds)
+    var sums: [String: Int128] = [:]
+    for round in 0..<30 {
+      // Ascending, each `gap`-th range of the grid from a random first one (the grid's last included
+      // every other round), plus a few at random to hold ranges between.
+      var picked = Set(stride(from: Int.random(in: 0..<gap, using: &rng), to: grid.count, by: gap))
+      if round % 2 == 0 { picked.insert(grid.count - 1) }
+      for _ in 0..<5 { picked.insert(Int.random(in: 0..<grid.count, using: &rng)) }
+      let buckets = picked.sorted().map { i in
+        HistogramBucket(start: grid[i].start, end: grid[i].end, count: Int.random(in: 1...9, using: &rng))
+      }
+      merge.add(buckets: buckets)
+      for b in buckets { sums["\(b.start)-\(b.end)", default: 0] += Int128(b.count) }
+    }
+    let expected = sums.map { ($0.key, $0.value) }.sorted { $0.0 < $1.0 }
+    let merged = merge.buckets.map { ("\($0.range.start)-\($0.range.end)", $0.count) }.sorted { $0.0 < $1.0 }
+    #expect(merged.elementsEqual(expected) { $0 == $1 })
+    #expect(merge.buckets.map(\.range) == merge.buckets.map(\.range).sorted())
+    #expect(merge.sampleCount == sums.values.reduce(0, +))
+  }
+
   @Test func mergingMergesEqualsAddingEverythingOnce() {
     let input = Self.histograms(200, width: 40, ranges: 500, seed: 9)
     var whole = Merge(unit: .milliseconds)
