@@ -173,11 +173,13 @@ public struct VersionAggregate: Sendable {
     let estimator = options.estimator
     let selection = options.selection
     payloadCount += 1
-    // By index, not by element: copying a metric out retained its strings and closure context.
+    // By index, not by element: copying a metric out retained its strings. Each reader is called
+    // unretained (`CatalogReaders`).
     let histograms = MetricCatalog.histograms
+    let histogramReaders = CatalogReaders.histograms
     for i in histograms.indices {
-      guard selection.includes(histogramAt: i), case .histogram(let read) = histograms[i].reading,
-        let buckets = read(payload)
+      guard selection.includes(histogramAt: i),
+        let buckets = CatalogReaders.Reader.value(at: i, in: histogramReaders, of: payload, estimator: estimator)
       else { continue }
       if countedOverRangeLimit(histograms[i].id) { continue }
       if fixedHistograms[i] == nil {
@@ -211,18 +213,20 @@ public struct VersionAggregate: Sendable {
         }
       }
     }
-    let scalars = MetricCatalog.scalars
-    for i in scalars.indices {
-      if selection.includes(scalarAt: i), case .value(let read) = scalars[i].reading, let value = read(payload),
+    let scalarReaders = CatalogReaders.scalars
+    for i in scalarReaders.indices {
+      if selection.includes(scalarAt: i),
+        let value = CatalogReaders.Reader.value(at: i, in: scalarReaders, of: payload, estimator: estimator),
         value.isFinite
       {
         scalarSamples[i].append(value)
       }
     }
-    let rates = MetricCatalog.rates
-    for i in rates.indices {
-      if selection.includes(rateAt: i), case .rate(let read) = rates[i].reading,
-        let (numerator, denominator) = read(payload, estimator)
+    let rateReaders = CatalogReaders.rates
+    for i in rateReaders.indices {
+      if selection.includes(rateAt: i),
+        let (numerator, denominator) = CatalogReaders.Reader.value(
+          at: i, in: rateReaders, of: payload, estimator: estimator)
       {
         rateSamples[i].append(numerator: numerator, denominator: denominator)
       }

@@ -165,11 +165,11 @@ struct DecodingContext {
   ) throws(PayloadDecodingError) {
     guard value.kind == .object else { throw failure("expected an object, found \(value.kindName)") }
     for member in value.children where member.kind != .null {
-      guard let read = table.row(for: member) else {
+      guard let row = table.row(for: member) else {
         noteUnknown(member, in: table)
         continue
       }
-      do { try read(member, &self, &root) } catch { throw error.nested(under: member.key) }
+      do { try table.read(member, row: row, &self, into: &root) } catch { throw error.nested(under: member.key) }
     }
   }
 
@@ -225,7 +225,8 @@ struct DecodingContext {
       default: break
       }
     }
-    guard let histogram = Histogram(unit: unit, buckets: buckets, declaredBucketCount: declared) else {
+    // Moved in: passed as it was, the array was retained for the histogram and released after.
+    guard let histogram = Histogram(unit: unit, buckets: consume buckets, declaredBucketCount: declared) else {
       throw failure("invalid bucket edges")
     }
     return histogram

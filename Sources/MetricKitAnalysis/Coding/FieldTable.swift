@@ -35,7 +35,7 @@ struct FieldTable<Root>: @unchecked Sendable {
   let empty: Root
   private let keys: KeySet
   /// The row of each key of `keys`.
-  private let rows: [Read]
+  private let rows: [Row]
   /// The written rows, in the table's order, each under its first key.
   private let writers: [(key: String, write: Write)]
 
@@ -44,7 +44,10 @@ struct FieldTable<Root>: @unchecked Sendable {
     self.name = name
     self.empty = empty
     keys = KeySet(fields.flatMap(\.keys))
-    rows = fields.flatMap { field in field.keys.map { _ in field.read } }
+    rows = fields.flatMap { field in
+      let row = Row(field.read)
+      return field.keys.map { _ in row }
+    }
     writers = fields.compactMap { field in field.write.map { (field.keys[0].description, $0) } }
   }
 
@@ -53,8 +56,30 @@ struct FieldTable<Root>: @unchecked Sendable {
 
   /// The row for a member's name, nil when the table has none.
   @inline(__always)
-  func row(for member: JSONValue) -> Read? {
-    keys.index(of: member).map { rows[$0] }
+  func row(for member: JSONValue) -> Int? {
+    keys.index(of: member)
+  }
+
+  /// Reads `member` into `root` with `row`, found by ``row(for:)``.
+  ///
+  /// The row is called through an unretained reference, which the table keeps alive as long as it
+  /// lives: a closure taken out of an array is retained and released around its call, an atomic
+  /// operation each, for every member of every payload.
+  @inline(__always)
+  func read(
+    _ member: JSONValue, row: Int, _ context: inout DecodingContext, into root: inout Root
+  ) throws(PayloadDecodingError) {
+    var failure: PayloadDecodingError?
+    Unmanaged.passUnretained(rows[row])._withUnsafeGuaranteedRef { row in
+      do throws(PayloadDecodingError) { try row.read(member, &context, &root) } catch { failure = error }
+    }
+    if let failure { throw failure }
+  }
+
+  /// A row's reader, held by reference so that ``read(_:row:_:into:)`` can call it unretained.
+  private final class Row {
+    let read: Read
+    init(_ read: @escaping Read) { self.read = read }
   }
 
   /// `root` as a JSON object of its present fields.

@@ -72,14 +72,16 @@ struct MetricPayloadDecoder {
       intervalData = signpost.signpostIntervalData
     }
 
-    /// The signpost of a draft, its parts moved out of the draft rather than copied.
+    /// The signpost of a draft, its parts moved out of the draft rather than copied. (The interval
+    /// data is swapped into place: assigned from `take()`, the optimizer copied the whole signpost
+    /// on its way out.)
     static func metric(_ draft: consuming SignpostDraft) throws(PayloadDecodingError) -> SignpostMetric {
       guard let name = draft.name.take() else {
         throw PayloadDecodingError(keyPath: [], reason: "signpost has no signpostName")
       }
       var signpost = SignpostMetric(signpostName: name, signpostCategory: draft.category.take() ?? "")
       signpost.totalCount = draft.totalCount
-      signpost.signpostIntervalData = draft.intervalData.take()
+      swap(&signpost.signpostIntervalData, &draft.intervalData)
       return signpost
     }
   }

@@ -239,9 +239,9 @@ extension DecodingContext {
           } catch {
             throw error.nested(under: member.key)
           }
-        } else if let read = table.row(for: member) {
+        } else if let row = table.row(for: member) {
           do throws(PayloadDecodingError) {
-            try read(member, &self, &payload)
+            try table.read(member, row: row, &self, into: &payload)
           } catch {
             throw error.nested(under: member.key)
           }
