@@ -87,18 +87,17 @@ public struct DumpAggregate: Sendable {
     options: AggregationOptions = AggregationOptions(), threads: Int = 1, standardInput: Bool = false
   ) {
     self.init(limits: reader.limits)
+    let visit = Self.visitor(filter: filter, options: options)
     if standardInput {
-      reader.readStandardInput { event in add(event, filter: filter, options: options) }
+      reader.readStandardInput { event in visit(&self, event) }
     }
     let discovery: InputDiscovery.Result
     if threads <= 1 {
-      discovery = reader.read(paths: paths) { event in add(event, filter: filter, options: options) }
+      discovery = reader.read(paths: paths) { event in visit(&self, event) }
     } else {
       let limits = reader.limits
       let read = reader.read(
-        paths: paths, threads: threads, makeAccumulator: { DumpAggregate(limits: limits) },
-        visit: { $0.add($1, filter: filter, options: options) }
-      )
+        paths: paths, threads: threads, makeAccumulator: { DumpAggregate(limits: limits) }, visit: visit)
       for part in read.accumulators { merge(part) }
       discovery = read.discovery
     }
@@ -240,6 +239,23 @@ public struct DumpAggregate: Sendable {
       tooManyBundleIdentifiers = true
       bundleIdentifiers = [:]
     }
+  }
+
+  /// The filter and the options of one read, held by reference for its visitor.
+  private final class Settings: Sendable {
+    let filter: PayloadFilter
+    let options: AggregationOptions
+    init(_ filter: PayloadFilter, _ options: AggregationOptions) { (self.filter, self.options) = (filter, options) }
+  }
+
+  /// What a read calls with each event: ``add(_:filter:options:)`` with `filter` and `options`. They
+  /// are held by one object the visitor captures: captured as they are, the two structs were copied,
+  /// field by field, at each call down to the decoder, for every payload.
+  static func visitor(
+    filter: PayloadFilter, options: AggregationOptions
+  ) -> @Sendable (inout DumpAggregate, ReadEvent) -> Void {
+    let settings = Settings(filter, options)
+    return { $0.add($1, filter: settings.filter, options: settings.options) }
   }
 
   /// Accounts for one read event, aggregating it when it is a payload the filter keeps.

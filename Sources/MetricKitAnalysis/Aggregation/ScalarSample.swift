@@ -86,7 +86,7 @@ public struct ScalarSample: Sendable, Hashable {
 
   /// The sum of the values: exact once the sample is a sketch, summed in ascending order before.
   public var sum: Double {
-    if let folded { folded.sum.value } else { exact.sorted().reduce(0, +) }
+    if let folded { folded.sum.value } else { exact.sortedAscending().reduce(0, +) }
   }
 
   /// Σ value²: summed in ascending order while exact; past the limit, from the sketch's buckets (each
@@ -98,9 +98,9 @@ public struct ScalarSample: Sendable, Hashable {
     if let folded {
       return (folded.sum.value, folded.bins.reduce(0) { $0 + Double($1.count) * $1.value * $1.value })
     }
-    let sorted = exact.sorted()
+    let sorted = exact.sortedAscending()
     let values = sorted.reduce(0, +)
-    if let first = sorted.first, first < 0 { return (values, sorted.map { $0 * $0 }.sorted().reduce(0, +)) }
+    if let first = sorted.first, first < 0 { return (values, sorted.map { $0 * $0 }.sortedAscending().reduce(0, +)) }
     // The squares of non-negative values ascend with them: the values' order is the squares' own.
     return (values, sorted.reduce(0) { $0 + $1 * $1 })
   }

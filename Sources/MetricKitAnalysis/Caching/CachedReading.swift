@@ -109,7 +109,8 @@ public struct CachedReading: Sendable {
     var part: DumpAggregate?
     if standardInput {
       var read = DumpAggregate(limits: reader.limits)
-      reader.readStandardInput { event in read.add(event, filter: filter, options: options) }
+      let visit = DumpAggregate.visitor(filter: filter, options: options)
+      reader.readStandardInput { event in visit(&read, event) }
       part = read
     }
     self.init(
@@ -342,7 +343,8 @@ public struct CachedReading: Sendable {
         var part = DumpAggregate(limits: limits)
         let accumulators = reader.read(
           files: Array(allFiles.files[batches[i]]), threads: perBatchThreads,
-          makeAccumulator: { DumpAggregate(limits: limits) }, visit: { $0.add($1, filter: filter, options: options) })
+          makeAccumulator: { DumpAggregate(limits: limits) },
+          visit: DumpAggregate.visitor(filter: filter, options: options))
         for accumulator in accumulators { part.merge(accumulator) }
         if let (contents, key) = keys[i],
           !cache.store(

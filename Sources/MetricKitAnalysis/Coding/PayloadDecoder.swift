@@ -77,7 +77,7 @@ public struct PayloadDecoder: Sendable {
   @discardableResult
   func decodeFile(
     path: String, buffer: PaddedBuffer, parser: JSONParser,
-    visit: (PayloadLocation, Result<DecodedDocument, PayloadDecodingError>) -> Void
+    visit: (PayloadLocation, consuming Result<DecodedDocument, PayloadDecodingError>) -> Void
   ) -> Int {
     let bytes = buffer.bytes
     if !Self.isLineDelimited(path) {
@@ -103,7 +103,7 @@ public struct PayloadDecoder: Sendable {
 
   private func decodeRoot(
     _ root: JSONValue, path: String, measurements: MeasurementCache,
-    visit: (PayloadLocation, Result<DecodedDocument, PayloadDecodingError>) -> Void
+    visit: (PayloadLocation, consuming Result<DecodedDocument, PayloadDecodingError>) -> Void
   ) -> Int {
     if root.kind == .array {
       guard root.count <= limits.maximumPayloadsPerFile else {
@@ -210,7 +210,7 @@ public struct PayloadDecoder: Sendable {
   /// - Returns: false once the limit is reached (the rest of the file is not to be read).
   func decodeLine(
     _ slice: UnsafeRawBufferPointer, location: PayloadLocation, parser: JSONParser, documents: inout Int,
-    visit: (PayloadLocation, Result<DecodedDocument, PayloadDecodingError>) -> Void
+    visit: (PayloadLocation, consuming Result<DecodedDocument, PayloadDecodingError>) -> Void
   ) -> Bool {
     if slice.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return true }
     documents += 1
@@ -234,7 +234,7 @@ public struct PayloadDecoder: Sendable {
   /// Decodes a whole buffer of NDJSON line by line (a file not named as NDJSON, found to be one).
   private func decodeLines(
     _ bytes: UnsafeRawBufferPointer, path: String, parser: JSONParser,
-    visit: (PayloadLocation, Result<DecodedDocument, PayloadDecodingError>) -> Void
+    visit: (PayloadLocation, consuming Result<DecodedDocument, PayloadDecodingError>) -> Void
   ) -> Int {
     var documents = 0
     var start = 0

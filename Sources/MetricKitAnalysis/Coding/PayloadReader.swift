@@ -69,7 +69,7 @@ public struct PayloadReader: Sendable {
       return discovery
     }
     for item in items {
-      read(item, parser: parser) { visit(resolvingLine($0)) }
+      read(item, parser: parser, visit: visit)
     }
     return discovery
   }
@@ -120,7 +120,7 @@ public struct PayloadReader: Sendable {
       let parser = JSONParser(maximumDepth: reader.limits.maximumDepth)
       while let index = next.take(below: items.count) {
         if let parser {
-          reader.read(items[index], parser: parser) { visit(&accumulator, reader.resolvingLine($0)) }
+          reader.read(items[index], parser: parser) { visit(&accumulator, $0) }
         } else {
           visit(&accumulator, .rejected(Self.parserUnavailable(items[index])))
         }
@@ -146,15 +146,19 @@ public struct PayloadReader: Sendable {
   /// sections gives its metric payload and then its diagnostics (marked as part of a metric payload,
   /// so that it counts once).
   private static func events(
-    _ location: PayloadLocation, _ result: Result<DecodedDocument, PayloadDecodingError>, _ visit: (ReadEvent) -> Void
+    _ location: PayloadLocation, _ result: consuming Result<DecodedDocument, PayloadDecodingError>,
+    _ visit: (ReadEvent) -> Void
   ) {
-    switch result {
+    // The result consumed and each payload consumed into its event: bound from a borrowed result, or
+    // without `consume`, a payload was copied into its event (about a hundred retains) and the
+    // original destroyed.
+    switch consume result {
     case .success(.metricPayload(let payload, let diagnostics)):
-      visit(.payload(payload, location))
-      if let diagnostics { visit(.diagnostics(diagnostics, .metricPayload, location)) }
-    case .success(.diagnosticPayload(let payload, let kind)): visit(.diagnostics(payload, kind, location))
+      visit(.payload(consume payload, location))
+      if let diagnostics { visit(.diagnostics(consume diagnostics, .metricPayload, location)) }
+    case .success(.diagnosticPayload(let payload, let kind)): visit(.diagnostics(consume payload, kind, location))
     case .success(.other(let kind)): visit(.otherDocument(kind, location))
-    case .failure(let error): visit(.rejected(Rejection(location: location, reason: error.description)))
+    case .failure(let error): visit(.rejected(resolvingLine(Rejection(location: location, reason: error.description))))
     }
   }
 
@@ -230,18 +234,18 @@ public struct PayloadReader: Sendable {
     }
   }
 
-  /// Rejections inside a byte range carry line numbers counted from the range; count the lines
-  /// before it (only for rejections, which are rare).
-  func resolvingLine(_ event: ReadEvent) -> ReadEvent {
-    guard case .rejected(var rejection) = event, rejection.location.lineCountedFromByte > 0,
-      let line = rejection.location.line
-    else { return event }
+  /// A rejection inside a byte range carries a line number counted from the range: counts the lines
+  /// before it (only for rejections, which are rare; a decoded payload is handed on as it is, not
+  /// copied through here).
+  private static func resolvingLine(_ rejection: Rejection) -> Rejection {
+    guard rejection.location.lineCountedFromByte > 0, let line = rejection.location.line else { return rejection }
+    var rejection = rejection
     let file = rejection.location.file ?? InputPath(rejection.location.path)
     let before = Self.newlines(in: file, before: rejection.location.lineCountedFromByte)
     rejection.location.line = line + before
     rejection.location.lineCountedFromByte = 0
     rejection.location.file = nil
-    return .rejected(rejection)
+    return rejection
   }
 
   private static func newlines(in path: InputPath, before end: Int) -> Int {

@@ -39,7 +39,7 @@ public struct HodgesLehmannInterval: Sendable, Hashable {
     func weighted(_ s: ScalarSample) -> [(value: Double, count: Int)] {
       guard let values = s.exactValues else { return s.binned.bins }
       var runs: [(value: Double, count: Int)] = []
-      for value in values.sorted() {
+      for value in values.sortedAscending() {
         if let last = runs.last, last.value == value {
           runs[runs.count - 1].count += 1
         } else {

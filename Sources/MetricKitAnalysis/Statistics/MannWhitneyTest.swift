@@ -22,8 +22,8 @@ public struct MannWhitneyTest: Sendable, Hashable {
     guard baseline.allSatisfy(\.isFinite), candidate.allSatisfy(\.isFinite) else {
       throw .invalidInput("non-finite value")
     }
-    let b = baseline.sorted()
-    let c = candidate.sorted()
+    let b = baseline.sortedAscending()
+    let c = candidate.sortedAscending()
     var groups: [(baseline: Int, candidate: Int)] = []
     var (i, j) = (0, 0)
     while i < b.count || j < c.count {

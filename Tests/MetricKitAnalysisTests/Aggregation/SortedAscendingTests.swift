@@ -1,0 +1,74 @@
+import Testing
+
+@testable import MetricKitAnalysis
+
+/// Values sorted by their bit patterns in linear time: the very array `sorted()` returns, bit for bit.
+@Suite("sorted ascending")
+struct SortedAscendingTests {
+  /// The bit patterns, so that `-0.0` and `0.0` (and NaNs) tell apart.
+  private func patterns(_ values: [Double]) -> [UInt64] { values.map(\.bitPattern) }
+
+  @Test func namedCases() {
+    let values: [Double] = [
+      3, -2.5, .infinity, 1e-320, -.infinity, 0, 7, -1e-320, 2.5, .greatestFiniteMagnitude,
+      -.greatestFiniteMagnitude, .leastNormalMagnitude, 1, 1, 3,
+    ]
+    // Repeated past the length sorted by `sorted()` itself.
+    let many = Array((0..<10).map { k in values.map { $0 == 0 || $0.isInfinite ? $0 : $0 * Double(k + 1) } }.joined())
+    #expect(many.count > 64)
+    #expect(patterns(many.sortedAscending()) == patterns(many.sorted()))
+    let sorted = many.sortedAscending()
+    #expect(sorted.first == -.infinity && sorted.last == .infinity)
+    #expect(zip(sorted, sorted.dropFirst()).allSatisfy { $0 <= $1 })
+  }
+
+  @Test func randomValuesOfEveryMagnitudeAndSign() {
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<300 {
+      let n = Int.random(in: 0...3_000, using: &generator)
+      let values = (0..<n).map { _ -> Double in
+        switch Int.random(in: 0..<5, using: &generator) {
+        case 0: Double(bitPattern: generator.next())  // any pattern: subnormals, infinities, NaN rarely
+        case 1: Double(Int.random(in: -5...5, using: &generator))  // ties, and whole numbers
+        case 2: Double.random(in: 0..<1_000, using: &generator)
+        case 3: -Double.random(in: 0..<1e-300, using: &generator)
+        default: Double.random(in: -1e12...1e12, using: &generator)
+        }
+      }
+      #expect(patterns(values.sortedAscending()) == patterns(values.sorted()), "\(n) values")
+    }
+  }
+
+  @Test func valuesOfOneDigitPerPassSkipPassesAndStillSort() {
+    // Whole numbers below 2048: every pass but the top ones moves nothing.
+    let values = (0..<5_000).map { Double(($0 * 7_919) % 2_000) }
+    #expect(patterns(values.sortedAscending()) == patterns(values.sorted()))
+    let same = [Double](repeating: 42, count: 500)
+    #expect(same.sortedAscending() == same)
+  }
+
+  @Test func negativeZeroBesidePositiveKeepsTheOrderOfSorted() {
+    // Equal under `<`, so `sorted()` keeps them as they came; so must this.
+    var values = (0..<200).map { Double($0 % 7) - 3 }
+    values[10] = -0.0
+    values[150] = -0.0
+    #expect(patterns(values.sortedAscending()) == patterns(values.sorted()))
+    #expect(patterns(values.reversed().sortedAscending()) == patterns(values.reversed().sorted()))
+  }
+
+  @Test func aNaNIsLeftWhereSortedLeavesIt() {
+    var values = (0..<200).map { Double(200 - $0) }
+    values[37] = .nan
+    #expect(patterns(values.sortedAscending()) == patterns(values.sorted()))
+  }
+
+  @Test func statisticsOfASampleAreThoseOfItsValuesInOrder() throws {
+    // Mean and type-7 percentiles, by hand: 1…1,000 shuffled, mean 500.5, p50 500.5, p90 900.1.
+    let sample = ScalarSample(Array(1...1_000).map(Double.init).shuffled())
+    let summary = try sample.summary([Percentile(50)!, Percentile(90)!])
+    #expect(abs(summary.mean - 500.5) < 1e-9)
+    #expect(abs(summary.percentiles[0] - 500.5) < 1e-9)
+    #expect(abs(summary.percentiles[1] - 900.1) < 1e-9)
+    #expect(sample.sum == 500_500)
+  }
+}
