@@ -10,14 +10,15 @@ enum MetricKit27Document {
   /// The kind of a root object; nil for any other document.
   static func detect(_ root: JSONValue) -> MetricKit27Document? {
     var hasContext = false
-    var hasResult = false
     for member in root.children {
       switch keys.index(of: member) {
       case 0, 1: return .metricReport
       case 2, 3: hasContext = true
-      default: if DiagnosticReportDecoder.resultKeys.index(of: member) != nil { hasResult = true }
+      default: break
       }
     }
-    return hasContext && hasResult ? .diagnosticReport : nil
+    // The result keys looked for only in a document with a context: not in every legacy payload.
+    guard hasContext else { return nil }
+    return root.children.contains { DiagnosticReportDecoder.resultKeys.index(of: $0) != nil } ? .diagnosticReport : nil
   }
 }
