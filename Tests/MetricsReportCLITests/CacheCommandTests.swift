@@ -380,8 +380,10 @@ struct CacheCommandTests {
         try Data("keep me".utf8).write(to: mine.appendingPathComponent(name))
       }
       let fm = FileManager.default
-      try fm.createSymbolicLink(at: cache.appendingPathComponent("entries/zz"), withDestinationURL: mine)
+      // A prefix folder of the cache's own, chosen before the link beside it exists: a listing's order is
+      // the file system's, and a link taken for a prefix would put the next link in the user's folder.
       let prefix = try #require(try fm.contentsOfDirectory(atPath: cache.appendingPathComponent("entries").path).first)
+      try fm.createSymbolicLink(at: cache.appendingPathComponent("entries/zz"), withDestinationURL: mine)
       try fm.createSymbolicLink(
         at: cache.appendingPathComponent("entries/\(prefix)/\(String(repeating: "0", count: 64))"),
         withDestinationURL: mine.appendingPathComponent("a.txt"))
