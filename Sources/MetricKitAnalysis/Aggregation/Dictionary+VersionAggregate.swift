@@ -5,4 +5,18 @@ extension Dictionary where Value == VersionAggregate {
       if self[key] == nil { self[key] = part } else { self[key]?.merge(part) }
     }
   }
+
+  /// Adds `payload` to the aggregate at `key`, made for `version` with `options` when the key is new.
+  ///
+  /// The aggregate is changed where it is stored: one look-up of the key, and the options only read
+  /// (a `[key, default: …]` subscript copied them into its default's closure for every payload).
+  mutating func add(_ payload: MetricPayload, at key: Key, version: String, options: AggregationOptions) {
+    if let index = index(forKey: key) {
+      values[index].add(payload, options: options)
+    } else {
+      var aggregate = VersionAggregate(version: version, options: options)
+      aggregate.add(payload, options: options)
+      self[key] = aggregate
+    }
+  }
 }

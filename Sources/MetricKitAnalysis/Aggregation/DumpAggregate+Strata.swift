@@ -16,7 +16,7 @@ extension DumpAggregate {
     let cell = admit(
       StratumCell(version: version, group: group, values: stratification.values(of: payload)),
       limit: options.stratumLimit)
-    strata[cell, default: VersionAggregate(version: version, options: options)].add(payload, options: options)
+    strata.add(payload, at: cell, version: version, options: options)
   }
 
   /// Counts a diagnostic in its version's stratum.

@@ -308,21 +308,18 @@ public struct DumpAggregate: Sendable {
         if let groupValue, series[key] == nil {
           groupStarts[VersionGroup(version: version, value: groupValue), default: []].append(key.start)
         }
-        series[key, default: VersionAggregate(version: version, options: options)].add(
-          payload, options: options)
+        series.add(payload, at: key, version: version, options: options)
       } else {
         undatedPayloads += 1
       }
       // A trend reads the series alone (its versions and groups are their sums).
       if options.seriesOnly { return }
     }
-    versions[version, default: VersionAggregate(version: version, options: options)].add(
-      payload, options: options)
+    versions.add(payload, at: version, version: version, options: options)
     if let key = options.grouping, let groupValue {
       grouping = key
       let group = VersionGroup(version: version, value: groupValue)
-      groups[group, default: VersionAggregate(version: version, options: options)].add(
-        payload, options: options)
+      groups.add(payload, at: group, version: version, options: options)
     }
     aggregateStratum(payload, version: version, group: groupValue, day: day, options: options)
   }
