@@ -96,7 +96,9 @@ struct FieldTable<Root>: @unchecked Sendable {
 // The kinds of row. Each takes the keys, then the key path of the field it reads and writes.
 extension FieldTable.Field {
   /// A row reading with `read` into the field at `path` (nil reads as absent), writing a present value
-  /// with `write` (nil for a row that is read only).
+  /// with `write` (nil for a row that is read only). Each member it reads makes two calls through
+  /// closures, the row's and `read`: the kinds of row MetricKit 27 reports use it, the legacy payload's
+  /// kinds store their value themselves (``stored(_:_:write:read:)``).
   static func at<Value>(
     _ keys: [StaticString], _ path: WritableKeyPath<Root, Value?>,
     read: @escaping (JSONValue, inout DecodingContext) throws(PayloadDecodingError) -> Value?,
@@ -109,42 +111,70 @@ extension FieldTable.Field {
       write: write.map { write in { root in root[keyPath: path].map(write) } })
   }
 
+  /// A row whose `read` stores into the field at `path` itself (through a ``FieldSlot`` it captures),
+  /// writing a present value with `write`. One closure a member: decoding a payload calls a row for
+  /// each of its hundred-odd members, and a reading closure called from the row's doubled the calls
+  /// and the code they run, more than the processor's instruction cache holds
+  /// (`Docs/performance.md`).
+  private static func stored<Value>(
+    _ keys: [StaticString], _ path: WritableKeyPath<Root, Value?>, write: @escaping (Value) -> JSONWriter.Value,
+    read: @escaping FieldTable.Read
+  ) -> Self {
+    Self(keys: keys, read: read, write: { root in root[keyPath: path].map(write) })
+  }
+
   /// A string.
   static func string(_ keys: StaticString..., at path: WritableKeyPath<Root, String?>) -> Self {
-    at(
-      keys, path, read: { (value, context) throws(PayloadDecodingError) in try context.string(value) },
-      write: JSONWriter.Value.string)
+    let slot = FieldSlot(path)
+    return stored(
+      keys, path, write: JSONWriter.Value.string,
+      read: { (value, context, root) throws(PayloadDecodingError) in
+        slot.set(try context.string(value), in: &root)
+      })
   }
 
   /// A boolean, also from the strings and numbers collectors write.
   static func flag(_ keys: StaticString..., at path: WritableKeyPath<Root, Bool?>) -> Self {
-    at(
-      keys, path, read: { (value, context) throws(PayloadDecodingError) in try context.flag(value) },
-      write: JSONWriter.Value.bool)
+    let slot = FieldSlot(path)
+    return stored(
+      keys, path, write: JSONWriter.Value.bool,
+      read: { (value, context, root) throws(PayloadDecodingError) in
+        slot.set(try context.flag(value), in: &root)
+      })
   }
 
   /// A non-negative integer.
   static func count(_ keys: StaticString..., at path: WritableKeyPath<Root, Int?>) -> Self {
-    at(
-      keys, path, read: { (value, context) throws(PayloadDecodingError) in try context.count(value) },
-      write: { .integer(Int128($0)) })
+    let slot = FieldSlot(path)
+    return stored(
+      keys, path, write: { .integer(Int128($0)) },
+      read: { (value, context, root) throws(PayloadDecodingError) in
+        slot.set(try context.count(value), in: &root)
+      })
   }
 
   /// A whole number written as a JSON number (exception codes can be large and unsigned).
   static func wholeNumber(_ keys: StaticString..., at path: WritableKeyPath<Root, Int?>) -> Self {
-    at(
-      keys, path, read: { (value, context) throws(PayloadDecodingError) in try context.wholeNumber(value) },
-      write: { .integer(Int128($0)) })
+    let slot = FieldSlot(path)
+    return stored(
+      keys, path, write: { .integer(Int128($0)) },
+      read: { (value, context, root) throws(PayloadDecodingError) in
+        slot.set(try context.wholeNumber(value), in: &root)
+      })
   }
 
   /// A string kept as found: a value of another type reads as absent (`signpostData` records).
   static func lenientString(_ keys: StaticString..., at path: WritableKeyPath<Root, String?>) -> Self {
-    at(keys, path, read: { (value, _) in value.string }, write: JSONWriter.Value.string)
+    let slot = FieldSlot(path)
+    return stored(
+      keys, path, write: JSONWriter.Value.string, read: { (value, _, root) in slot.set(value.string, in: &root) })
   }
 
   /// A boolean kept as found: a value of another type reads as absent.
   static func lenientFlag(_ keys: StaticString..., at path: WritableKeyPath<Root, Bool?>) -> Self {
-    at(keys, path, read: { (value, _) in value.bool }, write: JSONWriter.Value.bool)
+    let slot = FieldSlot(path)
+    return stored(
+      keys, path, write: JSONWriter.Value.bool, read: { (value, _, root) in slot.set(value.bool, in: &root) })
   }
 
   /// A timestamp, written in UTC: with its zone, or zone-less when the root says its zone was assumed.
@@ -165,39 +195,48 @@ extension FieldTable.Field {
 
   /// A duration measurement, in seconds.
   static func seconds(_ keys: StaticString..., at path: WritableKeyPath<Root, Measurement<UnitDuration>?>) -> Self {
-    at(
-      keys, path, read: { (value, context) throws(PayloadDecodingError) in try context.seconds(value) },
-      write: MetricPayloadEncoder.measurement)
+    let slot = FieldSlot(path)
+    return stored(
+      keys, path, write: MetricPayloadEncoder.measurement,
+      read: { (value, context, root) throws(PayloadDecodingError) in
+        slot.set(try context.seconds(value), in: &root)
+      })
   }
 
   /// An amount of data, in megabytes.
   static func megabytes(
     _ keys: StaticString..., at path: WritableKeyPath<Root, Measurement<UnitInformationStorage>?>
   ) -> Self {
-    at(
-      keys, path, read: { (value, context) throws(PayloadDecodingError) in try context.megabytes(value) },
-      write: MetricPayloadEncoder.measurement)
+    let slot = FieldSlot(path)
+    return stored(
+      keys, path, write: MetricPayloadEncoder.measurement,
+      read: { (value, context, root) throws(PayloadDecodingError) in
+        slot.set(try context.megabytes(value), in: &root)
+      })
   }
 
   /// A measurement of `kind` in its base unit, expressed in `unit`.
   static func measurement<U: Dimension>(
     _ keys: StaticString..., kind: MeasurementUnit.Kind, unit: U, at path: WritableKeyPath<Root, Measurement<U>?>
   ) -> Self {
-    at(
-      keys, path,
-      read: { (value, context) throws(PayloadDecodingError) in
-        Measurement(value: try context.measurement(value, kind), unit: unit)
-      }, write: MetricPayloadEncoder.measurement)
+    let slot = FieldSlot(path)
+    return stored(
+      keys, path, write: MetricPayloadEncoder.measurement,
+      read: { (value, context, root) throws(PayloadDecodingError) in
+        slot.set(Measurement(value: try context.measurement(value, kind), unit: unit), in: &root)
+      })
   }
 
   /// A histogram whose bucket edges are measurements of `kind`, in `unit`.
   static func histogram<U: Dimension>(
     _ keys: StaticString..., kind: MeasurementUnit.Kind, unit: U, at path: WritableKeyPath<Root, Histogram<U>?>
   ) -> Self {
-    at(
-      keys, path,
-      read: { (value, context) throws(PayloadDecodingError) in try context.histogram(value, kind: kind, unit: unit) },
-      write: MetricPayloadEncoder.histogram)
+    let slot = FieldSlot(path)
+    return stored(
+      keys, path, write: MetricPayloadEncoder.histogram,
+      read: { (value, context, root) throws(PayloadDecodingError) in
+        slot.set(try context.histogram(value, kind: kind, unit: unit), in: &root)
+      })
   }
 
   /// An average with its standard deviation and sample count, stored divided by `divisor`.
@@ -205,20 +244,24 @@ extension FieldTable.Field {
     _ keys: StaticString..., kind: MeasurementUnit.Kind, unit: U, divisor: Double,
     at path: WritableKeyPath<Root, AverageMeasurement<U>?>
   ) -> Self {
-    at(
-      keys, path,
-      read: { (value, context) throws(PayloadDecodingError) in
-        try context.average(value, kind: kind, unit: unit, divisor: divisor)
-      }, write: { MetricPayloadEncoder.average($0, divisor: divisor) })
+    let slot = FieldSlot(path)
+    return stored(
+      keys, path, write: { MetricPayloadEncoder.average($0, divisor: divisor) },
+      read: { (value, context, root) throws(PayloadDecodingError) in
+        slot.set(try context.average(value, kind: kind, unit: unit, divisor: divisor), in: &root)
+      })
   }
 
   /// A nested object, decoded and encoded with its own table.
   static func section<Section>(
     _ keys: StaticString..., with table: FieldTable<Section>, at path: WritableKeyPath<Root, Section?>
   ) -> Self {
-    at(
-      keys, path, read: { (value, context) throws(PayloadDecodingError) in try context.decode(value, with: table) },
-      write: table.encode)
+    let slot = FieldSlot(path)
+    return stored(
+      keys, path, write: table.encode,
+      read: { (value, context, root) throws(PayloadDecodingError) in
+        slot.set(try context.decode(value, with: table), in: &root)
+      })
   }
 
   /// A nested object whose members are fields of the root itself (`diagnosticMetaData`).
