@@ -98,83 +98,75 @@ extension FieldTable.Field {
   /// A row reading with `read` into the field at `path` (nil reads as absent), writing a present value
   /// with `write` (nil for a row that is read only). Each member it reads makes two calls through
   /// closures, the row's and `read`: the kinds of row MetricKit 27 reports use it, the legacy payload's
-  /// kinds store their value themselves (``stored(_:_:write:read:)``).
+  /// kinds store their value themselves (``stored(_:_:write:reading:)``).
   static func at<Value>(
     _ keys: [StaticString], _ path: WritableKeyPath<Root, Value?>,
     read: @escaping (JSONValue, inout DecodingContext) throws(PayloadDecodingError) -> Value?,
     write: ((Value) -> JSONWriter.Value)?
   ) -> Self {
-    let slot = FieldSlot(path)
-    return Self(
-      keys: keys,
-      read: { (value, context, root) throws(PayloadDecodingError) in slot.set(try read(value, &context), in: &root) },
-      write: write.map { write in { root in root[keyPath: path].map(write) } })
+    stored(keys, path, write: write) { slot in
+      { (value, context, root) throws(PayloadDecodingError) in slot.set(try read(value, &context), in: &root) }
+    }
   }
 
-  /// A row whose `read` stores into the field at `path` itself (through a ``FieldSlot`` it captures),
-  /// writing a present value with `write`. One closure a member: decoding a payload calls a row for
-  /// each of its hundred-odd members, and a reading closure called from the row's doubled the calls
-  /// and the code they run, more than the processor's instruction cache holds
-  /// (`Docs/performance.md`).
+  /// A row whose read stores into the field at `path` itself, through the ``FieldSlot`` of `path` that
+  /// `reading` is given as the row is made, writing a present value with `write` (nil for a row that
+  /// is read only). One closure a member: decoding a payload calls a row for each of its hundred-odd
+  /// members, and a reading closure called from the row's doubled the calls and the code they run,
+  /// more than the processor's instruction cache holds (`Docs/performance.md`).
   private static func stored<Value>(
-    _ keys: [StaticString], _ path: WritableKeyPath<Root, Value?>, write: @escaping (Value) -> JSONWriter.Value,
-    read: @escaping FieldTable.Read
+    _ keys: [StaticString], _ path: WritableKeyPath<Root, Value?>, write: ((Value) -> JSONWriter.Value)?,
+    reading: (FieldSlot<Root, Value?>) -> FieldTable.Read
   ) -> Self {
-    Self(keys: keys, read: read, write: { root in root[keyPath: path].map(write) })
+    Self(
+      keys: keys, read: reading(FieldSlot(path)),
+      write: write.map { write in { root in root[keyPath: path].map(write) } })
   }
 
   /// A string.
   static func string(_ keys: StaticString..., at path: WritableKeyPath<Root, String?>) -> Self {
-    let slot = FieldSlot(path)
-    return stored(
-      keys, path, write: JSONWriter.Value.string,
-      read: { (value, context, root) throws(PayloadDecodingError) in
-        slot.set(try context.string(value), in: &root)
-      })
+    stored(keys, path, write: JSONWriter.Value.string) { slot in
+      { (value, context, root) throws(PayloadDecodingError) in slot.set(try context.string(value), in: &root) }
+    }
   }
 
   /// A boolean, also from the strings and numbers collectors write.
   static func flag(_ keys: StaticString..., at path: WritableKeyPath<Root, Bool?>) -> Self {
-    let slot = FieldSlot(path)
-    return stored(
-      keys, path, write: JSONWriter.Value.bool,
-      read: { (value, context, root) throws(PayloadDecodingError) in
-        slot.set(try context.flag(value), in: &root)
-      })
+    stored(keys, path, write: JSONWriter.Value.bool) { slot in
+      { (value, context, root) throws(PayloadDecodingError) in slot.set(try context.flag(value), in: &root) }
+    }
   }
 
   /// A non-negative integer.
   static func count(_ keys: StaticString..., at path: WritableKeyPath<Root, Int?>) -> Self {
-    let slot = FieldSlot(path)
-    return stored(
+    stored(
       keys, path, write: { .integer(Int128($0)) },
-      read: { (value, context, root) throws(PayloadDecodingError) in
-        slot.set(try context.count(value), in: &root)
+      reading: { slot in
+        { (value, context, root) throws(PayloadDecodingError) in slot.set(try context.count(value), in: &root) }
       })
   }
 
   /// A whole number written as a JSON number (exception codes can be large and unsigned).
   static func wholeNumber(_ keys: StaticString..., at path: WritableKeyPath<Root, Int?>) -> Self {
-    let slot = FieldSlot(path)
-    return stored(
+    stored(
       keys, path, write: { .integer(Int128($0)) },
-      read: { (value, context, root) throws(PayloadDecodingError) in
-        slot.set(try context.wholeNumber(value), in: &root)
+      reading: { slot in
+        { (value, context, root) throws(PayloadDecodingError) in slot.set(try context.wholeNumber(value), in: &root) }
       })
   }
 
   /// A string kept as found: a value of another type reads as absent (`signpostData` records).
   static func lenientString(_ keys: StaticString..., at path: WritableKeyPath<Root, String?>) -> Self {
-    let slot = FieldSlot(path)
-    return stored(
-      keys, path, write: JSONWriter.Value.string, read: { (value, _, root) in slot.set(value.string, in: &root) })
+    stored(keys, path, write: JSONWriter.Value.string) { slot in
+      { (value, _, root) in slot.set(value.string, in: &root) }
+    }
   }
 
   /// A boolean kept as found: a value of another type reads as absent.
   static func lenientFlag(_ keys: StaticString..., at path: WritableKeyPath<Root, Bool?>) -> Self {
-    let slot = FieldSlot(path)
-    return stored(
-      keys, path, write: JSONWriter.Value.bool, read: { (value, _, root) in slot.set(value.bool, in: &root) })
+    stored(keys, path, write: JSONWriter.Value.bool) { slot in
+      { (value, _, root) in slot.set(value.bool, in: &root) }
+    }
   }
 
   /// A timestamp, written in UTC: with its zone, or zone-less when the root says its zone was assumed.
@@ -195,48 +187,40 @@ extension FieldTable.Field {
 
   /// A duration measurement, in seconds.
   static func seconds(_ keys: StaticString..., at path: WritableKeyPath<Root, Measurement<UnitDuration>?>) -> Self {
-    let slot = FieldSlot(path)
-    return stored(
-      keys, path, write: MetricPayloadEncoder.measurement,
-      read: { (value, context, root) throws(PayloadDecodingError) in
-        slot.set(try context.seconds(value), in: &root)
-      })
+    stored(keys, path, write: MetricPayloadEncoder.measurement) { slot in
+      { (value, context, root) throws(PayloadDecodingError) in slot.set(try context.seconds(value), in: &root) }
+    }
   }
 
   /// An amount of data, in megabytes.
   static func megabytes(
     _ keys: StaticString..., at path: WritableKeyPath<Root, Measurement<UnitInformationStorage>?>
   ) -> Self {
-    let slot = FieldSlot(path)
-    return stored(
-      keys, path, write: MetricPayloadEncoder.measurement,
-      read: { (value, context, root) throws(PayloadDecodingError) in
-        slot.set(try context.megabytes(value), in: &root)
-      })
+    stored(keys, path, write: MetricPayloadEncoder.measurement) { slot in
+      { (value, context, root) throws(PayloadDecodingError) in slot.set(try context.megabytes(value), in: &root) }
+    }
   }
 
   /// A measurement of `kind` in its base unit, expressed in `unit`.
   static func measurement<U: Dimension>(
     _ keys: StaticString..., kind: MeasurementUnit.Kind, unit: U, at path: WritableKeyPath<Root, Measurement<U>?>
   ) -> Self {
-    let slot = FieldSlot(path)
-    return stored(
-      keys, path, write: MetricPayloadEncoder.measurement,
-      read: { (value, context, root) throws(PayloadDecodingError) in
+    stored(keys, path, write: MetricPayloadEncoder.measurement) { slot in
+      { (value, context, root) throws(PayloadDecodingError) in
         slot.set(Measurement(value: try context.measurement(value, kind), unit: unit), in: &root)
-      })
+      }
+    }
   }
 
   /// A histogram whose bucket edges are measurements of `kind`, in `unit`.
   static func histogram<U: Dimension>(
     _ keys: StaticString..., kind: MeasurementUnit.Kind, unit: U, at path: WritableKeyPath<Root, Histogram<U>?>
   ) -> Self {
-    let slot = FieldSlot(path)
-    return stored(
-      keys, path, write: MetricPayloadEncoder.histogram,
-      read: { (value, context, root) throws(PayloadDecodingError) in
+    stored(keys, path, write: MetricPayloadEncoder.histogram) { slot in
+      { (value, context, root) throws(PayloadDecodingError) in
         slot.set(try context.histogram(value, kind: kind, unit: unit), in: &root)
-      })
+      }
+    }
   }
 
   /// An average with its standard deviation and sample count, stored divided by `divisor`.
@@ -244,11 +228,12 @@ extension FieldTable.Field {
     _ keys: StaticString..., kind: MeasurementUnit.Kind, unit: U, divisor: Double,
     at path: WritableKeyPath<Root, AverageMeasurement<U>?>
   ) -> Self {
-    let slot = FieldSlot(path)
-    return stored(
+    stored(
       keys, path, write: { MetricPayloadEncoder.average($0, divisor: divisor) },
-      read: { (value, context, root) throws(PayloadDecodingError) in
-        slot.set(try context.average(value, kind: kind, unit: unit, divisor: divisor), in: &root)
+      reading: { slot in
+        { (value, context, root) throws(PayloadDecodingError) in
+          slot.set(try context.average(value, kind: kind, unit: unit, divisor: divisor), in: &root)
+        }
       })
   }
 
@@ -256,12 +241,11 @@ extension FieldTable.Field {
   static func section<Section>(
     _ keys: StaticString..., with table: FieldTable<Section>, at path: WritableKeyPath<Root, Section?>
   ) -> Self {
-    let slot = FieldSlot(path)
-    return stored(
-      keys, path, write: table.encode,
-      read: { (value, context, root) throws(PayloadDecodingError) in
+    stored(keys, path, write: table.encode) { slot in
+      { (value, context, root) throws(PayloadDecodingError) in
         slot.set(try context.decode(value, with: table), in: &root)
-      })
+      }
+    }
   }
 
   /// A nested object whose members are fields of the root itself (`diagnosticMetaData`).
