@@ -202,7 +202,18 @@ public struct PayloadDecoder: Sendable {
 
   /// Whether a file's name says it holds NDJSON.
   static func isLineDelimited(_ path: String) -> Bool {
-    [".ndjson", ".jsonl", ".ndjson.gz", ".jsonl.gz"].contains { path.hasSuffix($0) }
+    path.utf8.withContiguousStorageIfAvailable { isLineDelimited($0) } ?? isLineDelimited(Array(path.utf8))
+  }
+
+  /// Whether a file's name says it holds NDJSON.
+  static func isLineDelimited(_ path: InputPath) -> Bool { isLineDelimited(path.bytes) }
+
+  /// The name endings of NDJSON files, as bytes: compared byte by byte, not as `String.hasSuffix`
+  /// compares (character by character, a cost for every file of a dump).
+  private static let lineDelimitedSuffixes = [".ndjson", ".jsonl", ".ndjson.gz", ".jsonl.gz"].map { Array($0.utf8) }
+
+  private static func isLineDelimited(_ name: some RandomAccessCollection<UInt8>) -> Bool {
+    lineDelimitedSuffixes.contains { name.count >= $0.count && name.suffix($0.count).elementsEqual($0) }
   }
 
   /// Decodes one NDJSON line; blank lines are skipped. The bytes must be followed by padding.

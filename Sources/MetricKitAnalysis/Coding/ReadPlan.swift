@@ -21,7 +21,7 @@ struct ReadPlan {
   static func items(for files: [InputPath], threads: Int, splitThreshold: Int = splitThreshold) -> [Item] {
     var items: [Item] = []
     for path in files {
-      guard PayloadDecoder.isLineDelimited(path.description) else {
+      guard PayloadDecoder.isLineDelimited(path) else {
         items.append(.file(path: path))
         continue
       }

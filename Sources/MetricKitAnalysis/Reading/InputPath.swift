@@ -53,6 +53,8 @@ public struct InputPath: Sendable, Hashable, CustomStringConvertible {
 
   /// Valid UTF-8 decoded as it is; every byte of an invalid sequence shown as `\xNN`.
   static func printable(_ bytes: [UInt8]) -> String {
+    // ASCII, as most paths are, without the generic validation below (called for every file read).
+    if !bytes.contains(where: { $0 >= 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
     if let valid = String(validating: bytes, as: UTF8.self) { return valid }
     var out = ""
     var i = 0
