@@ -42,18 +42,7 @@ public enum SummaryTableRenderer {
       if let by = version.by { out += " — \(by.key) \(TextEscaping.terminalCell(by.value))" }
       out += " — \(version.payloads) payloads\n"
       let body = rows(version, report).map { [TextEscaping.terminalCell($0.metric), $0.unit, $0.count] + $0.cells }
-      let all = [header] + body
-      let widths = header.indices.map { i in all.map { $0[i].count }.max() ?? 0 }
-      for (n, line) in all.enumerated() {
-        var text = ""
-        for (i, cell) in line.enumerated() {
-          let pad = String(repeating: " ", count: widths[i] - cell.count)
-          text += i < 2 ? cell + pad : pad + cell  // names left, numbers right
-          if i + 1 < line.count { text += "  " }
-        }
-        out += "  " + text.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) + "\n"
-        if n == 0 { out += "  " + widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n" }
-      }
+      out += TextTable.render(header: header, rows: body, leftAligned: [0, 1])
       out += "\n"
     }
     if report.versions.isEmpty { out += "No payloads counted.\n\n" }
