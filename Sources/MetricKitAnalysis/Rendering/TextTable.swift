@@ -20,9 +20,15 @@ enum TextTable {
     return out
   }
 
-  /// `line` without the white space it ends with. A loop, not a regular expression: matching `\s+$`
-  /// ran ICU's regular expression engine over every line, some 350,000 instructions a line.
+  /// `line` without the white space it ends with, scalar by scalar (a space that a combining mark
+  /// follows is not at the end). A loop, not a regular expression: matching `\s+$` ran ICU's regular
+  /// expression engine over every line, some 350,000 instructions a line.
   static func trimmingTrailingWhitespace(_ line: String) -> String {
-    String(line[..<(line.lastIndex { !$0.isWhitespace }.map(line.index(after:)) ?? line.startIndex)])
+    let scalars = line.unicodeScalars
+    var end = scalars.endIndex
+    while end > scalars.startIndex, scalars[scalars.index(before: end)].properties.isWhitespace {
+      end = scalars.index(before: end)
+    }
+    return String(scalars[..<end])
   }
 }

@@ -24,7 +24,7 @@ struct TextTableTests {
 
   @Test(arguments: [
     ("a  b   ", "a  b"), ("  a", "  a"), ("   ", ""), ("", ""), ("a\t \u{00A0}\u{3000}", "a"), ("\u{E9}  ", "\u{E9}"),
-    ("a\r\n", "a"),
+    ("a\r\n", "a"), ("a \u{301}", "a \u{301}"), ("a\u{301}  ", "a\u{301}"),
   ])
   func trimsTrailingWhiteSpaceOnly(line: String, expected: String) {
     #expect(TextTable.trimmingTrailingWhitespace(line) == expected)
