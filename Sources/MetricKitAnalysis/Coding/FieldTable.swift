@@ -112,8 +112,8 @@ extension FieldTable.Field {
   /// A row whose read stores into the field at `path` itself, through the ``FieldSlot`` of `path` that
   /// `reading` is given as the row is made, writing a present value with `write` (nil for a row that
   /// is read only). One closure a member: decoding a payload calls a row for each of its hundred-odd
-  /// members, and a reading closure called from the row's doubled the calls and the code they run,
-  /// more than the processor's instruction cache holds (`Docs/performance.md`).
+  /// members, and a reading closure called from the row's doubled the calls and the code they run
+  /// (`Docs/performance.md` measures both).
   private static func stored<Value>(
     _ keys: [StaticString], _ path: WritableKeyPath<Root, Value?>, write: ((Value) -> JSONWriter.Value)?,
     reading: (FieldSlot<Root, Value?>) -> FieldTable.Read
