@@ -200,21 +200,17 @@ public struct PayloadDecoder: Sendable {
     return (try? parser.parse(first) { (root) throws(PayloadDecodingError) in root.kind == .object }) == true
   }
 
-  /// Whether a file's name says it holds NDJSON.
+  /// The name endings of NDJSON files.
+  private static let lineDelimitedSuffixes = [".ndjson", ".jsonl", ".ndjson.gz", ".jsonl.gz"]
+
+  /// Whether a file's name says it holds NDJSON. Its bytes are compared, not its characters as
+  /// `String.hasSuffix` compares them (a cost for every file of a dump).
   static func isLineDelimited(_ path: String) -> Bool {
-    path.utf8.withContiguousStorageIfAvailable { isLineDelimited($0) } ?? isLineDelimited(Array(path.utf8))
+    lineDelimitedSuffixes.contains { path.utf8.reversed().starts(with: $0.utf8.reversed()) }
   }
 
   /// Whether a file's name says it holds NDJSON.
-  static func isLineDelimited(_ path: InputPath) -> Bool { isLineDelimited(path.bytes) }
-
-  /// The name endings of NDJSON files, as bytes: compared byte by byte, not as `String.hasSuffix`
-  /// compares (character by character, a cost for every file of a dump).
-  private static let lineDelimitedSuffixes = [".ndjson", ".jsonl", ".ndjson.gz", ".jsonl.gz"].map { Array($0.utf8) }
-
-  private static func isLineDelimited(_ name: some RandomAccessCollection<UInt8>) -> Bool {
-    lineDelimitedSuffixes.contains { name.count >= $0.count && name.suffix($0.count).elementsEqual($0) }
-  }
+  static func isLineDelimited(_ path: InputPath) -> Bool { lineDelimitedSuffixes.contains(where: path.hasSuffix) }
 
   /// Decodes one NDJSON line; blank lines are skipped. The bytes must be followed by padding.
   /// `documents` counts the lines decoded so far in the file and enforces the per-file limit.

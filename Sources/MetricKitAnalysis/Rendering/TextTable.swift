@@ -1,5 +1,3 @@
-import Foundation
-
 /// An aligned text table for a terminal: a header, a rule under it, and rows, each indented two
 /// spaces, columns two spaces apart, trailing spaces trimmed.
 enum TextTable {
