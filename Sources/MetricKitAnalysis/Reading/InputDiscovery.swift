@@ -28,8 +28,14 @@ public struct InputDiscovery: Sendable {
     public var ignored: [InputPath] = []
     /// Paths that name a file already listed (same device and inode): read once, counted here.
     public var duplicates: [InputPath] = []
-    /// What the one `stat` of each file in `files` said, in the same order.
+    /// The identity (device and inode) of each file in `files`, in the same order.
+    var identities: [FileIdentity] = []
+    /// What the one `stat` of each file in `files` said, in the same order, when the discovery records
+    /// statuses (``InputDiscovery/recordsStatuses``); empty otherwise.
     var statuses: [FileStatus] = []
+    /// The folders' entries whose `stat` was taken one by one (the others' identities are their
+    /// folder's listing's).
+    var entriesLookedAt = 0
     /// Folders taken as they were last listed or summarized (``FolderMemory``), without listing them.
     var recalledFolders = 0
     /// Folders taken whole from their summaries, in order: their files are not in `files`.
@@ -46,7 +52,7 @@ public struct InputDiscovery: Sendable {
     /// Whether `path` is one of the files to read (the same device and inode).
     public func includes(fileAt path: InputPath) -> Bool {
       guard let identity = FileStatus(at: path)?.identity else { return false }
-      if statuses.contains(where: { $0.identity == identity }) { return true }
+      if identities.contains(identity) { return true }
       // A summarized folder whose identities could hold it: its files named, or, when they cannot be,
       // its entries listed again.
       return summarized.contains { folder in
@@ -64,8 +70,7 @@ public struct InputDiscovery: Sendable {
     private func namedRuns() -> [ClosedRange<FileIdentity>] {
       var runs: [ClosedRange<FileIdentity>] = []
       var next = 0
-      for (i, status) in statuses.enumerated() {
-        let identity = status.identity
+      for (i, identity) in identities.enumerated() {
         var split = false
         while next < summarized.count, summarized[next].position <= i {
           split = true
@@ -144,6 +149,7 @@ public struct InputDiscovery: Sendable {
         keptFolders[k].files = (keptFolders[k].files.lowerBound + shift)..<(keptFolders[k].files.upperBound + shift)
       }
       (files, statuses, summarized) = (newFiles, newStatuses, kept)
+      identities = statuses.map(\.identity)  // (a summarized folder is a cache's: every status recorded)
       return true
     }
 
@@ -155,15 +161,16 @@ public struct InputDiscovery: Sendable {
       // a sort of the runs tell.
       let runs = namedRuns().sorted { $0.lowerBound < $1.lowerBound }
       if zip(runs, runs.dropFirst()).allSatisfy({ $0.upperBound < $1.lowerBound }) { return }
-      let order = statuses.indices.sorted { (statuses[$0].identity, $0) < (statuses[$1].identity, $1) }
+      let order = identities.indices.sorted { (identities[$0], $0) < (identities[$1], $1) }
       var repeated = [Bool](repeating: false, count: files.count)
-      for (a, b) in zip(order, order.dropFirst()) where statuses[a].identity == statuses[b].identity {
+      for (a, b) in zip(order, order.dropFirst()) where identities[a] == identities[b] {
         repeated[b] = true
       }
       guard repeated.contains(true) else { return }
       duplicates += files.indices.filter { repeated[$0] }.map { files[$0] }
       files = files.indices.filter { !repeated[$0] }.map { files[$0] }
-      statuses = statuses.indices.filter { !repeated[$0] }.map { statuses[$0] }
+      identities = identities.indices.filter { !repeated[$0] }.map { identities[$0] }
+      if !statuses.isEmpty { statuses = statuses.indices.filter { !repeated[$0] }.map { statuses[$0] } }
       keptFolders = []  // their files moved
     }
   }
@@ -198,6 +205,14 @@ public struct InputDiscovery: Sendable {
   let memory: (any FolderMemory)?
   /// Whether a folder is taken whole from its summary in `memory` (otherwise from its listing).
   let takesSummaries: Bool
+  /// Whether each file's `stat` is taken and kept in ``Result/statuses``, as a cache's keys need. When
+  /// not, a regular file inside a folder is known by the folder's listing (its inode number on the
+  /// folder's device) once the folder's first regular file's `stat` agreed with its listing: one
+  /// look-up a file fewer. That trusts a file system to list all of a folder's inode numbers as `stat`
+  /// gives them if it does the first's (ext4, XFS, btrfs, tmpfs and APFS do; overlayfs over several
+  /// file systems gives files another device, so its folders are looked at file by file). A file
+  /// mounted over an entry is read, but not known as the same file as its other paths.
+  let recordsStatuses: Bool
 
   /// How long nothing in a folder must have been modified for its listing to be kept: a file still
   /// being written, in place, is modified again within that time.
@@ -206,7 +221,7 @@ public struct InputDiscovery: Sendable {
   /// Creates a discovery of the files ending in `fileSuffixes` (payload files by default), or of every
   /// file with nil.
   public init(fileSuffixes: [String]? = InputDiscovery.payloadFileSuffixes) {
-    self.init(fileSuffixes: fileSuffixes, memory: nil)
+    self.init(fileSuffixes: fileSuffixes, memory: nil, recordsStatuses: false)
   }
 
   /// A discovery that keeps, in `memory`, each folder of files in which nothing had been modified for
@@ -214,11 +229,13 @@ public struct InputDiscovery: Sendable {
   /// size, times) is unchanged: a file created, removed or renamed in it changes that, a file
   /// rewritten or appended to in place does not (that is what this trusts).
   /// Such a folder is taken whole from its summary, with `takesSummaries`, when `memory` keeps one.
+  /// Every file's `stat` is recorded (with `memory` nil too: a cache that checks every file).
   init(
     fileSuffixes: [String]? = InputDiscovery.payloadFileSuffixes, memory: (any FolderMemory)?,
-    takesSummaries: Bool = true
+    takesSummaries: Bool = true, recordsStatuses: Bool = true
   ) {
     (self.fileSuffixes, self.memory, self.takesSummaries) = (fileSuffixes, memory, takesSummaries)
+    self.recordsStatuses = recordsStatuses || memory != nil
     suffixBytes = fileSuffixes?.map { Array($0.utf8) }
   }
 
@@ -241,7 +258,7 @@ public struct InputDiscovery: Sendable {
       if (info.st_mode & S_IFMT) == S_IFDIR {
         walk(directory: path, status: FileStatus(info), into: &result, visited: &visitedDirectories)
       } else {
-        Self.add(path, FileStatus(info), to: &result)
+        add(path, FileStatus(info), to: &result)
       }
     }
     result.discovery = self
@@ -306,9 +323,10 @@ public struct InputDiscovery: Sendable {
     }
   }
 
-  private static func add(_ path: InputPath, _ status: FileStatus, to result: inout Result) {
+  private func add(_ path: InputPath, _ status: FileStatus, to result: inout Result) {
     result.files.append(path)
-    result.statuses.append(status)
+    result.identities.append(status.identity)
+    if recordsStatuses { result.statuses.append(status) }
   }
 
   /// Whether a file of this name, found inside a directory, is read.
@@ -330,13 +348,18 @@ public struct InputDiscovery: Sendable {
     enum Entry {
       case directory(InputPath, FileStatus)
       case file(InputPath, FileStatus)
+      /// A regular file known by its folder's listing: its device and inode.
+      case listed(InputPath, FileIdentity)
     }
     let now = memory == nil ? 0 : Self.now()
     var pending: [Entry] = [.directory(directory, status)]
     while let entry = pending.popLast() {
       switch entry {
       case .file(let path, let status):
-        Self.add(path, status, to: &result)
+        add(path, status, to: &result)
+      case .listed(let path, let identity):
+        result.files.append(path)
+        result.identities.append(identity)
       case .directory(let dir, let folderStatus):
         guard visited.insert(folderStatus.identity).inserted else { continue }  // a symbolic-link loop, or seen before
         if takesSummaries, let summary = memory?.summary(of: dir), summary.status == folderStatus {
@@ -353,7 +376,7 @@ public struct InputDiscovery: Sendable {
             let name = kept.name(i)
             let path = dir.appending(name)
             if wants(name) {
-              Self.add(path, kept.statuses[i], to: &result)
+              add(path, kept.statuses[i], to: &result)
             } else {
               result.ignored.append(path)
               ignored.append(Array(name))
@@ -375,9 +398,11 @@ public struct InputDiscovery: Sendable {
         let descriptor = dirfd(handle)
         // The names in one buffer, each followed by a NUL, sorted as spans of it (without the NUL): a
         // folder may hold thousands, and sorting arrays of arrays retains and releases on every
-        // comparison.
+        // comparison. Each with the listing's type and inode number.
         var pool: [UInt8] = []
-        var spans: [Range<Int>] = []
+        var spans: [(name: Range<Int>, type: Int, inode: UInt64)] = []
+        // Whether the listing tells a regular file's identity: asked of the first regular file's `stat`.
+        var listingTells: Bool? = recordsStatuses ? false : nil
         // Kept only when every entry is a regular file or a hidden folder, none a link (told by the
         // listing's own type, without a `stat`).
         var listing: FolderListing? = memory == nil ? nil : FolderListing(status: folderStatus)
@@ -386,28 +411,39 @@ public struct InputDiscovery: Sendable {
           if type == Int(DT_LNK) || type == Int(DT_UNKNOWN) { listing = nil }
           Self.withName(of: entry) { name in
             guard !name.elementsEqual([0x2E]), !name.elementsEqual([0x2E, 0x2E]) else { return }
-            spans.append(pool.count..<(pool.count + name.count))
+            spans.append((pool.count..<(pool.count + name.count), type, UInt64(entry.pointee.d_ino)))
             pool += name
             pool.append(0)
           }
         }
         pool.withUnsafeBytes { bytes in
           spans.sort {
-            UnsafeRawBufferPointer(rebasing: bytes[$0]).precedesBytewise(UnsafeRawBufferPointer(rebasing: bytes[$1]))
+            UnsafeRawBufferPointer(rebasing: bytes[$0.name]).precedesBytewise(
+              UnsafeRawBufferPointer(rebasing: bytes[$1.name]))
           }
         }
         var children: [Entry] = []
         var ignored: [[UInt8]] = []
         for span in spans {
-          let name = pool[span]
+          let name = pool[span.name]
           let path = dir.appending(name)
           let hidden = name.first == UInt8(ascii: ".")
           let wanted = wants(name)
-          // One fstatat per entry, relative to the open directory: the kind after following links,
-          // and the identity that finds loops and duplicates.
+          if listingTells == true && span.type == Int(DT_REG) {
+            if wanted {
+              children.append(.listed(path, FileIdentity(device: folderStatus.device, inode: span.inode)))
+            } else {
+              result.ignored.append(path)
+            }
+            continue
+          }
+          // Otherwise one fstatat, relative to the open directory: the kind after following links, and
+          // the identity that finds loops and duplicates.
+          result.entriesLookedAt += 1
           var info = stat()
           let status = pool.withUnsafeBytes { bytes in
-            fstatat(descriptor, (bytes.baseAddress! + span.lowerBound).assumingMemoryBound(to: CChar.self), &info, 0)
+            fstatat(
+              descriptor, (bytes.baseAddress! + span.name.lowerBound).assumingMemoryBound(to: CChar.self), &info, 0)
           }
           guard status == 0 else {
             // A dangling link or an entry gone since the listing: worth a word only when its name
@@ -423,6 +459,9 @@ public struct InputDiscovery: Sendable {
               listing = nil
             }
           case S_IFREG:
+            if listingTells == nil && span.type == Int(DT_REG) {
+              listingTells = FileIdentity(info) == FileIdentity(device: folderStatus.device, inode: span.inode)
+            }
             if wanted {
               children.append(.file(path, FileStatus(info)))
             } else {

@@ -120,7 +120,7 @@ struct FolderSummaryTests {
         fingerprint: DumpAggregate.cacheFingerprint(reader: PayloadReader(), filter: PayloadFilter(), options: options))
       let memory = CachedFolderMemory(
         cache: cache, keyBase: keyBase, fileSuffixes: InputDiscovery.payloadFileSuffixes)
-      let walked = InputDiscovery().discover([root])
+      let walked = InputDiscovery(memory: nil).discover([root])
       for folder in folders {
         let kept = try #require(memory.summary(of: InputPath("\(root)/\(folder)")))
         let positions = walked.files.indices.filter { walked.files[$0].description.hasPrefix("\(root)/\(folder)/") }

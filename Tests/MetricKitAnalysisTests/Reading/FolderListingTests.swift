@@ -58,7 +58,7 @@ struct FolderListingTests {
     try withTemporaryDirectory { dir in
       let root = try Self.makeDump(in: dir)
       let memory = Memory()
-      let walked = InputDiscovery().discover([root])
+      let walked = InputDiscovery(memory: nil).discover([root])
       #expect(
         walked.files.map(\.description)
           == ["a.json", "b.json", "c.ndjson"].flatMap { name in
@@ -79,13 +79,13 @@ struct FolderListingTests {
       try handle.close()
       let trusted = InputDiscovery(memory: memory).discover([root])
       #expect(Self.same(trusted, walked) && trusted.recalledFolders == 2)
-      #expect(InputDiscovery().discover([root]).statuses != walked.statuses)
+      #expect(InputDiscovery(memory: nil).discover([root]).statuses != walked.statuses)
 
       // A file created in a folder changes the folder: it is listed again (and, fresh, not kept).
       try Data("{}".utf8).write(to: URL(fileURLWithPath: "\(root)/2024-01-02/d.json"))
       let added = InputDiscovery(memory: memory).discover([root])
       // (The folder of the file rewritten is still taken as kept: only its `stat` differs from a walk's.)
-      let walkedAgain = InputDiscovery().discover([root])
+      let walkedAgain = InputDiscovery(memory: nil).discover([root])
       #expect(added.files == walkedAgain.files && added.ignored == walkedAgain.ignored)
       #expect(added.statuses.dropFirst() == walkedAgain.statuses.dropFirst())
       #expect(added.recalledFolders == 1 && added.files.count == 7)

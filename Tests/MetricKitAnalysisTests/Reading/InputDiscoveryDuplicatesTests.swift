@@ -6,11 +6,12 @@ import Testing
 /// duplicates, whatever order the identities come in: checked against a set of the identities seen.
 @Suite("discovery's duplicates")
 struct InputDiscoveryDuplicatesTests {
-  /// A result listing one path a status, the paths numbered in order.
+  /// A result listing one path an identity and a status, the paths numbered in order.
   static func result(_ identities: [(device: UInt64, inode: UInt64)]) -> InputDiscovery.Result {
     var result = InputDiscovery.Result()
     for (n, identity) in identities.enumerated() {
       result.files.append(InputPath("f\(n)"))
+      result.identities.append(FileIdentity(device: identity.device, inode: identity.inode))
       result.statuses.append(
         FileStatus(device: identity.device, inode: identity.inode, size: Int64(n), modified: 0, changed: 0))
     }
