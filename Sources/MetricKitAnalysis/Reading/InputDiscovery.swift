@@ -323,10 +323,16 @@ public struct InputDiscovery: Sendable {
     }
   }
 
+  /// Lists a file whose `stat` was taken (its status kept when statuses are recorded).
   private func add(_ path: InputPath, _ status: FileStatus, to result: inout Result) {
-    result.files.append(path)
-    result.identities.append(status.identity)
+    Self.add(path, status.identity, to: &result)
     if recordsStatuses { result.statuses.append(status) }
+  }
+
+  /// Lists a file by its identity.
+  private static func add(_ path: InputPath, _ identity: FileIdentity, to result: inout Result) {
+    result.files.append(path)
+    result.identities.append(identity)
   }
 
   /// Whether a file of this name, found inside a directory, is read.
@@ -358,8 +364,7 @@ public struct InputDiscovery: Sendable {
       case .file(let path, let status):
         add(path, status, to: &result)
       case .listed(let path, let identity):
-        result.files.append(path)
-        result.identities.append(identity)
+        Self.add(path, identity, to: &result)
       case .directory(let dir, let folderStatus):
         guard visited.insert(folderStatus.identity).inserted else { continue }  // a symbolic-link loop, or seen before
         if takesSummaries, let summary = memory?.summary(of: dir), summary.status == folderStatus {
