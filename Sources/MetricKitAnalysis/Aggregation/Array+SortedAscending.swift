@@ -11,18 +11,121 @@ extension Array where Element == Double {
   /// It returns what `sorted()` returns, bit for bit: equal values are indistinguishable, save a
   /// negative zero beside a positive one, and an array with a negative zero or a NaN (which has no
   /// place in an order) is sorted by `sorted()` itself. So is an array of fewer than 512 values, for
-  /// which the passes' fixed cost (their 96 KB of counts) is more than a comparison sort's; from 1,024
+  /// which the passes' fixed cost (their 48 KB of counts) is more than a comparison sort's; from 1,024
   /// values on, this takes half its time.
+  ///
+  /// Values already in ascending order are returned as they are, after one pass that finds them so:
+  /// an evaluation puts each sample in order once (``ScalarSample/ascending()``), and the statistics
+  /// that sort it again (its sums, its ranks, its percentiles) then cost a pass each. Values held
+  /// mostly in long ascending runs are merged from them instead of sorted digit by digit: a cache
+  /// keeps its merged samples in order, and a new day's values come after them.
   func sortedAscending() -> [Double] {
     let n = count
-    guard n >= 512, !contains(where: { $0.isNaN || ($0 == 0 && $0.sign == .minus) }) else { return sorted() }
+    var ordered = true
+    var special = false
+    withUnsafeBufferPointer { values in
+      var previous = -Double.infinity
+      for value in values {
+        // A NaN fails both comparisons, as `sorted()` would place it anywhere; a negative zero sorts
+        // beside a positive one in an order `sorted()` alone decides.
+        if !(previous <= value) { ordered = false }
+        if value.isNaN || (value == 0 && value.sign == .minus) { special = true }
+        previous = value
+      }
+    }
+    if special { return sorted() }
+    if ordered { return self }
+    guard n >= 512, n <= Int(UInt32.max) else { return sorted() }
+    return mergingLongRuns() ?? radixSorted()
+  }
+
+  /// The values (neither NaN nor negative zero) in order from their ascending runs, when runs of 256
+  /// values or more hold most of them (nil otherwise): the shorter runs' values sorted together, then
+  /// every piece merged with its neighbour, round after round. A sample read back in order with a few
+  /// new values after it, or several such samples one after another (a stratum's), sorts so in a few
+  /// sequential passes.
+  func mergingLongRuns() -> [Double]? {
+    let n = count
+    let longRun = 256
+    guard n >= longRun else { return nil }
+    var pieces: [Range<Int>] = []
+    var ordered: [Double] = []
+    var rest: [Double] = []
+    ordered.reserveCapacity(n)
+    withUnsafeBufferPointer { values in
+      var start = 0
+      for i in 1...n where i == n || values[i] < values[i - 1] {
+        let run = UnsafeBufferPointer(rebasing: values[start..<i])
+        if run.count >= longRun {
+          pieces.append(ordered.count..<(ordered.count + run.count))
+          ordered.append(contentsOf: run)
+        } else {
+          rest.append(contentsOf: run)
+        }
+        start = i
+      }
+    }
+    guard rest.count * 2 < n else { return nil }
+    if !rest.isEmpty {
+      pieces.append(ordered.count..<n)
+      ordered.append(contentsOf: rest.sortedAscending())
+    }
+    var spare = [Double](unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
+    while pieces.count > 1 {
+      var merged: [Range<Int>] = []
+      ordered.withUnsafeBufferPointer { from in
+        spare.withUnsafeMutableBufferPointer { to in
+          var k = 0
+          while k < pieces.count {
+            guard k + 1 < pieces.count else {
+              // The odd piece out moves as it is.
+              let piece = pieces[k]
+              _ = UnsafeMutableBufferPointer(rebasing: to[piece]).update(fromContentsOf: from[piece])
+              merged.append(piece)
+              break
+            }
+            let (a, b) = (pieces[k], pieces[k + 1])
+            var (i, j, o) = (a.lowerBound, b.lowerBound, a.lowerBound)
+            while i < a.upperBound && j < b.upperBound {
+              if from[j] < from[i] {
+                to[o] = from[j]
+                j &+= 1
+              } else {
+                to[o] = from[i]
+                i &+= 1
+              }
+              o &+= 1
+            }
+            while i < a.upperBound {
+              to[o] = from[i]
+              (i, o) = (i &+ 1, o &+ 1)
+            }
+            while j < b.upperBound {
+              to[o] = from[j]
+              (j, o) = (j &+ 1, o &+ 1)
+            }
+            merged.append(a.lowerBound..<b.upperBound)
+            k += 2
+          }
+        }
+      }
+      swap(&ordered, &spare)
+      pieces = merged
+    }
+    return ordered
+  }
+
+  /// The values in order by their bit patterns, 11 bits a pass.
+  private func radixSorted() -> [Double] {
+    let n = count
     let bits = 11
     let passes = (64 + bits - 1) / bits
     let radix = 1 << bits
     let mask = UInt64(radix - 1)
     var keys = map(Self.ascendingKey)
-    var spare = [UInt64](repeating: 0, count: n)
-    var counts = [Int](repeating: 0, count: passes * radix)
+    // Left uninitialized: every slot a pass reads, the pass before wrote.
+    var spare = [UInt64](unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
+    var counts = [UInt32](repeating: 0, count: passes * radix)
     keys.withUnsafeMutableBufferPointer { keys in
       spare.withUnsafeMutableBufferPointer { spare in
         counts.withUnsafeMutableBufferPointer { counts in
@@ -33,12 +136,12 @@ extension Array where Element == Double {
           for pass in 0..<passes {
             let digits = UnsafeMutableBufferPointer(rebasing: counts[(pass * radix)..<((pass + 1) * radix)])
             let shift = UInt64(pass * bits)
-            if digits[Int((from[0] &>> shift) & mask)] == n { continue }  // moves nothing
-            var start = 0
+            if digits[Int((from[0] &>> shift) & mask)] == UInt32(n) { continue }  // moves nothing
+            var start: UInt32 = 0
             for d in 0..<radix { (digits[d], start) = (start, start &+ digits[d]) }
             for key in from {
               let d = Int((key &>> shift) & mask)
-              to[digits[d]] = key
+              to[Int(digits[d])] = key
               digits[d] &+= 1
             }
             swap(&from, &to)

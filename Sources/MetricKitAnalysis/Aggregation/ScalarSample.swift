@@ -105,6 +105,16 @@ public struct ScalarSample: Sendable, Hashable {
     return (values, sorted.reduce(0) { $0 + $1 * $1 })
   }
 
+  /// The same values, with the exact ones in ascending order: the statistics that sort them (``sums``,
+  /// the rank tests' tie groups, the percentiles) then find them in order, so that a sample evaluated
+  /// several ways is sorted once. A sketch is returned as it is.
+  func ascending() -> ScalarSample {
+    guard folded == nil else { return self }
+    var sample = self
+    sample.exact = exact.sortedAscending()
+    return sample
+  }
+
   /// The largest value (exact in both forms); nil when empty.
   public var maximum: Double? {
     if let folded { folded.count > 0 ? folded.maximum : nil } else { exact.max() }

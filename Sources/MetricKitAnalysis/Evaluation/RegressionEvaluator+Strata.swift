@@ -8,7 +8,7 @@ extension RegressionEvaluator {
     _ rule: RegressionRule, _ strata: MatchedStrata, candidate: VersionAggregate,
     pooled: (PooledStatistics, PooledStatistics), standardized: (PooledStatistics, PooledStatistics)
   ) -> (RuleResult, (worse: Double, better: Double)?) {
-    let samples = strata.strata.map {
+    var samples = strata.strata.map {
       (baseline: Self.sample(rule, $0.baseline), candidate: Self.sample(rule, $0.candidate))
     }
     let nb = samples.reduce(0) { $0 + $1.baseline.count }
@@ -42,6 +42,8 @@ extension RegressionEvaluator {
       result.changeInterval = test.changeInterval
       return (result, (worse, better))
     }
+    // In order once: the rank test and the interval below each read every stratum's values sorted.
+    samples = samples.map { ($0.baseline.ascending(), $0.candidate.ascending()) }
     guard let (test, opposite) = try? VanElterenTest.bothWays(strata: samples, candidateLarger: lowerIsBetter) else {
       return (result, nil)
     }

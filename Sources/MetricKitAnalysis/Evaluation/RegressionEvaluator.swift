@@ -170,13 +170,17 @@ public struct RegressionEvaluator: Sendable {
           result.changeInterval = test.changeInterval
           tested = (worse, better)
         }
-      } else if let (test, opposite) = try? MannWhitneyTest.bothWays(
-        baseline: b, candidate: c, candidateLarger: lowerIsBetter)
-      {
-        result.test = test
-        result.pValue = test.pValue
-        result.changeInterval = Self.changeInterval(rule, b, c, reference: pb.value, change: result.change)
-        tested = (test.pValue, opposite.pValue)
+      } else {
+        // In order once: the rank test and the interval each read the values sorted.
+        let (b, c) = (b.ascending(), c.ascending())
+        if let (test, opposite) = try? MannWhitneyTest.bothWays(
+          baseline: b, candidate: c, candidateLarger: lowerIsBetter)
+        {
+          result.test = test
+          result.pValue = test.pValue
+          result.changeInterval = Self.changeInterval(rule, b, c, reference: pb.value, change: result.change)
+          tested = (test.pValue, opposite.pValue)
+        }
       }
     }
     return (result, tested)

@@ -62,6 +62,80 @@ struct SortedAscendingTests {
     #expect(patterns(values.sortedAscending()) == patterns(values.sorted()))
   }
 
+  @Test func valuesAlreadyInOrderAreReturnedAsTheyAre() {
+    var generator = SystemRandomNumberGenerator()
+    for n in [0, 1, 2, 511, 512, 3_000] {
+      let values =
+        (0..<n).map { _ in Double(Int.random(in: -50...50, using: &generator)) * 0.25 }.sorted()
+        + [.infinity]
+      let ordered = values.sortedAscending()
+      #expect(patterns(ordered) == patterns(values.sorted()), "\(n) values")
+      // Not copied: the same storage comes back.
+      let same = values.withUnsafeBufferPointer { a in
+        ordered.withUnsafeBufferPointer { $0.baseAddress == a.baseAddress }
+      }
+      #expect(same, "\(n) values")
+    }
+    // One value out of place at either end, or a NaN or a negative zero among ordered values: sorted
+    // as `sorted()` sorts them.
+    let ascending = (0..<2_000).map { Double($0) / 3 }
+    for values in [
+      ascending + [-1], [1e9] + ascending, ascending + [.nan], [-0.0] + ascending.dropFirst(),
+      Array(ascending[..<700]) + [-0.0, 0.0] + ascending[700...],
+    ] {
+      #expect(patterns(values.sortedAscending()) == patterns(values.sorted()))
+    }
+  }
+
+  @Test func valuesInLongRunsAreMergedIntoWhatSortedReturns() {
+    var generator = SystemRandomNumberGenerator()
+    func run(_ count: Int) -> [Double] {
+      (0..<count).map { _ in Double(Int.random(in: -1_000...1_000, using: &generator)) / 8 }.sorted()
+    }
+    func shuffled(_ count: Int) -> [Double] {
+      (0..<count).map { _ in Double.random(in: -200...200, using: &generator) }
+    }
+    let merged: [[Double]] = [
+      run(5_000) + shuffled(300),  // a kept sample and a new day's values
+      run(256) + [-1e9] + run(256),  // two runs of the shortest length
+      run(900) + shuffled(40) + run(700) + shuffled(10) + run(3_000),  // a stratum of three
+      run(400) + [-1e9] + run(300) + [-1e9] + run(1_000) + [-1e9] + run(2_000) + [-1e9] + run(600),  // five pieces
+      shuffled(600) + run(1_000),  // short runs first
+    ]
+    for values in merged {
+      #expect(values.mergingLongRuns().map(patterns) == patterns(values.sorted()), "\(values.count) values")
+      #expect(patterns(values.sortedAscending()) == patterns(values.sorted()), "\(values.count) values")
+    }
+    let sortedByDigits: [[Double]] = [
+      run(300) + shuffled(500),  // mostly short runs
+      (0..<3_000).map { Double(3_000 - $0) },  // descending: every run one value long
+    ]
+    for values in sortedByDigits {
+      #expect(values.mergingLongRuns() == nil, "\(values.count) values")
+      #expect(patterns(values.sortedAscending()) == patterns(values.sorted()), "\(values.count) values")
+    }
+  }
+
+  @Test func aSampleInOrderHasTheStatisticsOfTheSampleAsItCame() throws {
+    var generator = SystemRandomNumberGenerator()
+    let values = (0..<5_000).map { _ in Double.random(in: -10...1_000, using: &generator) }
+    let sample = ScalarSample(values)
+    let ordered = sample.ascending()
+    #expect(ordered.exactValues.map(patterns) == patterns(values.sorted()))
+    #expect(ordered.sum.bitPattern == sample.sum.bitPattern)
+    #expect(ordered.sums.squares.bitPattern == sample.sums.squares.bitPattern)
+    let p = [Percentile(50)!, Percentile(99)!]
+    #expect(try ordered.summary(p).percentiles == sample.summary(p).percentiles)
+    #expect(try ordered.mean().bitPattern == sample.mean().bitPattern)
+    let other = ScalarSample((0..<3_000).map { _ in Double(Int.random(in: 0...900, using: &generator)) })
+    let test = try MannWhitneyTest(baseline: sample, candidate: other)
+    let orderedTest = try MannWhitneyTest(baseline: ordered, candidate: other.ascending())
+    #expect(orderedTest == test)
+    // A sketch has no order of its own to take.
+    let sketched = ScalarSample(values, exactLimit: 100)
+    #expect(sketched.ascending() == sketched)
+  }
+
   @Test func statisticsOfASampleAreThoseOfItsValuesInOrder() throws {
     // Mean and type-7 percentiles, by hand: 1…1,000 shuffled, mean 500.5, p50 500.5, p90 900.1.
     let sample = ScalarSample(Array(1...1_000).map(Double.init).shuffled())
