@@ -129,6 +129,9 @@ public struct CachedReading: Sendable {
   struct Listing: Sendable {
     var discovery: InputDiscovery.Result
     var keys: [(contents: [String]?, key: String)?]
+    /// The few batches a reading of outlines read from their files (a new day's), whole, by entry
+    /// key: the reading again takes them as they are instead of decoding the entries just stored.
+    var parts: [String: DumpAggregate] = [:]
   }
 
   /// What this reading listed and keyed, for a reading of the same inputs again.
@@ -286,6 +289,8 @@ public struct CachedReading: Sendable {
       var unknownSeries: [SeriesKey] = []
       var entriesRead: [String] = []
       var toRead: [Int] = []
+      /// Batches read whole from their files, by entry key, kept for ``Listing/parts``.
+      var parts: [(String, DumpAggregate)] = []
 
       /// Merges a batch's part, the entry `key`'s (nil: not through the cache).
       mutating func merge(_ part: DumpAggregate, entry key: String?) {
@@ -300,6 +305,12 @@ public struct CachedReading: Sendable {
         let i = pending[n]
         guard let key = keys[i]?.key else {
           pass.toRead.append(i)
+          return
+        }
+        if let part = listing?.parts[key] {
+          pass.merge(part, entry: key)
+          pass.use.hits += 1
+          pass.use.filesFromCache += batches[i].count
           return
         }
         let lookup =
@@ -334,29 +345,58 @@ public struct CachedReading: Sendable {
     }
     (self.cache, self.request, standardInputPart) = (cache, request, standardInput)
     let allFiles = readFiles
-    // Read, and stored: one batch takes every thread, several take one each.
-    let perBatchThreads = toRead.count == 1 ? threads : 1
-    let read = run(
-      toRead.count,
-      { pass, n, _ in
-        let i = toRead[n]
-        var part = DumpAggregate(limits: limits)
-        let accumulators = reader.read(
-          files: Array(allFiles.files[batches[i]]), threads: perBatchThreads,
-          makeAccumulator: { DumpAggregate(limits: limits) },
-          visit: DumpAggregate.visitor(filter: filter, options: options))
-        for accumulator in accumulators { part.merge(accumulator) }
-        if let (contents, key) = keys[i],
-          !cache.store(
-            part, key: key, sources: Array(sources(i, contents: contents, in: allFiles.files, allFiles.statuses)))
-        {
-          pass.use.notStored += 1
-        }
-        pass.merge(part, entry: keys[i]?.key)
-        if let key = keys[i]?.key { pass.entriesRead.append(key) }
-        pass.use.misses += 1
-        pass.use.filesRead += batches[i].count
-      }, Pass(aggregate: DumpAggregate(limits: limits)))
+    // A batch read is stored as an entry of its own, and merged.
+    @Sendable func stored(_ part: DumpAggregate, batch i: Int, into pass: inout Pass, keeping: Bool = false) {
+      if let (contents, key) = keys[i],
+        !cache.store(
+          part, key: key, sources: Array(sources(i, contents: contents, in: allFiles.files, allFiles.statuses)))
+      {
+        pass.use.notStored += 1
+      }
+      pass.merge(part, entry: keys[i]?.key)
+      if let key = keys[i]?.key {
+        pass.entriesRead.append(key)
+        if keeping { pass.parts.append((key, part)) }
+      }
+      pass.use.misses += 1
+      pass.use.filesRead += batches[i].count
+    }
+    let visit = DumpAggregate.visitor(filter: filter, options: options)
+    let read: [Pass]
+    if toRead.isEmpty {
+      read = []
+    } else if toRead.count <= 2 * threads {
+      // A few batches (a new day's): their files read on every thread together, each event folded
+      // into its batch's part of the thread's accumulator, then each batch's parts merged and stored, a
+      // batch a thread. Read a batch a thread, the last batch left the other threads idle.
+      let count = toRead.count
+      let files = toRead.flatMap { allFiles.files[batches[$0]] }
+      let batchOfFile = toRead.indices.flatMap { n in repeatElement(n, count: batches[toRead[n]].count) }
+      let parts = reader.read(
+        files: files, threads: threads,
+        makeAccumulator: { [DumpAggregate](repeating: DumpAggregate(limits: limits), count: count) },
+        visitFile: { parts, file, event in visit(&parts[batchOfFile[file]], event) })
+      read = run(
+        count,
+        { pass, n, _ in
+          var part = DumpAggregate(limits: limits)
+          for thread in parts { part.merge(thread[n]) }
+          stored(part, batch: toRead[n], into: &pass, keeping: outlinesOnly)
+        }, Pass(aggregate: DumpAggregate(limits: limits)))
+    } else {
+      // Many: a batch a thread at a time, each thread holding one batch's part.
+      read = run(
+        toRead.count,
+        { pass, n, _ in
+          let i = toRead[n]
+          var part = DumpAggregate(limits: limits)
+          let accumulators = reader.read(
+            files: Array(allFiles.files[batches[i]]), threads: 1, makeAccumulator: { DumpAggregate(limits: limits) },
+            visit: visit)
+          for accumulator in accumulators { part.merge(accumulator) }
+          stored(part, batch: i, into: &pass)
+        }, Pass(aggregate: DumpAggregate(limits: limits)))
+    }
     let found = merged?.entries.count
     if let merged {
       entrySeries = merged.entrySeries
@@ -374,6 +414,7 @@ public struct CachedReading: Sendable {
       for (key, series) in pass.entrySeries { entrySeries[key, default: []] += series }
       unknownSeries.formUnion(pass.unknownSeries)
       entriesRead.formUnion(pass.entriesRead)
+      for (key, part) in pass.parts { self.listing?.parts[key] = part }
     }
     use.damaged.sort()
     self.use = use

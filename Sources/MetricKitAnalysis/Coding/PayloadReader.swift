@@ -103,7 +103,21 @@ public struct PayloadReader: Sendable {
     files: [InputPath], failures: [(path: InputPath, failure: InputError)] = [], threads: Int,
     makeAccumulator: @Sendable () -> Accumulator, visit: @Sendable @escaping (inout Accumulator, ReadEvent) -> Void
   ) -> [Accumulator] {
-    let items = ReadPlan.items(for: files, threads: threads, splitThreshold: splitThreshold)
+    read(files: files, failures: failures, threads: threads, makeAccumulator: makeAccumulator) {
+      accumulator, _, event in
+      visit(&accumulator, event)
+    }
+  }
+
+  /// Reads `files` on `threads` threads, as ``read(files:failures:threads:makeAccumulator:visit:)``
+  /// does, telling `visit` the index in `files` of the file each event comes from (-1 for a rejection
+  /// of `failures`): events of different files fold into different parts of one accumulator.
+  func read<Accumulator: Sendable>(
+    files: [InputPath], failures: [(path: InputPath, failure: InputError)] = [], threads: Int,
+    makeAccumulator: @Sendable () -> Accumulator,
+    visitFile visit: @Sendable @escaping (inout Accumulator, Int, ReadEvent) -> Void
+  ) -> [Accumulator] {
+    let items = ReadPlan.fileItems(for: files, threads: threads, splitThreshold: splitThreshold)
     let workers = max(1, min(threads, items.count))
     let slots = ParallelSlots<Accumulator>(count: workers)
     let next = NextItem()
@@ -113,16 +127,17 @@ public struct PayloadReader: Sendable {
       if worker == 0 {
         for (path, failure) in failures {
           visit(
-            &accumulator,
+            &accumulator, -1,
             .rejected(Rejection(location: PayloadLocation(path: path.description), reason: failure.reason)))
         }
       }
       let parser = JSONParser(maximumDepth: reader.limits.maximumDepth)
       while let index = next.take(below: items.count) {
+        let (file, item) = items[index]
         if let parser {
-          reader.read(items[index], parser: parser) { visit(&accumulator, $0) }
+          reader.read(item, parser: parser) { visit(&accumulator, file, $0) }
         } else {
-          visit(&accumulator, .rejected(Self.parserUnavailable(items[index])))
+          visit(&accumulator, file, .rejected(Self.parserUnavailable(item)))
         }
       }
       slots.store(accumulator, at: worker)

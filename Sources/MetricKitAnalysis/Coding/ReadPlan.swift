@@ -19,22 +19,29 @@ struct ReadPlan {
 
   /// Plans the files in `files` (in discovery order) for `threads` threads.
   static func items(for files: [InputPath], threads: Int, splitThreshold: Int = splitThreshold) -> [Item] {
-    var items: [Item] = []
-    for path in files {
+    fileItems(for: files, threads: threads, splitThreshold: splitThreshold).map(\.item)
+  }
+
+  /// ``items(for:threads:splitThreshold:)``, each with the index in `files` of the file it reads.
+  static func fileItems(for files: [InputPath], threads: Int, splitThreshold: Int = splitThreshold)
+    -> [(file: Int, item: Item)]
+  {
+    var items: [(file: Int, item: Item)] = []
+    for (file, path) in files.enumerated() {
       guard PayloadDecoder.isLineDelimited(path) else {
-        items.append(.file(path: path))
+        items.append((file, .file(path: path)))
         continue
       }
       let gzip = path.hasSuffix(".gz")
       var info = stat()
       let size = path.withCString { stat($0, &info) } == 0 ? Int(info.st_size) : 0
       guard !gzip, threads > 1, size >= splitThreshold else {
-        items.append(.lines(path: path, range: nil, gzip: gzip))
+        items.append((file, .lines(path: path, range: nil, gzip: gzip)))
         continue
       }
       let parts = min(threads * 4, size / max(1, splitThreshold / 4))
       for range in splitAtLines(path: path, size: size, parts: parts) {
-        items.append(.lines(path: path, range: range, gzip: false))
+        items.append((file, .lines(path: path, range: range, gzip: false)))
       }
     }
     return items

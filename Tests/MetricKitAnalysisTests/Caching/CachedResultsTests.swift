@@ -32,6 +32,62 @@ struct CachedResultsTests {
     }
   }
 
+  /// A few batches to read (a new day's) are read on every thread together, each payload folded into
+  /// its own batch's part: each entry then holds what its batch holds read alone, one batch a thread.
+  @Test func batchesReadTogetherAreEachStoredAsTheirOwnEntry() throws {
+    try withTemporaryDirectory { dir in
+      let dump = dir.appendingPathComponent("days")
+      // One batch a day: three batches, read together on two threads, one at a time on one.
+      try DailyDumps.write(to: dump, days: 0..<3, payloadsPerDay: 40, layout: .files)
+      var options = AggregationOptions(payloadStatistics: MetricSelection(), payloadPercentiles: Percentile.defaults)
+      options.interval = .day
+      let paths = [InputPath(dump.path)]
+      let together = try AggregateCache(directory: dir.appendingPathComponent("together").path)
+      let apart = try AggregateCache(directory: dir.appendingPathComponent("apart").path)
+      let read = CachedReading(paths: paths, options: options, threads: 2, cache: together)
+      let alone = CachedReading(paths: paths, options: options, threads: 1, cache: apart)
+      let keys = try #require(read.entries)
+      #expect(keys.count == 3 && read.use?.misses == 3 && alone.entries == keys)
+      let reader = PayloadReader()
+      for key in keys {
+        guard case .hit(let entry) = together.load(key, options: options, reader: reader),
+          case .hit(let expected) = apart.load(key, options: options, reader: reader)
+        else {
+          Issue.record("entry \(key) not stored")
+          continue
+        }
+        #expect(entry.inputs.payloads == 40 && entry.cacheEntryJSON() == expected.cacheEntryJSON())
+      }
+      #expect(read.aggregate.cacheEntryJSON() == alone.aggregate.cacheEntryJSON())
+    }
+  }
+
+  /// A reading of outlines that read a few batches from their files keeps them whole: the reading of
+  /// the same inputs whole takes them as they are, not from their entries (gone here), and its
+  /// aggregate is the one read without the cache.
+  @Test func aWholeReadingAfterOutlinesTakesTheBatchesJustRead() throws {
+    try withTemporaryDirectory { dir in
+      let dump = dir.appendingPathComponent("days")
+      try DailyDumps.write(to: dump, days: 0..<6, payloadsPerDay: 20, layout: .files)
+      var options = AggregationOptions(payloadStatistics: MetricSelection(), payloadPercentiles: Percentile.defaults)
+      options.interval = .day
+      let paths = [InputPath(dump.path)]
+      let cacheFolder = dir.appendingPathComponent("cache")
+      let cache = try AggregateCache(directory: cacheFolder.path)
+      _ = CachedReading(paths: paths, options: options, threads: 2, cache: cache, outlinesOnly: true).whole()
+      try DailyDumps.write(to: dump, days: 6..<8, payloadsPerDay: 20, layout: .files)
+      let outline = CachedReading(paths: paths, options: options, threads: 2, cache: cache, outlinesOnly: true)
+      let read = try #require(outline.use)
+      #expect(read.misses == 2 && read.hits >= 6 && !outline.isWhole)
+      // The two new entries removed: a reading again that looked them up would read their files.
+      for key in outline.entriesRead { try FileManager.default.removeItem(atPath: cache.entryPath(key)) }
+      let whole = outline.whole()
+      #expect(whole.use?.misses == 0 && whole.use?.damaged == [])
+      let plain = DumpAggregate(paths: [dump.path], options: options)
+      #expect(whole.aggregate.cacheEntryJSON() == plain.cacheEntryJSON())
+    }
+  }
+
   /// A whole kept merge (every per-payload sample) is not written again for a few new entries: the
   /// next reading merges it and those entries; once they are more than an eighth of the entries it
   /// holds, it is written anew. Every reading's aggregate is the one read without the cache.
