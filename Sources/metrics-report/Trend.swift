@@ -174,7 +174,7 @@ struct Trend: ParsableCommand {
     let asked = metrics.filter { !TrendSubject.isAdoption($0) }
     report.organizer = organizer.comparison(
       aggregate, files: apple, histogram: histogram, selection: MetricSelection(asked))
-    return TrendRenderer.render(report, as: format, minPayloads: axis.minPayloads)
+    return TrendRenderer.render(report, as: format, minPayloads: axis.minPayloads, threads: input.threads)
   }
 
   private func finish(_ text: String, _ aggregate: DumpAggregate) throws {

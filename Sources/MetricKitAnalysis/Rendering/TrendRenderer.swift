@@ -1,10 +1,13 @@
 /// Renders a trend: one table per series (text, Markdown), one row per point (CSV), or the JSON
 /// contract of `Docs/json.md`.
 public enum TrendRenderer {
-  /// Renders `report` in `format`; `minPayloads` names the sparse threshold in the legend.
-  public static func render(_ report: TrendReport, as format: OutputFormat, minPayloads: Int) -> String {
+  /// Renders `report` in `format`; `minPayloads` names the sparse threshold in the legend. JSON's
+  /// series are written on up to `threads` threads, to the same text.
+  public static func render(
+    _ report: TrendReport, as format: OutputFormat, minPayloads: Int, threads: Int = 1
+  ) -> String {
     switch format {
-    case .json: json(report)
+    case .json: json(report, threads: threads)
     case .csv: csv(report)
     case .text: table(report, markdown: false, minPayloads: minPayloads)
     case .markdown: table(report, markdown: true, minPayloads: minPayloads)
@@ -103,54 +106,55 @@ public enum TrendRenderer {
     return out
   }
 
-  private static func json(_ report: TrendReport) -> String {
+  private static func json(_ report: TrendReport, threads: Int) -> String {
     // Each interval's start written once, not once per series (a year of days over dozens of series).
-    var starts: [CalendarDay: String] = [:]
-    func start(_ day: CalendarDay) -> String {
-      if let text = starts[day] { return text }
-      let text = day.description
-      starts[day] = text
-      return text
-    }
-    let series: [JSONWriter.Value] = report.series.map { s in
-      var members: [(String, JSONWriter.Value)] = [
-        ("metric", .string(s.subject.description)), ("unit", .string(s.subject.unit)),
-        ("version", .string(s.version)),
-      ]
-      if let by = s.by { members.append(("by", .object([(by.key, .string(by.value))]))) }
-      members.append(
-        (
-          "points",
-          .array(
-            s.points.map { p in
-              var point: [(String, JSONWriter.Value)] = [
-                ("start", .string(start(p.start))), ("payloads", .integer(Int128(p.payloads))),
-              ]
-              if let share = p.share {
-                point.append(("share", .number(share)))
-                return .object(point)
-              }
-              point += [("count", .integer(Int128(p.count))), ("sparse", .bool(p.sparse))]
-              point += p.values.map { ($0.statistic.description, .number($0.value)) }
-              if !p.bounds.isEmpty {
-                let bounds = p.bounds.map {
-                  ($0.statistic.description, JSONWriter.Value.array([.number($0.lower), .number($0.upper)]))
-                }
-                point.append(("bounds", .object(bounds)))
-              }
-              return .object(point)
-            })
-        ))
-      return .object(members)
+    var days = Set<CalendarDay>()
+    for s in report.series { for p in s.points { days.insert(p.start) } }
+    let starts = Dictionary(uniqueKeysWithValues: days.map { ($0, $0.description) })
+    // Each series written apart, at its depth in the document (in "series", an item of the top
+    // object's array), and set in as text: a trend of every metric is megabytes.
+    let series = ParallelSlots<String>.map(count: report.series.count, threads: threads) { i in
+      JSONWriter.render(json(report.series[i], starts: starts), depth: 2)
     }
     var members: [(String, JSONWriter.Value)] = [
       ("schemaVersion", .integer(Int128(SummaryReport.schemaVersion))),
       ("interval", .string(report.interval.rawValue)),
       ("inputs", report.inputs.json),
-      ("series", .array(series)),
+      ("series", .items(count: series.count) { .raw(series[$0]) }),
       ("omissions", .array(report.omissions.map { .string($0) })),
     ]
     if let organizer = report.organizer { members.append(("organizer", OrganizerRenderer.json(organizer))) }
     return JSONWriter.render(.object(members))
+  }
+
+  /// A series' JSON object, its points' starts taken from `starts`.
+  private static func json(_ s: TrendSeries, starts: [CalendarDay: String]) -> JSONWriter.Value {
+    var members: [(String, JSONWriter.Value)] = [
+      ("metric", .string(s.subject.description)), ("unit", .string(s.subject.unit)), ("version", .string(s.version)),
+    ]
+    if let by = s.by { members.append(("by", .object([(by.key, .string(by.value))]))) }
+    // Made one at a time as they are written.
+    members.append(("points", .items(count: s.points.count) { json(s.points[$0], starts: starts) }))
+    return .object(members)
+  }
+
+  /// A point's JSON object.
+  private static func json(_ p: TrendPoint, starts: [CalendarDay: String]) -> JSONWriter.Value {
+    var point: [(String, JSONWriter.Value)] = [
+      ("start", .string(starts[p.start] ?? p.start.description)), ("payloads", .integer(Int128(p.payloads))),
+    ]
+    if let share = p.share {
+      point.append(("share", .number(share)))
+      return .object(point)
+    }
+    point += [("count", .integer(Int128(p.count))), ("sparse", .bool(p.sparse))]
+    point += p.values.map { ($0.statistic.description, .number($0.value)) }
+    if !p.bounds.isEmpty {
+      let bounds = p.bounds.map {
+        ($0.statistic.description, JSONWriter.Value.array([.number($0.lower), .number($0.upper)]))
+      }
+      point.append(("bounds", .object(bounds)))
+    }
+    return .object(point)
   }
 }

@@ -37,6 +37,15 @@ package struct JSONWriter {
     return writer.text
   }
 
+  /// `value` as it is written at `depth` (its inner lines indented for it), without a final line
+  /// break: text for ``Value/raw(_:)`` in that place, so that the parts of a long document are
+  /// written on several threads and give the same text as the whole.
+  static func render(_ value: Value, depth: Int) -> String {
+    var writer = JSONWriter()
+    writer.write(value, indent: depth)
+    return writer.text
+  }
+
   /// `value` on one line without spaces or a final line break.
   package static func compact(_ value: Value) -> String {
     var writer = JSONWriter()

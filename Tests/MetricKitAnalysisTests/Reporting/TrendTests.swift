@@ -107,6 +107,10 @@ struct TrendTests {
       options: options)
     #expect(
       TrendRenderer.render(three, as: .json, minPayloads: 5) == TrendRenderer.render(daily, as: .json, minPayloads: 5))
+    // Its series written on several threads: the same bytes.
+    #expect(
+      TrendRenderer.render(daily, as: .json, minPayloads: 5, threads: 3)
+        == TrendRenderer.render(daily, as: .json, minPayloads: 5))
     options.lastDays = 7
     let last = TrendReport(
       aggregate: try Self.aggregate(data, interval: .day), metrics: [launch], interval: .day, options: options)

@@ -54,4 +54,18 @@ struct JSONWriterTests {
     #expect(compact?["quote"] as? String == "a\"b\\c\n<&>")
     #expect(compact?["wide"] as? String == "é 日本 🚀 \u{1B}[31m \u{202E}")
   }
+
+  @Test func aPartWrittenAtItsDepthIsTheTextOfTheWhole() {
+    let inner = JSONWriter.Value.object([
+      ("name", .string("a")), ("points", .array([.object([("x", .integer(1))]), .object([("x", .number(0.5))])])),
+      ("bounds", .array([.number(1), .number(2)])), ("none", .array([])),
+    ])
+    let whole = JSONWriter.Value.object([("series", .array([inner, inner])), ("after", .bool(false))])
+    let part = JSONWriter.render(inner, depth: 2)
+    let assembled = JSONWriter.Value.object([
+      ("series", .items(count: 2) { _ in .raw(part) }), ("after", .bool(false)),
+    ])
+    #expect(JSONWriter.render(assembled) == JSONWriter.render(whole))
+    #expect(part.hasPrefix("{\n      \"name\": \"a\",") && part.hasSuffix("\n    }"))
+  }
 }
