@@ -194,7 +194,8 @@ struct InputOptions: ParsableArguments {
   }
 
   private static func offsetSeconds(_ text: String) -> Int? {
-    let t = text.replacingOccurrences(of: ":", with: "")
+    // Filtered, not Foundation's `replacingOccurrences`, whose first call costs 1.6 M instructions.
+    let t = String(text.filter { $0 != ":" })
     guard t.count == 5, let sign = t.first, sign == "+" || sign == "-",
       let hh = Int(t.dropFirst().prefix(2)), let mm = Int(t.suffix(2)), hh < 24, mm < 60
     else { return nil }
