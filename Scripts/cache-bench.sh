@@ -35,9 +35,11 @@ case "$layout" in
   files) days=${days:-90} per_day=${per_day:-1500} files_flag=(--files) ;;
   *) echo "--layout is ndjson or files" >&2; exit 64 ;;
 esac
-swift build -c release --product metrics-report >&2
-swift build -c release --product generate-corpus >&2
-bin=$(swift build -c release --show-bin-path)
+# Built as Docs/nightly.md recommends for a nightly job: Swift's runtime and Foundation linked in.
+build=(swift build -c release --static-swift-stdlib)
+"${build[@]}" --product metrics-report >&2
+"${build[@]}" --product generate-corpus >&2
+bin=$("${build[@]}" --show-bin-path)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$bin/generate-corpus" "$work/dumps" --daily 0 "$days" "$per_day" "${files_flag[@]}" >&2
