@@ -19,24 +19,32 @@ extension Array where Element == Double {
   /// that sort it again (its sums, its ranks, its percentiles) then cost a pass each. Values held
   /// mostly in long ascending runs are merged from them instead of sorted digit by digit: a cache
   /// keeps its merged samples in order, and a new day's values come after them.
-  func sortedAscending() -> [Double] {
+  func sortedAscending() -> [Double] { sortedAscendingChecked().values }
+
+  /// ``sortedAscending()``, and whether the values hold neither NaN nor negative zero: then they are
+  /// in an order ``sortedAscending()`` returns as it is, which a sample can remember.
+  func sortedAscendingChecked() -> (values: [Double], plain: Bool) {
     let n = count
-    var ordered = true
-    var special = false
-    withUnsafeBufferPointer { values in
-      var previous = -Double.infinity
-      for value in values {
-        // A NaN fails both comparisons, as `sorted()` would place it anywhere; a negative zero sorts
-        // beside a positive one in an order `sorted()` alone decides.
-        if !(previous <= value) { ordered = false }
-        if value.isNaN || (value == 0 && value.sign == .minus) { special = true }
-        previous = value
+    // One comparison a value while they ascend (a NaN fails it: values in order hold none).
+    let ordered = withUnsafeBufferPointer { values in
+      var (i, previous) = (0, -Double.infinity)
+      while i < n && previous <= values[i] {
+        previous = values[i]
+        i &+= 1
       }
+      return i == n
     }
-    if special { return sorted() }
-    if ordered { return self }
-    guard n >= 512, n <= Int(UInt32.max) else { return sorted() }
-    return mergingLongRuns() ?? radixSorted()
+    // A negative zero sorts beside a positive one in an order `sorted()` alone decides, and a NaN
+    // (which fails both comparisons) anywhere: either sends the values to `sorted()`. In order, a
+    // negative zero can only be among the zeros, found by halving.
+    let special =
+      ordered
+      ? self[partitioningIndex { $0 >= 0 }...].prefix { $0 == 0 }.contains { $0.sign == .minus }
+      : contains { $0.isNaN || ($0 == 0 && $0.sign == .minus) }
+    if special { return (sorted(), false) }
+    if ordered { return (self, true) }
+    guard n >= 512, n <= Int(UInt32.max) else { return (sorted(), true) }
+    return (mergingLongRuns() ?? radixSorted(), true)
   }
 
   /// The values (neither NaN nor negative zero) in order from their ascending runs, when runs of 256

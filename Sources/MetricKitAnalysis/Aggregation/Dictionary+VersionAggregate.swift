@@ -6,6 +6,29 @@ extension Dictionary where Value == VersionAggregate {
     }
   }
 
+  /// Moves every aggregate's per-payload samples out (``VersionAggregate/takeSamples()``) onto
+  /// `samples`, in the dictionary's order, with how many each gave onto `counts`.
+  mutating func takeSamples(into samples: inout [ScalarSample], counts: inout [Int]) {
+    var i = values.startIndex
+    while i != values.endIndex {
+      let taken = values[i].takeSamples()
+      counts.append(taken.count)
+      samples += taken
+      values.formIndex(after: &i)
+    }
+  }
+
+  /// Puts back what ``takeSamples(into:counts:)`` moved out, from `samples` at `next` on.
+  mutating func restoreSamples(from samples: [ScalarSample], counts: inout ArraySlice<Int>, next: inout Int) {
+    var i = values.startIndex
+    while i != values.endIndex {
+      let count = counts.removeFirst()
+      values[i].restoreSamples(samples[next..<(next + count)])
+      next += count
+      values.formIndex(after: &i)
+    }
+  }
+
   /// Adds `payload` to the aggregate at `key`, made for `version` with `options` when the key is new.
   ///
   /// The aggregate is changed where it is stored: one look-up of the key, and the options only read

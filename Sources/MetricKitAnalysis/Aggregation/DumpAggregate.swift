@@ -102,6 +102,7 @@ public struct DumpAggregate: Sendable {
       discovery = read.discovery
     }
     finish(discovery, reader: reader, standardInput: standardInput)
+    sortExactValues(threads: threads)
   }
 
   /// Records what the whole read saw: files read, passed over and named twice, the offset assumed.
@@ -230,6 +231,26 @@ public struct DumpAggregate: Sendable {
       }
     }
     inputs.merge(other.inputs)
+  }
+
+  /// Puts the exact per-payload values of the versions, groups and strata in ascending order, on up
+  /// to `threads` threads. No statistic depends on their order; the gate and the summaries each sort
+  /// them, and a reading hands them out sorted once (a cache keeps its merge so, for the readings
+  /// after).
+  mutating func sortExactValues(threads: Int) {
+    // Every sample moved out and sorted on its own, the longest first: a version's samples are as many
+    // tasks as it has metrics, and the threads finish together.
+    var samples: [ScalarSample] = []
+    var counts: [Int] = []
+    versions.takeSamples(into: &samples, counts: &counts)
+    groups.takeSamples(into: &samples, counts: &counts)
+    strata.takeSamples(into: &samples, counts: &counts)
+    let order = samples.indices.sorted { samples[$0].count > samples[$1].count }
+    samples.changeEach(threads: threads, order: order) { $0.sortExactValues() }
+    var (rest, next) = (counts[...], 0)
+    versions.restoreSamples(from: samples, counts: &rest, next: &next)
+    groups.restoreSamples(from: samples, counts: &rest, next: &next)
+    strata.restoreSamples(from: samples, counts: &rest, next: &next)
   }
 
   private mutating func countBundle(_ bundle: String, _ n: Int) {

@@ -17,6 +17,10 @@ public struct ScalarSample: Sendable, Hashable {
   private(set) var exact: [Double]
   /// The sketch, once the sample holds more than `exactLimit` values.
   private(set) var folded: LogBucketSketch?
+  /// Whether `exact` is known to be in ascending order, with neither NaN nor negative zero (then
+  /// `sortedAscending()` would return it as it is): set when the values are sorted, cleared when one is
+  /// added. Not part of the sample's value (equality and hashing leave it out).
+  private var exactIsAscending = false
   /// The most values kept exactly; past it the sample is a sketch.
   public let exactLimit: Int
 
@@ -49,6 +53,7 @@ public struct ScalarSample: Sendable, Hashable {
     case .some: folded?.add(value)  // in place
     case .none:
       exact.append(value)
+      exactIsAscending = false
       if exact.count > exactLimit { fold() }
     }
   }
@@ -60,8 +65,10 @@ public struct ScalarSample: Sendable, Hashable {
     case (nil, nil):
       // Into an empty sample the other's values are taken as they are, not copied (a kept merge holds
       // millions).
+      let ascending = exact.isEmpty ? other.exactIsAscending : other.exact.isEmpty && exactIsAscending
       if exact.isEmpty { exact = other.exact } else { exact.append(contentsOf: other.exact) }
       self = ScalarSample(exact, exactLimit: limit)
+      if folded == nil { exactIsAscending = ascending }
     case (var sketch?, _):
       folded = nil
       sketch.merge(other.binned)
@@ -86,7 +93,7 @@ public struct ScalarSample: Sendable, Hashable {
 
   /// The sum of the values: exact once the sample is a sketch, summed in ascending order before.
   public var sum: Double {
-    if let folded { folded.sum.value } else { exact.sortedAscending().reduce(0, +) }
+    if let folded { folded.sum.value } else { ascendingExact.reduce(0, +) }
   }
 
   /// Σ value²: summed in ascending order while exact; past the limit, from the sketch's buckets (each
@@ -98,7 +105,7 @@ public struct ScalarSample: Sendable, Hashable {
     if let folded {
       return (folded.sum.value, folded.bins.reduce(0) { $0 + Double($1.count) * $1.value * $1.value })
     }
-    let sorted = exact.sortedAscending()
+    let sorted = ascendingExact
     let values = sorted.reduce(0, +)
     if let first = sorted.first, first < 0 { return (values, sorted.map { $0 * $0 }.sortedAscending().reduce(0, +)) }
     // The squares of non-negative values ascend with them: the values' order is the squares' own.
@@ -109,10 +116,33 @@ public struct ScalarSample: Sendable, Hashable {
   /// the rank tests' tie groups, the percentiles) then find them in order, so that a sample evaluated
   /// several ways is sorted once. A sketch is returned as it is.
   func ascending() -> ScalarSample {
-    guard folded == nil else { return self }
     var sample = self
-    sample.exact = exact.sortedAscending()
+    sample.sortExactValues()
     return sample
+  }
+
+  /// Puts the exact values in ascending order, in place (see ``ascending()``).
+  mutating func sortExactValues() {
+    guard folded == nil, !exactIsAscending else { return }
+    (exact, exactIsAscending) = exact.sortedAscendingChecked()
+  }
+
+  /// The exact values in ascending order (`exact.sortedAscending()`): as they are when known to be.
+  var ascendingExact: [Double] { exactIsAscending ? exact : exact.sortedAscending() }
+
+  /// The exact values in ascending order, nil once the sample is a sketch.
+  var ascendingExactValues: [Double]? { folded == nil ? ascendingExact : nil }
+
+  /// Two samples are equal when they hold the same values in the same order, in the same form.
+  public static func == (a: ScalarSample, b: ScalarSample) -> Bool {
+    a.exact == b.exact && a.folded == b.folded && a.exactLimit == b.exactLimit
+  }
+
+  /// Hashes what ``==`` compares.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(exact)
+    hasher.combine(folded)
+    hasher.combine(exactLimit)
   }
 
   /// The largest value (exact in both forms); nil when empty.
@@ -124,5 +154,6 @@ public struct ScalarSample: Sendable, Hashable {
   private mutating func fold() {
     folded = binned
     exact = []
+    exactIsAscending = false
   }
 }

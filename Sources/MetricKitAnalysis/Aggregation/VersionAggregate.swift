@@ -168,6 +168,43 @@ public struct VersionAggregate: Sendable {
     if let i = MetricCatalog.scalarIndex[identifier] { scalarSamples[i] = sample }
   }
 
+  /// Moves the per-payload samples out (every scalar metric's, then every recorded statistic's), empty
+  /// ones left in their place: sorted elsewhere, each without a copy, they are put back by
+  /// ``restoreSamples(_:)``.
+  mutating func takeSamples() -> [ScalarSample] {
+    var taken: [ScalarSample] = []
+    forEachSample { sample in
+      var empty = ScalarSample(exactLimit: sample.exactLimit)
+      swap(&empty, &sample)
+      taken.append(empty)
+    }
+    return taken
+  }
+
+  /// Puts back the samples ``takeSamples()`` moved out, in its order.
+  mutating func restoreSamples(_ samples: ArraySlice<ScalarSample>) {
+    var next = samples.startIndex
+    forEachSample { sample in
+      sample = samples[next]
+      next += 1
+    }
+  }
+
+  /// Calls `body` on each per-payload sample where it is held, always in the same order: through the
+  /// dictionaries' own indices (a loop over a copy of their keys would copy them on the first change).
+  private mutating func forEachSample(_ body: (inout ScalarSample) -> Void) {
+    for i in scalarSamples.indices { body(&scalarSamples[i]) }
+    var i = payloadStatistics.values.startIndex
+    while i != payloadStatistics.values.endIndex {
+      var j = payloadStatistics.values[i].values.startIndex
+      while j != payloadStatistics.values[i].values.endIndex {
+        body(&payloadStatistics.values[i].values[j])
+        payloadStatistics.values[i].values.formIndex(after: &j)
+      }
+      payloadStatistics.values.formIndex(after: &i)
+    }
+  }
+
   /// Adds one payload's metrics.
   public mutating func add(_ payload: MetricPayload, options: AggregationOptions) {
     let estimator = options.estimator

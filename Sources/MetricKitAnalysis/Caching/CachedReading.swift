@@ -418,6 +418,9 @@ public struct CachedReading: Sendable {
     }
     use.damaged.sort()
     self.use = use
+    // In order once, here (a kept merge's values are kept so: after one pass that finds them in order,
+    // only a new day's values are merged in).
+    whole.sortExactValues(threads: threads)
     // Kept merged for the next reading, when it holds every input and enough changed.
     if let entries, let mergedKey, use.notStored == 0,
       AggregateCache.keepsMerge(of: entries.count, found: found, outline: outlinesOnly)
@@ -430,6 +433,7 @@ public struct CachedReading: Sendable {
     if standardInput != nil || !discovery.failures.isEmpty {
       aggregate = outside
       aggregate.merge(whole)
+      aggregate.sortExactValues(threads: threads)
     }
     aggregate.finish(discovery, reader: reader, standardInput: standardInput != nil)
     self.aggregate = aggregate

@@ -18,9 +18,9 @@ extension VersionSnapshot {
   static func json(_ sample: ScalarSample, packing: inout PackedNumbers?) -> JSONWriter.Value {
     if let values = sample.exactValues {
       // Packed as they are held (a sample is the same in any order, and sorting millions costs),
-      // unless the packing sorts them.
-      if packing != nil { return packing!.pack(packing!.sortsSamples ? values.sorted() : values) }
-      return .array(values.sorted().map { .number($0) })
+      // unless the packing sorts them (a sample already in order is taken as it is).
+      if packing != nil { return packing!.pack(packing!.sortsSamples ? sample.ascendingExact : values) }
+      return .array(sample.ascendingExact.map { .number($0) })
     }
     return json(sample.binned)
   }

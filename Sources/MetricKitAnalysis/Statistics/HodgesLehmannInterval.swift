@@ -37,9 +37,9 @@ public struct HodgesLehmannInterval: Sendable, Hashable {
   public init(baseline: ScalarSample, candidate: ScalarSample, confidence: Double = 0.95) throws(StatisticsError) {
     /// Distinct values ascending, with their counts.
     func weighted(_ s: ScalarSample) -> [(value: Double, count: Int)] {
-      guard let values = s.exactValues else { return s.binned.bins }
+      guard let values = s.ascendingExactValues else { return s.binned.bins }
       var runs: [(value: Double, count: Int)] = []
-      for value in values.sortedAscending() {
+      for value in values {
         if let last = runs.last, last.value == value {
           runs[runs.count - 1].count += 1
         } else {

@@ -19,15 +19,20 @@ public struct MannWhitneyTest: Sendable, Hashable {
   static func tieGroups(_ baseline: [Double], _ candidate: [Double]) throws(StatisticsError)
     -> [(baseline: Int, candidate: Int)]
   {
-    guard baseline.allSatisfy(\.isFinite), candidate.allSatisfy(\.isFinite) else {
-      throw .invalidInput("non-finite value")
-    }
-    let b = baseline.sortedAscending()
-    let c = candidate.sortedAscending()
+    try tieGroups(ascending: baseline.sortedAscending(), candidate.sortedAscending())
+  }
+
+  /// The tie groups of two samples each in ascending order, merged; a non-finite value throws.
+  static func tieGroups(ascending b: [Double], _ c: [Double]) throws(StatisticsError)
+    -> [(baseline: Int, candidate: Int)]
+  {
     var groups: [(baseline: Int, candidate: Int)] = []
     var (i, j) = (0, 0)
     while i < b.count || j < c.count {
       let value = j == c.count || (i < b.count && b[i] < c[j]) ? b[i] : c[j]
+      // Every value is taken here or counted as equal to one taken here: checking these checks all
+      // (and a NaN, equal to nothing, is taken here before it could stall the merge).
+      guard value.isFinite else { throw .invalidInput("non-finite value") }
       var group = (baseline: 0, candidate: 0)
       while i < b.count && b[i] == value {
         group.baseline += 1
@@ -67,7 +72,9 @@ public struct MannWhitneyTest: Sendable, Hashable {
   static func tieGroups(_ baseline: ScalarSample, _ candidate: ScalarSample) throws(StatisticsError)
     -> [(baseline: Int, candidate: Int)]
   {
-    if let b = baseline.exactValues, let c = candidate.exactValues { return try tieGroups(b, c) }
+    if let b = baseline.ascendingExactValues, let c = candidate.ascendingExactValues {
+      return try tieGroups(ascending: b, c)
+    }
     let b = baseline.binned.bins
     let c = candidate.binned.bins
     // Merge the two ascending bucket lists; equal buckets have equal representatives.

@@ -9,7 +9,7 @@ extension ScalarSample {
       return (mean, folded.quantiles(percentiles.map(\.probability)))
     }
     guard !exact.isEmpty else { throw .empty }
-    let sorted = exact.sortedAscending()
+    let sorted = ascendingExact
     let mean = try GSL.weightedMean(values: sorted, weights: [Double](repeating: 1, count: sorted.count))
     var result: [Double] = []
     for p in percentiles { result.append(try GSL.sortedQuantile(sorted, probability: p.probability)) }

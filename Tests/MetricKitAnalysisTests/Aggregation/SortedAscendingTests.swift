@@ -136,6 +136,51 @@ struct SortedAscendingTests {
     #expect(sketched.ascending() == sketched)
   }
 
+  @Test func theCheckedSortSaysWhenTheValuesHoldNoNaNNorNegativeZero() {
+    let ascending = (0..<2_000).map { Double($0) / 3 - 100 }
+    let plain = ascending.sortedAscendingChecked()
+    #expect(plain.plain && patterns(plain.values) == patterns(ascending))
+    #expect(ascending.shuffled().sortedAscendingChecked().plain)
+    // A negative zero among the zeros of values in order, or a NaN anywhere: what `sorted()` returns,
+    // and not plain.
+    let zeros = ascending.filter { $0 < 0 } + [0, -0.0, 0] + ascending.filter { $0 > 0 }
+    for values in [zeros, zeros.shuffled(), ascending + [.nan], [.nan], [-0.0]] {
+      let checked = values.sortedAscendingChecked()
+      #expect(!checked.plain, "\(values.count) values")
+      #expect(patterns(checked.values) == patterns(values.sorted()), "\(values.count) values")
+    }
+    #expect([Double]().sortedAscendingChecked().plain && [0.0].sortedAscendingChecked().plain)
+  }
+
+  @Test func aSampleKnownToBeInOrderStaysRightAsValuesAreAdded() throws {
+    var sample = ScalarSample([5, 3, 9, 1])
+    let unsorted = sample
+    sample.sortExactValues()
+    // The same sample: the order it is known in is not part of its value.
+    #expect(sample.exactValues == [1, 3, 5, 9])
+    #expect(ScalarSample([1, 3, 5, 9]) == sample && sample.ascending() == unsorted.ascending())
+    #expect(ScalarSample([1, 3, 5, 9]).hashValue == sample.hashValue)
+    // A value below the others, then a sample merged after: each statistic sorts again.
+    sample.append(0)
+    #expect(sample.ascendingExact == [0, 1, 3, 5, 9])
+    #expect(try sample.percentiles([Percentile(50)!]) == [3])
+    sample.merge(ScalarSample([-2, 4]))
+    #expect(sample.ascendingExact == [-2, 0, 1, 3, 4, 5, 9] && sample.sum == 20)
+    // Merged into an empty sample, or merged with an empty one, a sample in order stays so.
+    var empty = ScalarSample()
+    var ordered = ScalarSample([2, 1])
+    ordered.sortExactValues()
+    empty.merge(ordered)
+    empty.merge(ScalarSample())
+    #expect(empty.ascendingExact == [1, 2])
+    // A NaN is never taken for in order: the rank test still refuses it.
+    var withNaN = ScalarSample([1, .nan, 2])
+    withNaN.sortExactValues()
+    #expect(throws: StatisticsError.self) { try MannWhitneyTest(baseline: withNaN, candidate: ScalarSample([1, 2])) }
+    #expect(throws: StatisticsError.self) { try MannWhitneyTest(baseline: [1, .infinity], candidate: [1, 2]) }
+    #expect(throws: StatisticsError.self) { try MannWhitneyTest(baseline: [1, 2], candidate: [-.infinity, 2]) }
+  }
+
   @Test func statisticsOfASampleAreThoseOfItsValuesInOrder() throws {
     // Mean and type-7 percentiles, by hand: 1…1,000 shuffled, mean 500.5, p50 500.5, p90 900.1.
     let sample = ScalarSample(Array(1...1_000).map(Double.init).shuffled())

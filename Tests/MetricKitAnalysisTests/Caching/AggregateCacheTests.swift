@@ -292,7 +292,16 @@ struct AggregateCacheTests {
   /// A kept merge, written and read back (in outline and whole), is the aggregate merged: the same
   /// entry bytes, the same entries and parts of the time axis; any changed byte is caught.
   @Test func aKeptMergeReadsBackAsTheAggregateMerged() throws {
-    let (aggregate, options) = Self.samples()
+    let options = Self.samples().1
+    // Two readings of the dump's files, every other one each: a reading hands out its samples in
+    // order, the merge of the two holds them out of order.
+    let files = InputDiscovery().discover([TestDirectories.packageRoot.appendingPathComponent("Samples/dump").path])
+      .files
+    func reading(_ parity: Int) -> DumpAggregate {
+      DumpAggregate(paths: files.indices.filter { $0 % 2 == parity }.map { files[$0] }, options: options, threads: 2)
+    }
+    var aggregate = reading(1)
+    aggregate.merge(reading(0))
     let keys = ["a", "b"].map { String(repeating: $0, count: 64) }
     let parts = Array(aggregate.series.keys)
     let merged = AggregateCache.MergedEntries(

@@ -34,7 +34,7 @@ struct GateAggregationOptionsTests {
         #expect(Set(read.scalars.keys).isSubset(of: ruleMetrics) && Set(read.histograms.keys).isSubset(of: ruleMetrics))
         #expect(all.scalars.keys.contains { !ruleMetrics.contains($0) })
         for metric in ruleMetrics {
-          // (Values in the order read: the same, one thread reading the same files.)
+          // (Values in ascending order, as a reading hands them out.)
           #expect(read.scalar(metric)?.exactValues == all.scalar(metric)?.exactValues, "\(metric)")
           #expect(read.rate(metric)?.pairs == all.rate(metric)?.pairs, "\(metric)")
           #expect(read.rate(metric)?.sums.map(\.value) == all.rate(metric)?.sums.map(\.value), "\(metric)")
@@ -44,6 +44,43 @@ struct GateAggregationOptionsTests {
               "\(metric) \(statistic)")
           }
           #expect(read.histogram(metric)?.buckets == all.histogram(metric)?.buckets, "\(metric)")
+        }
+      }
+    }
+  }
+
+  /// A reading hands out every exact sample in ascending order: the versions' and the strata's, read
+  /// on any number of threads, through a cache or not.
+  @Test func aReadingHandsOutEverySampleInOrder() throws {
+    try withTemporaryDirectory { folder in
+      let dump = folder.appendingPathComponent("dump")
+      try RolloutScenario(.familyRegression, payloadsPerVersion: 300).write(to: dump, seed: 9013)
+      let options = RegressionEvaluator().gateAggregationOptions
+      let cache = try AggregateCache(directory: folder.appendingPathComponent("cache").path)
+      let readings = [
+        DumpAggregate(paths: [dump.path], options: options, threads: 1),
+        DumpAggregate(paths: [dump.path], options: options, threads: 2),
+        CachedReading(paths: [InputPath(dump.path)], options: options, threads: 2, cache: cache).aggregate,
+        CachedReading(paths: [InputPath(dump.path)], options: options, threads: 2, cache: cache).aggregate,
+      ]
+      for (n, aggregate) in readings.enumerated() {
+        let aggregates = Array(aggregate.versions.values) + Array(aggregate.strata.values)
+        #expect(aggregate.versions.count == 2 && aggregate.strata.count > 2, "reading \(n)")
+        var samples = 0
+        for part in aggregates {
+          let all = Array(part.scalars.values) + part.payloadStatistics.values.flatMap(\.values)
+          for sample in all {
+            let values = try #require(sample.exactValues)
+            #expect(sample.ascendingExact == values, "reading \(n)")
+            #expect(zip(values, values.dropFirst()).allSatisfy { $0 <= $1 }, "reading \(n)")
+            samples += values.isEmpty ? 0 : 1
+          }
+        }
+        #expect(samples > 20, "reading \(n)")
+        for version in aggregate.versions.keys {
+          let first = try #require(readings[0].versions[version])
+          let this = try #require(aggregate.versions[version])
+          #expect(this.scalars == first.scalars && this.payloadStatistics == first.payloadStatistics, "reading \(n)")
         }
       }
     }
