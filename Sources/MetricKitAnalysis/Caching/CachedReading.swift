@@ -167,7 +167,9 @@ public struct CachedReading: Sendable {
     let memory = CachedFolderMemory(cache: cache, keyBase: keyBase, fileSuffixes: InputDiscovery.payloadFileSuffixes)
     let discovery =
       listing?.discovery
-      ?? InputDiscovery(memory: cache.checksEveryFile ? nil : memory, takesSummaries: takesSummaries).discover(paths)
+      ?? InputDiscovery(
+        memory: cache.checksEveryFile ? nil : memory, takesSummaries: takesSummaries, threads: threads
+      ).discover(paths)
     for (path, failure) in discovery.failures {
       outside.add(
         .rejected(Rejection(location: PayloadLocation(path: path.description), reason: failure.reason)), filter: filter,

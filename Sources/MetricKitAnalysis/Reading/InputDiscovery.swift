@@ -213,6 +213,10 @@ public struct InputDiscovery: Sendable {
   /// file systems gives files another device, so its folders are looked at file by file). A file
   /// mounted over an entry is read, but not known as the same file as its other paths.
   let recordsStatuses: Bool
+  /// The most threads that look at a large folder's entries together.
+  let threads: Int
+  /// The fewest entries a folder has for them to be looked at on several threads.
+  static let parallelLookups = 256
 
   /// How long nothing in a folder must have been modified for its listing to be kept: a file still
   /// being written, in place, is modified again within that time.
@@ -232,9 +236,10 @@ public struct InputDiscovery: Sendable {
   /// Every file's `stat` is recorded (with `memory` nil too: a cache that checks every file).
   init(
     fileSuffixes: [String]? = InputDiscovery.payloadFileSuffixes, memory: (any FolderMemory)?,
-    takesSummaries: Bool = true, recordsStatuses: Bool = true
+    takesSummaries: Bool = true, recordsStatuses: Bool = true, threads: Int = 1
   ) {
     (self.fileSuffixes, self.memory, self.takesSummaries) = (fileSuffixes, memory, takesSummaries)
+    self.threads = threads
     self.recordsStatuses = recordsStatuses || memory != nil
     suffixBytes = fileSuffixes?.map { Array($0.utf8) }
   }
@@ -266,7 +271,9 @@ public struct InputDiscovery: Sendable {
     // cannot be, every folder is taken from its listing).
     while case let chosen = result.summarizedFoldersToName(), !chosen.isEmpty {
       guard result.name(chosen) else {
-        var listed = InputDiscovery(fileSuffixes: fileSuffixes, memory: memory, takesSummaries: false).discover(paths)
+        var listed = InputDiscovery(
+          fileSuffixes: fileSuffixes, memory: memory, takesSummaries: false, threads: threads
+        ).discover(paths)
         listed.keptFolders = []
         return listed
       }
@@ -427,9 +434,13 @@ public struct InputDiscovery: Sendable {
               UnsafeRawBufferPointer(rebasing: bytes[$1.name]))
           }
         }
+        // Every entry looked at (a cache's first reading of a large folder): on several threads at once.
+        let looked =
+          listingTells == false && threads > 1 && spans.count >= Self.parallelLookups
+          ? Self.lookUp(spans.map(\.name), in: pool, at: descriptor, threads: threads) : nil
         var children: [Entry] = []
         var ignored: [[UInt8]] = []
-        for span in spans {
+        for (n, span) in spans.enumerated() {
           let name = pool[span.name]
           let path = dir.appending(name)
           let hidden = name.first == UInt8(ascii: ".")
@@ -445,15 +456,15 @@ public struct InputDiscovery: Sendable {
           // Otherwise one fstatat, relative to the open directory: the kind after following links, and
           // the identity that finds loops and duplicates.
           result.entriesLookedAt += 1
-          var info = stat()
-          let status = pool.withUnsafeBytes { bytes in
-            fstatat(
-              descriptor, (bytes.baseAddress! + span.name.lowerBound).assumingMemoryBound(to: CChar.self), &info, 0)
-          }
-          guard status == 0 else {
+          let (info, error) = looked?[n] ?? Self.lookUp(span.name, in: pool, at: descriptor)
+          guard error == 0 else {
             // A dangling link or an entry gone since the listing: worth a word only when its name
             // says it is a payload.
-            if wanted { result.failures.append(Self.unreadable(path)) } else { result.ignored.append(path) }
+            if wanted {
+              result.failures.append(Self.unreadable(path, error: error))
+            } else {
+              result.ignored.append(path)
+            }
             listing = nil
             continue
           }
@@ -510,11 +521,35 @@ public struct InputDiscovery: Sendable {
 
 extension InputDiscovery {
   /// A path that stat(2) failed on, with the system's reason.
-  fileprivate static func unreadable(_ path: InputPath) -> (path: InputPath, failure: InputError) {
-    (path, InputError(reason: "cannot read: \(systemError())"))
+  fileprivate static func unreadable(_ path: InputPath, error: Int32 = errno) -> (path: InputPath, failure: InputError)
+  {
+    (path, InputError(reason: "cannot read: \(systemError(error))"))
   }
 
-  fileprivate static func systemError() -> String { String(cString: strerror(errno)) }
+  fileprivate static func systemError(_ error: Int32 = errno) -> String { String(cString: strerror(error)) }
+
+  /// The `fstatat` of the name at `name` in `pool` (NUL-terminated there), relative to the open
+  /// directory `descriptor`: after following links, the kind and the identity that finds loops and
+  /// duplicates. With the error number it failed with (0 when it did not).
+  fileprivate static func lookUp(_ name: Range<Int>, in pool: [UInt8], at descriptor: Int32) -> (stat, Int32) {
+    var info = stat()
+    let status = pool.withUnsafeBytes { bytes in
+      fstatat(descriptor, (bytes.baseAddress! + name.lowerBound).assumingMemoryBound(to: CChar.self), &info, 0)
+    }
+    return (info, status == 0 ? 0 : errno)
+  }
+
+  /// ``lookUp(_:in:at:)`` of every name, on up to `threads` threads (each a contiguous share of them).
+  fileprivate static func lookUp(_ names: [Range<Int>], in pool: [UInt8], at descriptor: Int32, threads: Int)
+    -> [(stat, Int32)]
+  {
+    let workers = min(threads, names.count)
+    return ParallelSlots.map(count: workers, threads: workers) { w in
+      names[(w * names.count / workers)..<((w + 1) * names.count / workers)].map {
+        lookUp($0, in: pool, at: descriptor)
+      }
+    }.flatMap { $0 }
+  }
 
   /// What a file that is neither a directory nor a regular file is.
   static func kindName(_ mode: mode_t) -> String {

@@ -74,6 +74,34 @@ struct InputDiscoveryIdentityTests {
     }
   }
 
+  /// A large folder whose every entry is looked at (a cache's first reading) is looked at on several
+  /// threads, and found exactly as on one: files, their `stat`s, links, failures, the files passed over.
+  @Test func aLargeFolderLookedAtOnSeveralThreadsIsFoundAsOnOne() throws {
+    try withTemporaryDirectory { dir in
+      let root = try Self.makeFolder(in: dir)
+      for n in 40..<(InputDiscovery.parallelLookups + 60) {
+        try Data("{\"n\": \(n)}".utf8).write(to: URL(fileURLWithPath: "\(root)/p\(n).json"))
+      }
+      #expect(symlink("\(root)/gone.json", "\(root)/dangling.json") == 0)
+      #expect(mkfifo("\(root)/pipe.json", 0o600) == 0)
+      let one = InputDiscovery(memory: nil, threads: 1).discover([root])
+      for threads in [2, 3] {
+        let several = InputDiscovery(memory: nil, threads: threads).discover([root])
+        #expect(several.files == one.files && several.statuses == one.statuses)
+        #expect(several.duplicates == one.duplicates && several.ignored == one.ignored)
+        #expect(several.failures.map(\.path) == one.failures.map(\.path))
+        #expect(several.failures.map(\.failure.description) == one.failures.map(\.failure.description))
+        #expect(several.entriesLookedAt == one.entriesLookedAt)
+      }
+      #expect(one.files.count == InputDiscovery.parallelLookups + 61)
+      #expect(one.statuses.count == one.files.count && one.entriesLookedAt == one.files.count + 6)
+      let failures = Dictionary(
+        uniqueKeysWithValues: one.failures.map { ($0.path.description, $0.failure.description) })
+      #expect(failures["\(root)/dangling.json"]?.contains("No such file") == true)
+      #expect(failures["\(root)/pipe.json"]?.contains("FIFO") == true)
+    }
+  }
+
   @Test func aFileNamedAndFoundInItsFolderIsReadOnceAndIsAnInput() throws {
     try withTemporaryDirectory { dir in
       let root = try Self.makeFolder(in: dir)
