@@ -13,8 +13,9 @@ final class ParallelSlots<Value>: @unchecked Sendable {
   /// The stored values, in index order.
   var values: [Value] { slots.compactMap { $0 } }
 
-  /// `body` of each index of `0..<count`, computed on up to `threads` threads (worker w takes the
-  /// indices w, w + workers…), returned in index order whatever the scheduling.
+  /// `body` of each index of `0..<count`, computed on up to `threads` threads (each worker taking the
+  /// next index not yet taken: a long item does not hold up a worker's share of the others), returned
+  /// in index order whatever the scheduling.
   static func map(count: Int, threads: Int, _ body: @Sendable (Int) -> Value) -> [Value] {
     map(count: count, threads: threads, state: {}, { i, _ in body(i) })
   }
@@ -26,9 +27,10 @@ final class ParallelSlots<Value>: @unchecked Sendable {
   ) -> [Value] {
     let slots = ParallelSlots(count: count)
     let workers = max(1, min(threads, count))
-    DispatchQueue.concurrentPerform(iterations: workers) { worker in
+    let next = NextItem()
+    DispatchQueue.concurrentPerform(iterations: workers) { _ in
       var state = makeState()
-      for i in stride(from: worker, to: count, by: workers) { slots.store(body(i, &state), at: i) }
+      while let i = next.take(below: count) { slots.store(body(i, &state), at: i) }
     }
     return slots.values
   }
