@@ -221,15 +221,16 @@ public struct AggregateCache: Sendable {
 
   /// The sources as one line of JSON: what an entry lists (for `cache prune`) and what its key hashes.
   static func sourcesLine(_ sources: [Source]) -> String {
+    // Made a source at a time as they are written: not an array of thousands of items held whole.
     JSONWriter.compact(
-      .array(
-        sources.map { s in
-          .array([
-            .string(s.path.description), .integer(Int128(s.device)), .integer(Int128(s.inode)),
-            .integer(Int128(s.size)),
-            .integer(Int128(s.modified)), .integer(Int128(s.changed)), s.content.map { .string($0) } ?? .null,
-          ])
-        }))
+      .items(count: sources.count) { i in
+        let s = sources[i]
+        return .array([
+          .string(s.path.description), .integer(Int128(s.device)), .integer(Int128(s.inode)),
+          .integer(Int128(s.size)),
+          .integer(Int128(s.modified)), .integer(Int128(s.changed)), s.content.map { .string($0) } ?? .null,
+        ])
+      })
   }
 
   /// The key of a batch: the SHA-256, in hex, of the format, the options' fingerprint (`KeyBase`) and

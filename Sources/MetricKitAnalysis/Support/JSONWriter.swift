@@ -6,8 +6,9 @@ package struct JSONWriter {
   /// Everything on one line, no spaces (data embedded in a page).
   private var compact = false
 
-  /// A JSON value built by the writer.
-  package indirect enum Value {
+  /// A JSON value built by the writer. Not `indirect`: its arrays already hold their items on the
+  /// heap, and a boxed case cost an allocation for every number and string of a cache entry.
+  package enum Value {
     case string(String)
     case number(Double)
     case integer(Int128)
