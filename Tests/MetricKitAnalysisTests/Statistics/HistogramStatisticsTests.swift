@@ -54,6 +54,9 @@ struct HistogramStatisticsTests {
     #expect(Percentile(50)!.rank(among: 1) == 1)
     #expect(Percentile(0) == nil && Percentile(100.5) == nil)
     #expect(Percentile(parsing: "p99.9")?.label == "p99.9")
+    // Spaces and tabs around a label are trimmed; a line break is not a space.
+    #expect(Percentile(parsing: " P90\t")?.label == "p90" && Percentile(parsing: "\u{00A0}50")?.label == "p50")
+    #expect(Percentile(parsing: "90\n") == nil && Percentile(parsing: "p 90") == nil && Percentile(parsing: "") == nil)
   }
 
   @Test func hugeCountsDoNotOverflow() throws {
