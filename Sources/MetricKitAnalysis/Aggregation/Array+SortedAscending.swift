@@ -50,33 +50,51 @@ extension Array where Element == Double {
   /// The values (neither NaN nor negative zero) in order from their ascending runs, when runs of 256
   /// values or more hold most of them (nil otherwise): the shorter runs' values sorted together, then
   /// every piece merged with its neighbour, round after round. A sample read back in order with a few
-  /// new values after it, or several such samples one after another (a stratum's), sorts so in a few
-  /// sequential passes.
+  /// new values after it is one run and the rest, merged in one pass straight into the result; several
+  /// such samples one after another (a stratum's) sort so in a few sequential passes.
   func mergingLongRuns() -> [Double]? {
     let n = count
     let longRun = 256
     guard n >= longRun else { return nil }
-    var pieces: [Range<Int>] = []
-    var ordered: [Double] = []
+    var runs: [Range<Int>] = []
     var rest: [Double] = []
-    ordered.reserveCapacity(n)
     withUnsafeBufferPointer { values in
       var start = 0
       for i in 1...n where i == n || values[i] < values[i - 1] {
-        let run = UnsafeBufferPointer(rebasing: values[start..<i])
-        if run.count >= longRun {
-          pieces.append(ordered.count..<(ordered.count + run.count))
-          ordered.append(contentsOf: run)
+        if i - start >= longRun {
+          runs.append(start..<i)
         } else {
-          rest.append(contentsOf: run)
+          rest.append(contentsOf: UnsafeBufferPointer(rebasing: values[start..<i]))
         }
         start = i
       }
     }
     guard rest.count * 2 < n else { return nil }
+    rest = rest.sortedAscending()
+    // One run and the rest (a kept sample and a new day's values): merged straight into the result.
+    if runs.count == 1 {
+      return [Double](unsafeUninitializedCapacity: n) { to, initialized in
+        withUnsafeBufferPointer { values in
+          rest.withUnsafeBufferPointer { rest in
+            let run = UnsafeBufferPointer(rebasing: values[runs[0]])
+            Self.merge(run, rest, into: to.baseAddress!)
+          }
+        }
+        initialized = n
+      }
+    }
+    var pieces: [Range<Int>] = []
+    var ordered: [Double] = []
+    ordered.reserveCapacity(n)
+    withUnsafeBufferPointer { values in
+      for run in runs {
+        pieces.append(ordered.count..<(ordered.count + run.count))
+        ordered.append(contentsOf: UnsafeBufferPointer(rebasing: values[run]))
+      }
+    }
     if !rest.isEmpty {
       pieces.append(ordered.count..<n)
-      ordered.append(contentsOf: rest.sortedAscending())
+      ordered.append(contentsOf: rest)
     }
     var spare = [Double](unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
     while pieces.count > 1 {
@@ -93,25 +111,9 @@ extension Array where Element == Double {
               break
             }
             let (a, b) = (pieces[k], pieces[k + 1])
-            var (i, j, o) = (a.lowerBound, b.lowerBound, a.lowerBound)
-            while i < a.upperBound && j < b.upperBound {
-              if from[j] < from[i] {
-                to[o] = from[j]
-                j &+= 1
-              } else {
-                to[o] = from[i]
-                i &+= 1
-              }
-              o &+= 1
-            }
-            while i < a.upperBound {
-              to[o] = from[i]
-              (i, o) = (i &+ 1, o &+ 1)
-            }
-            while j < b.upperBound {
-              to[o] = from[j]
-              (j, o) = (j &+ 1, o &+ 1)
-            }
+            Self.merge(
+              UnsafeBufferPointer(rebasing: from[a]), UnsafeBufferPointer(rebasing: from[b]),
+              into: to.baseAddress! + a.lowerBound)
             merged.append(a.lowerBound..<b.upperBound)
             k += 2
           }
@@ -121,6 +123,26 @@ extension Array where Element == Double {
       pieces = merged
     }
     return ordered
+  }
+
+  /// Merges two ascending runs into `to` (room for both), the first's values before the second's equal
+  /// ones.
+  private static func merge(
+    _ a: UnsafeBufferPointer<Double>, _ b: UnsafeBufferPointer<Double>, into to: UnsafeMutablePointer<Double>
+  ) {
+    var (i, j, o) = (0, 0, 0)
+    while i < a.count && j < b.count {
+      if b[j] < a[i] {
+        to[o] = b[j]
+        j &+= 1
+      } else {
+        to[o] = a[i]
+        i &+= 1
+      }
+      o &+= 1
+    }
+    if let base = a.baseAddress, i < a.count { (to + o).update(from: base + i, count: a.count - i) }
+    if let base = b.baseAddress, j < b.count { (to + o + a.count - i).update(from: base + j, count: b.count - j) }
   }
 
   /// The values in order by their bit patterns, 11 bits a pass.

@@ -101,6 +101,9 @@ struct SortedAscendingTests {
       run(900) + shuffled(40) + run(700) + shuffled(10) + run(3_000),  // a stratum of three
       run(400) + [-1e9] + run(300) + [-1e9] + run(1_000) + [-1e9] + run(2_000) + [-1e9] + run(600),  // five pieces
       shuffled(600) + run(1_000),  // short runs first
+      run(1_000),  // one run, nothing else
+      run(2_000).map { $0 + 500 } + shuffled(30),  // one run, the rest all below it
+      shuffled(30) + run(2_000).map { $0 - 500 },  // one run, the rest before it and above it
     ]
     for values in merged {
       #expect(values.mergingLongRuns().map(patterns) == patterns(values.sorted()), "\(values.count) values")
