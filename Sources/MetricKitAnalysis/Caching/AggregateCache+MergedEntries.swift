@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -103,11 +105,26 @@ extension AggregateCache {
     let head = Array(file.bytes[..<all[1].range.upperBound])
     try all[0].check(in: head)
     try all[1].check(in: head)
-    try all[2].check(in: file.bytes)
-    guard let packed = PackedNumbers(mapped: file, range: all[2].range, growing: true) else { throw notWholeNumbers }
-    return try decodeMerged(
-      head, sections: all, packed: packed, outline: outline, options: options, reader: reader, parser: parser,
-      threads: threads)
+    // The numbers (megabytes of them) are checked on another thread while they are decoded: the
+    // decoding reads only where the checked head points, and what it made is dropped, with the
+    // checksum's failure, when their bytes do not match.
+    let numbers = all[2]
+    let checked = DispatchGroup()
+    let check = ParallelSlots<Result<Void, CacheError>>(count: 1)
+    DispatchQueue.global().async(group: checked) {
+      check.store(Result { () throws(CacheError) in try numbers.check(in: file.bytes) }, at: 0)
+    }
+    let decoded = Result { () throws(CacheError) -> MergedEntries in
+      guard let packed = PackedNumbers(mapped: file, range: numbers.range, growing: true) else {
+        throw notWholeNumbers
+      }
+      return try decodeMerged(
+        head, sections: all, packed: packed, outline: outline, options: options, reader: reader, parser: parser,
+        threads: threads)
+    }
+    checked.wait()
+    try check.values[0].get()
+    return try decoded.get()
   }
 
   /// Merged entries from the `sections` of a result file whose first bytes are `bytes` (its header and
