@@ -421,8 +421,9 @@ public struct CachedReading: Sendable {
     use.damaged.sort()
     self.use = use
     // In order once, here (a kept merge's values are kept so: after one pass that finds them in order,
-    // only a new day's values are merged in).
-    whole.sortExactValues(threads: threads)
+    // only a new day's values are merged in); not in a reading of outlines whose parts are not all
+    // here, which a whole reading follows.
+    if !outlinesOnly || use.hits == 0 { whole.sortExactValues(threads: threads) }
     // Kept merged for the next reading, when it holds every input and enough changed.
     if let entries, let mergedKey, use.notStored == 0,
       AggregateCache.keepsMerge(of: entries.count, found: found, outline: outlinesOnly)
