@@ -35,8 +35,9 @@ case "$layout" in
   files) days=${days:-90} per_day=${per_day:-1500} files_flag=(--files) ;;
   *) echo "--layout is ndjson or files" >&2; exit 64 ;;
 esac
-# Built as Docs/nightly.md recommends for a nightly job: Swift's runtime and Foundation linked in.
-build=(swift build -c release --static-swift-stdlib)
+# Built as Docs/nightly.md recommends for a nightly job: Swift's runtime and Foundation linked in, and
+# without the `collect` command (the package's Collector trait), which the job does not run.
+build=(swift build -c release --static-swift-stdlib --disable-default-traits)
 "${build[@]}" --product metrics-report >&2
 "${build[@]}" --product generate-corpus >&2
 bin=$("${build[@]}" --show-bin-path)
