@@ -138,7 +138,7 @@ public struct ScalarSample: Sendable, Hashable {
     a.exact == b.exact && a.folded == b.folded && a.exactLimit == b.exactLimit
   }
 
-  /// Hashes what ``==`` compares.
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(exact)
     hasher.combine(folded)
