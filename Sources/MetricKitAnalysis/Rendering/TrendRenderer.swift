@@ -140,15 +140,18 @@ public enum TrendRenderer {
 
   /// A point's JSON object.
   private static func json(_ p: TrendPoint, starts: [CalendarDay: String]) -> JSONWriter.Value {
-    var point: [(String, JSONWriter.Value)] = [
-      ("start", .string(starts[p.start] ?? p.start.description)), ("payloads", .integer(Int128(p.payloads))),
-    ]
+    // Members appended in place: a trend writes a point for every metric of every interval.
+    var point: [(String, JSONWriter.Value)] = []
+    point.reserveCapacity(5 + p.values.count)
+    point.append(("start", .string(starts[p.start] ?? p.start.description)))
+    point.append(("payloads", .integer(Int128(p.payloads))))
     if let share = p.share {
       point.append(("share", .number(share)))
       return .object(point)
     }
-    point += [("count", .integer(Int128(p.count))), ("sparse", .bool(p.sparse))]
-    point += p.values.map { ($0.statistic.description, .number($0.value)) }
+    point.append(("count", .integer(Int128(p.count))))
+    point.append(("sparse", .bool(p.sparse)))
+    for value in p.values { point.append((value.statistic.description, .number(value.value))) }
     if !p.bounds.isEmpty {
       let bounds = p.bounds.map {
         ($0.statistic.description, JSONWriter.Value.array([.number($0.lower), .number($0.upper)]))

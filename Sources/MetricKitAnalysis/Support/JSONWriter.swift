@@ -1,8 +1,8 @@
 /// Writes JSON with keys in the order given (the contract's order), numbers never NaN or infinite.
 package struct JSONWriter {
-  /// The text written so far, as UTF-8: appending bytes costs a fraction of appending to a `String`
-  /// (cache entries and trends are megabytes of JSON).
-  private var bytes: [UInt8] = []
+  /// The text written so far, as UTF-8: cache entries and trends are megabytes of JSON, written as
+  /// hundreds of thousands of short pieces.
+  private let bytes = Output()
   /// Everything on one line, no spaces (data embedded in a page).
   private var compact = false
 
@@ -68,23 +68,23 @@ package struct JSONWriter {
         buffer[24 - count] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
         magnitude /= 10
       } while magnitude > 0
-      bytes.append(contentsOf: buffer[(24 - count)...])
+      bytes.append(UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]).assumingMemoryBound(to: UInt8.self))
     }
   }
 
   /// What was written, as text.
-  private var text: String { String(decoding: bytes, as: UTF8.self) }
+  private var text: String { bytes.text }
 
   /// Appends `text`'s bytes.
   private mutating func append(_ text: String) {
     var text = text
-    text.withUTF8 { bytes.append(contentsOf: $0) }
+    text.withUTF8 { bytes.append($0) }
   }
 
   /// Appends a literal's bytes (punctuation, escapes): no string is made or counted for them, and a
   /// trend or a cache entry writes tens of thousands.
   private mutating func appendLiteral(_ text: StaticString) {
-    text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    text.withUTF8Buffer { bytes.append($0) }
   }
 
   private mutating func write(_ value: Value, indent: Int) {
@@ -110,7 +110,7 @@ package struct JSONWriter {
     switch value {
     case .string(let s): writeString(s)
     case .number(let d):
-      if let n = Self.integral(d) { appendDigits(n) } else { append(Self.number(d)) }
+      if let n = Self.integral(d) { appendDigits(n) } else { append(Self.numberNotIntegral(d)) }
     case .integer(let n):
       // Beyond 64 bits a JSON number would lose precision in most readers: write it as a string.
       if n.magnitude <= UInt128(Int64.max) { appendDigits(Int64(n)) } else { append("\"\(n)\"") }
@@ -183,17 +183,23 @@ package struct JSONWriter {
 
   /// Appends the leading spaces of a line at `depth`.
   private mutating func appendIndentation(_ depth: Int) {
-    bytes.append(contentsOf: repeatElement(0x20, count: 2 * depth))
+    bytes.append(0x20, count: 2 * depth)
   }
 
   /// A finite double in the shortest form that reads back exactly; integral values without ".0".
   static func number(_ d: Double) -> String {
     guard d.isFinite else { return "null" }  // unreachable by construction; never NaN in output
     if let n = integral(d) { return String(n) }
+    return numberNotIntegral(d)
+  }
+
+  /// ``number(_:)`` of a double that ``integral(_:)`` does not take.
+  private static func numberNotIntegral(_ d: Double) -> String {
+    guard d.isFinite else { return "null" }
     // Whole numbers are written in digits up to 10²¹, as JavaScript writes them (Swift's description
     // switches to exponent form from 2⁵³); the digits are the double's exact value.
     if d == d.rounded(), d.magnitude < 1e21 { return String(format: "%.0f", d) }
-    return "\(d)"
+    return d.description
   }
 
   /// A double that is a whole number below 10¹⁵ in magnitude, as an integer: written in its digits
@@ -205,12 +211,8 @@ package struct JSONWriter {
     // Most strings (keys, identifiers, versions, dates) are printable ASCII needing no escape: whole.
     var s = s
     let plain = s.withUTF8 { utf8 in
-      guard
-        utf8.allSatisfy({
-          $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C && $0 != 0x3C && $0 != 0x3E && $0 != 0x26
-        })
-      else { return false }
-      bytes.append(contentsOf: utf8)
+      for byte in utf8 where Self.needsEscape(byte) { return false }
+      bytes.append(utf8)
       return true
     }
     if plain {
@@ -240,4 +242,61 @@ package struct JSONWriter {
     }
     appendLiteral("\"")
   }
+
+  /// Whether a byte of a string is written otherwise than as itself: controls, `"`, `&`, `<`, `>`, `\\`,
+  /// DEL and every byte outside ASCII (then the string is written a scalar at a time). One bit a byte.
+  @inline(__always) private static func needsEscape(_ byte: UInt8) -> Bool {
+    byte < 64
+      ? (0x5000_0044_FFFF_FFFF as UInt64) >> byte & 1 != 0
+      : byte >= 128 || (0x8000_0000_1000_0000 as UInt64) >> (byte - 64) & 1 != 0
+  }
+}
+
+/// The bytes a ``JSONWriter`` appends, in one allocation that doubles as it fills: a piece costs a
+/// capacity check and a copy, where appending to an array also checks that it is not shared.
+private final class Output {
+  private var start: UnsafeMutablePointer<UInt8>
+  private var count = 0
+  private var capacity: Int
+
+  init(capacity: Int = 4096) {
+    start = .allocate(capacity: capacity)
+    self.capacity = capacity
+  }
+
+  deinit { start.deallocate() }
+
+  /// Room for `n` more bytes, at the end.
+  @inline(__always) private func room(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+    if count + n > capacity { grow(to: count + n) }
+    return start + count
+  }
+
+  @inline(never) private func grow(to needed: Int) {
+    let larger = max(needed, 2 * capacity)
+    let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+    moved.initialize(from: start, count: count)
+    start.deallocate()
+    (start, capacity) = (moved, larger)
+  }
+
+  @inline(__always) func append(_ byte: UInt8) {
+    room(1).pointee = byte
+    count += 1
+  }
+
+  /// `n` copies of `byte`.
+  @inline(__always) func append(_ byte: UInt8, count n: Int) {
+    guard n > 0 else { return }
+    room(n).initialize(repeating: byte, count: n)
+    count += n
+  }
+
+  @inline(__always) func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+    room(bytes.count).initialize(from: base, count: bytes.count)
+    count += bytes.count
+  }
+
+  var text: String { String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self) }
 }
