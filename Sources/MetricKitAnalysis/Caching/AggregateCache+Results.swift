@@ -50,8 +50,27 @@ extension AggregateCache {
   /// The key of a result: the SHA-256, in hex, of the cache's format, `recipe` (what is computed and
   /// with which options) and the keys of the entries it is computed from.
   static func resultKey(recipe: String, entries: [String]) -> String {
-    let text = "format \(formatVersion) result\n\(recipe)\n" + entries.joined(separator: "\n")
-    return ContentHash.hex(ContentHash.sha256(Array(text.utf8)))
+    ResultKeys.any.key(recipe, entries: entries)
+  }
+
+  /// The keys of results whose recipes start alike (a trend's intervals: one recipe, each interval's
+  /// line and start after it), that start hashed once.
+  struct ResultKeys {
+    private let start: ContentHash.Start
+
+    private init(hashing start: String) { self.start = ContentHash.Start(Array(start.utf8)) }
+
+    /// Keys of results whose recipes start with `recipe` and a line break.
+    init(recipe: String) { self.init(hashing: "format \(formatVersion) result\n\(recipe)\n") }
+
+    /// Keys of any recipe.
+    static var any: ResultKeys { ResultKeys(hashing: "format \(formatVersion) result\n") }
+
+    /// ``AggregateCache/resultKey(recipe:entries:)`` of the recipe that is this start followed by
+    /// `rest`.
+    func key(_ rest: String, entries: [String]) -> String {
+      start.hex(followedBy: Array((rest + "\n" + entries.joined(separator: "\n")).utf8))
+    }
   }
 
   func resultPath(_ key: String) -> String { path(of: key, in: "results") }

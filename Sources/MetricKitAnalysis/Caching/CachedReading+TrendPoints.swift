@@ -35,7 +35,7 @@ final class CachedTrendPoints: TrendPointSource {
   ) -> (points: [[TrendPoint?]], failure: String?) {
     typealias Trend = TrendReport
     let cache = reading.cache
-    let recipe = Trend.pointRecipe(metrics: metrics, options: options)
+    let resultKeys = AggregateCache.ResultKeys(recipe: Trend.pointRecipe(metrics: metrics, options: options))
     // Each cell's entries: those whose series parts fall in it, unknown when a part read otherwise does.
     var entries: [Int: Set<String>] = [:]
     var unknown = Set<Int>()
@@ -48,7 +48,7 @@ final class CachedTrendPoints: TrendPointSource {
       let sorted = (entries[n] ?? []).sorted()
       let label = cells[n].line.cacheLabel(kept: kept)
       return (
-        AggregateCache.resultKey(recipe: "\(recipe)\n\(label)\nstart \(cells[n].start)", entries: sorted), sorted
+        resultKeys.key("\(label)\nstart \(cells[n].start)", entries: sorted), sorted
       )
     }
     // Points found, or computed from what was read; none where contents must be read from entries.
@@ -230,9 +230,21 @@ extension TrendReport {
     func fail(_ path: String, _ reason: String) -> PayloadDecodingError {
       PayloadDecodingError(keyPath: [path], reason: reason)
     }
-    /// A finite double from its bit pattern in hex.
+    // Numbers and names are read from the parsed bytes in place: a nightly trend reads back every
+    // interval's points, a hundred values each. A finite double from its bit pattern in hex:
     func double(_ v: JSONValue) -> Double? {
-      guard let text = v.string, text.utf8.count <= 16, let bits = UInt64(text, radix: 16) else { return nil }
+      guard let text = v.stringBytes, !text.isEmpty, text.count <= 16 else { return nil }
+      var bits: UInt64 = 0
+      for byte in text {
+        let nibble: UInt8
+        switch byte {
+        case 0x30...0x39: nibble = byte - 0x30
+        case 0x61...0x66: nibble = byte - 0x57
+        case 0x41...0x46: nibble = byte - 0x37
+        default: return nil
+        }
+        bits = bits << 4 | UInt64(nibble)
+      }
       let d = Double(bitPattern: bits)
       return d.isFinite ? d : nil
     }
@@ -243,41 +255,42 @@ extension TrendReport {
       throw fail("points", "cannot be read")
     }
     // The few statistics' names, each parsed once.
-    var statistics: [String: Statistic] = [:]
+    var statistics: [(name: [UInt8], statistic: Statistic?)] = []
     func statistic(_ v: JSONValue) -> Statistic? {
-      guard let name = v.string else { return nil }
-      if let known = statistics[name] { return known }
-      let parsed = Statistic(parsing: name)
-      statistics[name] = parsed
+      guard let name = v.stringBytes else { return nil }
+      if let known = statistics.first(where: { $0.name.elementsEqual(name) }) { return known.statistic }
+      let parsed = Statistic(parsing: String(decoding: name, as: UTF8.self))
+      statistics.append((Array(name), parsed))
       return parsed
     }
+    /// The items of an array of `count` items.
+    func items(_ v: JSONValue, _ count: Int) -> JSONValue.Children.Iterator? {
+      v.kind == .array && v.count == count ? v.children.makeIterator() : nil
+    }
     return try parser.parse(buffer.bytes) { (root) throws(PayloadDecodingError) -> [TrendPoint?] in
-      let items = Array(root.children)
-      guard root.kind == .array, items.count == metrics.count else {
+      guard root.kind == .array, root.count == metrics.count else {
         throw fail("points", "expected \(metrics.count) points")
       }
       var points: [TrendPoint?] = []
-      for (i, item) in items.enumerated() {
+      points.reserveCapacity(metrics.count)
+      for (i, item) in root.children.enumerated() {
         if item.kind == .null {
           points.append(nil)
           continue
         }
-        let parts = Array(item.children)
-        guard item.kind == .array, parts.count == 4, let count = parts[0].int64, count >= 0,
-          let sparse = parts[1].bool
+        guard var parts = items(item, 4), let count = parts.next()?.int64, count >= 0,
+          let sparse = parts.next()?.bool, let values = parts.next(), let bounds = parts.next()
         else { throw fail("points.\(i)", "expected [count, sparse, values, bounds]") }
         var point = TrendPoint(start: start, payloads: payloads, count: Int(count), sparse: sparse)
-        for (j, value) in parts[2].children.enumerated() {
-          let v = Array(value.children)
-          guard v.count == 2, let statistic = statistic(v[0]),
-            let value = double(v[1])
+        for (j, value) in values.children.enumerated() {
+          guard var v = items(value, 2), let statistic = v.next().flatMap(statistic),
+            let value = v.next().flatMap(double)
           else { throw fail("points.\(i).values.\(j)", "expected [statistic, bits of a finite number]") }
           point.values.append((statistic, value))
         }
-        for (j, bound) in parts[3].children.enumerated() {
-          let b = Array(bound.children)
-          guard b.count == 3, let statistic = statistic(b[0]),
-            let lower = double(b[1]), let upper = double(b[2])
+        for (j, bound) in bounds.children.enumerated() {
+          guard var b = items(bound, 3), let statistic = b.next().flatMap(statistic),
+            let lower = b.next().flatMap(double), let upper = b.next().flatMap(double)
           else { throw fail("points.\(i).bounds.\(j)", "expected [statistic, lower bits, upper bits]") }
           point.bounds.append((statistic, lower, upper))
         }

@@ -9,6 +9,25 @@ package enum ContentHash {
   /// The SHA-256 digest of `bytes`.
   static func sha256(_ bytes: some DataProtocol) -> [UInt8] { Array(SHA256.hash(data: bytes)) }
 
+  /// SHA-256 digests of texts that start alike: the start hashed once, each text's digest then hashing
+  /// only what follows it (keys that share a long recipe).
+  struct Start {
+    private let state: SHA256
+
+    init(_ start: some DataProtocol) {
+      var state = SHA256()
+      state.update(data: start)
+      self.state = state
+    }
+
+    /// The digest, in hex, of the start followed by `rest`.
+    func hex(followedBy rest: some DataProtocol) -> String {
+      var state = state
+      state.update(data: rest)
+      return ContentHash.hex(state.finalize())
+    }
+  }
+
   /// `bytes` as lower-case hexadecimal digits, two a byte (digests as identities and keys).
   package static func hex(_ bytes: some Sequence<UInt8>) -> String {
     let digits = Array("0123456789abcdef".utf8)
