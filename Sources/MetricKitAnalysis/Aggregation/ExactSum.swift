@@ -73,17 +73,28 @@ public struct ExactSum: Sendable {
     guard let top = magnitude.lastIndex(where: { $0 != 0 }),
       let bottom = magnitude.firstIndex(where: { $0 != 0 })
     else { return "0x0p+0" }
-    var digits = String(UInt32(magnitude[top]), radix: 16)
+    // Written as bytes: entries and kept merges hold one for every sum of every sample.
+    func digit(_ d: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: d < 10 ? 0x30 + d : 0x57 + d) }
+    var text: [UInt8] = negative ? [0x2D, 0x30, 0x78] : [0x30, 0x78]  // "-0x", "0x"
+    text.reserveCapacity(text.count + 8 * (top - bottom + 1) + 7)
+    let first = text.count
+    let leading = UInt32(magnitude[top])
+    for shift in stride(from: (31 - leading.leadingZeroBitCount) / 4 * 4, through: 0, by: -4) {
+      text.append(digit(leading >> UInt32(shift) & 15))
+    }
     for i in stride(from: top - 1, through: bottom, by: -1) {
-      let d = String(UInt32(magnitude[i]), radix: 16)
-      digits += String(repeating: "0", count: 8 - d.count) + d
+      let limb = UInt32(magnitude[i])
+      for shift in stride(from: 28, through: 0, by: -4) { text.append(digit(limb >> UInt32(shift) & 15)) }
     }
     var exponent = 32 * bottom - Self.bias
-    while digits.count > 1, digits.last == "0" {
-      digits.removeLast()
+    while text.count > first + 1, text.last == 0x30 {
+      text.removeLast()
       exponent += 4
     }
-    return (negative ? "-" : "") + "0x" + digits + "p" + (exponent >= 0 ? "+" : "") + String(exponent)
+    text.append(0x70)  // "p"
+    if exponent >= 0 { text.append(0x2B) }
+    text += exponent.description.utf8
+    return String(decoding: text, as: UTF8.self)
   }
 
   /// Reads ``hexadecimal``'s form back; nil when the text is not one, or does not fit the range of

@@ -31,6 +31,10 @@ struct SketchTests {
     #expect(sum([5e-324]).hexadecimal == "0x1p-1074")
     #expect(sum([]).hexadecimal == "0x0p+0" && sum([]).value == 0)
     #expect(sum([2, -2]).hexadecimal == "0x0p+0")
+    // Across limbs, inner zero digits kept: 1 + 2⁻⁴⁰ = (2⁴² + 4) × 2⁻⁴², 1 + 2⁻¹⁰⁰ = (2¹⁰² + 4) × 2⁻¹⁰².
+    #expect(sum([1, 0x1p-40]).hexadecimal == "0x40000000004p-42")
+    #expect(sum([-1, -0x1p-100]).hexadecimal == "-0x4" + String(repeating: "0", count: 24) + "4p-102")
+    #expect(sum([0x1p200, 0x1p200]).hexadecimal == "0x8p+198")
     #expect(sum([.greatestFiniteMagnitude, .greatestFiniteMagnitude]).value == .infinity)
     #expect(
       sum([.greatestFiniteMagnitude, .greatestFiniteMagnitude, -.greatestFiniteMagnitude]).value
