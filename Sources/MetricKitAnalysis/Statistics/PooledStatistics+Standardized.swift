@@ -115,19 +115,19 @@ extension PooledStatistics {
   }
 
   /// Per percentile, the smallest value whose weighted share of the strata's values reaches it: each
-  /// stratum's values share its weight; the values are sorted once for all percentiles.
+  /// stratum's values share its weight. Each stratum's values are taken in ascending order (as a
+  /// reading keeps them) and merged, once for all percentiles; equal values keep the strata's order.
   static func weightedPercentiles(_ parts: [(Double, ScalarSample)], _ percentiles: [Percentile]) -> [Double?] {
     let total = parts.reduce(0) { $0 + $1.0 }
-    var masses: [(Double, Double)] = []
-    for (w, sample) in parts {
+    let runs = parts.map { (w, sample) -> [(Double, Double)] in
       let n = Double(sample.count)
-      if let exact = sample.exactValues {
-        for v in exact { masses.append((v, w / total / n)) }
-      } else {
-        for bin in sample.binned.bins { masses.append((bin.value, w / total * Double(bin.count) / n)) }
+      if let exact = sample.ascendingExactValues {
+        let mass = w / total / n
+        return exact.map { ($0, mass) }
       }
+      return sample.binned.bins.map { ($0.value, w / total * Double($0.count) / n) }
     }
-    masses.sort { $0.0 < $1.0 }
+    let masses = mergedInOrder(runs)
     return percentiles.map { percentile in
       let reach = percentile.probability * (1 - 1e-12)
       var cumulative = 0.0
@@ -137,5 +137,33 @@ extension PooledStatistics {
       }
       return masses.last?.0
     }
+  }
+
+  /// Runs of (value, mass), each in ascending order of value, merged into one in that order, adjacent
+  /// runs two at a time; of equal values, an earlier run's come first.
+  private static func mergedInOrder(_ runs: [[(Double, Double)]]) -> [(Double, Double)] {
+    var runs = runs
+    while runs.count > 1 {
+      runs = stride(from: 0, to: runs.count, by: 2).map { i in
+        guard i + 1 < runs.count else { return runs[i] }
+        let (a, b) = (runs[i], runs[i + 1])
+        var merged: [(Double, Double)] = []
+        merged.reserveCapacity(a.count + b.count)
+        var (x, y) = (0, 0)
+        while x < a.count && y < b.count {
+          if b[y].0 < a[x].0 {
+            merged.append(b[y])
+            y += 1
+          } else {
+            merged.append(a[x])
+            x += 1
+          }
+        }
+        merged += a[x...]
+        merged += b[y...]
+        return merged
+      }
+    }
+    return runs.first ?? []
   }
 }

@@ -83,6 +83,39 @@ struct StratifiedStatisticsTests {
     #expect(PooledStatistics.weightedPercentiles(parts, [Percentile(90)!])[0] == 20)
   }
 
+  @Test func weightedPercentilesOfInterleavedStrataAreThoseOfAllValuesSorted() {
+    // Five strata whose values interleave and tie across strata, one held unordered, one a sketch:
+    // every percentile is the one found by sorting all (value, mass) pairs together.
+    var unordered = ScalarSample([30, 3, 17, 9, 3])
+    unordered.append(12)
+    let parts: [(Double, ScalarSample)] = [
+      (2, ScalarSample([1, 4, 9, 16, 25]).ascending()), (1, unordered),
+      (5, ScalarSample([2, 3, 5, 7, 11, 13, 17]).ascending()), (0.5, ScalarSample([0.5, 9, 40], exactLimit: 0)),
+      (3, ScalarSample([9, 10, 11]).ascending()),
+    ]
+    let total = parts.reduce(0) { $0 + $1.0 }
+    var pairs: [(value: Double, mass: Double)] = []
+    for (w, sample) in parts {
+      let n = Double(sample.count)
+      if let values = sample.exactValues {
+        pairs += values.map { ($0, w / total / n) }
+      } else {
+        pairs += sample.binned.bins.map { ($0.value, w / total * Double($0.count) / n) }
+      }
+    }
+    pairs.sort { $0.value < $1.value }
+    let percentiles = (1...99).map { Percentile(Double($0))! }
+    let expected = percentiles.map { p -> Double in
+      var cumulative = 0.0
+      for pair in pairs {
+        cumulative += pair.mass
+        if cumulative >= p.probability * (1 - 1e-12) { return pair.value }
+      }
+      return pairs.last!.value
+    }
+    #expect(PooledStatistics.weightedPercentiles(parts, percentiles) == expected)
+  }
+
   @Test func standardizedRatesWeighStrataAlike() throws {
     // Two strata, each with a rate of 1 in the baseline and 2 in the candidate: the standardized
     // ratio is 2 whatever the mix of either version.
