@@ -2,10 +2,10 @@
 // folder and kind of reading (``CachedFolderMemory``): a run takes such a folder whole while its own
 // `stat` is unchanged, its batches' keys as they were.
 extension AggregateCache {
-  /// The file keeping the summary of `folder` for readings of `scope`: `folders/` and the SHA-256 of
-  /// both.
-  func folderSummaryPath(_ folder: InputPath, scope: [UInt8]) -> String {
-    path(of: ContentHash.hex(ContentHash.sha256(scope + [0] + folder.bytes)), in: "folders")
+  /// The file keeping the summary of `folder` for readings of a scope (`scope`: its bytes hashed):
+  /// `folders/` and the SHA-256 of the scope, a NUL and the folder's path.
+  func folderSummaryPath(_ folder: InputPath, scope: ContentHash.Start) -> String {
+    path(of: scope.hex(followedBy: [0] + folder.bytes), in: "folders")
   }
 
   /// A folder summary's file: one section of the folder's path, its `stat`, its number of files,

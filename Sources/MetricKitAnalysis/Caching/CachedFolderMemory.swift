@@ -4,12 +4,12 @@
 struct CachedFolderMemory: FolderMemory {
   let cache: AggregateCache
   /// What sets a summary's readings apart besides the folder: the start of the batches' keys (the
-  /// format and the options' fingerprint) and the file endings read.
-  let scope: [UInt8]
+  /// format and the options' fingerprint) and the file endings read; hashed once for every folder.
+  let scope: ContentHash.Start
 
   init(cache: AggregateCache, keyBase: AggregateCache.KeyBase, fileSuffixes: [String]?) {
     self.cache = cache
-    scope = keyBase.prefix + Array("endings \(fileSuffixes?.debugDescription ?? "-")\n".utf8)
+    scope = ContentHash.Start(keyBase.prefix + Array("endings \(fileSuffixes?.debugDescription ?? "-")\n".utf8))
   }
 
   func recalledListing(of folder: InputPath) -> FolderListing? { cache.recalledListing(of: folder) }

@@ -10,8 +10,10 @@ package enum ContentHash {
   static func sha256(_ bytes: some DataProtocol) -> [UInt8] { Array(SHA256.hash(data: bytes)) }
 
   /// SHA-256 digests of texts that start alike: the start hashed once, each text's digest then hashing
-  /// only what follows it (keys that share a long recipe).
-  struct Start {
+  /// only what follows it (keys that share a long recipe). Sendable although swift-crypto's `SHA256`
+  /// is not declared so: it is a value whose state is copied before it changes, and the start's own
+  /// state is only ever copied.
+  struct Start: @unchecked Sendable {
     private let state: SHA256
 
     init(_ start: some DataProtocol) {
