@@ -7,24 +7,20 @@ extension Dictionary where Value == VersionAggregate {
   }
 
   /// Moves every aggregate's per-payload samples out (``VersionAggregate/takeSamples()``) onto
-  /// `samples`, in the dictionary's order, with how many each gave onto `counts`.
-  mutating func takeSamples(into samples: inout [ScalarSample], counts: inout [Int]) {
+  /// `samples`, in the dictionary's order.
+  mutating func takeSamples(into samples: inout [ScalarSample]) {
     var i = values.startIndex
     while i != values.endIndex {
-      let taken = values[i].takeSamples()
-      counts.append(taken.count)
-      samples += taken
+      samples += values[i].takeSamples()
       values.formIndex(after: &i)
     }
   }
 
-  /// Puts back what ``takeSamples(into:counts:)`` moved out, from `samples` at `next` on.
-  mutating func restoreSamples(from samples: [ScalarSample], counts: inout ArraySlice<Int>, next: inout Int) {
+  /// Puts back what ``takeSamples(into:)`` moved out, taking them from `samples` in the same order.
+  mutating func restoreSamples(from samples: inout IndexingIterator<[ScalarSample]>) {
     var i = values.startIndex
     while i != values.endIndex {
-      let count = counts.removeFirst()
-      values[i].restoreSamples(samples[next..<(next + count)])
-      next += count
+      values[i].restoreSamples(from: &samples)
       values.formIndex(after: &i)
     }
   }

@@ -241,16 +241,16 @@ public struct DumpAggregate: Sendable {
     // Every sample moved out and sorted on its own, the longest first: a version's samples are as many
     // tasks as it has metrics, and the threads finish together.
     var samples: [ScalarSample] = []
-    var counts: [Int] = []
-    versions.takeSamples(into: &samples, counts: &counts)
-    groups.takeSamples(into: &samples, counts: &counts)
-    strata.takeSamples(into: &samples, counts: &counts)
+    versions.takeSamples(into: &samples)
+    groups.takeSamples(into: &samples)
+    strata.takeSamples(into: &samples)
     let order = samples.indices.sorted { samples[$0].count > samples[$1].count }
     samples.changeEach(threads: threads, order: order) { $0.sortExactValues() }
-    var (rest, next) = (counts[...], 0)
-    versions.restoreSamples(from: samples, counts: &rest, next: &next)
-    groups.restoreSamples(from: samples, counts: &rest, next: &next)
-    strata.restoreSamples(from: samples, counts: &rest, next: &next)
+    var sorted = samples.makeIterator()
+    samples = []
+    versions.restoreSamples(from: &sorted)
+    groups.restoreSamples(from: &sorted)
+    strata.restoreSamples(from: &sorted)
   }
 
   private mutating func countBundle(_ bundle: String, _ n: Int) {

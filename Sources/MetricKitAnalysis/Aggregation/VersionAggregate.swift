@@ -170,7 +170,7 @@ public struct VersionAggregate: Sendable {
 
   /// Moves the per-payload samples out (every scalar metric's, then every recorded statistic's), empty
   /// ones left in their place: sorted elsewhere, each without a copy, they are put back by
-  /// ``restoreSamples(_:)``.
+  /// ``restoreSamples(from:)``.
   mutating func takeSamples() -> [ScalarSample] {
     var taken: [ScalarSample] = []
     forEachSample { sample in
@@ -181,13 +181,10 @@ public struct VersionAggregate: Sendable {
     return taken
   }
 
-  /// Puts back the samples ``takeSamples()`` moved out, in its order.
-  mutating func restoreSamples(_ samples: ArraySlice<ScalarSample>) {
-    var next = samples.startIndex
-    forEachSample { sample in
-      sample = samples[next]
-      next += 1
-    }
+  /// Puts back the samples ``takeSamples()`` moved out, taking them from `samples` in its order (as
+  /// many as it took).
+  mutating func restoreSamples(from samples: inout IndexingIterator<[ScalarSample]>) {
+    forEachSample { $0 = samples.next()! }
   }
 
   /// Calls `body` on each per-payload sample where it is held, always in the same order: through the
