@@ -13,6 +13,8 @@ let package = Package(
     .library(name: "MetricKitReports", targets: ["MetricKitReports"]),
     // App Store Connect's power and performance endpoints: signed requests that fetch Organizer's data.
     .library(name: "AppStoreConnect", targets: ["AppStoreConnect"]),
+    // A payload's canonical bytes and id, which the collector and the uploader compute alike.
+    .library(name: "PayloadIdentity", targets: ["PayloadIdentity"]),
     // The collector service apps post payloads to, and the store it writes a dump with.
     .library(name: "MetricKitCollector", targets: ["MetricKitCollector"]),
     // The app's side: MetricKit's payloads queued on disk and uploaded to the collector.
@@ -31,6 +33,10 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
   ],
   targets: [
     // Debian's C libraries, through system-library targets.
@@ -85,17 +91,25 @@ let package = Package(
       name: "AppStoreConnect",
       dependencies: ["MetricKitAnalysis", "CMetricsHTTP", .product(name: "Crypto", package: "swift-crypto")]),
 
+    // A payload's identity: its canonical JSON bytes and their SHA-256, computed the same way on
+    // the device (the uploader) and in the collector.
+    .target(name: "PayloadIdentity", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+
     // The collector: HTTP on Hummingbird (SwiftNIO), payloads judged by the library's decoder,
     // stored as gzip NDJSON segments with group commit (libdeflate).
     .target(
       name: "MetricKitCollector",
       dependencies: [
-        "MetricKitAnalysis", "CDeflate", .product(name: "Crypto", package: "swift-crypto"),
+        "MetricKitAnalysis", "PayloadIdentity", "CDeflate", .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
       ]),
 
-    // The uploader, for the app: Foundation and zlib only (MetricKit where there is one).
-    .target(name: "MetricKitUploader", dependencies: ["CZlib"]),
+    // The uploader, for the app: Foundation, zlib and the payload's identity (MetricKit where there is one).
+    .target(name: "MetricKitUploader", dependencies: ["CZlib", "PayloadIdentity"]),
 
     // The thin command-line shell.
     .executableTarget(
@@ -126,7 +140,11 @@ let package = Package(
       dependencies: ["MetricKitAnalysis", "AppStoreConnect", "PayloadSynthesis", "TestSupport"]),
     .testTarget(name: "MetricKitReportsTests", dependencies: ["MetricKitReports", "PayloadSynthesis", "TestSupport"]),
     .testTarget(
-      name: "MetricKitCollectorTests", dependencies: ["MetricKitCollector", "PayloadSynthesis", "TestSupport"]),
+      name: "MetricKitCollectorTests",
+      dependencies: [
+        "MetricKitCollector", "MetricKitUploader", "PayloadSynthesis", "TestSupport",
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
+      ]),
     .testTarget(
       name: "MetricsReportCLITests",
       dependencies: ["metrics-report", "MetricKitUploader", "PayloadSynthesis", "TestSupport"],

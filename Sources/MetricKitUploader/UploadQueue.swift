@@ -6,7 +6,8 @@ import Foundation
 public struct UploadQueue: Sendable {
   /// The folder the queue keeps its files in.
   public let folder: URL
-  /// Where payloads the collector refused (400, 403) are kept, for a bug report; never sent again.
+  /// Where payloads that can never be delivered are kept, each with a `.reason.txt`, for a bug
+  /// report: refused by the collector, too large for it, or not JSON at all; never sent again.
   public var refusedFolder: URL { folder.appendingPathComponent("refused") }
 
   /// A queue in `folder` (made when missing).
@@ -43,10 +44,12 @@ public struct UploadQueue: Sendable {
   /// Removes a delivered payload.
   func remove(_ file: URL) { try? FileManager.default.removeItem(at: file) }
 
-  /// Moves a refused payload aside.
-  func refuse(_ file: URL) {
+  /// Moves a refused payload aside, with the reason beside it (`<name>.reason.txt`).
+  func refuse(_ file: URL, reason: String) {
     let target = refusedFolder.appendingPathComponent(file.lastPathComponent)
     try? FileManager.default.removeItem(at: target)
     try? FileManager.default.moveItem(at: file, to: target)
+    try? Data((reason + "\n").utf8).write(
+      to: refusedFolder.appendingPathComponent(file.lastPathComponent + ".reason.txt"), options: .atomic)
   }
 }

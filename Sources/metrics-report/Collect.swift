@@ -11,13 +11,14 @@
       commandName: "collect",
       abstract: "Receive MetricKit payloads over HTTP and store them, durably and once, as a dump.",
       discussion: """
-        Apps post payloads to /v1/payloads with 'Authorization: Bearer <token>': one JSON object, an array \
-        or NDJSON, plain or gzip. Each is validated; the new ones are written to \
-        DIR/<bundle>/<yyyy-mm-dd>/<instance>-<n>.ndjson.gz and synced before the answer (202 with the \
-        stored and duplicate ids; 400 naming the key of a bad payload; 401 without a known token; 413 \
-        too large; 503 overloaded or stopping and 507 out of space, with Retry-After). /healthz answers \
-        ok; /metrics is OpenMetrics. SIGTERM or SIGINT stops taking connections, answers the requests \
-        under way, seals every segment and exits 0.
+        Apps post (or put) payloads to /v1/payloads with 'Authorization: Bearer <token>' or \
+        '?token=<token>': one JSON object, an array or NDJSON, plain or gzip. Each is validated; the new \
+        ones are written to DIR/<bundle>/<yyyy-mm-dd>/<instance>-<n>.ndjson.gz and synced before the \
+        answer (202 with the stored and duplicate ids; 400 naming the key of a bad payload; 401 without a \
+        known token; 408 a body too slow; 413 too large; 503 with Retry-After when busy, stopping or out \
+        of space). /healthz answers ok (503 while the store is full or failing); /metrics is OpenMetrics. \
+        SIGHUP reads the tokens file again. SIGTERM or SIGINT stops taking connections, answers the \
+        requests under way, seals every segment and exits 0.
         """)
 
     @Argument(help: "The folder payloads are stored under (a dump every command reads).")
@@ -35,7 +36,7 @@
     @Option(help: "This collector's name in its segments' names (collectors sharing a folder need distinct ones).")
     var instance = "collector"
 
-    @Option(help: "Remove day folders older than this many days.")
+    @Option(help: "Remove the segments of day folders older than this many days (at least 1).")
     var retain: Int?
 
     @Option(help: "The largest request body, in bytes, before decompression.")
@@ -44,11 +45,26 @@
     @Option(help: "The most bytes a gzip body may inflate to.")
     var maxDecompressedBytes = 64 << 20
 
-    @Option(help: "The most bytes the stored segments may take; past it requests get 507.")
+    @Option(help: "The most bytes the stored segments may take; past it requests get 503.")
     var maxStoreBytes: Int?
 
     @Option(help: "Seal a segment once it is this many seconds old.")
     var sealSeconds: Double = 300
+
+    @Option(help: "Close a connection idle (or waiting for a request's head) this many seconds.")
+    var idleSeconds: Double = 30
+
+    @Option(help: "Answer 408 to a request whose body takes longer than this many seconds.")
+    var bodySeconds: Double = 60
+
+    @Option(help: "Serve at most this many connections at once (default: below the descriptor limit).")
+    var maxConnections: Int?
+
+    @Option(help: "The most bytes of bodies inflated and decoded at once; past it requests get 503.")
+    var maxWorkingBytes = 512 << 20
+
+    @Option(help: "On SIGTERM, answer 503 to requests still unanswered after this many seconds.")
+    var shutdownSeconds: Double = 10
 
     @Option(help: "Print a new ingest token for this bundle identifier and its tokens-file line, and exit.")
     var newToken: String?
@@ -59,8 +75,24 @@
         guard tokens != nil else { throw ValidationError("Missing --tokens FILE (make one with --new-token BUNDLE).") }
       }
       guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not a port.") }
-      guard maxBodyBytes > 0, maxDecompressedBytes > 0, sealSeconds > 0 else {
-        throw ValidationError("--max-body-bytes, --max-decompressed-bytes and --seal-seconds must be positive.")
+      if let newToken, !SegmentStore.isPlainName(newToken) {
+        throw ValidationError("'\(newToken)' is not a bundle identifier (letters, digits, '.', '-', '_').")
+      }
+      if let retain, retain < 1 { throw ValidationError("--retain \(retain): keep at least 1 day.") }
+      if let maxStoreBytes, maxStoreBytes <= 0 {
+        throw ValidationError("--max-store-bytes \(maxStoreBytes) must be positive.")
+      }
+      if let maxConnections, maxConnections <= 0 {
+        throw ValidationError("--max-connections \(maxConnections) must be positive.")
+      }
+      for (name, value) in [("--max-body-bytes", maxBodyBytes), ("--max-decompressed-bytes", maxDecompressedBytes),
+        ("--max-working-bytes", maxWorkingBytes)] where value <= 0 {
+        throw ValidationError("\(name) \(value) must be positive.")
+      }
+      for (name, value) in [("--seal-seconds", sealSeconds), ("--idle-seconds", idleSeconds),
+        ("--body-seconds", bodySeconds), ("--shutdown-seconds", shutdownSeconds)]
+      where !(value > 0 && value <= 86_400) {
+        throw ValidationError("\(name) \(value) must be a number of seconds above 0, at most a day.")
       }
     }
 
@@ -70,18 +102,16 @@
         let token =
           "mrt_" + (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &rng)) }.joined()
         print(token)
-        ReportOutput.printError("tokens file line: \(IngestTokens.line(token: token, bundle: bundle))")
+        // The tokens file's line alone, so that `2>> tokens.txt` appends a line the collector reads.
+        ReportOutput.printError(IngestTokens.line(token: token, bundle: bundle))
         return
       }
       guard let directory, let tokens else { return }
       let tokenSet: IngestTokens
       do {
-        guard let text = try? String(contentsOfFile: tokens, encoding: .utf8) else {
-          throw CommandFailure.cannotEvaluate("cannot read the tokens file \(tokens)")
-        }
-        tokenSet = try IngestTokens(text: text, name: tokens)
-      } catch let error as TokenFileError {
-        throw CommandFailure.cannotEvaluate("\(error)")
+        tokenSet = try IngestTokens(contentsOfFile: tokens)
+      } catch {
+        throw CommandFailure.cannotEvaluate("the tokens file \(error)")
       }
       var storage = SegmentStore.Configuration(root: URL(fileURLWithPath: directory), instance: instance)
       storage.retainDays = retain
@@ -94,6 +124,11 @@
       service.port = port
       service.maximumBodyBytes = maxBodyBytes
       service.limits.maximumDecompressedSize = maxDecompressedBytes
+      service.idleTimeout = idleSeconds
+      service.bodyDeadline = bodySeconds
+      service.maximumConnections = maxConnections ?? Self.connectionsBelowTheDescriptorLimit()
+      service.workingBytes = maxWorkingBytes
+      service.shutdownDeadline = shutdownSeconds
       var logger = Logger(label: "metrics-report.collect")
       logger.logLevel = .info
       let recovered = store.counters
@@ -103,11 +138,25 @@
           metadata: ["segments": "\(recovered.recoveredSegments)", "tornBytesDropped": "\(recovered.droppedTailBytes)"])
       }
       let host = host
-      try await CollectorService(configuration: service, store: store, tokens: tokenSet, logger: logger).run {
+      let registry = TokenRegistry(tokenSet, file: tokens)
+      try await CollectorService(configuration: service, store: store, tokens: registry, logger: logger).run {
         port in
         // Unbuffered: whoever started the server waits for this line.
         FileHandle.standardOutput.write(Data("listening on http://\(host):\(port), storing in \(directory)\n".utf8))
       }
+    }
+
+    /// Connections that leave room below the process's descriptor limit for the store's files and
+    /// the server's own: the soft limit less 64, at least 16.
+    static func connectionsBelowTheDescriptorLimit() -> Int {
+      var limit = rlimit()
+      #if os(Linux)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+      #else
+        let resource = RLIMIT_NOFILE
+      #endif
+      guard getrlimit(resource, &limit) == 0, limit.rlim_cur < 1 << 40 else { return 1_000 }
+      return max(16, Int(min(limit.rlim_cur, 1 << 20)) - 64)
     }
   }
 #endif

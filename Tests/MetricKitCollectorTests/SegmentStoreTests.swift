@@ -41,7 +41,7 @@ struct SegmentStoreTests {
   @Test func membersRoundTripAndTheirHeadersAloneSayWhatIsStored() throws {
     let payloads = Self.payloads(0..<5)
     let member = SegmentMember(ids: payloads.map(\.id), lines: payloads.flatMap { $0.line + [0x0A] })
-    let bytes = member.encoded() + member.encoded()
+    let bytes = try member.encoded() + member.encoded()
     try bytes.withUnsafeBytes { raw in
       let header = try SegmentMember.header(at: 0, of: raw)
       #expect(header.ids == payloads.map(\.id))
@@ -55,7 +55,7 @@ struct SegmentStoreTests {
 
   @Test func everyCutAndEveryFlippedByteIsCaughtNeverTrusted() throws {
     let payloads = Self.payloads(0..<3)
-    let bytes = SegmentMember(ids: payloads.map(\.id), lines: payloads.flatMap { $0.line + [0x0A] }).encoded()
+    let bytes = try SegmentMember(ids: payloads.map(\.id), lines: payloads.flatMap { $0.line + [0x0A] }).encoded()
     for cut in 0..<bytes.count {
       #expect(throws: SegmentError.self) {
         try Array(bytes[..<cut]).withUnsafeBytes { try SegmentMember.decode(at: 0, of: $0) }
@@ -99,11 +99,11 @@ struct SegmentStoreTests {
       // Another bundle is its own namespace.
       let other = try await store.store(Self.payloads(0..<1), bundle: "com.example.other")
       #expect(other.stored.count == 1)
-      store.close()
+      await store.shutdown()
       let reopened = try SegmentStore(.init(root: dir, instance: "a"))
       let third = try await reopened.store(Self.payloads(0..<20), bundle: "com.example.app")
       #expect(third.stored == Self.payloads(15..<20).map(\.id) && third.duplicates.count == 15)
-      reopened.close()
+      await reopened.shutdown()
       let stored = try Self.storedLines(dir)
       // 20 lines of the app's, and one of the other bundle's (bytes the app's first payload has too).
       #expect(stored.count == 20 && stored.values.reduce(0, +) == 21)
@@ -133,7 +133,7 @@ struct SegmentStoreTests {
         }
         return try await group.reduce(into: []) { $0.append($1) }
       }
-      store.close()
+      await store.shutdown()
       #expect(receipts.reduce(0) { $0 + $1.stored.count } == 100)
       #expect(receipts.reduce(0) { $0 + $1.duplicates.count } == 100)
       #expect(store.counters.commits < 200)
@@ -147,9 +147,9 @@ struct SegmentStoreTests {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       let whole = Self.payloads(0..<4)
       let torn = Self.payloads(4..<8)
-      var bytes = SegmentMember(ids: whole.map(\.id), lines: whole.flatMap { $0.line + [0x0A] }).encoded()
+      var bytes = try SegmentMember(ids: whole.map(\.id), lines: whole.flatMap { $0.line + [0x0A] }).encoded()
       let kept = bytes.count
-      let next = SegmentMember(ids: torn.map(\.id), lines: torn.flatMap { $0.line + [0x0A] }).encoded()
+      let next = try SegmentMember(ids: torn.map(\.id), lines: torn.flatMap { $0.line + [0x0A] }).encoded()
       bytes += next[..<(next.count - 9)]
       try Data(bytes).write(to: folder.appendingPathComponent(".a-00000007.ndjson.gz.open"))
       // Another collector's open segment is its own to recover: left alone.
@@ -160,7 +160,7 @@ struct SegmentStoreTests {
       #expect(try Data(contentsOf: sealed).count == kept)
       let receipt = try await store.store(Self.payloads(0..<8), bundle: "com.example.app")
       #expect(receipt.duplicates == whole.map(\.id) && receipt.stored == torn.map(\.id))
-      store.close()
+      await store.shutdown()
       #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(".b-00000001.ndjson.gz.open").path))
       #expect(try Self.storedLines(dir).count == 8)
     }
@@ -180,7 +180,7 @@ struct SegmentStoreTests {
           if case .full = error { refusals += 1 } else { throw error }
         }
       }
-      store.close()
+      await store.shutdown()
       #expect(refusals > 0 && !acknowledged.isEmpty)
       let stored = try Self.storedLines(dir)
       #expect(Set(stored.keys) == Set(acknowledged))
@@ -200,7 +200,7 @@ struct SegmentStoreTests {
       _ = try await store.store(Self.payloads(3..<4), bundle: "com.example.app")
       try await Task.sleep(nanoseconds: 1_200_000_000)
       let again = try await store.store(Self.payloads(0..<1), bundle: "com.example.app")
-      store.close()
+      await store.shutdown()
       let days = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("com.example.app").path)
       #expect(days == [CalendarDay(daysSinceEpoch: 20_003).description])
       #expect(again.stored.count == 1)

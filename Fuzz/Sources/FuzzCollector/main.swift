@@ -23,7 +23,7 @@ public func fuzzCollector(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
       if let (member, end) = try? SegmentMember.decode(at: offset, of: bytes) {
         precondition(end == header.end && member.ids == header.ids)
         // A member read back encodes to a member that reads back the same.
-        let again = member.encoded()
+        guard let again = try? member.encoded() else { break }
         let decoded = again.withUnsafeBytes { try? SegmentMember.decode(at: 0, of: $0) }
         precondition(decoded?.0 == member)
       }

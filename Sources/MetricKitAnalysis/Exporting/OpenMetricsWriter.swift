@@ -20,7 +20,8 @@ public enum OpenMetricsWriter {
     return out + "# EOF\n"
   }
 
-  private static func header(_ name: String, type: String, unit: String?, help: String, into out: inout String) {
+  /// A family's `TYPE`, `UNIT` and `HELP` lines.
+  package static func header(_ name: String, type: String, unit: String?, help: String, into out: inout String) {
     out += "# TYPE \(name) \(type)\n"
     if let unit { out += "# UNIT \(name) \(unit)\n" }
     out += "# HELP \(name) \(escapeHelp(help))\n"
@@ -136,12 +137,12 @@ public enum OpenMetricsWriter {
   }
 
   /// `{a="x",b="y"}`, values escaped.
-  static func labelSet(_ labels: [(name: String, value: String)]) -> String {
+  package static func labelSet(_ labels: [(name: String, value: String)]) -> String {
     "{" + labels.map { "\($0.name)=\"\(TextEscaping.openMetricsLabel($0.value))\"" }.joined(separator: ",") + "}"
   }
 
   /// A sample value: the shortest decimal that reads back exactly, integers without `.0`.
-  static func number(_ v: Double) -> String {
+  package static func number(_ v: Double) -> String {
     if v.isInfinite { return v > 0 ? "+Inf" : "-Inf" }
     return JSONWriter.number(v)
   }

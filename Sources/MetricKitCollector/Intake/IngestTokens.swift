@@ -1,22 +1,28 @@
 import Crypto
+import Foundation
+import Synchronization
 
 /// The apps allowed to send payloads: each ingest token's SHA-256, and the bundle identifier its
 /// payloads must carry. The file holds hashes only, so reading it gives no token away.
 ///
 /// The file has one token a line, `sha256:<64 hex digits> <bundle identifier>`; blank lines and
-/// lines starting with `#` are ignored.
+/// lines starting with `#` are ignored, and so is a carriage return ending a line. A token listed
+/// twice is an error naming both lines.
 public struct IngestTokens: Sendable {
-  private var bundles: [(hash: [UInt8], bundle: String)]
+  private var bundles: [(hash: PayloadID, bundle: String)]
+
+  /// How many tokens the file lists.
+  public var count: Int { bundles.count }
 
   /// The tokens of a file's text; `name` is the file's, for errors.
   public init(text: String, name: String) throws(TokenFileError) {
     bundles = []
-    for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    var lineOf: [PayloadID: Int] = [:]
+    for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
       let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
       if fields.isEmpty || fields[0].hasPrefix("#") { continue }
-      guard fields.count == 2, fields[0].hasPrefix("sha256:"),
-        let hash = PayloadID(hex: String(fields[0].dropFirst("sha256:".count)))
-      else {
+      guard fields.count == 2, fields[0].hasPrefix("sha256:"), let hash = PayloadID(hex: fields[0].dropFirst(7)) else {
         throw TokenFileError(file: name, line: n + 1, reason: "expected 'sha256:<64 hex digits> <bundle identifier>'")
       }
       let bundle = String(fields[1])
@@ -24,19 +30,32 @@ public struct IngestTokens: Sendable {
         throw TokenFileError(
           file: name, line: n + 1, reason: "'\(bundle)' is not a bundle identifier (letters, digits, '.', '-', '_')")
       }
-      bundles.append((hash.bytes, bundle))
+      if let first = lineOf[hash] {
+        throw TokenFileError(file: name, line: n + 1, reason: "the same token as line \(first)")
+      }
+      lineOf[hash] = n + 1
+      bundles.append((hash, bundle))
     }
     guard !bundles.isEmpty else { throw TokenFileError(file: name, line: nil, reason: "no token") }
+  }
+
+  /// The tokens of the file at `path`.
+  public init(contentsOfFile path: String) throws(TokenFileError) {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw TokenFileError(file: path, line: nil, reason: "cannot be read")
+    }
+    try self.init(text: String(decoding: data, as: UTF8.self), name: path)
   }
 
   /// The bundle identifier `token` sends for; nil for an unknown token. Every hash is compared in
   /// full whatever matched, in time independent of where the bytes differ.
   public func bundle(for token: some StringProtocol) -> String? {
-    let hash = Array(SHA256.hash(data: Array(token.utf8)))
+    let hash = PayloadID(of: Array(token.utf8)).bytes
     var found: String?
     for entry in bundles {
+      let bytes = entry.hash.bytes
       var difference: UInt8 = 0
-      for i in 0..<32 { difference |= entry.hash[i] ^ hash[i] }
+      for i in 0..<32 { difference |= bytes[i] ^ hash[i] }
       if difference == 0 { found = entry.bundle }
     }
     return found
@@ -45,6 +64,36 @@ public struct IngestTokens: Sendable {
   /// A line of the tokens file for `token` and `bundle`.
   public static func line(token: String, bundle: String) -> String {
     "sha256:\(PayloadID(of: Array(token.utf8))) \(bundle)"
+  }
+}
+
+/// The tokens a running collector accepts: read from their file at start-up and again on demand
+/// (SIGHUP), so that a token is added or revoked without a restart. A file that no longer reads
+/// leaves the tokens as they were.
+public final class TokenRegistry: Sendable {
+  private let current: Mutex<IngestTokens>
+  /// The file the tokens are read from, if any.
+  public let file: String?
+
+  /// The registry of `tokens`, read again from `file` on ``reload()``.
+  public init(_ tokens: IngestTokens, file: String? = nil) {
+    current = Mutex(tokens)
+    self.file = file
+  }
+
+  /// Reads the file again; returns how many tokens it lists. On an error the tokens stay as they were.
+  @discardableResult
+  public func reload() throws(TokenFileError) -> Int {
+    guard let file else { return current.withLock { $0.count } }
+    let tokens = try IngestTokens(contentsOfFile: file)
+    current.withLock { $0 = tokens }
+    return tokens.count
+  }
+
+  /// The bundle identifier `token` sends for; nil for an unknown token.
+  public func bundle(for token: some StringProtocol) -> String? {
+    let tokens = current.withLock { $0 }
+    return tokens.bundle(for: token)
   }
 }
 

@@ -16,12 +16,21 @@ public struct PayloadIntake: Sendable {
 
   /// One document refused, with the decoder's words.
   public struct Rejected: Sendable, Equatable {
+    /// Why a document is refused, as the collector's metrics count it.
+    public enum Kind: String, Sendable, CaseIterable {
+      /// It is no JSON value.
+      case syntax
+      /// The library's decoder refused it.
+      case decoding
+      /// It carries another app's bundle identifier.
+      case bundle
+    }
     /// Its place in the body (from 0).
     public var index: Int
     /// Why, naming the key and the offending text where the decoder does.
     public var reason: String
-    /// A short kind, for the collector's metrics: `syntax`, `decoding`, `bundle`.
-    public var kind: String
+    /// What kind of refusal.
+    public var kind: Kind
   }
 
   /// The payloads taken.
@@ -29,14 +38,16 @@ public struct PayloadIntake: Sendable {
   /// The documents refused.
   public var rejected: [Rejected] = []
 
-  /// Judges `body` for an app whose payloads carry `bundle` (a payload without a bundle identifier
-  /// is taken as the app's).
-  public init(body: [UInt8], bundle: String, limits: InputLimits = InputLimits()) {
+  /// Judges `body`, cut into documents by `framing`, for an app whose payloads carry `bundle` (a
+  /// payload without a bundle identifier is taken as the app's).
+  public init(
+    body: [UInt8], bundle: String, framing: PayloadBody.Framing = .detected, limits: InputLimits = InputLimits()
+  ) {
     let decoder = PayloadDecoder(limits: limits)
-    for (index, document) in PayloadBody.documents(body).enumerated() {
+    for (index, document) in PayloadBody.documents(body, framing: framing).enumerated() {
       switch document {
       case .failure(let error):
-        rejected.append(Rejected(index: index, reason: error.description, kind: "syntax"))
+        rejected.append(Rejected(index: index, reason: error.description, kind: .syntax))
       case .success(let line):
         if let refusal = Self.judge(line, bundle: bundle, decoder: decoder) {
           rejected.append(Rejected(index: index, reason: refusal.reason, kind: refusal.kind))
@@ -50,23 +61,23 @@ public struct PayloadIntake: Sendable {
   /// Why a document is refused, or nil when it is a payload of `bundle`.
   private static func judge(
     _ line: [UInt8], bundle: String, decoder: PayloadDecoder
-  ) -> (reason: String, kind: String)? {
-    guard line.first == UInt8(ascii: "{") else { return ("expected a payload object", "decoding") }
+  ) -> (reason: String, kind: Rejected.Kind)? {
+    guard line.first == UInt8(ascii: "{") else { return ("expected a payload object", .decoding) }
     let results = line.withUnsafeBytes { decoder.decode($0) }
-    guard results.count == 1 else { return ("expected one payload", "decoding") }
+    guard results.count == 1 else { return ("expected one payload", .decoding) }
     let carried: [String?]
     switch results[0].result {
-    case .failure(let error): return (error.description, "decoding")
+    case .failure(let error): return (error.description, .decoding)
     case .success(.metricPayload(let payload, let diagnostics)):
       carried =
         [payload.metaData?.bundleIdentifier] + (diagnostics?.diagnostics.map(\.metaData.common.bundleIdentifier) ?? [])
     case .success(.diagnosticPayload(let payload, _)):
       carried = payload.diagnostics.map(\.metaData.common.bundleIdentifier)
     case .success(.other(let kind)):
-      return ("a \(kind) carries no payload to store", "decoding")
+      return ("a \(kind) carries no payload to store", .decoding)
     }
     if let other = carried.compactMap({ $0 }).first(where: { $0 != bundle }) {
-      return ("bundle identifier '\(other)' is not this token's ('\(bundle)')", "bundle")
+      return ("bundle identifier '\(other)' is not this token's ('\(bundle)')", .bundle)
     }
     return nil
   }

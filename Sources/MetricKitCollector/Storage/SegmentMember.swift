@@ -27,9 +27,10 @@ public struct SegmentMember: Sendable, Equatable {
     self.lines = lines
   }
 
-  /// The member's bytes: header, deflate data at `level`, trailer.
-  public func encoded(level: Int32 = 1) -> [UInt8] {
-    guard let compressor = libdeflate_alloc_compressor(level) else { return [] }
+  /// The member's bytes: header, deflate data at `level`, trailer; an error when no compressor can be
+  /// had (never an empty member: what is not written must not be answered as stored).
+  public func encoded(level: Int32 = 1) throws(SegmentError) -> [UInt8] {
+    guard let compressor = libdeflate_alloc_compressor(level) else { throw .compressorUnavailable }
     defer { libdeflate_free_compressor(compressor) }
     let bound = libdeflate_deflate_compress_bound(compressor, lines.count)
     var data = [UInt8](repeating: 0, count: bound)
@@ -38,6 +39,7 @@ public struct SegmentMember: Sendable, Equatable {
         libdeflate_deflate_compress(compressor, input.baseAddress, input.count, output.baseAddress, output.count)
       }
     }
+    guard length > 0 else { throw .compressorUnavailable }
     data.removeSubrange(length...)
     let crc = lines.withUnsafeBytes { libdeflate_crc32(0, $0.baseAddress, $0.count) }
 
@@ -155,12 +157,15 @@ public enum SegmentError: Error, Sendable, Equatable, CustomStringConvertible {
   case notAMember(offset: Int)
   /// The member's data does not inflate to what its trailer says.
   case damaged(offset: Int)
+  /// No compressor could be allocated, or it produced nothing.
+  case compressorUnavailable
 
   public var description: String {
     switch self {
     case .truncated(let offset): "the segment ends inside the member at byte \(offset)"
     case .notAMember(let offset): "no collector member at byte \(offset)"
     case .damaged(let offset): "the member at byte \(offset) does not match its checksum"
+    case .compressorUnavailable: "no deflate compressor could be allocated"
     }
   }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import MetricKitAnalysis
+import ServiceLifecycle
 import Synchronization
 
 #if canImport(Glibc)
@@ -21,7 +22,10 @@ import Synchronization
 /// are cut back to their last whole member and sealed at start-up.
 ///
 /// What was stored is known by id, from the members' headers, across restarts.
-public final class SegmentStore: Sendable {
+///
+/// As a `Service`, the store runs until its group's graceful shutdown, then writes what waits and
+/// seals every segment.
+public final class SegmentStore: Service, Sendable {
   /// How the store behaves.
   public struct Configuration: Sendable {
     /// The folder segments are written under.
@@ -40,6 +44,12 @@ public final class SegmentStore: Sendable {
     public var retainDays: Int?
     /// The clock (the day payloads are filed under, and segments' ages).
     public var now: @Sendable () -> Date = { Date() }
+    /// How bytes reach a segment: `pwrite` at an offset (a test injects short writes and a full
+    /// disk). Returns the bytes written, or -1 with the error's `errno`.
+    public var write: PositionalWrite = { fd, bytes, offset in
+      let n = pwrite(fd, bytes.baseAddress, bytes.count, off_t(offset))
+      return (n, n < 0 ? errno : 0)
+    }
 
     /// A configuration for `root`, naming segments after `instance`.
     public init(root: URL, instance: String) {
@@ -47,6 +57,11 @@ public final class SegmentStore: Sendable {
       self.instance = instance
     }
   }
+
+  /// Writes bytes to a file at an offset: the bytes written, or -1 and `errno`.
+  public typealias PositionalWrite = @Sendable (
+    _ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, _ offset: Int
+  ) -> (written: Int, errno: Int32)
 
   /// What became of a request's payloads.
   public struct Receipt: Sendable, Equatable {
@@ -79,6 +94,13 @@ public final class SegmentStore: Sendable {
     /// Open segments a stop left behind, sealed at start-up, and the torn bytes cut from them.
     public var recoveredSegments = 0
     public var droppedTailBytes = 0
+    /// Segments whose renaming to their sealed name failed (tried again at the next pass).
+    public var sealFailures = 0
+    /// Whether the last append found no room (the disk, or the store's limit): cleared by the next
+    /// append that succeeds.
+    public var full = false
+    /// Whether the last group commit failed to write or sync for another reason.
+    public var failing = false
   }
 
   private struct Commit: Sendable {
@@ -89,6 +111,7 @@ public final class SegmentStore: Sendable {
   }
 
   private struct OpenSegment {
+    var bundle: String
     var day: CalendarDay
     var descriptor: Int32
     var hiddenPath: String
@@ -102,6 +125,8 @@ public final class SegmentStore: Sendable {
     var pending: [Commit] = []
     var pendingBytes = 0
     var closing = false
+    var closed = false
+    var closers: [CheckedContinuation<Void, Never>] = []
     var counters = Counters()
   }
 
@@ -112,6 +137,10 @@ public final class SegmentStore: Sendable {
     var nextSequence = 0
     var storeBytes = 0
     var lastRetention: CalendarDay?
+    /// Segments written and closed whose rename failed: renamed at the next pass.
+    var unsealed: [OpenSegment] = []
+    /// The instance's lock on the folder, held while the store is open.
+    var lock: Int32 = -1
   }
 
   /// How the store behaves.
@@ -119,15 +148,21 @@ public final class SegmentStore: Sendable {
   private let state = Mutex(State())
   private let writer = WriterState()
   private let wake = DispatchSemaphore(value: 0)
-  private let finished = DispatchSemaphore(value: 0)
 
-  /// Opens the store at `configuration.root`: seals what a crash left open, learns what is stored,
-  /// and starts the writer.
+  /// Opens the store at `configuration.root`: takes the folder (a new or empty one, or a store; any
+  /// other folder is refused), takes this instance's lock on it (refused while another process holds
+  /// it), seals what a crash of this instance left open, learns what is stored, and starts the writer.
   public init(_ configuration: Configuration) throws(StoreError) {
     self.configuration = configuration
     guard Self.isPlainName(configuration.instance) else { throw .badName(configuration.instance) }
-    try Self.makeFolder(configuration.root.path)
-    let recovered = try recover()
+    if let days = configuration.retainDays, days < 1 { throw .badRetention(days) }
+    try StoreFolder.claim(configuration.root.path)
+    writer.lock = try StoreFolder.lock(configuration.root.path, instance: configuration.instance)
+    let recovered: (segments: Int, dropped: Int)
+    do { recovered = try recover() } catch {
+      closeDescriptor(writer.lock)
+      throw error
+    }
     state.withLock {
       $0.counters.recoveredSegments = recovered.segments
       $0.counters.droppedTailBytes = recovered.dropped
@@ -166,16 +201,25 @@ public final class SegmentStore: Sendable {
     }
   }
 
-  /// Stops taking requests, writes what waits, seals every open segment and stops the writer.
-  public func close() {
-    let already = state.withLock { s in
-      let was = s.closing
-      s.closing = true
-      return was
+  /// Runs until the service group shuts down gracefully (or the task is cancelled), then shuts the
+  /// store down.
+  public func run() async throws {
+    try? await gracefulShutdown()
+    await shutdown()
+  }
+
+  /// Stops taking requests, writes what waits, seals every open segment and stops the writer;
+  /// returns once that is done (at once if it was).
+  public func shutdown() async {
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      let resumeNow = state.withLock { s in
+        if s.closed { return true }
+        s.closing = true
+        s.closers.append(done)
+        return false
+      }
+      if resumeNow { done.resume() } else { wake.signal() }
     }
-    guard !already else { return }
-    wake.signal()
-    finished.wait()
   }
 
   // MARK: - The writer
@@ -193,74 +237,101 @@ public final class SegmentStore: Sendable {
       sealDue(all: closing)
       removeExpiredDays()
       if closing {
-        finished.signal()
+        closeDescriptor(writer.lock)
+        let closers = state.withLock { s in
+          s.closed = true
+          return s.closers
+        }
+        for closer in closers { closer.resume() }
         return
       }
     }
   }
 
   /// Writes a batch of requests as one group commit and answers each.
+  ///
+  /// A request's payloads go to its bundle's and day's group. A payload already stored is a
+  /// duplicate; one that an earlier request of the same batch carries is a duplicate of that
+  /// request's group, and the answer depends on that group's write too (a batch can span midnight:
+  /// the two requests then write to different days). A group's ids are indexed only once its bytes
+  /// are written and synced.
   private func commit(_ batch: [Commit]) {
-    var seen: [String: Set<PayloadID>] = [:]
-    var groups: [String: (bundle: String, day: CalendarDay, members: [SegmentMember], commits: [Int])] = [:]
-    var receipts = Array(repeating: Receipt(stored: [], duplicates: []), count: batch.count)
+    struct Group {
+      var bundle: String
+      var day: CalendarDay
+      var members: [SegmentMember] = []
+      var failure: StoreError?
+    }
+    var groups: [String: Group] = [:]
     var order: [String] = []
+    var seenIn: [String: [PayloadID: String]] = [:]
+    var receipts = Array(repeating: Receipt(stored: [], duplicates: []), count: batch.count)
+    var dependsOn = Array(repeating: Set<String>(), count: batch.count)
     for (n, request) in batch.enumerated() {
       let key = Self.segmentKey(request.bundle, request.day)
       if groups[key] == nil {
-        groups[key] = (request.bundle, request.day, [], [])
+        groups[key] = Group(bundle: request.bundle, day: request.day)
         order.append(key)
       }
-      groups[key]!.commits.append(n)
+      dependsOn[n].insert(key)
       for (id, line) in request.payloads {
-        if writer.index[request.bundle]?[id] != nil || seen[request.bundle, default: []].contains(id) {
+        if writer.index[request.bundle]?[id] != nil {
           receipts[n].duplicates.append(id)
           continue
         }
-        seen[request.bundle, default: []].insert(id)
+        if let earlier = seenIn[request.bundle]?[id] {
+          receipts[n].duplicates.append(id)
+          dependsOn[n].insert(earlier)
+          continue
+        }
+        seenIn[request.bundle, default: [:]][id] = key
         receipts[n].stored.append(id)
         if groups[key]!.members.last.map({ $0.ids.count >= SegmentMember.maximumPayloads }) ?? true {
           groups[key]!.members.append(SegmentMember(ids: [], lines: []))
         }
-        groups[key]!.members[groups[key]!.members.count - 1].ids.append(id)
-        groups[key]!.members[groups[key]!.members.count - 1].lines += line + [0x0A]
+        let last = groups[key]!.members.count - 1
+        groups[key]!.members[last].ids.append(id)
+        groups[key]!.members[last].lines += line
+        groups[key]!.members[last].lines.append(0x0A)
       }
     }
-    var failures: [Int: any Error] = [:]
     var written: [String] = []
     var bytesWritten = 0
-    for key in order {
+    var full = false
+    for key in order where !groups[key]!.members.isEmpty {
       let group = groups[key]!
-      let encoded = group.members.map { $0.encoded() }.reduce(into: [UInt8]()) { $0 += $1 }
-      if encoded.isEmpty { continue }
-      do {
+      do throws(StoreError) {
+        var encoded: [UInt8] = []
+        for member in group.members {
+          do { encoded += try member.encoded() } catch { throw .io("compress a member: \(error)", ENOMEM) }
+        }
         try append(encoded, bundle: group.bundle, day: group.day)
         written.append(key)
         bytesWritten += encoded.count
       } catch {
-        for n in group.commits { failures[n] = error }
+        if case .full = error { full = true }
+        groups[key]!.failure = error
       }
     }
     let start = DispatchTime.now()
     for key in written {
       guard let segment = writer.open[key] else { continue }
       if !syncData(segment.descriptor) {
-        let error = StoreError.io("sync \(segment.hiddenPath)", errno)
-        for n in groups[key]!.commits { failures[n] = error }
+        groups[key]!.failure = .io("sync \(segment.hiddenPath)", errno)
         abandon(key)
       }
     }
     let syncSeconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-    var stored = 0
-    var duplicates = 0
-    for key in written where !groups[key]!.commits.contains(where: { failures[$0] != nil }) {
+    for key in written where groups[key]!.failure == nil {
       let group = groups[key]!
       for member in group.members {
         for id in member.ids { writer.index[group.bundle, default: [:]][id] = group.day }
       }
     }
+    var stored = 0
+    var duplicates = 0
     for (n, request) in batch.enumerated() {
-      if let error = failures[n] {
+      if let error = dependsOn[n].sorted().lazy.compactMap({ groups[$0]?.failure }).first {
         request.answer.resume(throwing: error)
       } else {
         stored += receipts[n].stored.count
@@ -268,6 +339,7 @@ public final class SegmentStore: Sendable {
         request.answer.resume(returning: receipts[n])
       }
     }
+    let failed = order.contains { groups[$0]!.failure != nil }
     state.withLock { s in
       s.counters.payloadsStored += stored
       s.counters.duplicates += duplicates
@@ -276,11 +348,14 @@ public final class SegmentStore: Sendable {
       s.counters.syncs += written.isEmpty ? 0 : 1
       s.counters.syncSeconds += syncSeconds
       s.counters.storeBytes = writer.storeBytes
+      if full || !written.isEmpty { s.counters.full = full }
+      if failed || !written.isEmpty { s.counters.failing = failed && !full }
     }
   }
 
-  /// Appends a group's members to its open segment (opening one when needed); on failure the
-  /// segment is cut back to what it held, so a later member never follows a torn one.
+  /// Appends a group's members to its open segment (opening one when needed) at the segment's
+  /// length: written at that offset, so that after a failed write, cut back, the next member starts
+  /// exactly where the last whole one ended.
   private func append(_ bytes: [UInt8], bundle: String, day: CalendarDay) throws(StoreError) {
     if let limit = configuration.maximumStoreBytes, writer.storeBytes + bytes.count > limit {
       throw .full("the store's limit of \(limit) bytes")
@@ -290,12 +365,15 @@ public final class SegmentStore: Sendable {
     let segment = writer.open[key]!
     var done = 0
     while done < bytes.count {
-      let n = bytes.withUnsafeBytes { write(segment.descriptor, $0.baseAddress! + done, bytes.count - done) }
-      if n < 0 {
-        if errno == EINTR { continue }
-        let code = errno
+      let (n, code) = bytes.withUnsafeBytes {
+        configuration.write(segment.descriptor, UnsafeRawBufferPointer(rebasing: $0[done...]), segment.size + done)
+      }
+      if n < 0 && code == EINTR { continue }
+      if n <= 0 {
+        // Cut back what part of the member reached the file; if even that fails, stop writing to
+        // this segment (a restart cuts its torn tail).
         if ftruncate(segment.descriptor, off_t(segment.size)) != 0 { abandon(key) }
-        throw code == ENOSPC || code == EDQUOT
+        throw code == ENOSPC || code == EDQUOT || n == 0
           ? .full("no space left on the device") : .io("write \(segment.hiddenPath)", code)
       }
       done += n
@@ -310,18 +388,21 @@ public final class SegmentStore: Sendable {
     let folder = bundleFolder + "/" + day.description
     try Self.makeFolder(bundleFolder)
     try Self.makeFolder(folder)
-    let name = "\(configuration.instance)-\(Self.sequenceText(writer.nextSequence)).ndjson.gz"
+    let name = SegmentName(instance: configuration.instance, sequence: writer.nextSequence, isOpen: true)
     writer.nextSequence += 1
-    let hidden = folder + "/." + name + ".open"
-    let fd = open(hidden, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw .io("create \(hidden)", errno) }
+    let hidden = folder + "/" + name.open
+    let fd = open(hidden, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+    guard fd >= 0 else {
+      throw errno == ENOSPC || errno == EDQUOT ? .full("no space left on the device") : .io("create \(hidden)", errno)
+    }
     try Self.syncFolder(folder)
     return OpenSegment(
-      day: day, descriptor: fd, hiddenPath: hidden, sealedPath: folder + "/" + name, folder: folder, size: 0,
-      opened: configuration.now())
+      bundle: bundle, day: day, descriptor: fd, hiddenPath: hidden, sealedPath: folder + "/" + name.sealed,
+      folder: folder, size: 0, opened: configuration.now())
   }
 
-  /// Seals the open segments that are due (all of them when closing).
+  /// Seals the open segments that are due (all of them when closing), and renames again those whose
+  /// renaming failed before.
   private func sealDue(all: Bool) {
     let now = configuration.now()
     let today = Self.day(of: now)
@@ -330,26 +411,32 @@ public final class SegmentStore: Sendable {
         all || segment.size >= configuration.sealBytes || now.timeIntervalSince(segment.opened) >= configuration.sealAge
         || segment.day != today
       guard due else { continue }
-      seal(key)
+      guard let segment = writer.open.removeValue(forKey: key) else { continue }
+      closeDescriptor(segment.descriptor)
+      if segment.size == 0 {
+        unlink(segment.hiddenPath)
+      } else {
+        writer.unsealed.append(segment)
+      }
     }
+    let waiting = writer.unsealed
+    writer.unsealed = waiting.filter { !rename($0) }
   }
 
-  /// Renames a segment to its sealed name and syncs its folder; an empty one is removed.
-  private func seal(_ key: String) {
-    guard let segment = writer.open.removeValue(forKey: key) else { return }
-    closeDescriptor(segment.descriptor)
-    if segment.size == 0 {
-      unlink(segment.hiddenPath)
-      return
+  /// Renames a closed segment to its sealed name and syncs its folder; false when that failed (the
+  /// segment stays hidden, whole, and is tried again; a restart seals it too).
+  private func rename(_ segment: OpenSegment) -> Bool {
+    guard renameFile(segment.hiddenPath, segment.sealedPath) == 0 else {
+      state.withLock { $0.counters.sealFailures += 1 }
+      return false
     }
-    if rename(segment.hiddenPath, segment.sealedPath) == 0 {
-      try? Self.syncFolder(segment.folder)
-      state.withLock { $0.counters.segmentsSealed += 1 }
-    }
+    try? Self.syncFolder(segment.folder)
+    state.withLock { $0.counters.segmentsSealed += 1 }
+    return true
   }
 
-  /// Stops writing to a segment whose state is unknown after a failure: it is sealed as it is (at
-  /// the next start, a torn tail is cut back).
+  /// Stops writing to a segment whose state is unknown after a failure: it is left hidden as it is
+  /// (at the next start, a torn tail is cut back and it is sealed).
   private func abandon(_ key: String) {
     guard let segment = writer.open.removeValue(forKey: key) else { return }
     closeDescriptor(segment.descriptor)
@@ -357,43 +444,34 @@ public final class SegmentStore: Sendable {
 
   // MARK: - Start-up
 
-  /// Walks the store: learns the ids of sealed segments from their headers, cuts this instance's
-  /// open segments back to their last whole member and seals them. Returns the segments recovered
-  /// and the bytes dropped.
+  /// Walks the store: learns the ids of sealed segments from their headers, cuts this instance's own
+  /// open segments (its name exactly) back to their last whole member and seals them. Another
+  /// instance's open segments are left as they are. Returns the segments recovered and the bytes
+  /// dropped.
   private func recover() throws(StoreError) -> (segments: Int, dropped: Int) {
     var segments = 0
     var dropped = 0
-    let manager = FileManager.default
-    let prefix = configuration.instance + "-"
     for (bundle, day, folder) in dayFolders() {
-      for name in ((try? manager.contentsOfDirectory(atPath: folder)) ?? []).sorted() {
-        let path = folder + "/" + name
-        let sealedName: String
-        if name.hasPrefix("." + prefix), name.hasSuffix(".ndjson.gz.open") {
-          sealedName = String(name.dropFirst().dropLast(".open".count))
+      for file in StoreFolder.entries(folder) {
+        guard let name = SegmentName(parsing: file), StoreFolder.kind(folder + "/" + file) == S_IFREG else { continue }
+        let own = name.instance == configuration.instance
+        if own { writer.nextSequence = max(writer.nextSequence, name.sequence + 1) }
+        if name.isOpen {
+          guard own else { continue }
+          let path = folder + "/" + file
           let cut = Self.wholeMembers(path)
           dropped += cut.dropped
           if cut.kept == 0 {
             unlink(path)
             continue
           }
-          if truncate(path, off_t(cut.kept)) != 0 || rename(path, folder + "/" + sealedName) != 0 {
+          if truncate(path, off_t(cut.kept)) != 0 || renameFile(path, folder + "/" + name.sealed) != 0 {
             throw .io("recover \(path)", errno)
           }
           try Self.syncFolder(folder)
           segments += 1
-        } else if !name.hasPrefix("."), name.hasSuffix(".ndjson.gz") {
-          sealedName = name
-        } else {
-          continue  // another collector's open segment, or not a segment
         }
-        if sealedName.hasPrefix(prefix),
-          let n = Int(sealedName.dropFirst(prefix.count).prefix { $0 != "." })
-        {
-          writer.nextSequence = max(writer.nextSequence, n + 1)
-        }
-        let sealedPath = folder + "/" + sealedName
-        let ids = Self.storedIDs(sealedPath)
+        let ids = Self.storedIDs(folder + "/" + name.sealed)
         for id in ids.ids { writer.index[bundle, default: [:]][id] = day }
         writer.storeBytes += ids.size
       }
@@ -436,23 +514,26 @@ public final class SegmentStore: Sendable {
     }
   }
 
-  /// Removes the day folders past the retention, and their ids.
+  /// Removes the segments of the days past the retention, and their ids: only sealed segment files
+  /// (another instance's open segments stay, and so does anything that is not a segment), never
+  /// through a link; then the day's folder once it is empty.
   private func removeExpiredDays() {
     guard let days = configuration.retainDays else { return }
     let today = Self.day(of: configuration.now())
     guard writer.lastRetention != today else { return }
     writer.lastRetention = today
     let cutoff = today.adding(days: -days)
-    let manager = FileManager.default
     for (bundle, day, folder) in dayFolders() where day < cutoff {
-      let size = ((try? manager.contentsOfDirectory(atPath: folder)) ?? []).reduce(0) {
-        $0 + (((try? manager.attributesOfItem(atPath: folder + "/" + $1))?[.size] as? Int) ?? 0)
+      for file in StoreFolder.entries(folder) {
+        let path = folder + "/" + file
+        guard let name = SegmentName(parsing: file), !name.isOpen, StoreFolder.kind(path) == S_IFREG else { continue }
+        let size = StoreFolder.size(path)
+        if unlink(path) == 0 { writer.storeBytes -= size }
       }
-      if (try? manager.removeItem(atPath: folder)) != nil {
-        writer.storeBytes -= size
-        writer.index[bundle] = writer.index[bundle]?.filter { $0.value >= cutoff }
-      }
+      if rmdir(folder) == 0 { try? Self.syncFolder((folder as NSString).deletingLastPathComponent) }
+      writer.index[bundle] = writer.index[bundle]?.filter { $0.value >= cutoff }
     }
+    state.withLock { $0.counters.storeBytes = writer.storeBytes }
   }
 
   // MARK: - Files
@@ -464,14 +545,17 @@ public final class SegmentStore: Sendable {
 
   static func sequenceText(_ n: Int) -> String { String(format: "%08d", n) }
 
-  /// The store's day folders: each bundle's folders named as a day.
+  /// The store's day folders: each bundle's folders named as a day, folders themselves (a link to
+  /// a folder is not followed).
   private func dayFolders() -> [(bundle: String, day: CalendarDay, path: String)] {
-    let manager = FileManager.default
     let root = configuration.root.path
     var folders: [(bundle: String, day: CalendarDay, path: String)] = []
-    for bundle in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where Self.isPlainName(bundle) {
-      for name in (try? manager.contentsOfDirectory(atPath: root + "/" + bundle)) ?? [] {
-        if let day = CalendarDay(parsing: name) { folders.append((bundle, day, root + "/" + bundle + "/" + name)) }
+    for bundle in StoreFolder.entries(root) where Self.isPlainName(bundle) {
+      let bundlePath = root + "/" + bundle
+      guard StoreFolder.kind(bundlePath) == S_IFDIR else { continue }
+      for name in StoreFolder.entries(bundlePath) {
+        let path = bundlePath + "/" + name
+        if let day = CalendarDay(parsing: name), StoreFolder.kind(path) == S_IFDIR { folders.append((bundle, day, path)) }
       }
     }
     return folders
@@ -479,7 +563,7 @@ public final class SegmentStore: Sendable {
 
   /// Whether `name` is usable as one path component: letters, digits, `.`, `-` and `_`, not
   /// starting with a dot.
-  static func isPlainName(_ name: String) -> Bool {
+  public static func isPlainName(_ name: String) -> Bool {
     !name.isEmpty && name.utf8.count <= 255 && name.first != "."
       && name.utf8.allSatisfy {
         ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2E
@@ -514,6 +598,11 @@ private func closeDescriptor(_ fd: Int32) {
   _ = close(fd)
 }
 
+/// Renames a file (the store's own `rename(_:)` hides the system's name).
+private func renameFile(_ from: String, _ to: String) -> Int32 {
+  rename(from, to)
+}
+
 /// Flushes a file's data to the device.
 private func syncData(_ fd: Int32) -> Bool {
   #if canImport(Glibc)
@@ -535,6 +624,12 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
   case io(String, Int32)
   /// A name that cannot be one path component.
   case badName(String)
+  /// The folder holds something other than a store's files (the entry named).
+  case notAStore(String, String)
+  /// Another process already runs this instance on the folder.
+  case instanceRunning(String)
+  /// A retention of fewer than one day.
+  case badRetention(Int)
 
   public var description: String {
     switch self {
@@ -543,6 +638,11 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case .full(let what): "out of space: \(what)"
     case .io(let what, let code): "\(what): \(String(cString: strerror(code)))"
     case .badName(let name): "'\(name)' is not a plain name (letters, digits, '.', '-', '_')"
+    case .notAStore(let root, let entry):
+      "\(root) is not a collector's store: it holds \(entry), which no collector writes (give an empty or new folder)"
+    case .instanceRunning(let instance):
+      "another collector named '\(instance)' is running on this folder (give each one its own --instance)"
+    case .badRetention(let days): "a retention of \(days) days: it must be at least 1"
     }
   }
 }
