@@ -131,7 +131,7 @@ private struct Writer {
         case UInt8(ascii: "\""):
           try string()
           expecting = after()
-        case UInt8(ascii: "]"), UInt8(ascii: "}"):
+        case UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ","):
           throw stack.isEmpty ? notJSON() : .emptyElement
         default:
           try scalar()
@@ -208,15 +208,63 @@ private struct Writer {
     out.append(bracket)
   }
 
-  /// The order of two members' keys: their bytes between the quotes, compared as unsigned bytes.
+  /// The order of two members' keys: their characters' code points (the order of their UTF-8
+  /// bytes). Keys are compared as written, canonically, when neither holds an escape; an escape
+  /// stands for its character (an unpaired surrogate for the bytes UTF-8 would give it).
   func compareKeys(_ a: Member, _ b: Member) -> Int {
     out.withUnsafeBufferPointer { bytes in
-      let (aStart, bStart) = (a.start + 1, b.start + 1)
-      let (aCount, bCount) = (a.keyEnd - aStart, b.keyEnd - bStart)
-      for k in 0..<min(aCount, bCount) where bytes[aStart + k] != bytes[bStart + k] {
-        return bytes[aStart + k] < bytes[bStart + k] ? -1 : 1
+      var x = KeyBytes(bytes: bytes, at: a.start + 1, end: a.keyEnd)
+      var y = KeyBytes(bytes: bytes, at: b.start + 1, end: b.keyEnd)
+      while true {
+        switch (x.next(), y.next()) {
+        case (nil, nil): return 0
+        case (nil, _): return -1
+        case (_, nil): return 1
+        case (let p?, let q?) where p != q: return p < q ? -1 : 1
+        default: continue
+        }
       }
-      return aCount == bCount ? 0 : (aCount < bCount ? -1 : 1)
+    }
+  }
+
+  /// The bytes of a canonical key's characters, its escapes undone.
+  struct KeyBytes {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var at: Int
+    let end: Int
+    var pending: [UInt8] = []
+
+    init(bytes: UnsafeBufferPointer<UInt8>, at: Int, end: Int) {
+      (self.bytes, self.at, self.end) = (bytes, at, end)
+    }
+
+    mutating func next() -> UInt8? {
+      if !pending.isEmpty { return pending.removeFirst() }
+      guard at < end else { return nil }
+      let c = bytes[at]
+      at += 1
+      guard c == UInt8(ascii: "\\") else { return c }
+      let e = bytes[at]
+      at += 1
+      switch e {
+      case UInt8(ascii: "b"): return 0x08
+      case UInt8(ascii: "t"): return 0x09
+      case UInt8(ascii: "n"): return 0x0A
+      case UInt8(ascii: "f"): return 0x0C
+      case UInt8(ascii: "r"): return 0x0D
+      case UInt8(ascii: "u"):
+        var value: UInt32 = 0
+        for k in 0..<4 {
+          let d = bytes[at + k]
+          value = value << 4 | UInt32(d <= UInt8(ascii: "9") ? d - UInt8(ascii: "0") : d - UInt8(ascii: "a") + 10)
+        }
+        at += 4
+        guard value >= 0x80 else { return UInt8(value) }
+        // An unpaired surrogate, as UTF-8 would write it.
+        pending = [UInt8(0x80 | (value >> 6) & 0x3F), UInt8(0x80 | value & 0x3F)]
+        return UInt8(0xE0 | value >> 12)
+      default: return e  // `\"` and `\\`
+      }
     }
   }
 

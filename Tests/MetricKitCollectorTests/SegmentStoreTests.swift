@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import MetricKitAnalysis
 import Synchronization
@@ -205,5 +206,187 @@ struct SegmentStoreTests {
       #expect(days == [CalendarDay(daysSinceEpoch: 20_003).description])
       #expect(again.stored.count == 1)
     }
+  }
+}
+
+/// The store at the edges: a disk that fills up in the middle of a member, two collectors on one
+/// folder, a write that fails in a group commit that spans midnight, a folder that is not a store.
+@Suite("Segment store at the edges")
+struct SegmentStoreEdgeTests {
+  /// Reads a segment as a reader stricter than gzip's: member after member from byte 0, each whole
+  /// and checked, up to the file's last byte exactly (zero padding or a torn member is an error).
+  static func strictlyRead(_ path: String) throws -> [PayloadID] {
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    return try bytes.withUnsafeBytes { raw in
+      var ids: [PayloadID] = []
+      var offset = 0
+      while offset < raw.count {
+        let (member, end) = try SegmentMember.decode(at: offset, of: raw)
+        ids += member.ids
+        offset = end
+      }
+      return ids
+    }
+  }
+
+  /// Every sealed segment under `root`, read strictly: each id with how often it is stored.
+  static func strictlyStored(_ root: URL) throws -> [PayloadID: Int] {
+    var out: [PayloadID: Int] = [:]
+    let files = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? []
+    for file in files where file.hasSuffix(".ndjson.gz") && !(file as NSString).lastPathComponent.hasPrefix(".") {
+      for id in try strictlyRead(root.appendingPathComponent(file).path) { out[id, default: 0] += 1 }
+    }
+    return out
+  }
+
+  /// A disk that takes half of a member and then says it is full: the request is refused, room is
+  /// made, the same payloads are stored, and the segment reads strictly, member by member, with
+  /// every acknowledged payload once (a write at the descriptor's offset would have left a hole
+  /// where the cut half was).
+  @Test func aShortWriteOnAFullDiskLeavesNoHoleBeforeTheNextMember() async throws {
+    try await withTemporaryDirectoryAsync { dir in
+      let full = Atomic<Bool>(false)
+      var configuration = SegmentStore.Configuration(root: dir, instance: "a")
+      configuration.write = { fd, bytes, offset in
+        if full.load(ordering: .relaxed) {
+          let half = pwrite(fd, bytes.baseAddress, max(1, bytes.count / 2), off_t(offset))
+          _ = half
+          return (-1, ENOSPC)
+        }
+        let n = pwrite(fd, bytes.baseAddress, bytes.count, off_t(offset))
+        return (n, n < 0 ? errno : 0)
+      }
+      let store = try SegmentStore(configuration)
+      var acknowledged = try await store.store(SegmentStoreTests.payloads(0..<5), bundle: "com.example.app").stored
+      full.store(true, ordering: .relaxed)
+      await #expect(throws: StoreError.full("no space left on the device")) {
+        try await store.store(SegmentStoreTests.payloads(5..<10), bundle: "com.example.app")
+      }
+      #expect(store.counters.full)
+      full.store(false, ordering: .relaxed)
+      acknowledged += try await store.store(SegmentStoreTests.payloads(5..<10), bundle: "com.example.app").stored
+      #expect(!store.counters.full)
+      await store.shutdown()
+      let stored = try Self.strictlyStored(dir)
+      #expect(Set(stored.keys) == Set(acknowledged) && stored.values.allSatisfy { $0 == 1 } && stored.count == 10)
+    }
+  }
+
+  /// `web` started beside a running `web-2` (a name that starts with its own) owns only its own
+  /// names: `web-2`'s open segment is neither cut nor sealed, and everything both acknowledged reads
+  /// back once. A second process named `web-2` refuses to start.
+  @Test func twoInstancesOnOneFolderTouchOnlyTheirOwnSegments() async throws {
+    try await withTemporaryDirectoryAsync { dir in
+      let second = try SegmentStore(.init(root: dir, instance: "web-2"))
+      var acknowledged = try await second.store(SegmentStoreTests.payloads(0..<10), bundle: "com.example.app").stored
+      let open = try FileManager.default.subpathsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".open") }
+      #expect(open.count == 1)
+      let before = try Data(contentsOf: dir.appendingPathComponent(open[0]))
+      let first = try SegmentStore(.init(root: dir, instance: "web"))
+      #expect(first.counters.recoveredSegments == 0)
+      #expect(try Data(contentsOf: dir.appendingPathComponent(open[0])) == before)
+      #expect(throws: StoreError.instanceRunning("web-2")) { try SegmentStore(.init(root: dir, instance: "web-2")) }
+      acknowledged += try await second.store(SegmentStoreTests.payloads(10..<20), bundle: "com.example.app").stored
+      acknowledged += try await first.store(SegmentStoreTests.payloads(20..<30), bundle: "com.example.app").stored
+      await first.shutdown()
+      await second.shutdown()
+      let stored = try Self.strictlyStored(dir)
+      #expect(Set(stored.keys) == Set(acknowledged) && stored.count == 30 && stored.values.allSatisfy { $0 == 1 })
+      // Once it has stopped, the name is free again.
+      let again = try SegmentStore(.init(root: dir, instance: "web-2"))
+      await again.shutdown()
+    }
+  }
+
+  /// One group commit holds a request filed under a day and one filed under the next (midnight
+  /// passed between them) that carries the same payload. The first day's write fails: both are
+  /// refused, since the second one's "duplicate" would point at bytes that were never written.
+  @Test func aDuplicateOfAFailedWriteInTheSameGroupCommitFailsToo() async throws {
+    try await withTemporaryDirectoryAsync { dir in
+      let clock = Mutex(Date(timeIntervalSince1970: 86_400 * 20_000 + 86_399))
+      let gate = DispatchSemaphore(value: 0)
+      let writes = Atomic<Int>(0)
+      var configuration = SegmentStore.Configuration(root: dir, instance: "a")
+      configuration.now = { clock.withLock { $0 } }
+      configuration.write = { fd, bytes, offset in
+        switch writes.wrappingAdd(1, ordering: .relaxed).newValue {
+        case 1: gate.wait()  // holds the writer while the next two requests queue up
+        case 2: return (-1, EIO)
+        default: break
+        }
+        let n = pwrite(fd, bytes.baseAddress, bytes.count, off_t(offset))
+        return (n, n < 0 ? errno : 0)
+      }
+      let store = try SegmentStore(configuration)
+      let shared = SegmentStoreTests.payloads(1..<2)
+      async let held = store.store(SegmentStoreTests.payloads(0..<1), bundle: "com.example.app")
+      try await Task.sleep(nanoseconds: 300_000_000)
+      func attempt() async -> Result<SegmentStore.Receipt, any Error> {
+        do { return .success(try await store.store(shared, bundle: "com.example.app")) } catch { return .failure(error) }
+      }
+      async let before = attempt()
+      try await Task.sleep(nanoseconds: 100_000_000)
+      clock.withLock { $0 += 2 }
+      async let after = attempt()
+      try await Task.sleep(nanoseconds: 100_000_000)
+      #expect(store.counters.pendingRequests == 2)
+      gate.signal()
+      _ = try await held
+      let (first, second) = await (before, after)
+      #expect(throws: StoreError.self) { try first.get() }
+      #expect(throws: StoreError.self) { try second.get() }
+      // Sent again, it is stored, once.
+      let retried = try await store.store(shared, bundle: "com.example.app")
+      #expect(retried.stored == shared.map(\.id))
+      await store.shutdown()
+      #expect(try Self.strictlyStored(dir).count == 2)
+    }
+  }
+
+  /// A folder that holds something no collector writes is refused, and nothing in it is touched;
+  /// retention removes only sealed segments, never through a link, and keeps what is not a segment;
+  /// a retention below a day is refused.
+  @Test func retentionTouchesOnlyTheStoresOwnSegments() async throws {
+    try await withTemporaryDirectoryAsync { dir in
+      let home = dir.appendingPathComponent("home")
+      let photo = home.appendingPathComponent("Photos/2019-05-03/beach.jpg")
+      try FileManager.default.createDirectory(at: photo.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data("jpeg".utf8).write(to: photo)
+      var refused = SegmentStore.Configuration(root: home, instance: "a")
+      refused.retainDays = 30
+      #expect(throws: StoreError.notAStore(home.path, "Photos/2019-05-03/beach.jpg")) { try SegmentStore(refused) }
+      #expect(FileManager.default.fileExists(atPath: photo.path))
+
+      // A store whose old day holds a note, and a bundle folder that is a link to the photos.
+      let root = dir.appendingPathComponent("store")
+      let clock = Mutex(Date(timeIntervalSince1970: 86_400 * 20_000))
+      var configuration = SegmentStore.Configuration(root: root, instance: "a")
+      configuration.now = { clock.withLock { $0 } }
+      let store = try SegmentStore(configuration)
+      _ = try await store.store(SegmentStoreTests.payloads(0..<3), bundle: "com.example.app")
+      await store.shutdown()
+      let oldDay = root.appendingPathComponent("com.example.app/\(CalendarDay(daysSinceEpoch: 20_000))")
+      try Data("mine".utf8).write(to: oldDay.appendingPathComponent("notes.txt"))
+      try FileManager.default.createSymbolicLink(
+        at: root.appendingPathComponent("com.example.linked"), withDestinationURL: home.appendingPathComponent("Photos"))
+      clock.withLock { $0 += 86_400 * 40 }
+      configuration.retainDays = 30
+      let later = try SegmentStore(configuration)
+      await later.shutdown()
+      #expect(try FileManager.default.contentsOfDirectory(atPath: oldDay.path) == ["notes.txt"])
+      #expect(FileManager.default.fileExists(atPath: photo.path))
+      configuration.retainDays = -1
+      #expect(throws: StoreError.badRetention(-1)) { try SegmentStore(configuration) }
+    }
+  }
+
+  @Test func segmentNamesBelongToExactlyOneInstance() {
+    #expect(SegmentName(parsing: ".web-2-00000007.ndjson.gz.open") == SegmentName(instance: "web-2", sequence: 7, isOpen: true))
+    #expect(SegmentName(parsing: "web-00000012.ndjson.gz") == SegmentName(instance: "web", sequence: 12, isOpen: false))
+    #expect(SegmentName(parsing: "web-123456789.ndjson.gz")?.sequence == 123_456_789)
+    for other in ["web.ndjson.gz", "-00000001.ndjson.gz", "web-0001.ndjson.gz", ".web-00000001.ndjson.gz", "web-00000001.json"] {
+      #expect(SegmentName(parsing: other) == nil, "\(other)")
+    }
+    #expect(SegmentName(instance: "web", sequence: 3, isOpen: true).open == ".web-00000003.ndjson.gz.open")
   }
 }
