@@ -18,7 +18,9 @@ public struct IngestTokens: Sendable {
   public init(text: String, name: String) throws(TokenFileError) {
     bundles = []
     var lineOf: [PayloadID: Int] = [:]
-    for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    // "\r\n" is one Character to Swift: lines are split on either ending.
+    let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+    for (n, raw) in lines.enumerated() {
       let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
       let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
       if fields.isEmpty || fields[0].hasPrefix("#") { continue }
