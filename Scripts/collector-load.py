@@ -3,11 +3,13 @@
 
 Posts PAYLOADS distinct payloads from CONNECTIONS concurrent connections, a share of them malformed
 and a share sent again (as devices retry), while the server is killed with SIGKILL at random moments
-and started again. Requests that get no answer, a 503 or a 507 are sent again, as the uploader does.
-When everything is answered, the server gets SIGTERM and must exit 0; then the store is reconciled:
-every acknowledged payload is stored exactly once, nothing refused or never sent is stored, and every
-malformed payload was answered 400 naming its key. Prints one JSON line of figures; exits 1 on any
-discrepancy.
+and started again. Requests that get no answer or a 503 (busy, stopping, or out of space) are sent
+again, as the uploader does. When everything is answered, the server gets SIGTERM and must exit 0;
+then the store is reconciled by a reader stricter than gzip's: each segment member by member from its
+first byte to its last (a torn member, zero padding or any byte that is not a whole member is a
+problem), each member's checksum, length and ids checked against its lines. Every acknowledged
+payload must be stored exactly once, nothing refused or never sent stored, and every malformed
+payload answered 400 naming its key. Prints one JSON line of figures; exits 1 on any discrepancy.
 
 usage: collector-load.py BINARY STORE [--payloads N] [--connections C] [--per-request K] [--rate R]
                          [--malformed F] [--duplicates F] [--kills K] [--seed S] [--max-store-bytes B]
@@ -15,22 +17,29 @@ usage: collector-load.py BINARY STORE [--payloads N] [--connections C] [--per-re
 
 --rate sends the requests open loop at R payloads a second in all, each request's latency counted from
 the moment it was due (for latency at a given load; no kills then). --max-store-bytes starts the
-collector with that limit, as a disk that fills up: once it has answered 507, it is stopped and started
-with room, and every payload it refused for want of space must then be stored; --free CMD does the same
-for a disk that really fills up (a small tmpfs), running CMD (which makes room) instead of a restart.
+collector with that limit, as a disk that fills up: once it has answered "out of space", it is stopped
+and started with room, and every payload it refused for want of space must then be stored; --free CMD
+does the same for a disk that really fills up (a small tmpfs), running CMD (which makes room) instead of
+a restart; --kill-after-free then kills the collector once more after room was made.
 The figures include the server's peak resident memory (VmHWM) of its last run.
 """
-import argparse, asyncio, gzip, hashlib, http.client, json, os, queue, random, re, signal, subprocess, sys
-import threading, time
+import argparse, asyncio, gzip, hashlib, http.client, json, os, queue, random, re, signal, struct, subprocess
+import sys, threading, time, zlib
 
 BUNDLE = "com.example.load"
 TOKEN = "mrt_load_" + "0" * 40
 
 
+def canonical(value):
+    """The collector's canonical form: keys sorted, no whitespace, characters unescaped (the payloads
+    here hold integers and ASCII strings only, whose canonical form this is)."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+
+
 def payload(i, rng):
-    """A valid legacy metric payload, compact, unique by its index."""
+    """A valid legacy metric payload, canonical, unique by its index."""
     day = 1 + i % 28
-    return json.dumps({
+    return canonical({
         "appVersion": "1.%d" % (i % 3), "timeStampBegin": "2026-05-%02d 00:00:00" % day,
         "timeStampEnd": "2026-05-%02d 23:59:00" % day,
         "metaData": {"deviceType": "iPhone%d,1" % (12 + i % 4), "osVersion": "iPhone OS 26.%d" % (i % 2),
@@ -38,17 +47,17 @@ def payload(i, rng):
         "applicationLaunchMetrics": {"histogrammedTimeToFirstDrawKey": {"histogramValue": {
             "0": {"bucketStart": "%d ms" % (100 + i % 900), "bucketEnd": "%d ms" % (110 + i % 900),
                   "bucketCount": 1 + rng.randrange(5)}}}},
-    }, separators=(",", ":"))
+    })
 
 
 def malformed(i):
     """A payload the decoder refuses at a known key: a bucket count that is text."""
-    return json.dumps({
+    return canonical({
         "appVersion": "1.0", "timeStampBegin": "2026-05-01 00:00:00", "timeStampEnd": "2026-05-01 23:59:00",
         "metaData": {"bundleIdentifier": BUNDLE, "applicationBuildVersion": "bad%d" % i},
         "applicationLaunchMetrics": {"histogrammedTimeToFirstDrawKey": {"histogramValue": {
             "0": {"bucketStart": "1 ms", "bucketEnd": "2 ms", "bucketCount": "many"}}}},
-    }, separators=(",", ":"))
+    })
 
 
 HEADERS = {"Authorization": "Bearer " + TOKEN, "Content-Encoding": "gzip", "Content-Type": "application/x-ndjson"}
@@ -131,6 +140,38 @@ class Server:
             return self.port
 
 
+def strict_members(data):
+    """The payload ids of a segment read member by member from byte 0 to its end, and the first
+    problem met (None when every byte belongs to a whole member whose checksum, length and ids match
+    its lines). Stricter than gzip readers, which skip zero padding between members."""
+    ids = []
+    offset = 0
+    while offset < len(data):
+        head = data[offset:offset + 23]
+        if len(head) < 23 or head[:4] != b"\x1f\x8b\x08\x04":
+            zeros = len(data[offset:]) - len(data[offset:].lstrip(b"\x00"))
+            return ids, "%d bytes at offset %d are no member (%d of them zero)" % (len(data) - offset, offset, zeros)
+        xlen = struct.unpack_from("<H", data, offset + 10)[0]
+        if data[offset + 12:offset + 14] != b"MR" or data[offset + 16] != 1:
+            return ids, "no collector member at offset %d" % offset
+        length, count = struct.unpack_from("<IH", data, offset + 17)
+        member_ids = [data[offset + 23 + 32 * k:offset + 55 + 32 * k].hex() for k in range(count)]
+        start = offset + 12 + xlen
+        end = start + length + 8
+        if end > len(data):
+            return ids, "the member at offset %d is cut short" % offset
+        inflater = zlib.decompressobj(-15)
+        lines = inflater.decompress(data[start:start + length])
+        crc, size = struct.unpack_from("<II", data, start + length)
+        if not inflater.eof or inflater.unused_data or zlib.crc32(lines) != crc or len(lines) != size:
+            return ids, "the member at offset %d does not match its checksum or length" % offset
+        if [hashlib.sha256(line).hexdigest() for line in lines.split(b"\n")[:-1]] != member_ids:
+            return ids, "the member at offset %d lists other ids than its lines'" % offset
+        ids += member_ids
+        offset = end
+    return ids, None
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("binary")
@@ -143,8 +184,10 @@ def main():
     p.add_argument("--kills", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--max-store-bytes", type=int)
-    p.add_argument("--free", help="a shell command run once the collector has answered 507 (it makes room on a disk that filled up)")
+    p.add_argument("--free", help="a shell command run once the collector has answered out of space (it makes room on a disk that filled up)")
     p.add_argument("--rate", type=float)
+    p.add_argument("--kill-after-free", action="store_true",
+                   help="with --free: kill the collector once more (SIGKILL) after room was made, and start it again")
     a = p.parse_args()
     if a.rate and (a.kills or a.max_store_bytes or a.free):
         p.error("--rate measures latency: no --kills, --max-store-bytes or --free with it")
@@ -180,15 +223,15 @@ def main():
     acked = {}          # id -> number of 202 answers listing it as stored
     duplicates = [0]
     refused = []        # (id, error) for 400 answers
-    retries = {"503": 0, "507": 0, "lost": 0}
+    retries = {"503": 0, "full": 0, "lost": 0}
     latencies = []
     answered = [0]
 
     def record(batch, status, answer, elapsed):
-        """One answer's accounting; False when the batch must be sent again (503, 507)."""
+        """One answer's accounting; False when the batch must be sent again (503)."""
         with lock:
-            if status in (503, 507):
-                retries[str(status)] += 1
+            if status == 503:
+                retries["full" if b"out of space" in answer else "503"] += 1
                 return False
             if status not in (202, 400):
                 raise SystemExit("unexpected status %d: %s" % (status, answer[:200]))
@@ -252,14 +295,19 @@ def main():
     # collector is stopped and started with room (as when space is freed), and every batch refused
     # for want of space must then be stored.
     freed = not (a.max_store_bytes or a.free)
-    while (kills < a.kills or not freed) and answered[0] < total_requests:
+    killed_after_free = not a.kill_after_free
+    while (kills < a.kills or not freed or not killed_after_free) and answered[0] < total_requests:
         time.sleep(rng.uniform(0.2, 1.0))
         if answered[0] >= total_requests:
             break
-        if not freed and retries["507"] > 0 and a.free:
+        if freed and not killed_after_free:
+            server.kill()
+            server.start()
+            killed_after_free = True
+        elif not freed and retries["full"] > 0 and a.free:
             subprocess.run(a.free, shell=True, check=True)
             freed = True
-        elif not freed and retries["507"] > 0:
+        elif not freed and retries["full"] > 0:
             server.stop()
             server.extra = []
             server.start()
@@ -282,21 +330,30 @@ def main():
 
     stored = {}
     hidden = []
+    damaged = []
     for folder, _, files in os.walk(a.store):
         for name in files:
             path = os.path.join(folder, name)
             if name.startswith("."):
-                hidden.append(path)
+                if name.endswith(".open"):
+                    hidden.append(path)
                 continue
-            with gzip.open(path) as f:
-                for line in f:
-                    i = hashlib.sha256(line.rstrip(b"\n")).hexdigest()
-                    stored[i] = stored.get(i, 0) + 1
+            if not name.endswith(".ndjson.gz"):
+                continue
+            with open(path, "rb") as f:
+                data = f.read()
+            ids, problem = strict_members(data)
+            if problem:
+                damaged.append("%s: %s" % (path, problem))
+            for i in ids:
+                stored[i] = stored.get(i, 0) + 1
     problems = []
     if status != 0:
         problems.append("SIGTERM exit status %d" % status)
     if hidden:
         problems.append("open segments left after SIGTERM: %s" % hidden[:3])
+    if damaged:
+        problems.append("%d segments that are not whole members end to end: %s" % (len(damaged), damaged[:3]))
     twice = [i for i, n in stored.items() if n > 1]
     if twice:
         problems.append("%d payloads stored more than once" % len(twice))

@@ -43,8 +43,10 @@
         }
         #expect(outcome == .init(delivered: valid.count, refused: malformed.count + 1, waiting: 0, retries: 0))
         #expect(try queue.pending().isEmpty)
-        #expect(
-          try FileManager.default.contentsOfDirectory(atPath: queue.refusedFolder.path).count == malformed.count + 1)
+        // Each set aside with its reason beside it.
+        let refused = try FileManager.default.contentsOfDirectory(atPath: queue.refusedFolder.path)
+        #expect(refused.filter { !$0.hasSuffix(".reason.txt") }.count == malformed.count + 1)
+        #expect(refused.filter { $0.hasSuffix(".reason.txt") }.count == malformed.count + 1)
         func versions(_ path: URL) throws -> NSArray {
           let text = try CLIRunner.run(["summary", path.path, "--format", "json"]).stdout
           return (try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any])["versions"] as! NSArray
@@ -72,7 +74,7 @@
         #expect(backoffs.count == 3)
         for (k, wait) in backoffs.enumerated() { #expect((pow(2, Double(k)) / 2...pow(2, Double(k))).contains(wait)) }
 
-        // A full collector answers 507 with Retry-After: the uploader waits as told, and loses nothing.
+        // A full collector answers 503 with Retry-After: the uploader waits as told, and loses nothing.
         let store = dir.appendingPathComponent("store")
         waits.withLock { $0 = [] }
         try await CollectCommandTests.withCollector(store, arguments: ["--max-store-bytes", "10"]) { server in
