@@ -197,16 +197,12 @@ public struct CachedReading: Sendable {
     func run<T: Sendable>(_ count: Int, _ body: @Sendable @escaping (inout T, Int, JSONParser?) -> Void, _ initial: T)
       -> [T]
     {
-      let workers = max(1, min(threads, count))
-      let slots = ParallelSlots<T>(count: workers)
-      let next = NextItem()
-      DispatchQueue.concurrentPerform(iterations: workers) { worker in
+      ParallelSlots<T>.perWorker(count: count, threads: threads) { _, next in
         var state = initial
         let parser = JSONParser(maximumDepth: AggregateCache.maximumDepth)
-        while let i = next.take(below: count) { body(&state, i, parser) }
-        slots.store(state, at: worker)
+        while let i = next() { body(&state, i, parser) }
+        return state
       }
-      return slots.values
     }
     // A batch's files as discovery's one `stat` saw them, with their content hashes when hashed (made
     // as they are used: the key of every batch is made, and only a batch read is stored with them).

@@ -118,11 +118,8 @@ public struct PayloadReader: Sendable {
     visitFile visit: @Sendable @escaping (inout Accumulator, Int, ReadEvent) -> Void
   ) -> [Accumulator] {
     let items = ReadPlan.fileItems(for: files, threads: threads, splitThreshold: splitThreshold)
-    let workers = max(1, min(threads, items.count))
-    let slots = ParallelSlots<Accumulator>(count: workers)
-    let next = NextItem()
     let reader = self
-    DispatchQueue.concurrentPerform(iterations: workers) { worker in
+    return ParallelSlots<Accumulator>.perWorker(count: items.count, threads: threads) { worker, next in
       var accumulator = makeAccumulator()
       if worker == 0 {
         for (path, failure) in failures {
@@ -132,7 +129,7 @@ public struct PayloadReader: Sendable {
         }
       }
       let parser = JSONParser(maximumDepth: reader.limits.maximumDepth)
-      while let index = next.take(below: items.count) {
+      while let index = next() {
         let (file, item) = items[index]
         if let parser {
           reader.read(item, parser: parser) { visit(&accumulator, file, $0) }
@@ -140,9 +137,8 @@ public struct PayloadReader: Sendable {
           visit(&accumulator, file, .rejected(Self.parserUnavailable(item)))
         }
       }
-      slots.store(accumulator, at: worker)
+      return accumulator
     }
-    return slots.values
   }
 
   /// The rejection of an item no parser could be made for (a depth limit too large to allocate).

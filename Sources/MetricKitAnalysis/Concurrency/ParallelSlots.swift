@@ -1,12 +1,22 @@
 import Dispatch
 
-/// One result slot per unit of parallel work: each worker writes only its own slots, and the slots
-/// are read after every worker has finished (`DispatchQueue.concurrentPerform` returns only then), so
-/// no lock is needed and the results come back in index order whatever the scheduling.
+/// One result slot per unit of parallel work: each worker writes only its own slots, through a
+/// pointer to the slots' storage (never through the array itself, whose uniqueness check and
+/// exclusivity bookkeeping would be shared by every thread), and the slots are read after every
+/// worker has finished (`DispatchQueue.concurrentPerform` returns only then), so no lock is needed
+/// and the results come back in index order whatever the scheduling.
 final class ParallelSlots<Value>: @unchecked Sendable {
-  private var slots: [Value?]
+  private let slots: UnsafeMutableBufferPointer<Value?>
 
-  init(count: Int) { slots = Array(repeating: nil, count: count) }
+  init(count: Int) {
+    slots = .allocate(capacity: count)
+    slots.initialize(repeating: nil)
+  }
+
+  deinit {
+    slots.deinitialize()
+    slots.deallocate()
+  }
 
   func store(_ value: Value, at index: Int) { slots[index] = value }
 
@@ -31,6 +41,21 @@ final class ParallelSlots<Value>: @unchecked Sendable {
     DispatchQueue.concurrentPerform(iterations: workers) { _ in
       var state = makeState()
       while let i = next.take(below: count) { slots.store(body(i, &state), at: i) }
+    }
+    return slots.values
+  }
+
+  /// What each of up to `threads` workers (at most one an item of `count`) makes of the items it
+  /// takes: `body` is given the worker's number and a function handing out the next item not yet
+  /// taken (nil once all are); one value a worker, in the workers' order.
+  static func perWorker(
+    count: Int, threads: Int, _ body: @Sendable (_ worker: Int, _ next: () -> Int?) -> Value
+  ) -> [Value] {
+    let workers = max(1, min(threads, count))
+    let slots = ParallelSlots(count: workers)
+    let next = NextItem()
+    DispatchQueue.concurrentPerform(iterations: workers) { worker in
+      slots.store(body(worker, { next.take(below: count) }), at: worker)
     }
     return slots.values
   }

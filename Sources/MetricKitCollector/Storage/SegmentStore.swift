@@ -91,6 +91,9 @@ public final class SegmentStore: Service, Sendable {
     public var pendingRequests = 0
     /// Bytes of the store's segments.
     public var storeBytes = 0
+    /// Stored ids the idempotency index holds, and the bytes of its tables.
+    public var indexedPayloads = 0
+    public var indexBytes = 0
     /// Open segments a stop left behind, sealed at start-up, and the torn bytes cut from them.
     public var recoveredSegments = 0
     public var droppedTailBytes = 0
@@ -133,7 +136,7 @@ public final class SegmentStore: Service, Sendable {
   /// What only the writer thread touches.
   private final class WriterState: @unchecked Sendable {
     var open: [String: OpenSegment] = [:]
-    var index: [String: [PayloadID: CalendarDay]] = [:]
+    var index: [String: PayloadIndex] = [:]
     var nextSequence = 0
     var storeBytes = 0
     var lastRetention: CalendarDay?
@@ -141,6 +144,11 @@ public final class SegmentStore: Service, Sendable {
     var unsealed: [OpenSegment] = []
     /// The instance's lock on the folder, held while the store is open.
     var lock: Int32 = -1
+
+    /// The ids indexed, and the bytes of their tables.
+    var indexSize: (payloads: Int, bytes: Int) {
+      index.values.reduce((0, 0)) { ($0.0 + $1.count, $0.1 + $1.bytes) }
+    }
   }
 
   /// How the store behaves.
@@ -168,7 +176,10 @@ public final class SegmentStore: Service, Sendable {
       $0.counters.droppedTailBytes = recovered.dropped
     }
     removeExpiredDays()
-    state.withLock { $0.counters.storeBytes = writer.storeBytes }
+    state.withLock {
+      $0.counters.storeBytes = writer.storeBytes
+      ($0.counters.indexedPayloads, $0.counters.indexBytes) = writer.indexSize
+    }
     let thread = Thread { [self] in run() }
     thread.name = "segment-writer"
     thread.start()
@@ -275,7 +286,7 @@ public final class SegmentStore: Service, Sendable {
       }
       dependsOn[n].insert(key)
       for (id, line) in request.payloads {
-        if writer.index[request.bundle]?[id] != nil {
+        if writer.index[request.bundle]?.contains(id) == true {
           receipts[n].duplicates.append(id)
           continue
         }
@@ -325,32 +336,30 @@ public final class SegmentStore: Service, Sendable {
     for key in written where groups[key]!.failure == nil {
       let group = groups[key]!
       for member in group.members {
-        for id in member.ids { writer.index[group.bundle, default: [:]][id] = group.day }
+        for id in member.ids { writer.index[group.bundle, default: PayloadIndex()].insert(id, day: group.day) }
       }
     }
-    var stored = 0
-    var duplicates = 0
-    for (n, request) in batch.enumerated() {
-      if let error = dependsOn[n].sorted().lazy.compactMap({ groups[$0]?.failure }).first {
-        request.answer.resume(throwing: error)
-      } else {
-        stored += receipts[n].stored.count
-        duplicates += receipts[n].duplicates.count
-        request.answer.resume(returning: receipts[n])
-      }
+    // Every answer, then the counters, then the answers given: a request answered finds the counters
+    // already counting it.
+    let answers = batch.indices.map { n -> Result<Receipt, StoreError> in
+      if let error = dependsOn[n].sorted().lazy.compactMap({ groups[$0]?.failure }).first { return .failure(error) }
+      return .success(receipts[n])
     }
+    let answered = answers.compactMap { try? $0.get() }
     let failed = order.contains { groups[$0]!.failure != nil }
     state.withLock { s in
-      s.counters.payloadsStored += stored
-      s.counters.duplicates += duplicates
+      s.counters.payloadsStored += answered.reduce(0) { $0 + $1.stored.count }
+      s.counters.duplicates += answered.reduce(0) { $0 + $1.duplicates.count }
       s.counters.bytesStored += bytesWritten
       s.counters.commits += 1
       s.counters.syncs += written.isEmpty ? 0 : 1
       s.counters.syncSeconds += syncSeconds
       s.counters.storeBytes = writer.storeBytes
+      (s.counters.indexedPayloads, s.counters.indexBytes) = writer.indexSize
       if full || !written.isEmpty { s.counters.full = full }
       if failed || !written.isEmpty { s.counters.failing = failed && !full }
     }
+    for (request, answer) in zip(batch, answers) { request.answer.resume(with: answer) }
   }
 
   /// Appends a group's members to its open segment (opening one when needed) at the segment's
@@ -472,7 +481,7 @@ public final class SegmentStore: Service, Sendable {
           segments += 1
         }
         let ids = Self.storedIDs(folder + "/" + name.sealed)
-        for id in ids.ids { writer.index[bundle, default: [:]][id] = day }
+        for id in ids.ids { writer.index[bundle, default: PayloadIndex()].insert(id, day: day) }
         writer.storeBytes += ids.size
       }
     }
@@ -531,9 +540,12 @@ public final class SegmentStore: Service, Sendable {
         if unlink(path) == 0 { writer.storeBytes -= size }
       }
       if rmdir(folder) == 0 { try? Self.syncFolder((folder as NSString).deletingLastPathComponent) }
-      writer.index[bundle] = writer.index[bundle]?.filter { $0.value >= cutoff }
+      writer.index[bundle]?.removeAll(before: cutoff)
     }
-    state.withLock { $0.counters.storeBytes = writer.storeBytes }
+    state.withLock {
+      $0.counters.storeBytes = writer.storeBytes
+      ($0.counters.indexedPayloads, $0.counters.indexBytes) = writer.indexSize
+    }
   }
 
   // MARK: - Files
