@@ -145,6 +145,39 @@ struct CollectorRouterTests {
     }
   }
 
+  /// One budget for the bytes being inflated and decoded: while other requests hold it, a request is
+  /// answered 503 with Retry-After; a gzip body whose trailer understates its size is inflated
+  /// again under the whole limit; one past the limit is 413.
+  @Test func bodiesBeingInflatedShareOneBudget() async throws {
+    try await withTemporaryDirectoryAsync { dir in
+      try await Self.withRoutes(
+        dir, service: { $0.workingBytes = 100_000; $0.limits.maximumDecompressedSize = 50_000 }
+      ) { client, service in
+        let headers: HTTPFields = [.authorization: "Bearer \(Self.token)", .contentEncoding: "gzip"]
+        let body = try Self.gzip(Self.line(1))
+        #expect(service.budget.reserve(99_000))
+        var (status, json, fields) = try await Self.post(client, body, headers: headers)
+        #expect(status == 503 && fields[.retryAfter] == "1" && (json["error"] as? String)?.contains("busy") == true)
+        service.budget.release(99_000)
+        // The trailer says 10 bytes: inflated again with the whole limit reserved, and taken.
+        var lying = body
+        lying.replaceSubrange((lying.count - 4)..., with: [10, 0, 0, 0])
+        (status, json, _) = try await Self.post(client, lying, headers: headers)
+        #expect(status == 400 && (json["error"] as? String)?.hasPrefix("gzip body:") == true, "\(json)")
+        (status, _, _) = try await Self.post(client, body, headers: headers)
+        #expect(status == 202)
+        let large = try Self.gzip(Array(repeating: 0x20, count: 60_000) + Self.line(2))
+        (status, _, _) = try await Self.post(client, large, headers: headers)
+        #expect(status == 413)
+      }
+    }
+    let budget = WorkingBudget(limit: 10)
+    #expect(budget.reserve(50))  // alone: let through whatever its size
+    #expect(!budget.reserve(1))
+    budget.release(50)
+    #expect(budget.reserve(4) && budget.reserve(6) && !budget.reserve(1))
+  }
+
   @Test func tokensAreReadAgainWithoutARestart() async throws {
     try await withTemporaryDirectoryAsync { dir in
       let file = dir.appendingPathComponent("tokens.txt")

@@ -195,6 +195,18 @@
       }
     }
 
+    /// What a slow, greedy or impatient client and an operator do (Scripts/collector-abuse.py): the
+    /// connection cap, idle and half-sent heads closed, a trickling body answered 408, `100 Continue`
+    /// at once, tokens read again on SIGHUP, and a stop that answers what is under way (`Connection:
+    /// close`, 503 past the shutdown deadline) and exits 0.
+    @Test func slowGreedyAndImpatientClientsAndAnOperatorsSignals() throws {
+      try withTemporaryDirectory { dir in
+        let r = try CLIRunner.shell(#"python3 Scripts/collector-abuse.py "$B" '\#(dir.path)/store'"#)
+        #expect(r.status == 0, "\(r.stdout) \(r.stderr)")
+        #expect(r.stdout.contains("\"problems\": []"), "\(r.stdout)")
+      }
+    }
+
     /// Load with faults: concurrent posts, malformed payloads and retries, the server killed with
     /// SIGKILL twice and started again; every acknowledged payload stored exactly once.
     @Test func killedAndRestartedUnderLoadItLosesAndRepeatsNothing() throws {

@@ -52,7 +52,7 @@ public struct CollectorService: Sendable {
   /// What `/metrics` says.
   public let metrics = CollectorMetrics()
   private let logger: Logger
-  private let budget: WorkingBudget
+  let budget: WorkingBudget
   private let stopping = StopClock()
 
   /// A service storing into `store` the payloads of apps holding `tokens`.
@@ -243,8 +243,10 @@ public struct CollectorService: Sendable {
         do {
           let buffer = try await request.body.collect(upTo: limit)
           return .success(Array(buffer.readableBytesView))
-        } catch {
+        } catch is NIOTooManyBytesError {
           return .failure(IngestError(.tooLarge, "the body is over the \(limit)-byte limit"))
+        } catch {
+          return .failure(IngestError(.incompleteBody, "the body did not arrive whole: \(error)"))
         }
       }
       group.addTask {

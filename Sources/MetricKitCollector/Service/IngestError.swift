@@ -17,6 +17,9 @@ public struct IngestError: HTTPResponseError, Sendable, Equatable {
     case badGzip
     /// The body did not arrive within the request's deadline: 408.
     case timedOut
+    /// The body stopped short (the connection closed, or stalled past the idle timeout): 400, with no
+    /// receipt.
+    case incompleteBody
     /// Too much is being written, inflated or decoded at once, or the server is stopping: 503.
     case busy
     /// No room on the disk or under the store's limit: 503 (not 507, which many clients take as final).
@@ -52,7 +55,7 @@ public struct IngestError: HTTPResponseError, Sendable, Equatable {
     case .unauthorized: .unauthorized
     case .tooLarge: .contentTooLarge
     case .unsupportedEncoding: .unsupportedMediaType
-    case .badGzip: .badRequest
+    case .badGzip, .incompleteBody: .badRequest
     case .timedOut: .requestTimeout
     case .busy, .full, .storeFailed: .serviceUnavailable
     }
