@@ -21,7 +21,8 @@ collector with that limit, as a disk that fills up: once it has answered "out of
 and started with room, and every payload it refused for want of space must then be stored; --free CMD
 does the same for a disk that really fills up (a small tmpfs), running CMD (which makes room) instead of
 a restart; --kill-after-free then kills the collector once more after room was made.
-The figures include the server's peak resident memory (VmHWM) of its last run.
+The figures include the server's peak resident memory (VmHWM) and CPU time (user + system) of its last
+run, and, when it ran once, its CPU time a payload sent.
 """
 import argparse, asyncio, gzip, hashlib, http.client, json, os, queue, random, re, signal, struct, subprocess
 import sys, threading, time, zlib
@@ -105,8 +106,8 @@ async def paced(batches, bodies, rate, connections, port, record):
 
 
 class Server:
-    def __init__(self, binary, store, tokens, extra):
-        self.binary, self.store, self.tokens, self.extra = binary, store, tokens, extra
+    def __init__(self, binary, store, tokens, extra, instance="load"):
+        self.binary, self.store, self.tokens, self.extra, self.instance = binary, store, tokens, extra, instance
         self.lock = threading.Lock()
         self.port = None
         self.process = None
@@ -114,7 +115,7 @@ class Server:
 
     def start(self):
         self.process = subprocess.Popen(
-            [self.binary, "collect", self.store, "--tokens", self.tokens, "--port", "0", "--instance", "load",
+            [self.binary, "collect", self.store, "--tokens", self.tokens, "--port", "0", "--instance", self.instance,
              "--seal-seconds", "2"] + self.extra,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.process.stdout.readline()
@@ -186,6 +187,9 @@ def main():
     p.add_argument("--max-store-bytes", type=int)
     p.add_argument("--free", help="a shell command run once the collector has answered out of space (it makes room on a disk that filled up)")
     p.add_argument("--rate", type=float)
+    p.add_argument("--instances", type=int, default=1,
+                   help="collectors on the one folder, named load, load-2, load-3…: each payload is posted to "
+                        "one of them by its id (as affinity by client address would), and the kills pick one at random")
     p.add_argument("--kill-after-free", action="store_true",
                    help="with --free: kill the collector once more (SIGKILL) after room was made, and start it again")
     a = p.parse_args()
@@ -197,8 +201,14 @@ def main():
     with open(tokens, "w") as f:
         f.write("sha256:%s %s\n" % (hashlib.sha256(TOKEN.encode()).hexdigest(), BUNDLE))
     extra = ["--max-store-bytes", str(a.max_store_bytes)] if a.max_store_bytes else []
-    server = Server(a.binary, a.store, tokens, extra)
-    server.start()
+    if a.instances > 1 and (a.rate or a.max_store_bytes or a.free):
+        p.error("--instances goes with kills only")
+    # "load" and "load-2" on one folder: the second's name starts with the first's.
+    servers = [Server(a.binary, a.store, tokens, extra, "load" if k == 0 else "load-%d" % (k + 1))
+               for k in range(a.instances)]
+    for s in servers:
+        s.start()
+    server = servers[0]
 
     valid = {}
     bad = set()
@@ -214,10 +224,15 @@ def main():
     resent = [t for t in jobs if rng.random() < a.duplicates]
     jobs += resent
     rng.shuffle(jobs)
-    work = queue.Queue()
-    for k in range(0, len(jobs), a.per_request):
-        work.put(jobs[k:k + a.per_request])
-    total_requests = work.qsize()
+    # Each payload goes to one collector, chosen by its id (a device's retries meet the same index,
+    # as affinity by client address gives), and is batched with the others of that collector.
+    works = [queue.Queue() for _ in servers]
+    for n, share in enumerate(works):
+        mine = [t for t in jobs if int(hashlib.sha256(t.encode()).hexdigest(), 16) % len(servers) == n]
+        for k in range(0, len(mine), a.per_request):
+            share.put(mine[k:k + a.per_request])
+    work = works[0]
+    total_requests = sum(w.qsize() for w in works)
 
     lock = threading.Lock()
     acked = {}          # id -> number of 202 answers listing it as stored
@@ -249,7 +264,9 @@ def main():
     def body(batch):
         return gzip.compress(("\n".join(batch) + "\n").encode(), 1)
 
-    def worker():
+    def worker(k):
+        server = servers[k % len(servers)]
+        work = works[k % len(servers)]
         conn, port = None, None
         while True:
             try:
@@ -288,7 +305,7 @@ def main():
         threads = []
     else:
         started = time.perf_counter()
-        threads = [threading.Thread(target=worker) for _ in range(a.connections)]
+        threads = [threading.Thread(target=worker, args=(k,)) for k in range(a.connections)]
         for t in threads:
             t.start()
     # Kills at random moments; with --max-store-bytes, once the full store has refused a batch, the
@@ -313,20 +330,29 @@ def main():
             server.start()
             freed = True
         elif kills < a.kills:
-            server.kill()
-            server.start()
+            victim = rng.choice(servers)
+            victim.kill()
+            victim.start()
             kills += 1
     for t in threads:
         t.join()
     elapsed = time.perf_counter() - started
     peak_kb = None
+    cpu_seconds = None
     try:
         with open("/proc/%d/status" % server.process.pid) as f:
             peak_kb = int(re.search(r"VmHWM:\s+(\d+)", f.read()).group(1))
-    except (OSError, AttributeError):
+        # The server's CPU time (user + system) of its last run: what it spent on the payloads
+        # answered, whatever else the machine did.
+        with open("/proc/%d/stat" % server.process.pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        cpu_seconds = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, AttributeError, IndexError, ValueError):
         pass
-    server.process.send_signal(signal.SIGTERM)
-    status = server.process.wait(timeout=60)
+    for s in servers:
+        s.process.send_signal(signal.SIGTERM)
+    statuses = [s.process.wait(timeout=60) for s in servers]
+    status = max(statuses, key=abs)
 
     stored = {}
     hidden = []
@@ -377,11 +403,14 @@ def main():
     figures = {
         "payloads": a.payloads, "requests": total_requests, "valid": len(valid), "malformed": len(bad),
         "resent": len(resent), "stored": len(stored), "duplicates_answered": duplicates[0], "kills": kills,
-        "starts": server.starts, "retries": retries, "seconds": round(elapsed, 2),
+        "instances": len(servers), "starts": sum(s.starts for s in servers), "retries": retries, "seconds": round(elapsed, 2),
         "payloads_per_second": round(len(jobs) / elapsed),
         "p50_ms": round(1000 * latencies[len(latencies) // 2], 1) if latencies else None,
         "p99_ms": round(1000 * latencies[int(len(latencies) * 0.99)], 1) if latencies else None,
         "server_peak_mb": round(peak_kb / 1024) if peak_kb else None,
+        "server_cpu_seconds": cpu_seconds,
+        "server_cpu_us_per_payload": (round(1e6 * cpu_seconds / len(jobs), 1)
+                                      if cpu_seconds is not None and server.starts == 1 and len(servers) == 1 else None),
         "problems": problems,
     }
     print(json.dumps(figures))

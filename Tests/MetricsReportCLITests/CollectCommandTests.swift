@@ -172,6 +172,10 @@
               .utf8)
         }
         try await Self.withCollector(store, arguments: ["--instance", "a"]) { a in
+          // A second process with a name already running on the folder refuses to start.
+          let same = try CLIRunner.run(
+            ["collect", store.path, "--tokens", store.path + ".tokens", "--port", "0", "--instance", "a"])
+          #expect(same.status == 2 && same.stderr.contains("another collector named 'a' is running"), "\(same.stderr)")
           try await Self.withCollector(store, arguments: ["--instance", "b"]) { b in
             for n in 0..<20 {
               let (status, _, _) = try await Self.post(n % 2 == 0 ? a : b, payload(n))
@@ -217,6 +221,20 @@
           """)
         #expect(r.status == 0, "\(r.stdout) \(r.stderr)")
         #expect(r.stdout.contains("\"problems\": []"), "\(r.stdout)")
+      }
+    }
+
+    /// Two collectors on one folder, `load` and `load-2` (one name the other's start), each killed at
+    /// random and started again under load: every acknowledged payload stored once, each segment read
+    /// member by member end to end.
+    @Test func twoInstancesKilledUnderLoadLoseAndRepeatNothing() throws {
+      try withTemporaryDirectory { dir in
+        let r = try CLIRunner.shell(
+          """
+          python3 Scripts/collector-load.py "$B" '\(dir.path)/store' --payloads 3000 --connections 16 --kills 4 \
+            --instances 2 --seed 9
+          """)
+        #expect(r.status == 0 && r.stdout.contains("\"problems\": []"), "\(r.stdout) \(r.stderr)")
       }
     }
 

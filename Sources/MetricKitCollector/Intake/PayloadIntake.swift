@@ -43,30 +43,31 @@ public struct PayloadIntake: Sendable {
   public init(
     body: [UInt8], bundle: String, framing: PayloadBody.Framing = .detected, limits: InputLimits = InputLimits()
   ) {
-    let decoder = PayloadDecoder(limits: limits)
+    var lines: [(index: Int, line: [UInt8])] = []
     for (index, document) in PayloadBody.documents(body, framing: framing).enumerated() {
       switch document {
-      case .failure(let error):
-        rejected.append(Rejected(index: index, reason: error.description, kind: .syntax))
-      case .success(let line):
-        if let refusal = Self.judge(line, bundle: bundle, decoder: decoder) {
-          rejected.append(Rejected(index: index, reason: refusal.reason, kind: refusal.kind))
-        } else {
-          accepted.append(Accepted(index: index, id: PayloadID(of: line), line: line))
-        }
+      case .failure(let error): rejected.append(Rejected(index: index, reason: error.description, kind: .syntax))
+      case .success(let line): lines.append((index, line))
       }
     }
+    // Every document decoded with one parser: a request pays for it once.
+    let results = PayloadDecoder(limits: limits).decodeEach(lines.map(\.line))
+    for ((index, line), result) in zip(lines, results) {
+      if let refusal = Self.judge(result, bundle: bundle) {
+        rejected.append(Rejected(index: index, reason: refusal.reason, kind: refusal.kind))
+      } else {
+        accepted.append(Accepted(index: index, id: PayloadID(of: line), line: line))
+      }
+    }
+    rejected.sort { $0.index < $1.index }
   }
 
-  /// Why a document is refused, or nil when it is a payload of `bundle`.
+  /// Why a decoded document is refused, or nil when it is a payload of `bundle`.
   private static func judge(
-    _ line: [UInt8], bundle: String, decoder: PayloadDecoder
+    _ result: Result<DecodedDocument, PayloadDecodingError>, bundle: String
   ) -> (reason: String, kind: Rejected.Kind)? {
-    guard line.first == UInt8(ascii: "{") else { return ("expected a payload object", .decoding) }
-    let results = line.withUnsafeBytes { decoder.decode($0) }
-    guard results.count == 1 else { return ("expected one payload", .decoding) }
     let carried: [String?]
-    switch results[0].result {
+    switch result {
     case .failure(let error): return (error.description, .decoding)
     case .success(.metricPayload(let payload, let diagnostics)):
       carried =
