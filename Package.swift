@@ -147,7 +147,10 @@ let package = Package(
       ]),
     .testTarget(
       name: "MetricsReportCLITests",
-      dependencies: ["metrics-report", "MetricKitUploader", "PayloadSynthesis", "TestSupport"],
+      dependencies: [
+        "metrics-report", "MetricKitUploader", "PayloadSynthesis", "TestSupport",
+        .target(name: "MetricKitCollector", condition: .when(traits: ["Collector"])),
+      ],
       exclude: ["Golden", "Schemas"]),
   ],
   cxxLanguageStandard: .cxx17

@@ -278,8 +278,9 @@ private struct Writer {
       i += 1
     }
     let token = UnsafeRawBufferPointer(rebasing: input[start..<i])
-    guard token.elementsEqual("true".utf8) || token.elementsEqual("false".utf8) || token.elementsEqual("null".utf8)
-      || Self.isNumber(token)
+    guard
+      token.elementsEqual("true".utf8) || token.elementsEqual("false".utf8) || token.elementsEqual("null".utf8)
+        || Self.isNumber(token)
     else {
       i = start
       throw notJSON()

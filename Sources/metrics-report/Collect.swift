@@ -85,12 +85,16 @@
       if let maxConnections, maxConnections <= 0 {
         throw ValidationError("--max-connections \(maxConnections) must be positive.")
       }
-      for (name, value) in [("--max-body-bytes", maxBodyBytes), ("--max-decompressed-bytes", maxDecompressedBytes),
-        ("--max-working-bytes", maxWorkingBytes)] where value <= 0 {
+      for (name, value) in [
+        ("--max-body-bytes", maxBodyBytes), ("--max-decompressed-bytes", maxDecompressedBytes),
+        ("--max-working-bytes", maxWorkingBytes),
+      ] where value <= 0 {
         throw ValidationError("\(name) \(value) must be positive.")
       }
-      for (name, value) in [("--seal-seconds", sealSeconds), ("--idle-seconds", idleSeconds),
-        ("--body-seconds", bodySeconds), ("--shutdown-seconds", shutdownSeconds)]
+      for (name, value) in [
+        ("--seal-seconds", sealSeconds), ("--idle-seconds", idleSeconds),
+        ("--body-seconds", bodySeconds), ("--shutdown-seconds", shutdownSeconds),
+      ]
       where !(value > 0 && value <= 86_400) {
         throw ValidationError("\(name) \(value) must be a number of seconds above 0, at most a day.")
       }

@@ -19,14 +19,17 @@ struct CanonicalJSONTests {
   @Test func keysAreOrderedAndEachCharacterIsWrittenOneWay() {
     // Written by hand: members by their keys' bytes at every depth, `\/` and `\u00e9` as the
     // characters, a surrogate pair as its one character, control characters escaped.
-    #expect(canonical(#"{"b": 1, "a": {"d": "\u00e9", "c": "\/"}, "A": []}"#) == #"{"A":[],"a":{"c":"/","d":"é"},"b":1}"#)
+    #expect(
+      canonical(#"{"b": 1, "a": {"d": "\u00e9", "c": "\/"}, "A": []}"#) == #"{"A":[],"a":{"c":"/","d":"é"},"b":1}"#)
     #expect(canonical(#"{"a":{"c":"/","d":"é"},"b":1,"A":[]}"#) == #"{"A":[],"a":{"c":"/","d":"é"},"b":1}"#)
-    #expect(canonical(#"["\ud83d\ude00", "\u0001\u000A\u0009\"\\", "\ud800x"]"#) == #"["😀","\u0001\n\t\"\\","\ud800x"]"#)
+    #expect(
+      canonical(#"["\ud83d\ude00", "\u0001\u000A\u0009\"\\", "\ud800x"]"#) == #"["😀","\u0001\n\t\"\\","\ud800x"]"#)
     // Repeated keys keep their order; arrays keep theirs.
     #expect(canonical(#"{"k": 2, "j": 0, "k": 1}"#) == #"{"j":0,"k":2,"k":1}"#)
     #expect(canonical(" [3, 1, 2] ") == "[3,1,2]")
     // Numbers and literals stay as written.
-    #expect(canonical(#"{"n": [-0, 1.50, 2E+3, 1e-7, true, false, null]}"#) == #"{"n":[-0,1.50,2E+3,1e-7,true,false,null]}"#)
+    #expect(
+      canonical(#"{"n": [-0, 1.50, 2E+3, 1e-7, true, false, null]}"#) == #"{"n":[-0,1.50,2E+3,1e-7,true,false,null]}"#)
     // Keys ordered by their bytes: "é" (C3 A9) after "z", "ab" after "a".
     #expect(canonical(#"{"é": 1, "z": 2, "ab": 3, "a": 4}"#) == #"{"a":4,"ab":3,"z":2,"é":1}"#)
   }
@@ -46,7 +49,9 @@ struct CanonicalJSONTests {
     #expect(canonical("\"a\u{01}b\"").hasPrefix("error: not JSON at byte 2"))
     #expect(canonical(#""\q""#) == #"error: not JSON at byte 1: '\q"'"#)
     #expect(canonical("  ") == "error: empty body")
-    #expect(canonical(String(repeating: "[", count: 600) + String(repeating: "]", count: 600)).hasPrefix("error: arrays and objects nested"))
+    #expect(
+      canonical(String(repeating: "[", count: 600) + String(repeating: "]", count: 600)).hasPrefix(
+        "error: arrays and objects nested"))
     #expect(canonical(String(repeating: "[", count: 512) + String(repeating: "]", count: 512)).count == 1024)
   }
 
@@ -70,7 +75,10 @@ struct CanonicalJSONTests {
           + (scalars.isEmpty ? "" : "")
       }
     }
-    struct Text { var canonical: String; var shuffled: String }
+    struct Text {
+      var canonical: String
+      var shuffled: String
+    }
     func string(_ randomly: Bool, _ chars: [String]) -> String {
       "\"" + chars.map { escaped($0, randomly: randomly) }.joined() + "\""
     }
@@ -90,14 +98,18 @@ struct CanonicalJSONTests {
           shuffled: "[ " + items.map(\.shuffled).joined(separator: " ,\n") + " ]")
       default:
         var keys = Set<String>()
-        for _ in 0..<Int(rng.next() % 5) { keys.insert((0..<Int(1 + rng.next() % 3)).map { _ in pick(characters) }.joined()) }
+        for _ in 0..<Int(rng.next() % 5) {
+          keys.insert((0..<Int(1 + rng.next() % 3)).map { _ in pick(characters) }.joined())
+        }
         let members = keys.map { key in (key: key, value: value(depth + 1)) }
         let ordered = members.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
         let shuffled = members.shuffled(using: &rng)
         return Text(
-          canonical: "{" + ordered.map { string(false, Array($0.key).map(String.init)) + ":" + $0.value.canonical }
+          canonical: "{"
+            + ordered.map { string(false, Array($0.key).map(String.init)) + ":" + $0.value.canonical }
             .joined(separator: ",") + "}",
-          shuffled: "{\t" + shuffled.map { string(true, Array($0.key).map(String.init)) + " : " + $0.value.shuffled }
+          shuffled: "{\t"
+            + shuffled.map { string(true, Array($0.key).map(String.init)) + " : " + $0.value.shuffled }
             .joined(separator: ", ") + "}")
       }
     }

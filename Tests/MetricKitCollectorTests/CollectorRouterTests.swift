@@ -85,9 +85,11 @@ struct CollectorRouterTests {
         // The same payload, its keys in another order and a character escaped: the same id, a duplicate.
         let object = try JSONSerialization.jsonObject(with: Data(good)) as! [String: Any]
         var reordered = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted])
-        reordered = Data(String(decoding: reordered, as: UTF8.self).replacingOccurrences(of: "ms", with: "m\\u0073").utf8)
+        reordered = Data(
+          String(decoding: reordered, as: UTF8.self).replacingOccurrences(of: "ms", with: "m\\u0073").utf8)
         #expect(reordered != Data(good))
-        (status, json, _) = try await Self.post(client, [UInt8](reordered), uri: "/v1/payloads?token=\(Self.token)", headers: [:])
+        (status, json, _) = try await Self.post(
+          client, [UInt8](reordered), uri: "/v1/payloads?token=\(Self.token)", headers: [:])
         #expect(try status == 202 && json["duplicates"] as? [String] == [Self.id(good)], "\(json)")
 
         let bad = Array(
@@ -102,7 +104,8 @@ struct CollectorRouterTests {
         #expect(
           status == 400
             && (json["rejected"] as? [[String: Any]])?.first?["error"] as? String
-              == "not JSON at byte 0: 'hello, collector'", "\(json)")
+              == "not JSON at byte 0: 'hello, collector'",
+          "\(json)")
         let foreign = SegmentStoreTests.line(2, bundle: "com.example.other")
         (status, json, _) = try await Self.post(client, foreign)
         #expect(status == 403)
@@ -133,13 +136,16 @@ struct CollectorRouterTests {
     try await withTemporaryDirectoryAsync { dir in
       try await Self.withRoutes(dir, store: { $0.maximumStoreBytes = 100 }) { client, _ in
         let (status, json, headers) = try await Self.post(client, Self.line(1))
-        #expect(status == 503 && headers[.retryAfter] == "60" && (json["error"] as? String)?.hasPrefix("out of space") == true)
+        #expect(
+          status == 503 && headers[.retryAfter] == "60" && (json["error"] as? String)?.hasPrefix("out of space") == true
+        )
         try await client.execute(uri: "/healthz", method: .get) { response in
           #expect(response.status == .serviceUnavailable && String(buffer: response.body) == "full\n")
         }
         try await client.execute(uri: "/metrics", method: .get) { response in
           let text = String(buffer: response.body)
-          #expect(text.contains("collector_store_full 1\n") && text.contains("collector_requests_total{code=\"503\"} 1\n"))
+          #expect(
+            text.contains("collector_store_full 1\n") && text.contains("collector_requests_total{code=\"503\"} 1\n"))
         }
       }
     }
@@ -151,7 +157,11 @@ struct CollectorRouterTests {
   @Test func bodiesBeingInflatedShareOneBudget() async throws {
     try await withTemporaryDirectoryAsync { dir in
       try await Self.withRoutes(
-        dir, service: { $0.workingBytes = 100_000; $0.limits.maximumDecompressedSize = 50_000 }
+        dir,
+        service: {
+          $0.workingBytes = 100_000
+          $0.limits.maximumDecompressedSize = 50_000
+        }
       ) { client, service in
         let headers: HTTPFields = [.authorization: "Bearer \(Self.token)", .contentEncoding: "gzip"]
         let body = try Self.gzip(Self.line(1))
@@ -181,10 +191,12 @@ struct CollectorRouterTests {
   @Test func tokensAreReadAgainWithoutARestart() async throws {
     try await withTemporaryDirectoryAsync { dir in
       let file = dir.appendingPathComponent("tokens.txt")
-      try "sha256:\(PayloadID(of: Array("old".utf8))) \(Self.bundle)\r\n".write(to: file, atomically: true, encoding: .utf8)
+      try "sha256:\(PayloadID(of: Array("old".utf8))) \(Self.bundle)\r\n".write(
+        to: file, atomically: true, encoding: .utf8)
       let registry = TokenRegistry(try IngestTokens(contentsOfFile: file.path), file: file.path)
       #expect(registry.bundle(for: "old") == Self.bundle && registry.bundle(for: "new") == nil)
-      try "# rotated\nsha256:\(PayloadID(of: Array("new".utf8))) \(Self.bundle)\n".write(to: file, atomically: true, encoding: .utf8)
+      try "# rotated\nsha256:\(PayloadID(of: Array("new".utf8))) \(Self.bundle)\n".write(
+        to: file, atomically: true, encoding: .utf8)
       #expect(try registry.reload() == 1)
       #expect(registry.bundle(for: "old") == nil && registry.bundle(for: "new") == Self.bundle)
       // A file that no longer reads leaves the tokens as they were.
@@ -237,7 +249,8 @@ struct CollectorRouterTests {
           }
           #expect(ids[0].count == 1 && ids[0] == ids[1], "\(file)")
         }
-        #expect(service.store.counters.payloadsStored == files.count && service.store.counters.duplicates == files.count)
+        #expect(
+          service.store.counters.payloadsStored == files.count && service.store.counters.duplicates == files.count)
       }
       let full = dir.appendingPathComponent("full")
       try FileManager.default.createDirectory(at: full, withIntermediateDirectories: true)

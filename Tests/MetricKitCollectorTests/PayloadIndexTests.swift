@@ -27,7 +27,9 @@ struct PayloadIndexTests {
     // Retention forgets the days before the cutoff, and only those.
     index.removeAll(before: CalendarDay(daysSinceEpoch: 20_003))
     #expect(index.count == 30_000 && Double(index.bytes) / 30_000 <= 64)
-    #expect(!(0..<30_000).contains { index.contains(Self.id($0)) } && (30_000..<60_000).allSatisfy { index.contains(Self.id($0)) })
+    #expect(
+      !(0..<30_000).contains { index.contains(Self.id($0)) }
+        && (30_000..<60_000).allSatisfy { index.contains(Self.id($0)) })
     index.removeAll(before: CalendarDay(daysSinceEpoch: 30_000))
     #expect(index.count == 0 && index.bytes == 0 && !index.contains(Self.id(40_000)))
   }

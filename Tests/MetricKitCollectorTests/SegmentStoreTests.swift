@@ -322,7 +322,9 @@ struct SegmentStoreEdgeTests {
       async let held = store.store(SegmentStoreTests.payloads(0..<1), bundle: "com.example.app")
       try await Task.sleep(nanoseconds: 300_000_000)
       func attempt() async -> Result<SegmentStore.Receipt, any Error> {
-        do { return .success(try await store.store(shared, bundle: "com.example.app")) } catch { return .failure(error) }
+        do { return .success(try await store.store(shared, bundle: "com.example.app")) } catch {
+          return .failure(error)
+        }
       }
       async let before = attempt()
       try await Task.sleep(nanoseconds: 100_000_000)
@@ -368,7 +370,8 @@ struct SegmentStoreEdgeTests {
       let oldDay = root.appendingPathComponent("com.example.app/\(CalendarDay(daysSinceEpoch: 20_000))")
       try Data("mine".utf8).write(to: oldDay.appendingPathComponent("notes.txt"))
       try FileManager.default.createSymbolicLink(
-        at: root.appendingPathComponent("com.example.linked"), withDestinationURL: home.appendingPathComponent("Photos"))
+        at: root.appendingPathComponent("com.example.linked"), withDestinationURL: home.appendingPathComponent("Photos")
+      )
       clock.withLock { $0 += 86_400 * 40 }
       configuration.retainDays = 30
       let later = try SegmentStore(configuration)
@@ -381,10 +384,14 @@ struct SegmentStoreEdgeTests {
   }
 
   @Test func segmentNamesBelongToExactlyOneInstance() {
-    #expect(SegmentName(parsing: ".web-2-00000007.ndjson.gz.open") == SegmentName(instance: "web-2", sequence: 7, isOpen: true))
+    #expect(
+      SegmentName(parsing: ".web-2-00000007.ndjson.gz.open")
+        == SegmentName(instance: "web-2", sequence: 7, isOpen: true))
     #expect(SegmentName(parsing: "web-00000012.ndjson.gz") == SegmentName(instance: "web", sequence: 12, isOpen: false))
     #expect(SegmentName(parsing: "web-123456789.ndjson.gz")?.sequence == 123_456_789)
-    for other in ["web.ndjson.gz", "-00000001.ndjson.gz", "web-0001.ndjson.gz", ".web-00000001.ndjson.gz", "web-00000001.json"] {
+    for other in [
+      "web.ndjson.gz", "-00000001.ndjson.gz", "web-0001.ndjson.gz", ".web-00000001.ndjson.gz", "web-00000001.json",
+    ] {
       #expect(SegmentName(parsing: other) == nil, "\(other)")
     }
     #expect(SegmentName(instance: "web", sequence: 3, isOpen: true).open == ".web-00000003.ndjson.gz.open")

@@ -77,24 +77,30 @@ struct UploaderAnswerTests {
     try await withTemporaryDirectoryAsync { dir in
       let payloads = (0..<3).map(Self.payload)
       let ids = try payloads.map(Self.id)
-      let (outcome, requests) = try await Self.withServer(dir, payloads: payloads, script: { n, sent in
-        switch n {
-        case 0: (202, [:], "")
-        case 1: (202, ["Content-Type": "text/html"], "<html>accepted</html>")
-        default:
-          // The first stored, the second stored before, the third refused.
-          (202, [:], Self.receipt(stored: [sent[0]], duplicates: [sent[1]], rejected: [(2, "at x: bad")]))
+      let (outcome, requests) = try await Self.withServer(
+        dir, payloads: payloads,
+        script: { n, sent in
+          switch n {
+          case 0: (202, [:], "")
+          case 1: (202, ["Content-Type": "text/html"], "<html>accepted</html>")
+          default:
+            // The first stored, the second stored before, the third refused.
+            (202, [:], Self.receipt(stored: [sent[0]], duplicates: [sent[1]], rejected: [(2, "at x: bad")]))
+          }
         }
-      }) { uploader, queue in
+      ) { uploader, queue in
         let outcome = try await uploader.drain()
         #expect(try queue.pending().isEmpty)
         return outcome
       }
       #expect(requests.count == 3 && requests.allSatisfy { Set($0) == Set(ids) })
       #expect(outcome == .init(delivered: 2, refused: 1, waiting: 0, retries: 2))
-      let refused = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("queue/refused").path)
-      let reason = try String(contentsOfFile: dir.appendingPathComponent("queue/refused").appendingPathComponent(
-        refused.first { $0.hasSuffix(".reason.txt") }!).path, encoding: .utf8)
+      let refused = try FileManager.default.contentsOfDirectory(
+        atPath: dir.appendingPathComponent("queue/refused").path)
+      let reason = try String(
+        contentsOfFile: dir.appendingPathComponent("queue/refused").appendingPathComponent(
+          refused.first { $0.hasSuffix(".reason.txt") }!
+        ).path, encoding: .utf8)
       #expect(refused.count == 2 && reason == "refused by the collector: at x: bad\n")
     }
   }
@@ -104,9 +110,12 @@ struct UploaderAnswerTests {
   @Test func filesThatAreNoPayloadAreSetAsideAndShiftNothing() async throws {
     try await withTemporaryDirectoryAsync { dir in
       let payloads = [Data("  \n".utf8), Data("[1,2]".utf8), Self.payload(0), Self.payload(1)]
-      let (outcome, requests) = try await Self.withServer(dir, payloads: payloads, script: { _, sent in
-        (202, [:], Self.receipt(stored: sent))
-      }) { uploader, _ in try await uploader.drain() }
+      let (outcome, requests) = try await Self.withServer(
+        dir, payloads: payloads,
+        script: { _, sent in
+          (202, [:], Self.receipt(stored: sent))
+        }
+      ) { uploader, _ in try await uploader.drain() }
       #expect(outcome == .init(delivered: 2, refused: 2, waiting: 0, retries: 0))
       #expect(try requests.map(Set.init) == [Set([Self.id(payloads[2]), Self.id(payloads[3])])])
     }
@@ -121,7 +130,8 @@ struct UploaderAnswerTests {
       let (outcome, requests) = try await Self.withServer(
         dir, payloads: payloads,
         script: { _, sent in
-          sent.contains(huge) || sent.count > 4 ? (413, [:], "{\"error\":\"too large\"}") : (202, [:], Self.receipt(stored: sent))
+          sent.contains(huge) || sent.count > 4
+            ? (413, [:], "{\"error\":\"too large\"}") : (202, [:], Self.receipt(stored: sent))
         }, configure: { $0.batchSize = 8 }
       ) { uploader, _ in try await uploader.drain() }
       #expect(outcome == .init(delivered: 7, refused: 1, waiting: 0, retries: 0))
@@ -135,9 +145,13 @@ struct UploaderAnswerTests {
   @Test func aRefusalWithoutAReceiptIsRetriedNotSetAside() async throws {
     try await withTemporaryDirectoryAsync { dir in
       let payloads = (0..<2).map(Self.payload)
-      let (outcome, _) = try await Self.withServer(dir, payloads: payloads, script: { n, sent in
-        n < 2 ? (n == 0 ? 400 : 403, [:], "{\"error\":\"gzip body: corrupt\"}") : (202, [:], Self.receipt(stored: sent))
-      }) { uploader, _ in try await uploader.drain() }
+      let (outcome, _) = try await Self.withServer(
+        dir, payloads: payloads,
+        script: { n, sent in
+          n < 2
+            ? (n == 0 ? 400 : 403, [:], "{\"error\":\"gzip body: corrupt\"}") : (202, [:], Self.receipt(stored: sent))
+        }
+      ) { uploader, _ in try await uploader.drain() }
       #expect(outcome == .init(delivered: 2, refused: 0, waiting: 0, retries: 2))
     }
   }
@@ -157,9 +171,16 @@ struct UploaderAnswerTests {
       let waits = Mutex<[Double]>([])
       let payloads = [Self.payload(0)]
       let values = ["inf", "-1", "1e11", "Thu, 01 Jan 2099 00:00:00 GMT"]
-      let (outcome, _) = try await Self.withServer(dir, payloads: payloads, script: { n, sent in
-        n < values.count ? (503, ["Retry-After": values[n]], "") : (202, [:], Self.receipt(stored: sent))
-      }, configure: { $0.maximumAttempts = 10; $0.maximumBackoff = 300 }) { uploader, queue in
+      let (outcome, _) = try await Self.withServer(
+        dir, payloads: payloads,
+        script: { n, sent in
+          n < values.count ? (503, ["Retry-After": values[n]], "") : (202, [:], Self.receipt(stored: sent))
+        },
+        configure: {
+          $0.maximumAttempts = 10
+          $0.maximumBackoff = 300
+        }
+      ) { uploader, queue in
         let recording = Uploader(
           queue: queue, configuration: uploader.configuration, sleep: { s in waits.withLock { $0.append(s) } })
         return try await recording.drain()

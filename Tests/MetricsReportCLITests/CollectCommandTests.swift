@@ -3,6 +3,8 @@
   import TestSupport
   import Testing
 
+  import MetricKitCollector
+
   #if canImport(FoundationNetworking)
     import FoundationNetworking
   #endif
@@ -45,6 +47,34 @@
       let http = response as! HTTPURLResponse
       let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
       return (http.statusCode, json, http.value(forHTTPHeaderField: "Retry-After"))
+    }
+
+    /// Every payload id of the sealed segments under `store`, read here as the collector's restart
+    /// reads them and more strictly still: member by member from each file's first byte to its last,
+    /// each member's checksum, length and ids checked against its lines. Nil, and an issue recorded,
+    /// when a file holds anything else.
+    static func strictlyStoredIDs(_ store: URL) throws -> [PayloadID]? {
+      var ids: [PayloadID] = []
+      let files = FileManager.default.enumerator(atPath: store.path)?.compactMap { $0 as? String } ?? []
+      for file in files where file.hasSuffix(".ndjson.gz") && !(file as NSString).lastPathComponent.hasPrefix(".") {
+        let bytes = try [UInt8](Data(contentsOf: store.appendingPathComponent(file)))
+        let read: [PayloadID]? = bytes.withUnsafeBytes { raw in
+          var found: [PayloadID] = []
+          var offset = 0
+          while offset < raw.count {
+            guard let (member, end) = try? SegmentMember.decode(at: offset, of: raw) else { return nil }
+            found += member.ids
+            offset = end
+          }
+          return found
+        }
+        guard let read else {
+          Issue.record("\(file) is not whole members end to end")
+          return nil
+        }
+        ids += read
+      }
+      return ids
     }
 
     static func gzip(_ data: Data) throws -> Data {
@@ -221,6 +251,11 @@
           """)
         #expect(r.status == 0, "\(r.stdout) \(r.stderr)")
         #expect(r.stdout.contains("\"problems\": []"), "\(r.stdout)")
+        // Reconciled here too, by the collector's own reader: as many payloads as the script found
+        // stored, each once.
+        let figures = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] ?? [:]
+        let ids = try #require(try Self.strictlyStoredIDs(dir.appendingPathComponent("store")))
+        #expect(ids.count == figures["stored"] as? Int && Set(ids).count == ids.count)
       }
     }
 
@@ -235,6 +270,9 @@
             --instances 2 --seed 9
           """)
         #expect(r.status == 0 && r.stdout.contains("\"problems\": []"), "\(r.stdout) \(r.stderr)")
+        let figures = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] ?? [:]
+        let ids = try #require(try Self.strictlyStoredIDs(dir.appendingPathComponent("store")))
+        #expect(ids.count == figures["stored"] as? Int && Set(ids).count == ids.count)
       }
     }
 

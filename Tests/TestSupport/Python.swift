@@ -18,7 +18,8 @@ public func runPython(_ script: String, input: String) throws -> String {
     try process.run()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
-      throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "python3 exited \(process.terminationStatus)"])
+      throw CocoaError(
+        .executableLoad, userInfo: [NSLocalizedDescriptionKey: "python3 exited \(process.terminationStatus)"])
     }
     return try String(contentsOf: stdout, encoding: .utf8)
   }

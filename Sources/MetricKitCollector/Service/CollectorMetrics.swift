@@ -86,7 +86,8 @@ public final class CollectorMetrics: Sendable {
       "collector_index_payloads", "gauge", "Stored payload ids the idempotency index holds.",
       [("", [], Double(store.indexedPayloads))])
     family(
-      "collector_index_bytes", "gauge", "Bytes of the idempotency index's tables.", [("", [], Double(store.indexBytes))])
+      "collector_index_bytes", "gauge", "Bytes of the idempotency index's tables.", [("", [], Double(store.indexBytes))]
+    )
     family(
       "collector_store_full", "gauge", "1 while the last write found no room, on the disk or under the store's limit.",
       [("", [], store.full ? 1 : 0)])

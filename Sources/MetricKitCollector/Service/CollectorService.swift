@@ -5,8 +5,8 @@ import Logging
 import MetricKitAnalysis
 import NIOCore
 import ServiceLifecycle
-import UnixSignals
 import Synchronization
+import UnixSignals
 
 /// The collector: an HTTP service apps post MetricKit payloads to (`POST` or `PUT /v1/payloads`),
 /// with `/healthz` and `/metrics`. It validates each payload with the library's decoder, stores the
@@ -256,7 +256,8 @@ public struct CollectorService: Sendable {
             return .failure(IngestError(.busy, "the collector is shutting down", retryAfter: 5))
           }
           if now >= deadline {
-            return .failure(IngestError(.timedOut, "the body did not arrive within \(Int(self.configuration.bodyDeadline)) s"))
+            return .failure(
+              IngestError(.timedOut, "the body did not arrive within \(Int(self.configuration.bodyDeadline)) s"))
           }
           try? await Task.sleep(nanoseconds: 50_000_000)
         }
@@ -294,7 +295,10 @@ public struct CollectorService: Sendable {
     let members: [(String, JSONWriter.Value)] = [
       ("stored", .array(receipt.stored.map { .string($0.description) })),
       ("duplicates", .array(receipt.duplicates.map { .string($0.description) })),
-      ("rejected", .array(rejected.map { .object([("index", .integer(Int128($0.index))), ("error", .string($0.reason))]) })),
+      (
+        "rejected",
+        .array(rejected.map { .object([("index", .integer(Int128($0.index))), ("error", .string($0.reason))]) })
+      ),
     ]
     let text = JSONWriter.compact(.object(members)) + "\n"
     return Response(
@@ -344,7 +348,8 @@ struct TokenReloader: Service {
           logger.error("tokens file refused; the tokens stay as they were", metadata: ["error": "\(error)"])
         }
       }
-    } onGracefulShutdown: {}
+    } onGracefulShutdown: {
+    }
   }
 }
 

@@ -75,7 +75,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
   }
 
   func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-    if stopping.since != nil, case .head(var response) = unwrapOutboundIn(data), response.status.kind != .informational {
+    if stopping.since != nil, case .head(var response) = unwrapOutboundIn(data), response.status.kind != .informational
+    {
       response.headerFields[.connection] = "close"
       context.write(wrapOutboundOut(.head(response)), promise: promise)
       return

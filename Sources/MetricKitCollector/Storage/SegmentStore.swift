@@ -59,9 +59,10 @@ public final class SegmentStore: Service, Sendable {
   }
 
   /// Writes bytes to a file at an offset: the bytes written, or -1 and `errno`.
-  public typealias PositionalWrite = @Sendable (
-    _ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, _ offset: Int
-  ) -> (written: Int, errno: Int32)
+  public typealias PositionalWrite =
+    @Sendable (
+      _ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, _ offset: Int
+    ) -> (written: Int, errno: Int32)
 
   /// What became of a request's payloads.
   public struct Receipt: Sendable, Equatable {
@@ -567,7 +568,9 @@ public final class SegmentStore: Service, Sendable {
       guard StoreFolder.kind(bundlePath) == S_IFDIR else { continue }
       for name in StoreFolder.entries(bundlePath) {
         let path = bundlePath + "/" + name
-        if let day = CalendarDay(parsing: name), StoreFolder.kind(path) == S_IFDIR { folders.append((bundle, day, path)) }
+        if let day = CalendarDay(parsing: name), StoreFolder.kind(path) == S_IFDIR {
+          folders.append((bundle, day, path))
+        }
       }
     }
     return folders
