@@ -1,13 +1,43 @@
+import Synchronization
+
 extension PayloadDecoder {
+  /// Parsers kept between calls of ``PayloadDecoder/decodeEach(_:parsers:)``, for a server that
+  /// decodes request after request: a parser's buffers are allocated (and their pages touched) once,
+  /// not for every request. Each call takes one, or makes one when none is free, and gives it back;
+  /// at most `keeping` are kept.
+  public final class Parsers: Sendable {
+    private let free = Mutex<[JSONParserBox]>([])
+    private let keeping: Int
+    private let depth: Int
+
+    /// A pool for decoders of `limits`' depth, keeping at most `keeping` parsers.
+    public init(limits: InputLimits, keeping: Int = 16) {
+      self.keeping = keeping
+      depth = limits.maximumDepth
+    }
+
+    fileprivate func take() -> JSONParser? {
+      free.withLock { $0.popLast()?.parser } ?? JSONParser(maximumDepth: depth)
+    }
+
+    fileprivate func give(_ parser: JSONParser) {
+      free.withLock { if $0.count < keeping { $0.append(JSONParserBox(parser: parser)) } }
+    }
+  }
+
   /// Decodes each of `documents` (one JSON text each, none holding a line break: a collector's
-  /// canonical lines) on its own, with one parser and one measurement cache for them all: a request
-  /// of many payloads pays for its parser once. One result a document, in order; a document that is
-  /// not one payload object (an array, say) is refused as such.
-  public func decodeEach(_ documents: [[UInt8]]) -> [Result<DecodedDocument, PayloadDecodingError>] {
+  /// canonical lines) on its own, with one parser and one measurement cache for them all (taken from
+  /// `parsers` when given): a request of many payloads pays for its parser once, and a server for its
+  /// parsers once. One result a document, in order; a document that is not one payload object (an
+  /// array, say) is refused as such.
+  public func decodeEach(
+    _ documents: [[UInt8]], parsers: Parsers? = nil
+  ) -> [Result<DecodedDocument, PayloadDecodingError>] {
     guard !documents.isEmpty else { return [] }
-    guard let parser = JSONParser(maximumDepth: limits.maximumDepth) else {
+    guard let parser = parsers?.take() ?? JSONParser(maximumDepth: limits.maximumDepth) else {
       return documents.map { _ in .failure(.init(keyPath: [], reason: "out of memory for the JSON parser")) }
     }
+    defer { parsers?.give(parser) }
     // The documents one after another, each followed by a line break: the bytes after one are the
     // parser's padding for it, and the buffer's own padding follows the last.
     var joined: [UInt8] = []
@@ -41,4 +71,10 @@ extension PayloadDecoder {
       }
     }
   }
+}
+
+/// A parser held by a pool: used by one call at a time, handed from thread to thread only through the
+/// pool's lock.
+private struct JSONParserBox: @unchecked Sendable {
+  let parser: JSONParser
 }

@@ -39,9 +39,11 @@ public struct PayloadIntake: Sendable {
   public var rejected: [Rejected] = []
 
   /// Judges `body`, cut into documents by `framing`, for an app whose payloads carry `bundle` (a
-  /// payload without a bundle identifier is taken as the app's).
+  /// payload without a bundle identifier is taken as the app's); the decoder's parsers are taken
+  /// from `parsers` when given (a server's, kept from request to request).
   public init(
-    body: [UInt8], bundle: String, framing: PayloadBody.Framing = .detected, limits: InputLimits = InputLimits()
+    body: [UInt8], bundle: String, framing: PayloadBody.Framing = .detected, limits: InputLimits = InputLimits(),
+    parsers: PayloadDecoder.Parsers? = nil
   ) {
     var lines: [(index: Int, line: [UInt8])] = []
     for (index, document) in PayloadBody.documents(body, framing: framing).enumerated() {
@@ -51,7 +53,7 @@ public struct PayloadIntake: Sendable {
       }
     }
     // Every document decoded with one parser: a request pays for it once.
-    let results = PayloadDecoder(limits: limits).decodeEach(lines.map(\.line))
+    let results = PayloadDecoder(limits: limits).decodeEach(lines.map(\.line), parsers: parsers)
     for ((index, line), result) in zip(lines, results) {
       if let refusal = Self.judge(result, bundle: bundle) {
         rejected.append(Rejected(index: index, reason: refusal.reason, kind: refusal.kind))

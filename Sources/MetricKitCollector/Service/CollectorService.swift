@@ -54,6 +54,7 @@ public struct CollectorService: Sendable {
   private let logger: Logger
   let budget: WorkingBudget
   private let stopping = StopClock()
+  private let parsers: PayloadDecoder.Parsers
 
   /// A service storing into `store` the payloads of apps holding `tokens`.
   public init(configuration: Configuration, store: SegmentStore, tokens: TokenRegistry, logger: Logger) {
@@ -62,6 +63,7 @@ public struct CollectorService: Sendable {
     self.tokens = tokens
     self.logger = logger
     budget = WorkingBudget(limit: configuration.workingBytes)
+    parsers = PayloadDecoder.Parsers(limits: configuration.limits)
   }
 
   /// The routes: `/v1/payloads` (`POST`, or `PUT` as MeterReporter sends), `/healthz`, `/metrics`.
@@ -199,7 +201,8 @@ public struct CollectorService: Sendable {
     }
     let contentType = request.headers[.contentType]?.lowercased() ?? ""
     let framing: PayloadBody.Framing = contentType.hasPrefix("application/x-ndjson") ? .lines : .detected
-    let intake = PayloadIntake(body: payloadBytes, bundle: bundle, framing: framing, limits: configuration.limits)
+    let intake = PayloadIntake(
+      body: payloadBytes, bundle: bundle, framing: framing, limits: configuration.limits, parsers: parsers)
     outcome.accepted = intake.accepted.count
     outcome.rejected = intake.rejected.map(\.kind)
     outcome.firstRejection = intake.rejected.first.map { "\($0.index): \($0.reason)" }

@@ -556,8 +556,6 @@ public final class SegmentStore: Service, Sendable {
   /// The open segment's key of a bundle and day: its folder, relative to the root.
   private static func segmentKey(_ bundle: String, _ day: CalendarDay) -> String { "\(bundle)/\(day)" }
 
-  static func sequenceText(_ n: Int) -> String { String(format: "%08d", n) }
-
   /// The store's day folders: each bundle's folders named as a day, folders themselves (a link to
   /// a folder is not followed).
   private func dayFolders() -> [(bundle: String, day: CalendarDay, path: String)] {
