@@ -219,8 +219,8 @@ struct ExportCommandTests {
           let result = ((json?["data"] as? [String: Any])?["result"] as? [[String: Any]])?.first
           var out: [Int: Double] = [:]
           for pair in result?["values"] as? [[Any]] ?? [] {
-            if let t = pair[0] as? Double ?? (pair[0] as? Int).map(Double.init),
-              let v = (pair[1] as? String).flatMap(Double.init)
+            if let t = pair[0] as? Double ?? (pair[0] as? Int).map({ Double($0) }),
+              let v = (pair[1] as? String).flatMap({ Double($0) })
             {
               out[Int(t)] = v
             }
