@@ -100,7 +100,7 @@ let package = Package(
     .target(
       name: "MetricKitCollector",
       dependencies: [
-        "MetricKitAnalysis", "PayloadIdentity", "CDeflate", .product(name: "Crypto", package: "swift-crypto"),
+        "MetricKitAnalysis", "PayloadIdentity", "CDeflate",
         .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -22,9 +22,16 @@ public struct PayloadID: Hashable, Sendable, Comparable, CustomStringConvertible
   /// An id from its 32 bytes; nil for any other length.
   public init?(bytes: some Collection<UInt8>) {
     guard bytes.count == 32 else { return nil }
-    var words: [UInt64] = [0, 0, 0, 0]
-    for (i, byte) in bytes.enumerated() { words[i / 8] = words[i / 8] << 8 | UInt64(byte) }
-    (w0, w1, w2, w3) = (words[0], words[1], words[2], words[3])
+    var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    for (i, byte) in bytes.enumerated() {
+      switch i / 8 {
+      case 0: words.0 = words.0 << 8 | UInt64(byte)
+      case 1: words.1 = words.1 << 8 | UInt64(byte)
+      case 2: words.2 = words.2 << 8 | UInt64(byte)
+      default: words.3 = words.3 << 8 | UInt64(byte)
+      }
+    }
+    (w0, w1, w2, w3) = words
   }
 
   /// An id from its 64 hexadecimal digits; nil otherwise.
@@ -48,13 +55,21 @@ public struct PayloadID: Hashable, Sendable, Comparable, CustomStringConvertible
   /// The first eight bytes as a number: uniformly spread, so a hash table can take it as the hash.
   public var prefix: UInt64 { w0 }
 
+  /// Whether `other` is the same id, in time independent of where they differ (for secrets'
+  /// digests, such as ingest tokens').
+  public func equalsInConstantTime(_ other: PayloadID) -> Bool {
+    ((w0 ^ other.w0) | (w1 ^ other.w1) | (w2 ^ other.w2) | (w3 ^ other.w3)) == 0
+  }
+
   /// The id in lowercase hexadecimal, as receipts list it.
   public var description: String {
     let digits = Array("0123456789abcdef".utf8)
-    var text: [UInt8] = []
-    text.reserveCapacity(64)
-    for byte in bytes { text += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
-    return String(decoding: text, as: UTF8.self)
+    return String(unsafeUninitializedCapacity: 64) { text in
+      for (k, word) in [w0, w1, w2, w3].enumerated() {
+        for nibble in 0..<16 { text[16 * k + nibble] = digits[Int(word >> (60 - 4 * UInt64(nibble)) & 15)] }
+      }
+      return 64
+    }
   }
 
   public static func < (a: PayloadID, b: PayloadID) -> Bool {

@@ -1,6 +1,4 @@
-import Crypto
 import Foundation
-import Synchronization
 
 /// The apps allowed to send payloads: each ingest token's SHA-256, and the bundle identifier its
 /// payloads must carry. The file holds hashes only, so reading it gives no token away.
@@ -52,50 +50,15 @@ public struct IngestTokens: Sendable {
   /// The bundle identifier `token` sends for; nil for an unknown token. Every hash is compared in
   /// full whatever matched, in time independent of where the bytes differ.
   public func bundle(for token: some StringProtocol) -> String? {
-    let hash = PayloadID(of: Array(token.utf8)).bytes
+    let hash = PayloadID(of: Array(token.utf8))
     var found: String?
-    for entry in bundles {
-      let bytes = entry.hash.bytes
-      var difference: UInt8 = 0
-      for i in 0..<32 { difference |= bytes[i] ^ hash[i] }
-      if difference == 0 { found = entry.bundle }
-    }
+    for entry in bundles where entry.hash.equalsInConstantTime(hash) { found = entry.bundle }
     return found
   }
 
   /// A line of the tokens file for `token` and `bundle`.
   public static func line(token: String, bundle: String) -> String {
     "sha256:\(PayloadID(of: Array(token.utf8))) \(bundle)"
-  }
-}
-
-/// The tokens a running collector accepts: read from their file at start-up and again on demand
-/// (SIGHUP), so that a token is added or revoked without a restart. A file that no longer reads
-/// leaves the tokens as they were.
-public final class TokenRegistry: Sendable {
-  private let current: Mutex<IngestTokens>
-  /// The file the tokens are read from, if any.
-  public let file: String?
-
-  /// The registry of `tokens`, read again from `file` on ``reload()``.
-  public init(_ tokens: IngestTokens, file: String? = nil) {
-    current = Mutex(tokens)
-    self.file = file
-  }
-
-  /// Reads the file again; returns how many tokens it lists. On an error the tokens stay as they were.
-  @discardableResult
-  public func reload() throws(TokenFileError) -> Int {
-    guard let file else { return current.withLock { $0.count } }
-    let tokens = try IngestTokens(contentsOfFile: file)
-    current.withLock { $0 = tokens }
-    return tokens.count
-  }
-
-  /// The bundle identifier `token` sends for; nil for an unknown token.
-  public func bundle(for token: some StringProtocol) -> String? {
-    let tokens = current.withLock { $0 }
-    return tokens.bundle(for: token)
   }
 }
 

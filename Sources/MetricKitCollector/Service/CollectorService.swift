@@ -5,8 +5,6 @@ import Logging
 import MetricKitAnalysis
 import NIOCore
 import ServiceLifecycle
-import Synchronization
-import UnixSignals
 
 /// The collector: an HTTP service apps post MetricKit payloads to (`POST` or `PUT /v1/payloads`),
 /// with `/healthz` and `/metrics`. It validates each payload with the library's decoder, stores the
@@ -307,74 +305,4 @@ public struct CollectorService: Sendable {
     return Response(
       status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
   }
-}
-
-/// When the stop began (uptime nanoseconds), once it has.
-final class StopClock: Sendable {
-  private let started = Atomic<UInt64>(0)
-
-  /// The moment the stop began, if it has.
-  var since: UInt64? {
-    let value = started.load(ordering: .acquiring)
-    return value == 0 ? nil : value
-  }
-
-  func stop() {
-    _ = started.compareExchange(
-      expected: 0, desired: DispatchTime.now().uptimeNanoseconds, ordering: .acquiringAndReleasing)
-  }
-}
-
-/// Marks the moment a stop began: the first service of the group the stop reaches.
-struct StopWatcher: Service {
-  let clock: StopClock
-
-  func run() async throws {
-    try? await gracefulShutdown()
-    clock.stop()
-  }
-}
-
-/// Reads the tokens file again on SIGHUP; a file that does not read is logged and the tokens stay.
-struct TokenReloader: Service {
-  let tokens: TokenRegistry
-  let logger: Logger
-
-  func run() async throws {
-    let signals = await UnixSignalsSequence(trapping: .sighup)
-    await withGracefulShutdownHandler {
-      for await _ in signals.cancelOnGracefulShutdown() {
-        do {
-          let count = try tokens.reload()
-          logger.notice("tokens read again", metadata: ["tokens": "\(count)"])
-        } catch {
-          logger.error("tokens file refused; the tokens stay as they were", metadata: ["error": "\(error)"])
-        }
-      }
-    } onGracefulShutdown: {
-    }
-  }
-}
-
-/// The bytes being inflated and decoded at once, against one limit.
-final class WorkingBudget: Sendable {
-  private let used = Atomic<Int>(0)
-  let limit: Int
-
-  init(limit: Int) { self.limit = limit }
-
-  /// Takes `bytes` of the budget; false (and nothing taken) when that would pass the limit. A request
-  /// alone is always let through, whatever its size, so that the limit never refuses every request.
-  func reserve(_ bytes: Int) -> Bool {
-    var current = used.load(ordering: .relaxed)
-    while true {
-      if current > 0 && current + bytes > limit { return false }
-      let (exchanged, original) = used.compareExchange(
-        expected: current, desired: current + bytes, ordering: .acquiringAndReleasing)
-      if exchanged { return true }
-      current = original
-    }
-  }
-
-  func release(_ bytes: Int) { used.subtract(bytes, ordering: .acquiringAndReleasing) }
 }

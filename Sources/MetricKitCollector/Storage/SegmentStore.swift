@@ -146,9 +146,12 @@ public final class SegmentStore: Service, Sendable {
     /// The instance's lock on the folder, held while the store is open.
     var lock: Int32 = -1
 
-    /// The ids indexed, and the bytes of their tables.
-    var indexSize: (payloads: Int, bytes: Int) {
-      index.values.reduce((0, 0)) { ($0.0 + $1.count, $0.1 + $1.bytes) }
+    /// Writes the segments' bytes, the ids indexed and their tables' bytes into `counters`.
+    func sizes(into counters: inout Counters) {
+      counters.storeBytes = storeBytes
+      (counters.indexedPayloads, counters.indexBytes) = index.values.reduce((0, 0)) {
+        ($0.0 + $1.count, $0.1 + $1.bytes)
+      }
     }
   }
 
@@ -177,10 +180,7 @@ public final class SegmentStore: Service, Sendable {
       $0.counters.droppedTailBytes = recovered.dropped
     }
     removeExpiredDays()
-    state.withLock {
-      $0.counters.storeBytes = writer.storeBytes
-      ($0.counters.indexedPayloads, $0.counters.indexBytes) = writer.indexSize
-    }
+    state.withLock { writer.sizes(into: &$0.counters) }
     let thread = Thread { [self] in run() }
     thread.name = "segment-writer"
     thread.start()
@@ -355,8 +355,7 @@ public final class SegmentStore: Service, Sendable {
       s.counters.commits += 1
       s.counters.syncs += written.isEmpty ? 0 : 1
       s.counters.syncSeconds += syncSeconds
-      s.counters.storeBytes = writer.storeBytes
-      (s.counters.indexedPayloads, s.counters.indexBytes) = writer.indexSize
+      writer.sizes(into: &s.counters)
       if full || !written.isEmpty { s.counters.full = full }
       if failed || !written.isEmpty { s.counters.failing = failed && !full }
     }
@@ -543,10 +542,7 @@ public final class SegmentStore: Service, Sendable {
       if rmdir(folder) == 0 { try? Self.syncFolder((folder as NSString).deletingLastPathComponent) }
       writer.index[bundle]?.removeAll(before: cutoff)
     }
-    state.withLock {
-      $0.counters.storeBytes = writer.storeBytes
-      ($0.counters.indexedPayloads, $0.counters.indexBytes) = writer.indexSize
-    }
+    state.withLock { writer.sizes(into: &$0.counters) }
   }
 
   // MARK: - Files
