@@ -277,15 +277,22 @@ struct SegmentStoreEdgeTests {
   /// back once. A second process named `web-2` refuses to start.
   @Test func twoInstancesOnOneFolderTouchOnlyTheirOwnSegments() async throws {
     try await withTemporaryDirectoryAsync { dir in
-      let second = try SegmentStore(.init(root: dir, instance: "web-2"))
+      // Sealed by nothing but shutdown: on a loaded machine a test may wait minutes for a thread, and
+      // a segment sealed for its age in the meantime would leave nothing open to look at.
+      func configuration(_ instance: String) -> SegmentStore.Configuration {
+        var configuration = SegmentStore.Configuration(root: dir, instance: instance)
+        configuration.sealAge = .infinity
+        return configuration
+      }
+      let second = try SegmentStore(configuration("web-2"))
       var acknowledged = try await second.store(SegmentStoreTests.payloads(0..<10), bundle: "com.example.app").stored
       let open = try FileManager.default.subpathsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".open") }
-      #expect(open.count == 1)
+      try #require(open.count == 1)
       let before = try Data(contentsOf: dir.appendingPathComponent(open[0]))
-      let first = try SegmentStore(.init(root: dir, instance: "web"))
+      let first = try SegmentStore(configuration("web"))
       #expect(first.counters.recoveredSegments == 0)
       #expect(try Data(contentsOf: dir.appendingPathComponent(open[0])) == before)
-      #expect(throws: StoreError.instanceRunning("web-2")) { try SegmentStore(.init(root: dir, instance: "web-2")) }
+      #expect(throws: StoreError.instanceRunning("web-2")) { try SegmentStore(configuration("web-2")) }
       acknowledged += try await second.store(SegmentStoreTests.payloads(10..<20), bundle: "com.example.app").stored
       acknowledged += try await first.store(SegmentStoreTests.payloads(20..<30), bundle: "com.example.app").stored
       await first.shutdown()
