@@ -290,17 +290,27 @@ struct SymbolicationCommandTests {
     #expect(killed.stdout == "started\n", "\(killed.stdout)")
   }
 
-  @Test func anOffsetPastTheAddressSpaceNamesNoFunction() throws {
+  @Test(arguments: [false, true])
+  func anOffsetPastTheAddressSpaceOrTheTextSegmentNamesNoFunction(aggregated: Bool) throws {
     guard let fx = SymbolFixtures.built else { return }
     try withTemporaryDirectory { dir in
-      let frame: [String: Any] = [
-        "binaryName": "FeedApp", "binaryUUID": fx.uuids[1]!, "offsetIntoBinaryTextSegment": UInt64.max - 7,
-        "address": 1, "sampleCount": 1,
+      // Per thread, an offset that overflows the address space; aggregated, 2^64 − 1 at address 0
+      // with a callee (a return address): neither lies in the binary.
+      var frame: [String: Any] = [
+        "binaryName": "FeedApp", "binaryUUID": fx.uuids[1]!,
+        "offsetIntoBinaryTextSegment": aggregated ? UInt64.max : UInt64.max - 7, "address": aggregated ? 0 : 1,
+        "sampleCount": 1,
       ]
+      if aggregated {
+        // Its callee in a library no symbol file covers: nothing of the stack can be named.
+        frame["subFrames"] = [
+          ["binaryName": "libsystem_kernel.dylib", "offsetIntoBinaryTextSegment": 16, "sampleCount": 1]
+        ]
+      }
       let crash: [String: Any] = [
         "version": "1.0.0",
         "callStackTree": [
-          "callStackPerThread": true,
+          "callStackPerThread": !aggregated,
           "callStacks": [["threadAttributed": true, "callStackRootFrames": [frame]]],
         ],
         "diagnosticMetaData": [
@@ -317,7 +327,8 @@ struct SymbolicationCommandTests {
       #expect(!result.stdout.contains("mh_execute_header"), "\(result.stdout)")
       let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
       let group = try #require(Self.groups(json, version: "3.8.0").first)
-      #expect((group["frames"] as? [[String: Any]])?.first?["symbolicated"] as? Bool == false)
+      let frames = try #require(group["frames"] as? [[String: Any]])
+      #expect(!frames.isEmpty && frames.allSatisfy { $0["symbolicated"] as? Bool == false }, "\(frames)")
     }
   }
 }

@@ -51,6 +51,10 @@ final class LLVMSymbolizer {
   private let parser: JSONParser
   /// Bytes of answers read so far.
   private var answerBytes = 0
+  /// Whether a wait ran out of time: the process is taken for stalled and killed at once when the
+  /// object goes (no grace to end on its own), so that the run ends within ``timeout`` of its last
+  /// progress.
+  private var stalled = false
   /// A private folder of links to files whose paths cannot be written on the symbolizer's input (a
   /// line break or a quote in them), made when the first is met.
   private var links: String?
@@ -99,8 +103,8 @@ final class LLVMSymbolizer {
 
   deinit {
     close(input)
-    // It ends when its input does; one that does not, soon, is killed.
-    if Self.reap(pid, within: 2) == nil {
+    // It ends when its input does; one that does not, soon, is killed (a stalled one at once).
+    if stalled || Self.reap(pid, within: 2) == nil {
       kill(pid, SIGKILL)
       _ = Self.reap(pid, within: nil)
     }
@@ -213,6 +217,7 @@ final class LLVMSymbolizer {
     while true {
       let left = deadline - Self.now()
       guard left > 0 else {
+        stalled = true
         throw Failure(description: "stalled: no progress \(what) for \(String(format: "%g", timeout)) s; stopped")
       }
       var descriptor = pollfd(fd: fd, events: events, revents: 0)
