@@ -96,7 +96,7 @@ struct Report: ParsableCommand {
       let absent = [baseline, candidate].filter { aggregate.comparedVersion($0) == nil }
       guard absent.isEmpty else {
         try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
-        throw ReportOutput.noPayloads(for: absent, counted: aggregate.comparableVersions)
+        throw ReportOutput.noPayloads(for: absent, counted: aggregate.heldVersions)
       }
       pageGate = ReportPage.Gate(
         evaluator: evaluator, baseline: baseline, candidate: candidate, threads: input.threads, top: breakdown.top)

@@ -112,9 +112,14 @@ enum ReportOutput {
   /// The failure of a run missing versions: which have no payloads, and which were counted.
   static func noPayloads(for missing: [String], counted: some Collection<String>) -> CommandFailure {
     let available = counted.sorted(by: VersionOrder.precedes)
+    let guesses = missing.compactMap { version -> String? in
+      let nearest = VersionOrder.nearest(to: version, among: available)
+      return nearest.isEmpty ? nil : "\(version): did you mean \(nearest.joined(separator: " or "))?"
+    }
     return .cannotEvaluate(
-      "no payloads for version \(missing.joined(separator: ", ")) "
-        + "(counted versions: \(available.isEmpty ? "none" : available.joined(separator: ", ")))")
+      "no payloads for version \(missing.joined(separator: ", "))"
+        + (guesses.isEmpty ? "" : " (\(guesses.joined(separator: "; ")))")
+        + "; the inputs hold \(available.isEmpty ? "no version" : "versions " + available.joined(separator: ", "))")
   }
 
   /// Lists rejections on stderr, then exits 2 when nothing could be evaluated: no payload counted, a
@@ -124,7 +129,10 @@ enum ReportOutput {
   {
     try listRejections(inputs, strict: strict)
     let missing = requestedVersions.filter { !countedVersions.contains($0) }
-    if !missing.isEmpty { throw noPayloads(for: missing, counted: countedVersions) }
+    if !missing.isEmpty {
+      let excluded = inputs.excludedVersions.keys.filter { $0 != GroupingKey.other }
+      throw noPayloads(for: missing, counted: Set(countedVersions).union(excluded))
+    }
     if countedVersions.isEmpty {
       throw CommandFailure.cannotEvaluate(
         "no payloads counted (\(inputs.payloads) read, \(inputs.rejectedCount) rejected)")

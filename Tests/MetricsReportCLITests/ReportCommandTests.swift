@@ -110,7 +110,8 @@ struct ReportCommandTests {
       #expect(checkout.html.contains("<a href=\"#chart-1\" data-solo-group=\"2\">checkout</a>"))
       // The first screen's verdict names the group that carries the regression.
       let verdict = try #require(html.components(separatedBy: "<section id=\"verdict\"").dropFirst().first)
-      #expect(verdict.contains("In state:com.example.shop.screen <b>checkout</b>"))
+      #expect(verdict.contains(" in state:com.example.shop.screen <b>checkout</b>: "))
+      #expect(verdict.contains("Regressed in state:com.example.shop.screen <b>checkout</b>"))
     }
   }
 

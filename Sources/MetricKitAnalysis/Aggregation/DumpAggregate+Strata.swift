@@ -125,6 +125,30 @@ extension DumpAggregate {
     return out
   }
 
+  /// The strata of two versions a matched comparison may use (``ComparableStrata``): of the payloads
+  /// of the `groups` given (all when nil), each group cut on its own (its strata were kept apart
+  /// under their own limit) and merged; with `diagnostics`, the versions' diagnostics counted per
+  /// stratum beside them.
+  public func comparableStrata(
+    _ baseline: String, _ candidate: String, groups: Set<String>? = nil, diagnostics: Bool = false
+  ) -> ComparableStrata {
+    var parts: [String?: ([[String]: VersionAggregate], [[String]: VersionAggregate])] = [:]
+    for (cell, part) in strata where cell.version == baseline || cell.version == candidate {
+      if let groups, !groups.contains(cell.group ?? "") { continue }
+      if cell.version == baseline {
+        parts[cell.group, default: ([:], [:])].0[cell.values] = part
+      } else {
+        parts[cell.group, default: ([:], [:])].1[cell.values] = part
+      }
+    }
+    var comparable = ComparableStrata(baselineVersion: baseline, candidateVersion: candidate)
+    for (b, c) in parts.values { comparable.merge(ComparableStrata(baseline: b, candidate: c)) }
+    if diagnostics {
+      comparable.addDiagnostics(baseline: diagnosticStrata(of: baseline), candidate: diagnosticStrata(of: candidate))
+    }
+    return comparable
+  }
+
   /// The diagnostics of `version` counted per stratum.
   public func diagnosticStrata(of version: String) -> [[String]: [DiagnosticKind: Int]] {
     var out: [[String]: [DiagnosticKind: Int]] = [:]

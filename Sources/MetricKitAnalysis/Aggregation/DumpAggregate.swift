@@ -127,6 +127,11 @@ public struct DumpAggregate: Sendable {
   /// The versions a comparison can take: those with metric payloads or diagnostics.
   public var comparableVersions: Set<String> { Set(versions.keys).union(diagnostics.keys) }
 
+  /// Every version the inputs hold: those counted, and those the version filter left out.
+  public var heldVersions: Set<String> {
+    comparableVersions.union(inputs.excludedVersions.keys.filter { $0 != GroupingKey.other })
+  }
+
   /// The versions with series parts (read, or known by their outline).
   public var seriesVersions: Set<String> {
     Set(series.keys.map(\.version)).union(outlinedSeries.keys.map(\.version))
@@ -285,7 +290,11 @@ public struct DumpAggregate: Sendable {
     switch event {
     case .payload(let payload, _):
       if let reason = filter.exclusion(of: payload) {
-        inputs.excluded[reason, default: 0] += 1
+        if reason == .version {
+          inputs.excludeVersion(payload.latestApplicationVersion)
+        } else {
+          inputs.excluded[reason, default: 0] += 1
+        }
         return
       }
       if filter.subIntervalEntries {

@@ -3,7 +3,7 @@ extension InputAccounting {
   /// entries (read back by `init(json:)`, with the snapshots).
   var json: JSONWriter.Value {
     let inputs = self
-    return .object(
+    var members: [(String, JSONWriter.Value)] =
       [
         ("files", .integer(Int128(inputs.files))),
         ("payloads", .integer(Int128(inputs.payloads))),
@@ -62,6 +62,15 @@ extension InputAccounting {
               ($0, .integer(Int128(inputs.unknownKeys[$0]!)))
             })
         ),
-      ] + (inputs.subIntervalEntries > 0 ? [("subIntervalEntries", .integer(Int128(inputs.subIntervalEntries)))] : []))
+      ]
+    if inputs.subIntervalEntries > 0 {
+      members.append(("subIntervalEntries", .integer(Int128(inputs.subIntervalEntries))))
+    }
+    if !inputs.excludedVersions.isEmpty {
+      let versions = inputs.excludedVersions.keys.sorted(by: VersionOrder.precedes)
+      members.append(
+        ("excludedVersions", .object(versions.map { ($0, .integer(Int128(inputs.excludedVersions[$0]!))) })))
+    }
+    return .object(members)
   }
 }

@@ -4,6 +4,7 @@ extension InputAccounting {
     files += other.files
     payloads += other.payloads
     for (reason, n) in other.excluded { excluded[reason, default: 0] += n }
+    addExcludedVersions(other.excludedVersions)
     rejections.merge(other.rejections)
     duplicateFiles = (duplicateFiles + other.duplicateFiles).sorted { $0.precedesBytewise($1) }
     for (kind, n) in other.otherDocuments { otherDocuments[kind, default: 0] += n }

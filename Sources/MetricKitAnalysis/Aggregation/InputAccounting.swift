@@ -29,6 +29,31 @@ public struct InputAccounting: Sendable {
   }
   private var unknownKeyCounts = InputAccounting.boundedUnknownKeys([:])
 
+  /// Payloads excluded for their version (``ExclusionReason/version``), by version: what else the
+  /// inputs hold, so that a version asked for and absent can be told from one misspelt. At most
+  /// ``unknownKeyNamesKept`` versions, the byte-wise first; the others are counted together.
+  public var excludedVersions: [String: Int] {
+    get { excludedVersionCounts.counts }
+    set {
+      excludedVersionCounts = BoundedNameCounts(
+        newValue, limit: Self.unknownKeyNamesKept, othersName: GroupingKey.other)
+    }
+  }
+  private var excludedVersionCounts = BoundedNameCounts(
+    limit: InputAccounting.unknownKeyNamesKept, othersName: GroupingKey.other)
+
+  /// Counts a payload excluded for its version, `version`.
+  mutating func excludeVersion(_ version: String) {
+    excluded[.version, default: 0] += 1
+    excludedVersionCounts.add(version, 1)
+  }
+
+  /// Adds counts of versions excluded (of another part of the inputs, or read back), without
+  /// counting the payloads again.
+  mutating func addExcludedVersions(_ counts: [String: Int]) {
+    for (version, n) in counts { excludedVersionCounts.add(version, n) }
+  }
+
   /// With `--within-day`: the shorter interval entries read, each as a payload of its own.
   public var subIntervalEntries = 0
 

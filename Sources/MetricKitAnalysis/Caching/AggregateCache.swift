@@ -28,7 +28,7 @@ public struct AggregateCache: Sendable {
   /// aggregate holds, how a payload is aggregated or what a key covers changes, so that no entry made
   /// by other code is ever merged. Entries of another format are never read: a cache made by another
   /// format is refused whole.
-  public static let formatVersion = 8
+  public static let formatVersion = 9
   static let entryKind = "metrics-report-cache-entry"
   static let formatText = "metrics-report cache \(formatVersion)\n"
 

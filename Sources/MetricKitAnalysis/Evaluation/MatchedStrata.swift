@@ -8,8 +8,14 @@
 /// version, fewer of the other, and a share of the one's payloads at least ``lopsidedRatio`` times its
 /// share of the other's is left out (a population one version has and the other hardly: merged into
 /// its parent, it would tilt the parent's mix toward one version, the confounding matching removes);
-/// any other climbs on. What reaches the top (any value of every field) is
-/// matched when it holds both versions, else left out.
+/// any other climbs on. What reaches the top (any value of every field) is one stratum of the sparse
+/// strata, compared pooled: it holds only the strata that share a coarser stratum below the top with
+/// the other version (the same device, its family, or its device and OS major); the others have no
+/// counterpart and are left out.
+///
+/// Coverage is each version's payloads in matched strata over all of its payloads (the `totals` given): those
+/// left out, past the strata an aggregate keeps apart (``ComparableStrata``), or in no stratum at all
+/// (outside `--window overlap`) count against it.
 public struct MatchedStrata: Sendable {
   /// One matched stratum.
   public struct Stratum: Sendable {
@@ -27,6 +33,25 @@ public struct MatchedStrata: Sendable {
     public var weight: Double = 0
   }
 
+  /// What of one version the matched comparison did not compare, and why.
+  public struct LeftOut: Sendable {
+    /// Payloads in strata the other version holds too few of at every resolution, or so few that the
+    /// stratum is this version's population alone.
+    public var unmatched = 0
+    /// Payloads in strata past those the aggregate kept apart (``ComparableStrata``).
+    public var beyondLimit = 0
+    /// Payloads in no stratum: outside the days the strata were read for (`--window overlap`).
+    public var outsideStrata = 0
+    /// The largest strata left out as unmatched, at the resolution they were left at: at most three,
+    /// most payloads first.
+    public var largest: [(values: [String], payloads: Int)] = []
+    /// The payloads left out that strata hold, merged: what a rule's statistic of them is read from.
+    public var aggregate: VersionAggregate
+
+    /// Every payload left out.
+    public var payloads: Int { unmatched + beyondLimit + outsideStrata }
+  }
+
   /// How the strata were made.
   public var stratification: Stratification
   /// The matched strata, heaviest first, then by values.
@@ -36,26 +61,54 @@ public struct MatchedStrata: Sendable {
   /// The candidate's.
   public var candidatePayloads: Int
   /// Strata left out because the baseline held enough of them and the candidate too few (at the
-  /// resolution they were left at).
+  /// resolution they were left at), or the baseline's sparse strata with no counterpart at all.
   public var baselineOnlyStrata = 0
-  /// Strata the candidate held enough of and the baseline too few.
+  /// Strata the candidate held enough of and the baseline too few, or with no counterpart at all.
   public var candidateOnlyStrata = 0
+  /// What of the baseline was not compared.
+  public var baselineLeftOut: LeftOut
+  /// What of the candidate was not compared.
+  public var candidateLeftOut: LeftOut
 
   /// Matches the fine strata of two versions (by their values in `stratification`'s fields), and
-  /// the diagnostics counted per fine stratum.
+  /// the diagnostics counted per fine stratum. `totals` are each version's payloads in all (its
+  /// strata's sum when nil).
   public init(
     _ stratification: Stratification, baseline: [[String]: VersionAggregate], candidate: [[String]: VersionAggregate],
     baselineDiagnostics: [[String]: [DiagnosticKind: Int]] = [:],
-    candidateDiagnostics: [[String]: [DiagnosticKind: Int]] = [:]
+    candidateDiagnostics: [[String]: [DiagnosticKind: Int]] = [:], totals: (baseline: Int, candidate: Int)? = nil
+  ) {
+    self.init(
+      stratification,
+      ComparableStrata(
+        baseline: baseline, candidate: candidate, baselineDiagnostics: baselineDiagnostics,
+        candidateDiagnostics: candidateDiagnostics), totals: totals)
+  }
+
+  /// Matches two versions' comparable strata; `totals` are each version's payloads in all (its
+  /// strata's, kept and set aside, when nil).
+  public init(
+    _ stratification: Stratification, _ comparable: ComparableStrata, totals: (baseline: Int, candidate: Int)?
   ) {
     self.stratification = stratification
-    baselinePayloads = baseline.values.reduce(0) { $0 + $1.payloadCount }
-    candidatePayloads = candidate.values.reduce(0) { $0 + $1.payloadCount }
-    /// Fine strata, by values, with what each version holds in them.
-    struct Pending {
-      var values: [String]
-      var parts: [[String]] = []
-    }
+    let baseline = comparable.baseline
+    let candidate = comparable.candidate
+    let (baselineDiagnostics, candidateDiagnostics) = (comparable.baselineDiagnostics, comparable.candidateDiagnostics)
+    let baselineVersion = comparable.baselineBeyondLimit.version
+    let candidateVersion = comparable.candidateBeyondLimit.version
+    let inStrata = (
+      baseline.values.reduce(0) { $0 + $1.payloadCount }, candidate.values.reduce(0) { $0 + $1.payloadCount }
+    )
+    let beyond = (comparable.baselineBeyondLimit.payloadCount, comparable.candidateBeyondLimit.payloadCount)
+    baselinePayloads = max(totals?.baseline ?? 0, inStrata.0 + beyond.0)
+    candidatePayloads = max(totals?.candidate ?? 0, inStrata.1 + beyond.1)
+    baselineLeftOut = LeftOut(
+      beyondLimit: beyond.0, outsideStrata: baselinePayloads - inStrata.0 - beyond.0,
+      aggregate: comparable.baselineBeyondLimit)
+    candidateLeftOut = LeftOut(
+      beyondLimit: beyond.1, outsideStrata: candidatePayloads - inStrata.1 - beyond.1,
+      aggregate: comparable.candidateBeyondLimit)
+    strata = []
     let k = stratification.minimumPayloads
     let fine = Set(baseline.keys).union(candidate.keys).union(baselineDiagnostics.keys).union(
       candidateDiagnostics.keys)
@@ -74,14 +127,43 @@ public struct MatchedStrata: Sendable {
       for part in parts { total.merge(side[part] ?? [:], uniquingKeysWith: +) }
       return total
     }
-    let baselineVersion = baseline.values.first?.version ?? ""
-    let candidateVersion = candidate.values.first?.version ?? ""
+    var unmatched: ([(values: [String], payloads: Int)], [(values: [String], payloads: Int)]) = ([], [])
+    /// Sets aside one version's (`baselineSide`) payloads in a stratum as unmatched; `itsOwn` when
+    /// the stratum is that version's alone (counted in ``baselineOnlyStrata`` or ``candidateOnlyStrata``),
+    /// not the other's few payloads in it.
+    func leaveOut(_ values: [String], _ parts: [[String]], baselineSide: Bool, itsOwn: Bool = true) {
+      let side = baselineSide ? baseline : candidate
+      let n = count(parts, side)
+      if baselineSide {
+        if itsOwn { baselineOnlyStrata += 1 }
+        baselineLeftOut.unmatched += n
+        baselineLeftOut.aggregate.merge(merged(parts, side, version: baselineVersion))
+        unmatched.0.append((values, n))
+      } else {
+        if itsOwn { candidateOnlyStrata += 1 }
+        candidateLeftOut.unmatched += n
+        candidateLeftOut.aggregate.merge(merged(parts, side, version: candidateVersion))
+        unmatched.1.append((values, n))
+      }
+    }
     let ladder = stratification.ladder
     for (step, resolution) in ladder.enumerated() {
+      let top = step == ladder.count - 1
+      if top {
+        // The sparse strata left: only those that share a stratum below the top with the other
+        // version are compared; the others have no counterpart at any resolution.
+        let covered = Self.sharingBelowTop(pending, ladder: ladder, stratification) {
+          (baseline[$0]?.payloadCount ?? 0 > 0, candidate[$0]?.payloadCount ?? 0 > 0)
+        }
+        for values in pending where !covered.contains(values) {
+          if baseline[values]?.payloadCount ?? 0 > 0 { leaveOut(values, [values], baselineSide: true) }
+          if candidate[values]?.payloadCount ?? 0 > 0 { leaveOut(values, [values], baselineSide: false) }
+        }
+        pending = pending.filter(covered.contains)
+      }
       var byValues: [[String]: [[String]]] = [:]
       for values in pending { byValues[stratification.coarsened(values, to: resolution), default: []].append(values) }
       pending = []
-      let top = step == ladder.count - 1
       for values in byValues.keys.sorted(by: StratumCell.precedes) {
         let parts = byValues[values]!
         let (nb, nc) = (count(parts, baseline), count(parts, candidate))
@@ -92,10 +174,12 @@ public struct MatchedStrata: Sendable {
               candidate: merged(parts, candidate, version: candidateVersion),
               baselineDiagnostics: counts(parts, baselineDiagnostics),
               candidateDiagnostics: counts(parts, candidateDiagnostics)))
-        } else if (nb >= k && Self.lopsided(nb, of: baselinePayloads, nc, of: candidatePayloads)) || (top && nb > 0) {
-          baselineOnlyStrata += 1
-        } else if (nc >= k && Self.lopsided(nc, of: candidatePayloads, nb, of: baselinePayloads)) || (top && nc > 0) {
-          candidateOnlyStrata += 1
+        } else if (nb >= k && Self.lopsided(nb, of: inStrata.0, nc, of: inStrata.1)) || (top && nb > 0) {
+          leaveOut(values, parts, baselineSide: true)
+          if nc > 0 { leaveOut(values, parts, baselineSide: false, itsOwn: false) }
+        } else if (nc >= k && Self.lopsided(nc, of: inStrata.1, nb, of: inStrata.0)) || (top && nc > 0) {
+          leaveOut(values, parts, baselineSide: false)
+          if nb > 0 { leaveOut(values, parts, baselineSide: true, itsOwn: false) }
         } else if !top {
           pending += parts
         }
@@ -108,7 +192,40 @@ public struct MatchedStrata: Sendable {
     strata = matched.sorted {
       ($0.weight, $1.values.joined(separator: "\u{1}")) > ($1.weight, $0.values.joined(separator: "\u{1}"))
     }
+    func largest(_ all: [(values: [String], payloads: Int)]) -> [(values: [String], payloads: Int)] {
+      Array(
+        all.sorted {
+          ($0.payloads, $1.values.joined(separator: "\u{1}")) > ($1.payloads, $0.values.joined(separator: "\u{1}"))
+        }
+        .prefix(3))
+    }
+    baselineLeftOut.largest = largest(unmatched.0)
+    candidateLeftOut.largest = largest(unmatched.1)
     shifts = Self.shifts(strata)
+  }
+
+  /// The sparse strata among `pending` that share a stratum below the top of `ladder` with the other
+  /// version: a coarsened stratum, at some resolution, holding payloads of both. `holds` says which
+  /// versions a fine stratum holds payloads of.
+  static func sharingBelowTop(
+    _ pending: [[String]], ladder: [[Int]], _ stratification: Stratification,
+    holds: ([String]) -> (baseline: Bool, candidate: Bool)
+  ) -> Set<[String]> {
+    var covered = Set<[String]>()
+    for resolution in ladder.dropLast() {
+      var sides: [[String]: (baseline: Bool, candidate: Bool)] = [:]
+      for values in pending {
+        let (b, c) = holds(values)
+        let key = stratification.coarsened(values, to: resolution)
+        let held = sides[key] ?? (false, false)
+        sides[key] = (held.baseline || b, held.candidate || c)
+      }
+      for values in pending {
+        let held = sides[stratification.coarsened(values, to: resolution)]!
+        if held.baseline && held.candidate { covered.insert(values) }
+      }
+    }
+    return covered
   }
 
   /// The (at most three) matched strata whose share of each version's matched payloads moved most
@@ -127,11 +244,20 @@ public struct MatchedStrata: Sendable {
   /// version's alone.
   public static let lopsidedRatio = 4.0
 
+  /// Whether the comparison is pooled in effect: the one stratum matched is the top's, sparse
+  /// strata compared as one sample.
+  public var isPooled: Bool { strata.count == 1 && strata[0].values.allSatisfy { $0 == Stratification.any } }
+
+  /// Whether more of either version was left out than ``Stratification/maximumLeftOut``.
+  public var leftOutTooMuch: Bool {
+    1 - min(baselineCoverage, candidateCoverage) > stratification.maximumLeftOut
+  }
+
   /// The baseline's payloads in matched strata.
   public var matchedBaselinePayloads: Int { strata.reduce(0) { $0 + $1.baseline.payloadCount } }
   /// The candidate's.
   public var matchedCandidatePayloads: Int { strata.reduce(0) { $0 + $1.candidate.payloadCount } }
-  /// The share of the baseline's payloads the comparison used (1 without payloads).
+  /// The share of all the baseline's payloads the comparison used (1 without payloads).
   public var baselineCoverage: Double {
     baselinePayloads == 0 ? 1 : Double(matchedBaselinePayloads) / Double(baselinePayloads)
   }

@@ -117,7 +117,21 @@ extension RegressionEvaluator {
       dimensions: strata.stratification.dimensions, strata: strata.strata.count,
       baselineCoverage: strata.baselineCoverage, candidateCoverage: strata.candidateCoverage,
       pooledBaseline: pooled.0, pooledCandidate: pooled.1, shifts: strata.shifts,
-      coverageTooLow: min(strata.baselineCoverage, strata.candidateCoverage) < strata.stratification.minimumCoverage)
+      coverageTooLow: min(strata.baselineCoverage, strata.candidateCoverage) < strata.stratification.minimumCoverage,
+      leftOutTooMuch: strata.leftOutTooMuch, maximumLeftOut: strata.stratification.maximumLeftOut)
+  }
+
+  /// Each version's statistics over its payloads left out of `strata` (those strata hold), for the
+  /// rules of a pair; nil for a version of which less than ``RuleMatching/leftOutShown`` was left out.
+  func leftOutStatistics(_ strata: MatchedStrata, rules: [RegressionRule]?) -> (PooledStatistics?, PooledStatistics?) {
+    func side(_ leftOut: MatchedStrata.LeftOut, coverage: Double) -> PooledStatistics? {
+      guard 1 - coverage >= RuleMatching.leftOutShown, leftOut.aggregate.payloadCount > 0 else { return nil }
+      return statistics(leftOut.aggregate, rules: rules)
+    }
+    return (
+      side(strata.baselineLeftOut, coverage: strata.baselineCoverage),
+      side(strata.candidateLeftOut, coverage: strata.candidateCoverage)
+    )
   }
 
   /// The strata that moved a rule's statistic most in the bad direction: each stratum's statistic of

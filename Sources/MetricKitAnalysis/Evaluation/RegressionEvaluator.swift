@@ -205,6 +205,11 @@ public struct RegressionEvaluator: Sendable {
         standardized: parts, requests: statisticsRequests(pairs[i / 2].rules), estimator: estimator,
         interpolation: interpolation)
     }
+    // What matching left out, where much was: its statistics, to show how it differs.
+    let leftOut = ParallelSlots<(PooledStatistics?, PooledStatistics?)>.map(count: pairs.count, threads: threads) {
+      guard let strata = pairs[$0].strata else { return (nil, nil) }
+      return leftOutStatistics(strata, rules: pairs[$0].rules)
+    }
     let jobs = pairs.indices.flatMap { n in (pairs[n].rules ?? ruleSet.rules).map { (pair: n, rule: $0) } }
     let evaluated = ParallelSlots<(RuleResult, (worse: Double, better: Double)?)>.map(
       count: jobs.count, threads: threads
@@ -217,6 +222,12 @@ public struct RegressionEvaluator: Sendable {
     // The tests adjusted together: (pair, result index, p worse, p better).
     var tested: [(Int, Int, Double, Double)] = []
     for (job, (result, p)) in zip(jobs, evaluated) {
+      var result = result
+      if result.matching != nil, job.rule.metric.kind != .diagnostic {
+        let (metric, statistic) = (job.rule.metric, job.rule.statistic)
+        result.matching?.leftOutBaseline = leftOut[job.pair].0?[metric, statistic]?.value
+        result.matching?.leftOutCandidate = leftOut[job.pair].1?[metric, statistic]?.value
+      }
       if let p { tested.append((job.pair, results[job.pair].count, p.worse, p.better)) }
       results[job.pair].append(result)
     }
@@ -235,6 +246,11 @@ public struct RegressionEvaluator: Sendable {
           result.verdict = .inconclusive
         } else {
           result.verdict = .unchanged
+        }
+        // Too much of a version was left out of the matched comparison for what was compared to
+        // clear it; a regression found in what was compared stands.
+        if result.matching?.leftOutTooMuch == true && (result.verdict == .unchanged || result.verdict == .improvement) {
+          result.verdict = .inconclusive
         }
       }
       if let strata = pairs[n].strata, result.verdict == .regression || result.verdict == .inconclusive {

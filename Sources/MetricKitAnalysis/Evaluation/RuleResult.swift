@@ -89,6 +89,17 @@ public struct RuleResult: Sendable {
     return rateTest != nil ? "pooled-rate" : "mann-whitney"
   }
 
+  /// The one q-value a result is read by, the same in every format: the regression test's for a
+  /// regression, the improvement test's for an improvement, and otherwise the smaller of the two (the
+  /// direction nearest significance); nil when no test ran.
+  public var decidingQValue: Double? {
+    switch verdict {
+    case .regression: qValue
+    case .improvement: improvementQValue
+    default: [qValue, improvementQValue].compactMap { $0 }.min()
+    }
+  }
+
   /// Whether this result fails the gate: an error-severity regression or broken budget.
   public var failsGate: Bool { failsGate(failingVerdicts: []) }
 

@@ -15,6 +15,10 @@ public struct Stratification: Sendable, Hashable, CustomStringConvertible {
   /// The smallest share of each version's payloads the matched strata must hold for a rule to be
   /// decided; below it the rule has insufficient data.
   public var minimumCoverage = 0.25
+  /// The largest share of either version's payloads a matched comparison may leave out and still
+  /// call a rule `unchanged` or an `improvement`: past it, what was compared says too little of the
+  /// version, and such a rule is `inconclusive` (a regression in what was compared stays one).
+  public var maximumLeftOut = 0.5
 
   /// The label of a dimension coarsened away (any value).
   public static let any = "*"

@@ -17,6 +17,26 @@ public enum VersionOrder {
     return a.precedesBytewise(b)
   }
 
+  /// The versions of `held` someone asking for `asked` most likely meant: those it is the start of
+  /// (`6.6` → `6.6.0`, `6.6.1`), or that read the same with trailing zeros dropped; else the nearest
+  /// one before it and after it in this order. Empty when `held` is.
+  public static func nearest(to asked: String, among held: some Collection<String>) -> [String] {
+    let sorted = held.sorted(by: precedes)
+    func trimmed(_ v: String) -> [Component] {
+      var parts = components(v)
+      while parts.count > 1, parts.last == .number(0) { parts.removeLast() }
+      return parts
+    }
+    let askedParts = trimmed(asked)
+    let completions = sorted.filter {
+      $0 != asked && ($0.hasPrefix(asked + ".") || $0.hasPrefix(asked + "-") || trimmed($0) == askedParts)
+    }
+    if !completions.isEmpty { return Array(completions.prefix(3)) }
+    let after = sorted.firstIndex { precedes(asked, $0) } ?? sorted.endIndex
+    return [after > sorted.startIndex ? sorted[after - 1] : nil, after < sorted.endIndex ? sorted[after] : nil]
+      .compactMap { $0 }
+  }
+
   private enum Component: Equatable {
     case number(UInt64)
     case text(String)

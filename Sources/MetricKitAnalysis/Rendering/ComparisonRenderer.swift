@@ -56,10 +56,9 @@ public enum ComparisonRenderer {
     return text
   }
 
-  /// The q-value that decided the verdict: the improvement test's for improvements.
+  /// The q-value that decided the verdict (``RuleResult/decidingQValue``), as every format writes it.
   static func decisiveQ(_ r: RuleResult) -> String {
-    let q = r.verdict == .improvement ? r.improvementQValue : r.qValue
-    return q.map { String(format: "%.3g", $0) } ?? "–"
+    r.decidingQValue.map(VerdictReason.qText) ?? "–"
   }
 
   /// The rule's thresholds and budget in one cell: `+10%`, `+5% · ≤ 800 ms`.
@@ -79,7 +78,6 @@ public enum ComparisonRenderer {
     var parts = [
       "\(report.candidate) \(value(r.candidate, unit)) vs \(report.baseline) \(value(r.baseline, unit)) (\(changeText(r)))"
     ]
-    if let q = r.qValue { parts.append(String(format: "q = %.4g", q)) }
     switch r.verdict {
     case .insufficientData where r.rule.metric.kind == .diagnostic && r.baseline == nil:
       parts = [
@@ -117,15 +115,43 @@ public enum ComparisonRenderer {
     if let reason = report.unmatchedReason { return ["Compared pooled: \(reason)."] }
     guard let m = report.matching else { return [] }
     var lines = [
-      String(
-        format:
-          "Matched within the same %@: %d %@ (coarsened below %d payloads a version), weighed by their share of both versions' matched payloads; %.0f%% of the baseline's and %.0f%% of the candidate's payloads compared",
-        m.fieldsText, m.strata.count, m.strata.count == 1 ? "stratum" : "strata", m.minimumPayloads,
-        m.baselineCoverage * 100, m.candidateCoverage * 100)
-        + (m.baselineOnlyStrata + m.candidateOnlyStrata > 0
-          ? "; left out: \(m.baselineOnlyStrata) strata of the baseline's with too few of the candidate's payloads, \(m.candidateOnlyStrata) of the candidate's with too few of the baseline's."
-          : ".")
+      m.isPooled
+        ? String(
+          format:
+            "Compared pooled: no stratum of the same %@ held %d payloads of each version; the sparse strata that share a device, its family or its OS with the other version's were compared as one sample, %.0f%% of the baseline's and %.0f%% of the candidate's payloads.",
+          m.fieldsText, m.minimumPayloads, m.baselineCoverage * 100, m.candidateCoverage * 100)
+        : String(
+          format:
+            "Matched within the same %@: %d %@ (coarsened below %d payloads a version), weighed by their share of both versions' matched payloads; %.0f%% of the baseline's and %.0f%% of the candidate's payloads compared.",
+          m.fieldsText, m.strata.count, m.strata.count == 1 ? "stratum" : "strata", m.minimumPayloads,
+          m.baselineCoverage * 100, m.candidateCoverage * 100)
     ]
+    for (side, other, leftOut, total) in [
+      ("baseline", "candidate", m.baselineLeftOut, m.baselinePayloads),
+      ("candidate", "baseline", m.candidateLeftOut, m.candidatePayloads),
+    ] where leftOut.payloads > 0 {
+      var reasons: [String] = []
+      if leftOut.unmatched > 0 {
+        let largest = leftOut.largest.map { "\(MatchedStrata.label($0.values)) (\($0.payloads))" }
+        reasons.append(
+          "\(leftOut.unmatched) in strata the \(other) lacks or hardly holds"
+            + (largest.isEmpty ? "" : ", the largest " + largest.joined(separator: ", ")))
+      }
+      if leftOut.beyondLimit > 0 { reasons.append("\(leftOut.beyondLimit) past the strata kept apart a version") }
+      if leftOut.outsideStrata > 0 { reasons.append("\(leftOut.outsideStrata) outside the window") }
+      lines.append(
+        String(
+          format: "Left out of the %@: %.0f%% of its payloads (%d of %d): %@.", side,
+          Double(leftOut.payloads) / Double(max(1, total)) * 100, leftOut.payloads, total,
+          reasons.joined(separator: "; ")))
+    }
+    if m.leftOutTooMuch {
+      lines.append(
+        String(
+          format:
+            "More than %.0f%% of a version was left out: a rule that would be unchanged or improved is inconclusive.",
+          m.maximumLeftOut * 100))
+    }
     if !m.shifts.isEmpty {
       lines.append(
         "Mix moved most: "
@@ -150,7 +176,10 @@ public enum ComparisonRenderer {
   /// A rule's matching findings: the strata its change came from, and the pooled comparison's
   /// disagreement.
   private static func matchingParts(_ r: RuleResult) -> [String] {
-    [VerdictReason.contributions(r).map { "most from " + $0 }, VerdictReason.disagreement(r)].compactMap { $0 }
+    [
+      VerdictReason.contributions(r).map { "most from " + $0 }, VerdictReason.disagreement(r),
+      VerdictReason.leftOut(r),
+    ].compactMap { $0 }
   }
 
   // MARK: - Text
@@ -173,6 +202,7 @@ public enum ComparisonRenderer {
     if let organizer = report.organizer { out += "\n" + OrganizerRenderer.text(organizer) }
     out += "\nGate: \(report.gate.uppercased())"
     if report.nothingEvaluated { out += " — no error rule had data enough to decide" }
+    if !report.hasErrorRules { out += " — the rules only warn: no error rule can fail it" }
     let failing = report.failingResults
     if !failing.isEmpty {
       out += " — " + failing.map { TextEscaping.terminalCell(ruleName($0)) }.joined(separator: ", ")
@@ -265,8 +295,11 @@ public enum ComparisonRenderer {
         .object([
           ("baselineOnlyStrata", .integer(Int128(m.baselineOnlyStrata))),
           ("candidateOnlyStrata", .integer(Int128(m.candidateOnlyStrata))),
+          ("baseline", leftOutJSON(m.baselineLeftOut)), ("candidate", leftOutJSON(m.candidateLeftOut)),
+          ("tooMuch", .bool(m.leftOutTooMuch)), ("maximumShare", .number(m.maximumLeftOut)),
         ])
       ),
+      ("pooled", .bool(m.isPooled)),
       (
         "strata",
         .array(
@@ -279,6 +312,25 @@ public enum ComparisonRenderer {
           })
       ),
       ("shifts", .array(m.shifts.map(share))),
+    ])
+  }
+
+  /// What of one version matching left out, by reason, with its largest unmatched strata.
+  private static func leftOutJSON(_ leftOut: ComparisonMatching.LeftOut) -> JSONWriter.Value {
+    .object([
+      ("payloads", .integer(Int128(leftOut.payloads))), ("unmatched", .integer(Int128(leftOut.unmatched))),
+      ("beyondLimit", .integer(Int128(leftOut.beyondLimit))),
+      ("outsideStrata", .integer(Int128(leftOut.outsideStrata))),
+      (
+        "largest",
+        .array(
+          leftOut.largest.map {
+            .object([
+              ("stratum", .array($0.values.map { .string($0) })), ("label", .string(MatchedStrata.label($0.values))),
+              ("payloads", .integer(Int128($0.payloads))),
+            ])
+          })
+      ),
     ])
   }
 
@@ -311,6 +363,13 @@ public enum ComparisonRenderer {
           })
       ),
       ("disagreement", VerdictReason.disagreement(r).map { .string($0) } ?? .null),
+      (
+        "leftOut",
+        .object([
+          ("baseline", optional(m.leftOutBaseline)), ("candidate", optional(m.leftOutCandidate)),
+          ("tooMuch", .bool(m.leftOutTooMuch)), ("text", VerdictReason.leftOut(r).map { .string($0) } ?? .null),
+        ])
+      ),
     ])
   }
 
@@ -332,6 +391,7 @@ public enum ComparisonRenderer {
       ("pValue", optional(r.pValue)),
       ("qValue", optional(r.qValue)),
       ("qValueImprovement", optional(r.improvementQValue)),
+      ("q", optional(r.decidingQValue)),
       ("u", optional(r.test?.u)),
       ("z", optional(r.test?.z ?? r.stratifiedTest?.z ?? r.stratifiedRateTest?.z)),
       (
@@ -389,8 +449,11 @@ public enum ComparisonRenderer {
     out += "\(TextEscaping.markdownCell(report.baseline))\n\n"
     out += "\(report.candidatePayloads) candidate and \(report.baselinePayloads) baseline payloads (device-days).\n\n"
     for line in matchingLines(report) { out += TextEscaping.markdownCell(line) + "\n\n" }
-    out += "| | Metric | Statistic | Baseline | Candidate | Change | q | Threshold | Verdict |\n"
-    out += "|---|---|---|---:|---:|---:|---:|---|---|\n"
+    // With `--by`, each group's results are rows of their own: a column names the group.
+    let groupKey = report.results.lazy.compactMap(\.by).first?.key
+    out += "| | Metric | Statistic |" + (groupKey.map { " \(TextEscaping.markdownCell($0)) |" } ?? "")
+    out += " Baseline | Candidate | Change | q | Threshold | Verdict |\n"
+    out += "|---|---|---|" + (groupKey == nil ? "" : "---|") + "---:|---:|---:|---:|---|---|\n"
     for r in report.results {
       let mark: String
       switch (fails(r, report), r.verdict, r.budgetExceeded == true) {
@@ -401,12 +464,13 @@ public enum ComparisonRenderer {
       case (_, .inconclusive, _): mark = "❔"
       default: mark = "✅"
       }
-      let cells = [
-        mark, TextEscaping.markdownCell(r.rule.metric.rawValue),
-        r.rule.statistic.description, value(r.baseline, r.rule.unit), value(r.candidate, r.rule.unit), changeText(r),
-        decisiveQ(r), TextEscaping.markdownCell(thresholdCell(r.rule)),
-        verdictText(r) + (r.rule.severity == .warning ? " (warning)" : ""),
-      ]
+      let group = groupKey == nil ? [] : [r.by.map { TextEscaping.markdownCell($0.value) } ?? "(all)"]
+      let cells =
+        [mark, TextEscaping.markdownCell(r.rule.metric.rawValue), r.rule.statistic.description] + group + [
+          value(r.baseline, r.rule.unit), value(r.candidate, r.rule.unit), changeText(r),
+          decisiveQ(r), TextEscaping.markdownCell(thresholdCell(r.rule)),
+          verdictText(r) + (r.rule.severity == .warning ? " (warning)" : ""),
+        ]
       out += "| " + cells.joined(separator: " | ") + " |\n"
     }
     let notes = matchingNotes(report)
@@ -428,10 +492,8 @@ public enum ComparisonRenderer {
 
   static func junit(_ report: ComparisonReport) -> String {
     let apple = report.organizer.map { [$0] } ?? []
-    let appleFailures = apple.filter { $0.severity != nil && !$0.appleRegressions.isEmpty }.count
-    let failures =
-      report.results.filter { $0.verdict == .regression || $0.budgetExceeded == true || fails($0, report) }.count
-      + appleFailures
+    // Failures are exactly what fails the gate: a warning's regression is reported, not failed.
+    let failures = report.failingResults.count + apple.filter(\.failsGate).count
     let skipped = report.results.filter { $0.verdict == .insufficientData }.count
     let tests = report.results.count + apple.count
     let suite = "metrics-report \(report.candidate) vs \(report.baseline)"
@@ -450,10 +512,13 @@ public enum ComparisonRenderer {
       out +=
         "    <testcase classname=\"metrics-report.\(TextEscaping.xml(r.rule.metric.rawValue))\" name=\"\(TextEscaping.xml(ruleName(r)))\">\n"
       let message = TextEscaping.xml(explanation(r, report))
-      if r.verdict == .regression || r.budgetExceeded == true || fails(r, report) {
+      if fails(r, report) {
         let type = r.verdict == .regression ? "regression" : r.budgetExceeded == true ? "budget" : r.verdict.rawValue
         out +=
           "      <failure type=\"\(type)\" message=\"\(message)\">\(TextEscaping.xml(r.rule.severity.rawValue)): \(message)</failure>\n"
+      } else if r.verdict == .regression || r.budgetExceeded == true {
+        out +=
+          "      <system-out>\(TextEscaping.xml(verdictText(r))) (\(TextEscaping.xml(r.rule.severity.rawValue)): does not fail the gate): \(message)</system-out>\n"
       } else if r.verdict == .insufficientData {
         out += "      <skipped message=\"\(message)\"/>\n"
       } else {
@@ -464,7 +529,7 @@ public enum ComparisonRenderer {
     for gate in apple {
       out += "    <testcase classname=\"metrics-report.organizer\" name=\"Apple's regression insights\">\n"
       let message = TextEscaping.xml(OrganizerRenderer.text(gate))
-      if let severity = gate.severity, !gate.appleRegressions.isEmpty {
+      if let severity = gate.severity, gate.failsGate {
         out += "      <failure type=\"organizer\" message=\"\(gate.appleRegressions.count) regressions\">"
         out += "\(severity.rawValue): \(message)</failure>\n"
       } else {
@@ -541,8 +606,8 @@ public enum ComparisonRenderer {
     out += "::notice title=metrics-report gate \(report.gate)::"
     out +=
       TextEscaping.githubMessage(
-        (["\(report.candidate) vs \(report.baseline): \(report.failingResults.count) failing rules"]
-          + matchingLines(report)).joined(separator: "\n")) + "\n"
+        lines: ["\(report.candidate) vs \(report.baseline): \(report.failingResults.count) failing rules"]
+          + matchingLines(report)) + "\n"
     return out
   }
 }

@@ -45,15 +45,29 @@ public enum VerdictReason {
     case .unchanged where rule.statistic == .newSignature:
       text = "no signature new in the candidate"
     case .regression, .improvement:
-      let q = (result.verdict == .regression ? result.qValue : result.improvementQValue) ?? .nan
-      text = String(format: "significant (q = %.3g < %@) and %@ is past %@", q, alphaText, move(result), threshold)
+      let q = result.decidingQValue ?? .nan
+      text = String(format: "significant (q = %@ < %@) and %@ is past %@", qText(q), alphaText, move(result), threshold)
       if decision == .confident, result.changeInterval != nil { text += ", the whole 95% interval too" }
-    case .inconclusive:
-      let decisive = min(result.qValue ?? 1, result.improvementQValue ?? 1)
+      if let interval = result.changeInterval, interval.contains(0), let test = result.testName {
+        // The test and the interval are different methods (ranks of per-payload values against a ratio
+        // of means): say which one the verdict follows.
+        text +=
+          "; the verdict follows the \(test) test: the 95% interval, a ratio of per-payload means, holds no change"
+      }
+    case .inconclusive where result.matching?.leftOutTooMuch == true && !result.intervalIsInconclusive:
+      let matching = result.matching!
+      let (share, side) =
+        matching.baselineCoverage <= matching.candidateCoverage
+        ? (1 - matching.baselineCoverage, "baseline") : (1 - matching.candidateCoverage, "candidate")
       text = String(
         format:
-          "not decided (q = %.3g): the 95%% interval holds changes both ways, past %@, and is wider than the band between the thresholds",
-        decisive, threshold)
+          "not decided (q = %@): matching left out %.0f%% of the %@'s payloads, more than the %.0f%% an unchanged or improved verdict allows",
+        qText(result.decidingQValue ?? 1), share * 100, side, matching.maximumLeftOut * 100)
+    case .inconclusive:
+      text = String(
+        format:
+          "not decided (q = %@): the 95%% interval holds changes both ways, past %@, and is wider than the band between the thresholds",
+        qText(result.decidingQValue ?? 1), threshold)
     case .unchanged:
       guard let q = result.qValue, let qBetter = result.improvementQValue else {
         text = "no test could be run"
@@ -62,14 +76,14 @@ public enum VerdictReason {
       let worse = q <= qBetter
       let decisive = min(q, qBetter)
       if decisive >= alpha {
-        text = String(format: "not significant (q = %.3g ≥ %@)", decisive, alphaText)
+        text = String(format: "not significant (q = %@ ≥ %@)", qText(decisive), alphaText)
       } else if !result.pastThresholds(worse: worse, decision: .significant) {
         text = String(
-          format: "significant (q = %.3g < %@), but %@ is within %@", decisive, alphaText, move(result), threshold)
+          format: "significant (q = %@ < %@), but %@ is within %@", qText(decisive), alphaText, move(result), threshold)
       } else {
         text = String(
-          format: "significant (q = %.3g < %@) and %@ is past %@, but the 95%% interval reaches within it", decisive,
-          alphaText, move(result), threshold)
+          format: "significant (q = %@ < %@) and %@ is past %@, but the 95%% interval reaches within it",
+          qText(decisive), alphaText, move(result), threshold)
       }
     }
     if result.budgetExceeded == true, let candidate = result.candidate, let budget = self.budget(rule) {
@@ -77,6 +91,9 @@ public enum VerdictReason {
     }
     return text
   }
+
+  /// A q-value as every format writes it: three significant digits (`0.815`, `6.94e-05`).
+  public static func qText(_ q: Double) -> String { String(format: "%.3g", q) }
 
   /// The thresholds a change must pass, in the bad direction: `+5%`, `+10% and +25 ms`, `−5%` for a
   /// higher-is-better metric; `any change` without one.
@@ -133,6 +150,26 @@ public enum VerdictReason {
         shift.candidateShare * 100, shift.baselineShare * 100)
     }
     return text
+  }
+
+  /// How the payloads matching left out differ, where much of a version was: `not compared: 75% of
+  /// the candidate's payloads, CPU time mean 2.10 s there against 410 ms compared`; nil otherwise.
+  public static func leftOut(_ result: RuleResult) -> String? {
+    guard let matching = result.matching else { return nil }
+    let unit = result.rule.unit == "count" ? "" : " \(result.rule.unit)"
+    let sides: [(String, Double?, Double, Double?)] = [
+      ("baseline", matching.leftOutBaseline, matching.baselineCoverage, result.baseline),
+      ("candidate", matching.leftOutCandidate, matching.candidateCoverage, result.candidate),
+    ]
+    let parts = sides.compactMap { side, leftOut, coverage, compared -> String? in
+      guard let leftOut else { return nil }
+      var text = String(
+        format: "%.0f%% of the %@'s payloads, %@ %@ %@%@ there", (1 - coverage) * 100, side,
+        result.rule.metric.description, result.rule.statistic.description, NumberFormatting.text(leftOut), unit)
+      if let compared { text += " against \(NumberFormatting.text(compared))\(unit) compared" }
+      return text
+    }
+    return parts.isEmpty ? nil : "not compared: " + parts.joined(separator: "; ")
   }
 
   /// Where a regressed or inconclusive rule's change came from: `iPhone12,1 · iPhone OS 16.7 +9.1%,

@@ -27,7 +27,7 @@ extension ComparisonReport {
       let absent = [(baseline, b.aggregate), (candidate, c.aggregate)].compactMap { side, found in
         if case .dump(let version) = side, found == nil { version } else { nil }
       }
-      throw MissingVersionsError(versions: absent, counted: aggregate.comparableVersions)
+      throw MissingVersionsError(versions: absent, counted: aggregate.heldVersions)
     }
     if grouping != nil || evaluator.stratification.isStratified, case .dump(let baselineVersion) = baseline,
       case .dump(let candidateVersion) = candidate
@@ -62,7 +62,7 @@ extension ComparisonReport {
     if evaluator.stratification.isStratified, let bs = strata(baseline), let cs = strata(candidate) {
       matched = MatchedStrata(
         evaluator.stratification, baseline: bs.metrics, candidate: cs.metrics, baselineDiagnostics: bs.diagnostics,
-        candidateDiagnostics: cs.diagnostics)
+        candidateDiagnostics: cs.diagnostics, totals: (baselineAggregate.payloadCount, candidateAggregate.payloadCount))
     }
     self.init(
       baseline: baselineAggregate, candidate: candidateAggregate, inputs: inputs, baselineSnapshot: baselineSnapshot,

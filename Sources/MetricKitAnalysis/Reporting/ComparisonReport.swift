@@ -94,13 +94,16 @@ public struct ComparisonReport: Sendable {
     // its payloads; the whole versions', all of theirs.
     let stratified =
       evaluator.stratification.isStratified && aggregate.strataDimensions == evaluator.stratification.dimensions
-    func strata(_ values: Set<String>?, diagnostics: Bool = false) -> MatchedStrata? {
+    func strata(_ values: ArraySlice<String>?, diagnostics: Bool = false) -> MatchedStrata? {
       guard stratified else { return nil }
+      func payloads(_ version: String, _ values: ArraySlice<String>) -> Int {
+        values.reduce(0) { $0 + (aggregate.groups[VersionGroup(version: version, value: $1)]?.payloadCount ?? 0) }
+      }
+      let totals = values.map { (payloads(baseline, $0), payloads(candidate, $0)) }
       return MatchedStrata(
-        evaluator.stratification, baseline: aggregate.strata(of: baseline, groups: values),
-        candidate: aggregate.strata(of: candidate, groups: values),
-        baselineDiagnostics: diagnostics ? aggregate.diagnosticStrata(of: baseline) : [:],
-        candidateDiagnostics: diagnostics ? aggregate.diagnosticStrata(of: candidate) : [:])
+        evaluator.stratification,
+        aggregate.comparableStrata(baseline, candidate, groups: values.map(Set.init), diagnostics: diagnostics),
+        totals: totals ?? (b.payloadCount, c.payloadCount))
     }
     // The whole versions' strata, made once: the summary's, and those of every whole-version pair.
     let whole = strata(nil, diagnostics: true)
@@ -118,7 +121,7 @@ public struct ComparisonReport: Sendable {
       var pair = RegressionEvaluator.Pair(
         baseline: values.map { side(baseline, $0) } ?? b, candidate: values.map { side(candidate, $0) } ?? c,
         rules: rules)
-      pair.strata = values.map { strata(Set($0)) } ?? whole
+      pair.strata = values.map { strata($0) } ?? whole
       return pair
     }
     if wholeVersions && aggregate.grouping == nil {
@@ -184,8 +187,13 @@ public struct ComparisonReport: Sendable {
     results.filter { $0.rule.severity == .error && $0.verdict != .insufficientData }.count
   }
 
-  /// Whether nothing was tested: no error-severity rule had data enough, so a pass would mean nothing.
-  public var nothingEvaluated: Bool { !gateFails && evaluatedErrorRules == 0 }
+  /// Whether the rules hold any error-severity rule. Without one (a rule file that only warns, as a
+  /// gate is piloted) the gate cannot fail and passes, its warnings reported.
+  public var hasErrorRules: Bool { results.contains { $0.rule.severity == .error } }
+
+  /// Whether nothing was tested: there are error-severity rules and none had data enough, so a pass
+  /// would mean nothing.
+  public var nothingEvaluated: Bool { !gateFails && hasErrorRules && evaluatedErrorRules == 0 }
 
   /// `pass`, `fail`, or `not-evaluated` (no error rule had data enough).
   public var gate: String { gateFails ? "fail" : nothingEvaluated ? "not-evaluated" : "pass" }

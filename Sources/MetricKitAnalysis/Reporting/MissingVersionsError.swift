@@ -2,6 +2,6 @@
 public struct MissingVersionsError: Error, Sendable, Equatable {
   /// The versions asked for and absent, baseline first.
   public var versions: [String]
-  /// The versions the dump holds (``DumpAggregate/comparableVersions``).
+  /// The versions the dump holds (``DumpAggregate/heldVersions``).
   public var counted: Set<String>
 }

@@ -65,6 +65,11 @@ extension InputAccounting {
       unknown[name] = n
     }
     addUnknownKeys(unknown)
+    var versions: [String: Int] = [:]
+    for (name, n) in try Snapshot.counts(v.member("excludedVersions"), "inputs.excludedVersions") where n > 0 {
+      versions[name] = n
+    }
+    addExcludedVersions(versions)
     if let entries = v.member("subIntervalEntries") {
       subIntervalEntries = try Snapshot.count(entries, "inputs.subIntervalEntries")
     }

@@ -152,6 +152,12 @@ package enum TextEscaping {
       .replacingOccurrences(of: "\n", with: "%0A")
   }
 
+  /// A GitHub Actions workflow-command message of several lines: each line escaped as
+  /// ``githubMessage(_:)``, joined by the encoded line feed (`%0A`) the annotation shows as a new line.
+  static func githubMessage(lines: [String]) -> String {
+    lines.map(githubMessage).joined(separator: "%0A")
+  }
+
   /// A GitHub Actions workflow-command property: also `:` and `,` encoded.
   static func githubProperty(_ s: String) -> String {
     githubMessage(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")

@@ -21,7 +21,9 @@ struct MatchedComparisonTests {
     let stratification = Stratification(dimensions: [.deviceType, .osVersion], minimumPayloads: 10)
     // 17.4 and 17.3 of one model are sparse apart and enough together (17); iPhone10,1 on 16.7 is the
     // baseline's alone, and iPhone14,2 almost (27% of the baseline against 3% of the candidate: left
-    // out, not merged into a parent whose mix it would tilt); iPhone13,2 and an iPad are sparse at every step and meet at the top.
+    // out, not merged into a parent whose mix it would tilt); iPhone13,2 is sparse at every step and
+    // meets at the top, where the candidate's iPad, which shares no stratum below the top with the
+    // baseline, is left out.
     let baseline = side(
       "1",
       [
@@ -41,11 +43,17 @@ struct MatchedComparisonTests {
         ["iPhone12,1", "iPhone OS 17.5"], ["iPhone12,1", "iPhone OS 17"], ["*", "*"],
       ])
     #expect(matched.strata.map(\.baseline.payloadCount) == [20, 11, 5])
-    #expect(matched.strata.map(\.candidate.payloadCount) == [20, 11, 5])
-    let weights: [Double] = [40.0 / 72, 22.0 / 72, 10.0 / 72]
+    #expect(matched.strata.map(\.candidate.payloadCount) == [20, 11, 2])
+    let weights: [Double] = [40.0 / 69, 22.0 / 69, 7.0 / 69]
     #expect(matched.strata.map(\.weight) == weights)
-    #expect(matched.baselineOnlyStrata == 2 && matched.candidateOnlyStrata == 0)
-    let coverage: (Double, Double) = (36.0 / 91, 36.0 / 37)
+    #expect(matched.baselineOnlyStrata == 2 && matched.candidateOnlyStrata == 1)
+    // Left out: the baseline's iPhone10,1 and iPhone14,2 (30 + 25), the candidate's iPhone14,2 (1) and iPad (3).
+    #expect(matched.baselineLeftOut.unmatched == 55 && matched.candidateLeftOut.unmatched == 4)
+    #expect(
+      matched.candidateLeftOut.largest.map(\.values) == [
+        ["iPad8,1", "iPadOS 17.1"], ["iPhone14,2", "iPhone OS 18.1"],
+      ])
+    let coverage: (Double, Double) = (36.0 / 91, 33.0 / 37)
     #expect(matched.baselineCoverage == coverage.0 && matched.candidateCoverage == coverage.1)
     #expect(
       MatchedStrata.label(["iPhone12,1", "*"]) == "iPhone12,1" && MatchedStrata.label(["*", "*"]) == "(the rest)")

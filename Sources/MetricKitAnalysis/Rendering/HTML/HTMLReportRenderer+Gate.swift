@@ -63,8 +63,16 @@ extension HTMLReportRenderer.Context {
     return "<a href=\"#\(target)\"\(solo)>\(text)</a>"
   }
 
+  /// How far a result moved in its rule's bad direction (its relative change, negated for a
+  /// higher-is-better metric); the least for a result without a change.
+  private func worsening(_ r: RuleResult) -> Double {
+    guard let change = r.change else { return -.infinity }
+    return r.rule.polarity == .lowerIsBetter ? change : -change
+  }
+
   /// The rules in the order a reader wants them: by their worst outcome (across groups), then as the
-  /// rule file lists them; each rule's rows from worst to best.
+  /// rule file lists them; each rule's rows from worst to best (of one outcome, the one that moved
+  /// furthest in the bad direction first).
   func orderedRules(_ report: ComparisonReport) -> [(rule: RegressionRule, rows: [RuleResult])] {
     var order: [RegressionRule] = []
     var rows: [RegressionRule: [RuleResult]] = [:]
@@ -74,7 +82,8 @@ extension HTMLReportRenderer.Context {
     }
     let ranked = order.enumerated().map { n, rule in
       let sorted = rows[rule]!.enumerated().sorted {
-        (outcome($0.element, report), $0.offset) < (outcome($1.element, report), $1.offset)
+        (outcome($0.element, report), -worsening($0.element), $0.offset)
+          < (outcome($1.element, report), -worsening($1.element), $1.offset)
       }.map(\.element)
       return (n: n, rule: rule, rows: sorted, worst: outcome(sorted[0], report))
     }
@@ -152,6 +161,8 @@ extension HTMLReportRenderer.Context {
     let name = TextEscaping.html(ruleTitle(rule))
     var out = "<li class=\"\(outcome(worst, report).className)\"><b>"
     out += link(name, to: target(rule), group: grouped ? worst.by?.value : nil) + "</b>"
+    // With groups, the numbers are the worst group's: it is named.
+    if grouped, let by = worst.by { out += " in \(TextEscaping.html(by.key)) <b>\(TextEscaping.html(by.value))</b>" }
     if rule.statistic == .newSignature {
       let count = rows.reduce(0) { $0 + $1.newSignatures.count }
       out += ": \(count) new signature\(count == 1 ? "" : "s")"
@@ -163,9 +174,10 @@ extension HTMLReportRenderer.Context {
       out += "\(TextEscaping.html(ComparisonRenderer.verdictText(worst))))"
     }
     if grouped {
-      let carried = rows.filter { outcome($0, report) <= .warn }.compactMap(\.by?.value)
+      // The groups that regressed or broke the budget (not those the data could not decide).
+      let carried = rows.filter { $0.verdict == .regression || $0.budgetExceeded == true }.compactMap(\.by?.value)
       if let key = worst.by?.key, !carried.isEmpty {
-        out += ". In \(TextEscaping.html(key)) "
+        out += ". Regressed in \(TextEscaping.html(key)) "
         out += carried.prefix(4).map { "<b>\(TextEscaping.html($0))</b>" }.joined(separator: ", ")
         if carried.count > 4 { out += " and \(carried.count - 4) more" }
         out += " of \(rows.count)"
@@ -184,6 +196,7 @@ extension HTMLReportRenderer.Context {
     out += "\(TextEscaping.html(label(report.baseline)))</h2>\n"
     out += "<p class=\"gate-verdict \(report.gate)\">Gate: <b>\(report.gate.uppercased())</b>"
     if report.nothingEvaluated { out += " — no error rule had data enough to decide" }
+    if !report.hasErrorRules { out += " — the rules only warn: no error rule can fail it" }
     out += " (\(report.candidatePayloads) candidate and \(report.baselinePayloads) baseline payloads)</p>\n"
     out += "<table class=\"gate\"><caption>Each rule of the gate, the rules failing first</caption><thead><tr>"
     for heading in ["Rule", "Baseline", "Candidate", "Change", "q", "Threshold", "Verdict", "Why", "Severity"] {
@@ -201,7 +214,9 @@ extension HTMLReportRenderer.Context {
         out += "</th><td colspan=\"5\">\(entry.rows.count) groups of \(TextEscaping.html(worst.by?.key ?? "the key"))"
         out += failing > 0 ? ", \(failing) failing" : ""
         out += "</td><td><span class=\"verdict\">\(TextEscaping.html(ComparisonRenderer.verdictText(worst)))</span>"
-        out += "</td><td class=\"why\">worst: \(TextEscaping.html(worst.by?.value ?? ""))</td>"
+        // The worst group is named only where one is worse than the others' (a failure or a warning).
+        let worstGroup = outcome(worst, report) <= .warn ? worst.by.map { "worst: " + $0.value } ?? "" : ""
+        out += "</td><td class=\"why\">\(TextEscaping.html(worstGroup))</td>"
         out += "<td>\(entry.rule.severity.rawValue)</td></tr>\n"
       }
       for r in entry.rows { out += row(r, report, grouped: grouped) }
