@@ -13,9 +13,9 @@
 /// the other version (the same device, its family, or its device and OS major); the others have no
 /// counterpart and are left out.
 ///
-/// Coverage is each version's payloads in matched strata over all of its payloads (the `totals` given): those
-/// left out, past the strata an aggregate keeps apart (``ComparableStrata``), or in no stratum at all
-/// (outside `--window overlap`) count against it.
+/// Coverage is each version's payloads in matched strata over all of its payloads (the `totals`
+/// given): those left out, past the strata an aggregate keeps apart (``ComparableStrata``), or in no
+/// stratum at all (outside `--window overlap`) count against it.
 public struct MatchedStrata: Sendable {
   /// One matched stratum.
   public struct Stratum: Sendable {
