@@ -410,3 +410,9 @@ int mr_beta_quantile(double p, double a, double b, double *quantile) {
   *quantile = gsl_cdf_beta_Pinv(p, a, b);
   return MR_OK;
 }
+
+int mr_chisq_quantile(double p, double nu, double *quantile) {
+  if (!(p >= 0 && p <= 1) || !(nu > 0) || !isfinite(nu)) return MR_INVALID;
+  *quantile = gsl_cdf_chisq_Pinv(p, nu);
+  return MR_OK;
+}

@@ -26,6 +26,12 @@ struct Summary: ParsableCommand {
   @Option(name: .customLong("metric"), help: "Show only this metric (repeatable; a trailing * matches a prefix).")
   var metrics: [String] = []
 
+  @Flag(
+    help:
+      "List the exit counters' per-payload statistics in the text and Markdown tables (JSON and CSV always do; so does naming one with --metric)."
+  )
+  var exitCounters = false
+
   @OptionGroup var breakdown: BreakdownOptions
 
   @OptionGroup var organizer: OrganizerOptions
@@ -68,6 +74,7 @@ struct Summary: ParsableCommand {
     options.interpolation = histogram.interpolation
     options.pooling = pooling
     options.top = breakdown.top
+    options.exitCounters = exitCounters || !metrics.isEmpty
     var aggregation = AggregationOptions(
       estimator: histogram.estimator, selection: MetricSelection(metrics),
       payloadStatistics: pooling == .perPayload ? MetricSelection() : nil)

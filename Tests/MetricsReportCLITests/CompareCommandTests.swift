@@ -41,7 +41,7 @@ struct CompareCommandTests {
     #expect(object["gate"] as? String == "fail")
     #expect(object["baseline"] as? String == "3.8.0")
     let results = try #require(object["results"] as? [[String: Any]])
-    #expect(results.count == 12)
+    #expect(results.count == 13)
     for key in [
       "metric", "statistic", "unit", "baseline", "candidate", "change", "pValue", "qValue", "payloads", "verdict",
       "severity",
@@ -64,14 +64,14 @@ struct CompareCommandTests {
     }
     #expect(
       reason(pooled, "applicationLaunchMetrics.histogrammedTimeToFirstDraw", "p50")
-        == "significant (q = 0.000544 < α 0.05) and +8.7% is past +5%")
+        == "significant (q = 0.000604 < α 0.05) and +8.7% is past +5%")
     #expect(
       reason(pooled, "applicationLaunchMetrics.histogrammedApplicationResumeTime", "p90")
-        == "significant (q = 0.0327 < α 0.05), but +8.1% is within +10%")
+        == "significant (q = 0.0364 < α 0.05), but +8.1% is within +10%")
     // Hang rate +32.9% [−7.3, +90.5] against +10%: the data cannot tell.
     #expect(
       reason(pooled, "hangRate", "rate")
-        == "not decided (q = 0.108): the 95% interval holds changes both ways, past +10%, and is wider than the band between the thresholds"
+        == "not decided (q = 0.121): the 95% interval holds changes both ways, past +10%, and is wider than the band between the thresholds"
     )
     let result = try CLIRunner.run([
       "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--format", "json",
@@ -81,10 +81,10 @@ struct CompareCommandTests {
     // Each from the result's own q-value, change and thresholds (printed beside them below).
     #expect(
       reason("applicationLaunchMetrics.histogrammedTimeToFirstDraw", "p50")
-        == "significant (q = 6.94e-05 < α 0.05) and +9.2% is past +5%")
+        == "significant (q = 7.71e-05 < α 0.05) and +9.2% is past +5%")
     #expect(
       reason("applicationLaunchMetrics.histogrammedApplicationResumeTime", "p90")
-        == "not significant (q = 0.094 ≥ α 0.05)")
+        == "not significant (q = 0.104 ≥ α 0.05)")
     #expect(
       reason("diagnostics.crash", "rate") == "no diagnostics for one of the versions, or fewer than 20 payloads")
     for r in results {
@@ -94,7 +94,7 @@ struct CompareCommandTests {
     }
     let text = try CLIRunner.run(["compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0"]).stdout
     #expect(text.contains("threshold"))
-    #expect(text.contains("+25% and +0.0100"))  // abnormal exits: relative and absolute thresholds
+    #expect(text.contains("+10% and +0.1000 per 1000 h"))  // terminations: relative and absolute thresholds
     #expect(text.contains("new ≥ 3×"))
     // The confident decision says when the interval, not the point, kept a change from a verdict.
     let confident = try CLIRunner.run([
@@ -179,7 +179,7 @@ struct CompareCommandTests {
     let document = try XMLDocument(xmlString: result.stdout)
     let cases = try document.nodes(forXPath: "//testcase")
     let failures = try document.nodes(forXPath: "//testcase/failure")
-    #expect(cases.count == 12)
+    #expect(cases.count == 13)
     #expect(failures.count == 3)
     let suite = try #require(try document.nodes(forXPath: "/testsuites").first as? XMLElement)
     #expect(suite.attribute(forName: "failures")?.stringValue == "3")
@@ -219,7 +219,7 @@ struct CompareCommandTests {
       guard let c = r["change"] as? Double, let i = r["changeInterval"] as? [Double] else { continue }
       #expect(i[0] <= c && c <= i[1], "\(r["metric"] ?? "") \(r["statistic"] ?? "")")
     }
-    #expect(results.filter { $0["changeInterval"] is [Double] }.count >= 9)
+    #expect(results.filter { $0["changeInterval"] is [Double] }.count >= 10)
     #expect(p50["test"] as? String == "van-elteren")
     #expect(results.first { $0["metric"] as? String == "hangRate" }?["test"] as? String == "standardized-rate")
     let cell = String(format: "↑ %+.1f%% [%+.1f, %+.1f]", change * 100, interval[0] * 100, interval[1] * 100)
@@ -362,7 +362,7 @@ struct CompareCommandTests {
       try Data(printed.stdout.utf8).write(to: file)
       let check = try CLIRunner.run(["rules", "--check", file.path])
       #expect(check.status == 0)
-      #expect(check.stdout.contains("12 rules"))
+      #expect(check.stdout.contains("13 rules"))
     }
   }
 }

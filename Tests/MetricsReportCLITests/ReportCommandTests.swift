@@ -42,8 +42,8 @@ struct ReportCommandTests {
       #expect(!html.contains("<section id=\"diagnostics\">"))  // the samples hold no diagnostics
       // Deterministic: no clock, sorted series, fixed number formatting.
       try CLIRunner.expectGolden(html, "samples-report.html")
-      // The adoption chart and the eight default trend charts.
-      #expect(Self.count("data-chart=\"", in: html) == 9)
+      // The adoption chart and the nine default trend charts.
+      #expect(Self.count("data-chart=\"", in: html) == 10)
       #expect(html.contains("184 read = 168 counted + 12 excluded + 4 rejected + 0 not metric payloads"))
       #expect(html.contains("per week"))  // about one payload a day per version: weeks are the typical point
       // The gate table is compare's: same rules, same verdicts, same order.

@@ -92,14 +92,14 @@ public struct RolloutScenario: Sendable {
         var weights = Self.devices.map { _ in 1.0 }
         if isCandidate && situation == .deviceMix { weights = [4, 3, 1, 1, 1, 1] }
         if situation == .maskedRegression { weights = [3, 2, 1, 1, 1, 1] }
-        var device = Self.devices[Self.pick(weights, &rng)]
+        var device = Self.devices[rng.index(weightedBy: weights)]
         let days = situation == .osUpdate ? (isCandidate ? 17...39 : 0...23) : 0...27
         let day = days.lowerBound + Int(rng.next() % UInt64(days.count))
         var major = [16, 17, 18].filter { $0 <= device.newestOS }.randomElement(using: &rng)!
         if situation == .maskedRegression && isCandidate {
           // The candidate requires iOS 17: devices left on iOS 16 do not run it.
           while major < 17 {
-            device = Self.devices[Self.pick(weights, &rng)]
+            device = Self.devices[rng.index(weightedBy: weights)]
             major = [16, 17, 18].filter { $0 <= device.newestOS }.randomElement(using: &rng)!
           }
         }
@@ -139,13 +139,4 @@ public struct RolloutScenario: Sendable {
     }
   }
 
-  /// An index drawn in proportion to `weights`.
-  private static func pick(_ weights: [Double], _ rng: inout SplitMix64) -> Int {
-    var u = rng.unit() * weights.reduce(0, +)
-    for (i, w) in weights.enumerated() {
-      u -= w
-      if u < 0 { return i }
-    }
-    return weights.count - 1
-  }
 }

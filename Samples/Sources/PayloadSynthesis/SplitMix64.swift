@@ -19,6 +19,16 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
   /// A uniform double in [0, 1).
   public mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
 
+  /// An index drawn in proportion to `weights`.
+  public mutating func index(weightedBy weights: [Double]) -> Int {
+    var u = unit() * weights.reduce(0, +)
+    for (i, w) in weights.enumerated() {
+      u -= w
+      if u < 0 { return i }
+    }
+    return weights.count - 1
+  }
+
   /// A standard normal draw (Box–Muller).
   public mutating func normal() -> Double {
     let u = max(unit(), 0x1p-53)

@@ -3,7 +3,11 @@
 //   swift run generate-samples [DIRECTORY] [--seed N] [--payloads-per-version N]
 //   swift run generate-samples --reports DIRECTORY [--seed N]
 //   swift run generate-samples --rollout SITUATION DIRECTORY [--seed N] [--payloads-per-version N]
+//   swift run generate-samples --stability SITUATION DIRECTORY [--seed N] [--payloads-per-version N]
+//                              [--base-rate R] [--crash-loop-probability P]
 //
+// With --stability, writes two versions (7.1.0, 7.2.0) whose terminations are drawn at known rates
+// with device-day frailty and crash loops: plain, device-mix (A/A) or regression (80% more).
 // With --rollout, writes two versions (6.1.0, 6.2.0) rolled out as SITUATION: plain, device-mix,
 // os-update (A/A: the same code), masked-regression or family-regression (the candidate is slower).
 //
@@ -18,12 +22,17 @@ let usage = """
   usage: generate-samples [DIRECTORY] [--seed N] [--payloads-per-version N]
          generate-samples --reports DIRECTORY [--seed N]
          generate-samples --rollout SITUATION DIRECTORY [--seed N] [--payloads-per-version N]
+         generate-samples --stability SITUATION DIRECTORY [--seed N] [--payloads-per-version N]
+                          [--base-rate R] [--crash-loop-probability P]
 
   Writes the deterministic sample dump (default: Samples/dump), or with --reports MetricKit 27 reports
   mixed with legacy payloads, or with --rollout two versions (6.1.0, 6.2.0) whose device mix, OS and
   days differ as SITUATION says: plain, device-mix, os-update (the same code: a gate should pass),
-  masked-regression, family-regression (a slower candidate: a gate should fail). An existing DIRECTORY is replaced only when it holds nothing but files
-  the generator writes; any other folder is refused and left as it is.
+  masked-regression, family-regression (a slower candidate: a gate should fail), or with --stability two
+  versions (7.1.0, 7.2.0) whose terminations are drawn at known rates: plain, device-mix (the same rates
+  per device) or regression (80% more terminations), at --base-rate terminations per 1,000 hours with
+  --crash-loop-probability a device-day. An existing DIRECTORY is replaced only when it holds
+  nothing but files the generator writes; any other folder is refused and left as it is.
 
   """
 
@@ -37,6 +46,9 @@ var seed: UInt64 = 2024
 var perVersion = 60
 var reports: String?
 var rollout: RolloutScenario.Situation?
+var stability: StabilityScenario.Situation?
+var baseRate: Double?
+var crashLoopProbability: Double?
 var perVersionGiven = false
 var positional: [String] = []
 var arguments = Array(CommandLine.arguments.dropFirst())[...]
@@ -66,6 +78,22 @@ while let argument = arguments.popFirst() {
       )
     }
     rollout = situation
+  case "--base-rate":
+    guard let r = Double(value()), r >= 0, r.isFinite else { usageError("--base-rate takes a number ≥ 0") }
+    baseRate = r
+  case "--crash-loop-probability":
+    guard let p = Double(value()), p >= 0, p <= 1 else {
+      usageError("--crash-loop-probability takes a number in [0, 1]")
+    }
+    crashLoopProbability = p
+  case "--stability":
+    let name = value()
+    guard let situation = StabilityScenario.Situation(rawValue: name) else {
+      usageError(
+        "unknown situation \(name) (known: \(StabilityScenario.Situation.allCases.map(\.rawValue).joined(separator: ", ")))"
+      )
+    }
+    stability = situation
   default:
     guard !argument.hasPrefix("-") else { usageError("unknown option \(argument)") }
     positional.append(argument)
@@ -73,12 +101,21 @@ while let argument = arguments.popFirst() {
 }
 guard positional.count <= (reports == nil ? 1 : 0) else { usageError("one folder at most") }
 if rollout != nil && positional.isEmpty { usageError("--rollout needs a folder") }
+if stability != nil && positional.isEmpty { usageError("--stability needs a folder") }
 
 do {
   if let rollout {
     let scenario = RolloutScenario(rollout, payloadsPerVersion: perVersionGiven ? perVersion : 600)
     try GeneratedFolder.replace(URL(fileURLWithPath: positional[0])) { try scenario.write(to: $0, seed: seed) }
     print("Wrote \(2 * scenario.payloadsPerVersion) payloads of \(rollout.rawValue) to \(positional[0])")
+    exit(0)
+  }
+  if let stability {
+    var scenario = StabilityScenario(stability, payloadsPerVersion: perVersionGiven ? perVersion : 3_000)
+    if let baseRate { scenario.baseRate = baseRate }
+    if let crashLoopProbability { scenario.crashLoopProbability = crashLoopProbability }
+    try GeneratedFolder.replace(URL(fileURLWithPath: positional[0])) { try scenario.write(to: $0, seed: seed) }
+    print("Wrote \(2 * scenario.payloadsPerVersion) device-days of \(stability.rawValue) to \(positional[0])")
     exit(0)
   }
   if let reports {

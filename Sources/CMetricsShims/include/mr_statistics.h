@@ -115,6 +115,10 @@ int mr_t_quantile(double p, double nu, double *quantile);
 /// gives the interval of the ratio of two diagnostic rates; p in [0, 1], a and b positive.
 int mr_beta_quantile(double p, double a, double b, double *quantile);
 
+/// Why: the chi-square quantile, for the exact (Garwood) interval of a Poisson rate of events over
+/// exposure; p in [0, 1], nu positive and finite (a fraction when the count is scaled by its dispersion).
+int mr_chisq_quantile(double p, double nu, double *quantile);
+
 #ifdef __cplusplus
 }
 #endif

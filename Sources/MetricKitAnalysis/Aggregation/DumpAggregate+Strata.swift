@@ -118,11 +118,13 @@ extension DumpAggregate {
   /// merged across groups, by their values.
   public func strata(of version: String, groups: Set<String>? = nil) -> [[String]: VersionAggregate] {
     var out: [[String]: VersionAggregate] = [:]
-    for (cell, part) in strata where cell.version == version {
-      if let groups, !groups.contains(cell.group ?? "") { continue }
-      out.merge([cell.values: part])
-    }
+    for (cell, part) in strata(of: [version], groups: groups) { out.merge([cell.values: part]) }
     return out
+  }
+
+  /// The stratum cells of the `versions`, of the payloads of the `groups` given (all when nil).
+  private func strata(of versions: Set<String>, groups: Set<String>?) -> [(key: StratumCell, value: VersionAggregate)] {
+    strata.filter { cell, _ in versions.contains(cell.version) && groups.map { $0.contains(cell.group ?? "") } ?? true }
   }
 
   /// The strata of two versions a matched comparison may use (``ComparableStrata``): of the payloads
@@ -133,8 +135,7 @@ extension DumpAggregate {
     _ baseline: String, _ candidate: String, groups: Set<String>? = nil, diagnostics: Bool = false
   ) -> ComparableStrata {
     var parts: [String?: ([[String]: VersionAggregate], [[String]: VersionAggregate])] = [:]
-    for (cell, part) in strata where cell.version == baseline || cell.version == candidate {
-      if let groups, !groups.contains(cell.group ?? "") { continue }
+    for (cell, part) in strata(of: [baseline, candidate], groups: groups) {
       if cell.version == baseline {
         parts[cell.group, default: ([:], [:])].0[cell.values] = part
       } else {

@@ -32,13 +32,7 @@ public struct InputAccounting: Sendable {
   /// Payloads excluded for their version (``ExclusionReason/version``), by version: what else the
   /// inputs hold, so that a version asked for and absent can be told from one misspelt. At most
   /// ``unknownKeyNamesKept`` versions, the byte-wise first; the others are counted together.
-  public var excludedVersions: [String: Int] {
-    get { excludedVersionCounts.counts }
-    set {
-      excludedVersionCounts = BoundedNameCounts(
-        newValue, limit: Self.unknownKeyNamesKept, othersName: GroupingKey.other)
-    }
-  }
+  public var excludedVersions: [String: Int] { excludedVersionCounts.counts }
   private var excludedVersionCounts = BoundedNameCounts(
     limit: InputAccounting.unknownKeyNamesKept, othersName: GroupingKey.other)
 

@@ -64,11 +64,14 @@ public struct RateSample: Sendable, Hashable {
   /// Adds one payload.
   public mutating func append(numerator: Double, denominator: Double) {
     count += 1
-    numeratorSum.add(numerator)
+    // A zero numerator adds nothing to its three sums (most device-days terminate no way at all).
+    if numerator != 0 {
+      numeratorSum.add(numerator)
+      numeratorSquares.add(numerator * numerator)
+      products.add(numerator * denominator)
+    }
     denominatorSum.add(denominator)
-    numeratorSquares.add(numerator * numerator)
     denominatorSquares.add(denominator * denominator)
-    products.add(numerator * denominator)
     if pairs != nil {
       pairs!.append(Pair(numerator: numerator, denominator: denominator))
       if count > exactLimit { fold() }

@@ -50,8 +50,9 @@ public struct VersionAggregate: Sendable {
   /// statistic (the mean, percentiles): the unit of evidence of the regression tests, and the
   /// per-payload pooling of means.
   public internal(set) var payloadStatistics: [MetricID: [Statistic: ScalarSample]] = [:]
-  /// Per-payload numerators and denominators of the rates, by index in `MetricCatalog.rates`.
-  private var rateSamples: [RateSample]
+  /// Per-payload numerators and denominators of the rates, by index in `MetricCatalog.rates`; empty
+  /// until a payload has one (most of the many small aggregates of a `--by` trend never do).
+  private var rateSamples: [RateSample] = []
 
   /// Creates an empty aggregate that keeps at most `signpostLimit` distinct signposts, and exact
   /// per-payload values up to `exactValueLimit` payloads.
@@ -65,7 +66,13 @@ public struct VersionAggregate: Sendable {
     self.rangeLimit = max(1, rangeLimit)
     fixedHistograms = Array(repeating: nil, count: MetricCatalog.histograms.count)
     scalarSamples = Array(repeating: ScalarSample(exactLimit: exactValueLimit), count: MetricCatalog.scalars.count)
-    rateSamples = Array(repeating: RateSample(exactLimit: exactValueLimit), count: MetricCatalog.rates.count)
+  }
+
+  /// Makes the rates' samples, empty, before the first is written.
+  private mutating func makeRateSamples() {
+    if rateSamples.isEmpty {
+      rateSamples = Array(repeating: RateSample(exactLimit: exactValueLimit), count: MetricCatalog.rates.count)
+    }
   }
 
   /// Creates an empty aggregate with the limits of these options.
@@ -125,12 +132,14 @@ public struct VersionAggregate: Sendable {
 
   /// A rate's per-payload numerators and denominators; nil for another kind of metric.
   public func rate(_ id: MetricID) -> RateSample? {
-    MetricCatalog.rateIndex[id].map { rateSamples[$0] }
+    MetricCatalog.rateIndex[id].map { rateSamples.isEmpty ? RateSample(exactLimit: exactValueLimit) : rateSamples[$0] }
   }
 
   /// Sets a rate's samples (reading snapshots); other metrics are ignored.
   mutating func setRate(_ id: MetricID, _ sample: RateSample) {
-    if let i = MetricCatalog.rateIndex[id] { rateSamples[i] = sample }
+    guard let i = MetricCatalog.rateIndex[id] else { return }
+    makeRateSamples()
+    rateSamples[i] = sample
   }
 
   /// Hang seconds over foreground hours, per payload.
@@ -262,6 +271,7 @@ public struct VersionAggregate: Sendable {
         let (numerator, denominator) = CatalogReaders.Reader.value(
           at: i, in: rateReaders, of: payload, estimator: estimator)
       {
+        makeRateSamples()
         rateSamples[i].append(numerator: numerator, denominator: denominator)
       }
     }
@@ -417,7 +427,10 @@ public struct VersionAggregate: Sendable {
         payloadStatistics[id, default: [:]][statistic, default: emptySample].merge(sample)
       }
     }
-    for (i, sample) in other.rateSamples.enumerated() { rateSamples[i].merge(sample) }
+    if !other.rateSamples.isEmpty {
+      makeRateSamples()
+      for (i, sample) in other.rateSamples.enumerated() { rateSamples[i].merge(sample) }
+    }
     enforceRangeLimit()
   }
 }

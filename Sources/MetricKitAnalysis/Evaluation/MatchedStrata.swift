@@ -33,25 +33,6 @@ public struct MatchedStrata: Sendable {
     public var weight: Double = 0
   }
 
-  /// What of one version the matched comparison did not compare, and why.
-  public struct LeftOut: Sendable {
-    /// Payloads in strata the other version holds too few of at every resolution, or so few that the
-    /// stratum is this version's population alone.
-    public var unmatched = 0
-    /// Payloads in strata past those the aggregate kept apart (``ComparableStrata``).
-    public var beyondLimit = 0
-    /// Payloads in no stratum: outside the days the strata were read for (`--window overlap`).
-    public var outsideStrata = 0
-    /// The largest strata left out as unmatched, at the resolution they were left at: at most three,
-    /// most payloads first.
-    public var largest: [(values: [String], payloads: Int)] = []
-    /// The payloads left out that strata hold, merged: what a rule's statistic of them is read from.
-    public var aggregate: VersionAggregate
-
-    /// Every payload left out.
-    public var payloads: Int { unmatched + beyondLimit + outsideStrata }
-  }
-
   /// How the strata were made.
   public var stratification: Stratification
   /// The matched strata, heaviest first, then by values.
@@ -66,9 +47,14 @@ public struct MatchedStrata: Sendable {
   /// Strata the candidate held enough of and the baseline too few, or with no counterpart at all.
   public var candidateOnlyStrata = 0
   /// What of the baseline was not compared.
-  public var baselineLeftOut: LeftOut
+  public var baselineLeftOut = LeftOutPayloads()
   /// What of the candidate was not compared.
-  public var candidateLeftOut: LeftOut
+  public var candidateLeftOut = LeftOutPayloads()
+  /// The baseline's payloads left out that strata hold, merged: what a rule's statistic of them is
+  /// read from.
+  public var baselineLeftOutAggregate: VersionAggregate
+  /// The candidate's.
+  public var candidateLeftOutAggregate: VersionAggregate
 
   /// Matches the fine strata of two versions (by their values in `stratification`'s fields), and
   /// the diagnostics counted per fine stratum. `totals` are each version's payloads in all (its
@@ -102,12 +88,11 @@ public struct MatchedStrata: Sendable {
     let beyond = (comparable.baselineBeyondLimit.payloadCount, comparable.candidateBeyondLimit.payloadCount)
     baselinePayloads = max(totals?.baseline ?? 0, inStrata.0 + beyond.0)
     candidatePayloads = max(totals?.candidate ?? 0, inStrata.1 + beyond.1)
-    baselineLeftOut = LeftOut(
-      beyondLimit: beyond.0, outsideStrata: baselinePayloads - inStrata.0 - beyond.0,
-      aggregate: comparable.baselineBeyondLimit)
-    candidateLeftOut = LeftOut(
-      beyondLimit: beyond.1, outsideStrata: candidatePayloads - inStrata.1 - beyond.1,
-      aggregate: comparable.candidateBeyondLimit)
+    baselineLeftOut = LeftOutPayloads(beyondLimit: beyond.0, outsideStrata: baselinePayloads - inStrata.0 - beyond.0)
+    candidateLeftOut = LeftOutPayloads(
+      beyondLimit: beyond.1, outsideStrata: candidatePayloads - inStrata.1 - beyond.1)
+    baselineLeftOutAggregate = comparable.baselineBeyondLimit
+    candidateLeftOutAggregate = comparable.candidateBeyondLimit
     strata = []
     let k = stratification.minimumPayloads
     let fine = Set(baseline.keys).union(candidate.keys).union(baselineDiagnostics.keys).union(
@@ -137,12 +122,12 @@ public struct MatchedStrata: Sendable {
       if baselineSide {
         if itsOwn { baselineOnlyStrata += 1 }
         baselineLeftOut.unmatched += n
-        baselineLeftOut.aggregate.merge(merged(parts, side, version: baselineVersion))
+        baselineLeftOutAggregate.merge(merged(parts, side, version: baselineVersion))
         unmatched.0.append((values, n))
       } else {
         if itsOwn { candidateOnlyStrata += 1 }
         candidateLeftOut.unmatched += n
-        candidateLeftOut.aggregate.merge(merged(parts, side, version: candidateVersion))
+        candidateLeftOutAggregate.merge(merged(parts, side, version: candidateVersion))
         unmatched.1.append((values, n))
       }
     }
@@ -250,7 +235,7 @@ public struct MatchedStrata: Sendable {
 
   /// Whether more of either version was left out than ``Stratification/maximumLeftOut``.
   public var leftOutTooMuch: Bool {
-    1 - min(baselineCoverage, candidateCoverage) > stratification.maximumLeftOut
+    stratification.leavesOutTooMuch(baselineCoverage: baselineCoverage, candidateCoverage: candidateCoverage)
   }
 
   /// The baseline's payloads in matched strata.

@@ -31,6 +31,11 @@ extension RegressionEvaluator {
       pc != nil
     else { return (result, nil) }
     let lowerIsBetter = rule.polarity == .lowerIsBetter
+    if Self.isStability(rule) {
+      let parts = strata.strata.map { (Self.rates(rule, $0.baseline), Self.rates(rule, $0.candidate)) }
+      let tested = Self.testStability(rule, parts, into: &result)
+      return (result, tested)
+    }
     if rule.metric.kind == .rate {
       let parts = strata.strata.map {
         (weight: $0.weight, baseline: Self.rates(rule, $0.baseline), candidate: Self.rates(rule, $0.candidate))
@@ -118,19 +123,19 @@ extension RegressionEvaluator {
       baselineCoverage: strata.baselineCoverage, candidateCoverage: strata.candidateCoverage,
       pooledBaseline: pooled.0, pooledCandidate: pooled.1, shifts: strata.shifts,
       coverageTooLow: min(strata.baselineCoverage, strata.candidateCoverage) < strata.stratification.minimumCoverage,
-      leftOutTooMuch: strata.leftOutTooMuch, maximumLeftOut: strata.stratification.maximumLeftOut)
+      maximumLeftOut: strata.stratification.maximumLeftOut)
   }
 
   /// Each version's statistics over its payloads left out of `strata` (those strata hold), for the
   /// rules of a pair; nil for a version of which less than ``RuleMatching/leftOutShown`` was left out.
   func leftOutStatistics(_ strata: MatchedStrata, rules: [RegressionRule]?) -> (PooledStatistics?, PooledStatistics?) {
-    func side(_ leftOut: MatchedStrata.LeftOut, coverage: Double) -> PooledStatistics? {
-      guard 1 - coverage >= RuleMatching.leftOutShown, leftOut.aggregate.payloadCount > 0 else { return nil }
-      return statistics(leftOut.aggregate, rules: rules)
+    func side(_ leftOut: VersionAggregate, coverage: Double) -> PooledStatistics? {
+      guard 1 - coverage >= RuleMatching.leftOutShown, leftOut.payloadCount > 0 else { return nil }
+      return statistics(leftOut, rules: rules)
     }
     return (
-      side(strata.baselineLeftOut, coverage: strata.baselineCoverage),
-      side(strata.candidateLeftOut, coverage: strata.candidateCoverage)
+      side(strata.baselineLeftOutAggregate, coverage: strata.baselineCoverage),
+      side(strata.candidateLeftOutAggregate, coverage: strata.candidateCoverage)
     )
   }
 

@@ -160,7 +160,9 @@ public struct RegressionEvaluator: Sendable {
     }
     if b.count >= rule.minPayloads, c.count >= rule.minPayloads, let pb, pc != nil {
       let lowerIsBetter = rule.polarity == .lowerIsBetter
-      if rule.metric.kind == .rate {
+      if Self.isStability(rule) {
+        tested = Self.testStability(rule, [(Self.rates(rule, baseline), Self.rates(rule, candidate))], into: &result)
+      } else if rule.metric.kind == .rate {
         if let test = try? PooledRateTest(
           baseline: Self.rates(rule, baseline), candidate: Self.rates(rule, candidate))
         {

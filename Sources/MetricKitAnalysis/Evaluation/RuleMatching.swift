@@ -21,9 +21,6 @@ public struct RuleMatching: Sendable {
   /// Whether too little of either version was matched to decide (below
   /// ``Stratification/minimumCoverage``).
   public var coverageTooLow = false
-  /// Whether more of either version was left out than ``Stratification/maximumLeftOut``: an
-  /// `unchanged` or `improvement` becomes `inconclusive`.
-  public var leftOutTooMuch = false
   /// ``Stratification/maximumLeftOut``.
   public var maximumLeftOut = Stratification.default.maximumLeftOut
   /// The rule's statistic over the baseline's payloads left out (those strata hold), when at least
@@ -31,6 +28,12 @@ public struct RuleMatching: Sendable {
   public var leftOutBaseline: Double?
   /// The candidate's.
   public var leftOutCandidate: Double?
+
+  /// Whether more of either version was left out than ``maximumLeftOut``: an `unchanged` or
+  /// `improvement` becomes `inconclusive`.
+  public var leftOutTooMuch: Bool {
+    Stratification.leavesOutTooMuch(baselineCoverage, candidateCoverage, maximumLeftOut: maximumLeftOut)
+  }
 
   /// The share of a version left out past which its left-out payloads' statistic is computed.
   public static let leftOutShown = 0.1

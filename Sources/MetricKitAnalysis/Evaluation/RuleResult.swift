@@ -23,8 +23,14 @@ public struct RuleResult: Sendable {
   public var rateTest: PooledRateTest?
   /// Within strata: van Elteren's test of a per-payload rule (in place of ``test``).
   public var stratifiedTest: VanElterenTest?
-  /// Within strata: the Mantel–Haenszel test of a diagnostic rate.
+  /// The Mantel–Haenszel test of a diagnostic rate within strata, or of a termination rate (within
+  /// strata, or pooled as one stratum).
   public var stratifiedRateTest: MantelHaenszelRateTest?
+  /// The Cochran–Mantel–Haenszel test of crash-free device-days (within strata, or pooled as one).
+  public var shareTest: MantelHaenszelShareTest?
+  /// The dispersion of a termination rate's events over device-days its test's variance was
+  /// inflated by (1 for Poisson counts); nil for other rules.
+  public var dispersion: Double?
   /// What matching did, when the versions were compared within strata; nil when pooled.
   public var matching: RuleMatching?
   /// The one-sided p-value that the candidate is worse, whichever test gave it.
@@ -78,9 +84,13 @@ public struct RuleResult: Sendable {
   }
 
   /// The test that gave ``pValue``: `mann-whitney`, `pooled-rate` or `poisson-exact`, or within
-  /// strata `van-elteren`, `standardized-rate` or `mantel-haenszel`; nil when none ran.
+  /// strata `van-elteren`, `standardized-rate` or `mantel-haenszel`; for stability rates
+  /// `mantel-haenszel` (terminations) or `cochran-mantel-haenszel` (crash-free device-days), pooled or
+  /// within strata; nil when none ran.
   public var testName: String? {
     guard pValue != nil else { return nil }
+    if shareTest != nil { return "cochran-mantel-haenszel" }
+    if rule.metric.kind == .rate, stratifiedRateTest != nil { return "mantel-haenszel" }
     if matching != nil {
       if rule.metric.kind == .diagnostic { return "mantel-haenszel" }
       return rateTest != nil ? "standardized-rate" : "van-elteren"

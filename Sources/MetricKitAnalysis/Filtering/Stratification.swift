@@ -20,6 +20,18 @@ public struct Stratification: Sendable, Hashable, CustomStringConvertible {
   /// version, and such a rule is `inconclusive` (a regression in what was compared stays one).
   public var maximumLeftOut = 0.5
 
+  /// Whether a comparison that covered these shares of each version's payloads left out more of
+  /// either than ``maximumLeftOut``.
+  public func leavesOutTooMuch(baselineCoverage: Double, candidateCoverage: Double) -> Bool {
+    Self.leavesOutTooMuch(baselineCoverage, candidateCoverage, maximumLeftOut: maximumLeftOut)
+  }
+
+  /// Whether coverages leave out more of either version than `maximumLeftOut`.
+  static func leavesOutTooMuch(_ baselineCoverage: Double, _ candidateCoverage: Double, maximumLeftOut: Double) -> Bool
+  {
+    1 - min(baselineCoverage, candidateCoverage) > maximumLeftOut
+  }
+
   /// The label of a dimension coarsened away (any value).
   public static let any = "*"
 

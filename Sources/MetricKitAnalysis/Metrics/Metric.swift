@@ -23,6 +23,9 @@ public struct Metric: Sendable {
   public let polarity: Polarity
   /// What it measures, where its identifier does not say (the rates): monitoring systems' help text.
   public let definition: String?
+  /// What a rate's numerators are (amounts, events, event-free days): its interval and test; nil for
+  /// a metric of another kind.
+  public let counting: RateCounting?
   /// How a payload's value is read from the model.
   let reading: Reading
 
@@ -42,7 +45,7 @@ public struct Metric: Sendable {
 
   init(
     _ id: MetricID, kind: MetricKind, unit: MetricUnit, title: String? = nil, exportName: ExportName? = nil,
-    polarity: Polarity = .lowerIsBetter, definition: String? = nil, reading: Reading
+    polarity: Polarity = .lowerIsBetter, definition: String? = nil, counting: RateCounting? = nil, reading: Reading
   ) {
     self.id = id
     self.kind = kind
@@ -51,6 +54,7 @@ public struct Metric: Sendable {
     self.exportName = exportName ?? ExportName(derivedFrom: id.rawValue)
     self.polarity = polarity
     self.definition = definition
+    self.counting = kind == .rate ? counting ?? .amount : nil
     self.reading = reading
   }
 

@@ -97,34 +97,74 @@ public enum MetricCatalog {
     },
   ]
 
-  /// The pooled rates: Σ numerators ÷ Σ denominators over payloads.
-  public static let rates: [Metric] = [
-    // Seconds of hang per hour of foreground time, as Xcode Organizer shows it.
-    .rate(
-      .hangRate, .secondsPerHour, title: "Hang rate",
-      exportName: ExportName(section: "app_responsiveness", field: "hang_rate"),
-      definition: "hang time over foreground time, pooled over payloads"
-    ) { payload, estimator in
-      guard let foregroundSeconds = payload.applicationTimeMetrics?.cumulativeForegroundTime?.value else {
-        return nil
-      }
-      let hangMilliseconds =
-        payload.applicationResponsivenessMetrics?.histogrammedApplicationHangTime?.buckets.total(estimator: estimator)
-        ?? 0
-      return (hangMilliseconds / 1000, foregroundSeconds / 3600)
-    },
-    // Milliseconds of scroll hitch per second, weighted by foreground time.
-    .rate(
-      .scrollHitchRate, .millisecondsPerSecond, title: "Scroll hitch rate",
-      exportName: ExportName(section: "animation", field: "scroll_hitch_rate"),
-      definition: "scroll hitch time over scroll time, weighted by foreground time"
-    ) { payload, _ in
-      guard let foregroundSeconds = payload.applicationTimeMetrics?.cumulativeForegroundTime?.value,
-        let ratio = payload.animationMetrics?.scrollHitchTimeRatio?.value
-      else { return nil }
-      return (ratio * foregroundSeconds, foregroundSeconds)
-    },
-  ]
+  /// The stability rates, the numbers a release is first asked about: crash-free device-days,
+  /// crash-class terminations per 1,000 foreground hours (and per 1,000 background hours), then each
+  /// kind's rate. A payload is one device-day; one without exit metrics counts in none of them.
+  public static let stability: [Metric] =
+    [
+      Metric(
+        .crashFreeDeviceDays, kind: .rate, unit: .percent, title: "Crash-free device-days",
+        exportName: ExportName(section: "stability", field: "crash_free"), polarity: .higherIsBetter,
+        definition: "the share of device-days without a crash-class foreground termination",
+        counting: .eventFreeDays,
+        reading: .rate { payload, _ in
+          guard let exits = payload.applicationExitMetrics else { return nil }
+          return (crashClassTerminations(exits.foregroundExitData, TerminationKind.foreground) == 0 ? 100 : 0, 1)
+        }),
+      terminations(
+        .terminationRate, title: "Termination rate", field: "termination_rate",
+        definition: "crash-class foreground terminations per 1,000 foreground hours", kinds: TerminationKind.foreground,
+        background: false),
+      terminations(
+        .backgroundTerminationRate, title: "Background termination rate", field: "background_termination_rate",
+        definition: "the app's crash-class background terminations per 1,000 background hours",
+        kinds: TerminationKind.background.filter { !$0.isSystemReclaim }, background: true),
+    ]
+    + TerminationKind.foreground.map { kind in
+      terminations(
+        .terminationRate(kind), title: "Termination rate (\(kind.words))",
+        field: "termination_rate_\(ExportName.snake(kind.rawValue))",
+        definition: "foreground \(kind.words) terminations per 1,000 foreground hours", kinds: [kind],
+        background: false)
+    }
+    + TerminationKind.background.map { kind in
+      terminations(
+        .backgroundTerminationRate(kind), title: "Background termination rate (\(kind.words))",
+        field: "background_termination_rate_\(ExportName.snake(kind.rawValue))",
+        definition: "background \(kind.words) terminations per 1,000 background hours"
+          + (kind.isSystemReclaim ? " (the system's reclaims, not the app's crashes)" : ""), kinds: [kind],
+        background: true)
+    }
+
+  /// The pooled rates: Σ numerators ÷ Σ denominators over payloads, the stability rates first.
+  public static let rates: [Metric] =
+    stability + [
+      // Seconds of hang per hour of foreground time, as Xcode Organizer shows it.
+      .rate(
+        .hangRate, .secondsPerHour, title: "Hang rate",
+        exportName: ExportName(section: "app_responsiveness", field: "hang_rate"),
+        definition: "hang time over foreground time, pooled over payloads"
+      ) { payload, estimator in
+        guard let foregroundSeconds = payload.applicationTimeMetrics?.cumulativeForegroundTime?.value else {
+          return nil
+        }
+        let hangMilliseconds =
+          payload.applicationResponsivenessMetrics?.histogrammedApplicationHangTime?.buckets.total(estimator: estimator)
+          ?? 0
+        return (hangMilliseconds / 1000, foregroundSeconds / 3600)
+      },
+      // Milliseconds of scroll hitch per second, weighted by foreground time.
+      .rate(
+        .scrollHitchRate, .millisecondsPerSecond, title: "Scroll hitch rate",
+        exportName: ExportName(section: "animation", field: "scroll_hitch_rate"),
+        definition: "scroll hitch time over scroll time, weighted by foreground time"
+      ) { payload, _ in
+        guard let foregroundSeconds = payload.applicationTimeMetrics?.cumulativeForegroundTime?.value,
+          let ratio = payload.animationMetrics?.scrollHitchTimeRatio?.value
+        else { return nil }
+        return (ratio * foregroundSeconds, foregroundSeconds)
+      },
+    ]
 
   /// Every fixed metric, in report order: histograms, scalars and counters, rates.
   public static let fixed: [Metric] = histograms + scalars + rates
@@ -162,6 +202,28 @@ public enum MetricCatalog {
     uniqueKeysWithValues: scalars.enumerated().map { ($1.id, $0) })
   /// Positions in `rates`, for the aggregates' storage.
   static let rateIndex: [MetricID: Int] = Dictionary(uniqueKeysWithValues: rates.enumerated().map { ($1.id, $0) })
+
+  /// A rate of terminations of `kinds` per 1,000 hours of foreground (or background) time.
+  private static func terminations(
+    _ id: MetricID, title: String, field: String, definition: String, kinds: [TerminationKind], background: Bool
+  ) -> Metric {
+    let indices = kinds.map(\.exitCounterIndex)
+    return Metric(
+      id, kind: .rate, unit: .perThousandHours, title: title,
+      exportName: ExportName(section: "stability", field: field), definition: definition, counting: .events,
+      reading: .rate { payload, _ in
+        guard let exits = payload.applicationExitMetrics, let times = payload.applicationTimeMetrics,
+          let seconds = (background ? times.cumulativeBackgroundTime : times.cumulativeForegroundTime)?.value
+        else { return nil }
+        let counts = background ? exits.backgroundExitData : exits.foregroundExitData
+        return (Double(indices.reduce(0) { $0 + counts.count(at: $1) }), seconds / 3_600_000)
+      })
+  }
+
+  /// The crash-class terminations among `counts`.
+  private static func crashClassTerminations(_ counts: ExitCounts, _ kinds: [TerminationKind]) -> Int {
+    kinds.reduce(0) { $0 + counts.count(at: $1.exitCounterIndex) }
+  }
 
   /// An exit counter of the foreground (`applicationExitMetrics.foregroundExitData.<key>`).
   private static func foregroundExits(_ id: MetricID, title: String? = nil) -> Metric {

@@ -114,6 +114,26 @@ public struct MetricID: Hashable, Sendable, CustomStringConvertible {
 
   /// `metalFrameRate`: frames per second over the day's Metal layers (MetricKit 27).
   public static let metalFrameRate = MetricID(catalog: "metalFrameRate")
+  /// `crashFreeDeviceDays`: the share of device-days (metric payloads) without a crash-class
+  /// foreground termination, in percent.
+  public static let crashFreeDeviceDays = MetricID(catalog: "crashFreeDeviceDays")
+  /// `terminationRate`: crash-class foreground terminations per 1,000 foreground hours.
+  public static let terminationRate = MetricID(catalog: "terminationRate")
+  /// `terminationRate.background`: the app's crash-class background terminations per 1,000
+  /// background hours (the system's reclaims left out).
+  public static let backgroundTerminationRate = MetricID(catalog: "terminationRate.background")
+
+  /// `terminationRate.<kind>`: foreground terminations of one kind per 1,000 foreground hours.
+  public static func terminationRate(_ kind: TerminationKind) -> MetricID {
+    MetricID(catalog: "terminationRate.\(kind.rawValue)")
+  }
+
+  /// `terminationRate.background.<kind>`: background terminations of one kind per 1,000 background
+  /// hours.
+  public static func backgroundTerminationRate(_ kind: TerminationKind) -> MetricID {
+    MetricID(catalog: "terminationRate.background.\(kind.rawValue)")
+  }
+
   /// `hangRate`: seconds of hang per hour of foreground time.
   public static let hangRate = MetricID(catalog: "hangRate")
   /// `scrollHitchRate`: ms of scroll hitch per s, weighted by foreground time.

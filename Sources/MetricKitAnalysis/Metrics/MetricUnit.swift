@@ -29,6 +29,10 @@ public enum MetricUnit: String, Sendable, Hashable, CaseIterable, CustomStringCo
   case count
   /// Diagnostics per 1,000 payloads.
   case perThousandPayloads = "per 1000 payloads"
+  /// Terminations per 1,000 hours of foreground (or background) time.
+  case perThousandHours = "per 1000 h"
+  /// A share in percent: crash-free device-days.
+  case percent = "%"
 
   /// The symbol written in output: `ms`, `MB`, `s/h`.
   public var symbol: String { rawValue }
@@ -48,7 +52,7 @@ public enum MetricUnit: String, Sendable, Hashable, CaseIterable, CustomStringCo
     case .millisecondsPerSecond: UnitTimeRatio.millisecondsPerSecond
     case .secondsPerHour: UnitTimeRatio.secondsPerHour
     case .framesPerSecond: UnitFrequency.hertz
-    case .count, .perThousandPayloads: nil
+    case .count, .perThousandPayloads, .perThousandHours, .percent: nil
     }
   }
 
@@ -74,7 +78,8 @@ public enum MetricUnit: String, Sendable, Hashable, CaseIterable, CustomStringCo
     case .secondsPerHour: ("ratio", 1, 3600)
     case .bars: ("bars", 1, 1)
     case .framesPerSecond: ("hertz", 1, 1)
-    case .instructions, .averagePixelLuminance, .count, .perThousandPayloads: (nil, 1, 1)
+    case .percent: ("ratio", 1, 100)
+    case .instructions, .averagePixelLuminance, .count, .perThousandPayloads, .perThousandHours: (nil, 1, 1)
     }
   }
 }

@@ -316,7 +316,7 @@ public enum ComparisonRenderer {
   }
 
   /// What of one version matching left out, by reason, with its largest unmatched strata.
-  private static func leftOutJSON(_ leftOut: ComparisonMatching.LeftOut) -> JSONWriter.Value {
+  private static func leftOutJSON(_ leftOut: LeftOutPayloads) -> JSONWriter.Value {
     .object([
       ("payloads", .integer(Int128(leftOut.payloads))), ("unmatched", .integer(Int128(leftOut.unmatched))),
       ("beyondLimit", .integer(Int128(leftOut.beyondLimit))),
@@ -393,13 +393,16 @@ public enum ComparisonRenderer {
       ("qValueImprovement", optional(r.improvementQValue)),
       ("q", optional(r.decidingQValue)),
       ("u", optional(r.test?.u)),
-      ("z", optional(r.test?.z ?? r.stratifiedTest?.z ?? r.stratifiedRateTest?.z)),
+      ("z", optional(r.test?.z ?? r.stratifiedTest?.z ?? r.stratifiedRateTest?.z ?? r.shareTest?.z)),
+    ]
+    if let dispersion = r.dispersion { members.append(("dispersion", .number(dispersion))) }
+    members += [
       (
         "payloads",
         .object([
           ("baseline", .integer(Int128(r.baselinePayloads))), ("candidate", .integer(Int128(r.candidatePayloads))),
         ])
-      ),
+      )
     ]
     if r.baselineBounds != nil || r.candidateBounds != nil {
       func bounds(_ b: ClosedRange<Double>?) -> JSONWriter.Value {

@@ -54,10 +54,17 @@ public enum SummaryJSONRenderer {
       for (p, value) in s.percentiles { members.append((p.label, .number(value))) }
       return .object(members)
     case .rate(let r):
-      return .object([
+      var members: [(String, JSONWriter.Value)] = [
         ("metric", .string(r.metric.rawValue)), ("unit", .string(r.unit.symbol)), ("value", .number(r.value)),
         ("payloads", .integer(Int128(r.payloads))),
-      ])
+      ]
+      if let e = r.estimate {
+        members += [
+          ("interval", .array([.number(e.interval.lowerBound), .number(e.interval.upperBound)])),
+          ("events", .number(e.events)), ("exposure", .number(e.exposure)), ("dispersion", .number(e.dispersion)),
+        ]
+      }
+      return .object(members)
     }
   }
 }

@@ -156,7 +156,7 @@ public enum VerdictReason {
   /// the candidate's payloads, CPU time mean 2.10 s there against 410 ms compared`; nil otherwise.
   public static func leftOut(_ result: RuleResult) -> String? {
     guard let matching = result.matching else { return nil }
-    let unit = result.rule.unit == "count" ? "" : " \(result.rule.unit)"
+    let suffix = unit(result.rule)
     let sides: [(String, Double?, Double, Double?)] = [
       ("baseline", matching.leftOutBaseline, matching.baselineCoverage, result.baseline),
       ("candidate", matching.leftOutCandidate, matching.candidateCoverage, result.candidate),
@@ -165,8 +165,8 @@ public enum VerdictReason {
       guard let leftOut else { return nil }
       var text = String(
         format: "%.0f%% of the %@'s payloads, %@ %@ %@%@ there", (1 - coverage) * 100, side,
-        result.rule.metric.description, result.rule.statistic.description, NumberFormatting.text(leftOut), unit)
-      if let compared { text += " against \(NumberFormatting.text(compared))\(unit) compared" }
+        result.rule.metric.description, result.rule.statistic.description, NumberFormatting.text(leftOut), suffix)
+      if let compared { text += " against \(NumberFormatting.text(compared))\(suffix) compared" }
       return text
     }
     return parts.isEmpty ? nil : "not compared: " + parts.joined(separator: "; ")

@@ -21,37 +21,18 @@ public struct ComparisonMatching: Sendable {
   public var candidateOnlyStrata: Int
   /// The strata whose share moved most between the versions.
   public var shifts: [MixShift]
-  /// What of the baseline was left out, and why (its merged payloads dropped: the rules' results
-  /// carry their statistics).
-  public var baselineLeftOut: LeftOut
+  /// What of the baseline was left out, and why (the rules' results carry the statistics of those
+  /// payloads).
+  public var baselineLeftOut: LeftOutPayloads
   /// The candidate's.
-  public var candidateLeftOut: LeftOut
+  public var candidateLeftOut: LeftOutPayloads
   /// Whether the one stratum matched is the sparse strata's, compared as one sample.
   public var isPooled: Bool
-  /// Whether more of either version was left out than ``Stratification/maximumLeftOut``.
-  public var leftOutTooMuch: Bool
   /// ``Stratification/maximumLeftOut``.
   public var maximumLeftOut: Double
-
-  /// What of one version a matched comparison left out (``MatchedStrata/LeftOut`` without its payloads).
-  public struct LeftOut: Sendable {
-    /// Payloads in strata the other version lacks or hardly holds.
-    public var unmatched: Int
-    /// Payloads past the strata kept apart a version.
-    public var beyondLimit: Int
-    /// Payloads in no stratum (outside the window).
-    public var outsideStrata: Int
-    /// The largest unmatched strata.
-    public var largest: [(values: [String], payloads: Int)]
-    /// Every payload left out.
-    public var payloads: Int { unmatched + beyondLimit + outsideStrata }
-
-    init(_ leftOut: MatchedStrata.LeftOut) {
-      unmatched = leftOut.unmatched
-      beyondLimit = leftOut.beyondLimit
-      outsideStrata = leftOut.outsideStrata
-      largest = leftOut.largest
-    }
+  /// Whether more of either version was left out than ``maximumLeftOut``.
+  public var leftOutTooMuch: Bool {
+    Stratification.leavesOutTooMuch(baselineCoverage, candidateCoverage, maximumLeftOut: maximumLeftOut)
   }
 
   /// The summary of matched strata.
@@ -66,10 +47,9 @@ public struct ComparisonMatching: Sendable {
     baselineOnlyStrata = matched.baselineOnlyStrata
     candidateOnlyStrata = matched.candidateOnlyStrata
     shifts = matched.shifts
-    baselineLeftOut = LeftOut(matched.baselineLeftOut)
-    candidateLeftOut = LeftOut(matched.candidateLeftOut)
+    baselineLeftOut = matched.baselineLeftOut
+    candidateLeftOut = matched.candidateLeftOut
     isPooled = matched.isPooled
-    leftOutTooMuch = matched.leftOutTooMuch
     maximumLeftOut = matched.stratification.maximumLeftOut
     baselineCoverage = matched.baselineCoverage
     candidateCoverage = matched.candidateCoverage

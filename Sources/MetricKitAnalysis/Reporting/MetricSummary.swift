@@ -79,4 +79,6 @@ public struct RateSummary: Sendable, Hashable {
   public var value: Double
   /// Payloads that contributed.
   public var payloads: Int
+  /// For a stability rate: its 95% interval, events and exposure; nil for a rate of amounts.
+  public var estimate: RateEstimate?
 }

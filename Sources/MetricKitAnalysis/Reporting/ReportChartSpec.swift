@@ -35,7 +35,7 @@ public struct ReportChartSpec: Sendable, Hashable {
   }
 
   /// The charts drawn without `--metric`: launch p50 and p90, resume p90, hang rate, hang time p90,
-  /// peak memory p90, scroll hitch rate, abnormal exits per payload.
+  /// peak memory p90, scroll hitch rate, crash-free device-days and the termination rate.
   public static let defaults: [ReportChartSpec] = [
     .init(metric: .histogrammedTimeToFirstDraw, statistic: .percentile(Percentile(50)!)),
     .init(metric: .histogrammedTimeToFirstDraw, statistic: .percentile(Percentile(90)!)),
@@ -44,7 +44,8 @@ public struct ReportChartSpec: Sendable, Hashable {
     .init(metric: .histogrammedApplicationHangTime, statistic: .percentile(Percentile(90)!)),
     .init(metric: .peakMemoryUsage, statistic: .percentile(Percentile(90)!)),
     .init(metric: .scrollHitchRate),
-    .init(metric: .foregroundAbnormalExitCount, statistic: .mean),
+    .init(metric: .crashFreeDeviceDays),
+    .init(metric: .terminationRate),
   ]
 
   /// A title a reader understands: `Launch time (first draw) p90`, `Hang rate`.

@@ -11,6 +11,9 @@ public struct SummaryOptions: Sendable, Hashable {
   /// With grouping (`--by`), the groups kept per version, most payloads first; the others are merged
   /// into one `(other)` group.
   public var top = 10
+  /// Whether the text and Markdown tables list the exit counters' per-payload statistics (mostly
+  /// zeros: the termination rates say what they mean); JSON and CSV always do.
+  public var exitCounters = false
 
   /// Creates the default options.
   public init() {}
@@ -137,7 +140,16 @@ public struct VersionSummary: Sendable {
     }
     for rate in MetricCatalog.rates {
       guard let sample = aggregate.rate(rate.id), let value = sample.pooledRate else { continue }
-      metrics.append(.rate(RateSummary(metric: rate.id, unit: rate.unit, value: value, payloads: sample.count)))
+      var estimate: RateEstimate?
+      if let counting = rate.counting, counting != .amount {
+        do {
+          estimate = try RateEstimate(sample, counting: counting)
+        } catch {
+          omissions.append("\(aggregate.version) \(rate.id) interval: \(error)")
+        }
+      }
+      metrics.append(
+        .rate(RateSummary(metric: rate.id, unit: rate.unit, value: value, payloads: sample.count, estimate: estimate)))
     }
     self.metrics = metrics
   }

@@ -69,9 +69,11 @@ public struct RuleSet: Sendable, Hashable {
         unchecked: .cumulativeLogicalWrites, statistic: .percentile(Percentile(90)!), maxIncrease: 0.20,
         severity: .warning),
       RegressionRule(unchecked: .scrollHitchRate, statistic: .rate, maxIncrease: 0.10, severity: .warning),
-      RegressionRule(
-        unchecked: .foregroundAbnormalExitCount, statistic: .mean,
-        maxIncrease: 0.25, maxIncreaseAbsolute: 0.01),
+      // Stability: crash-class terminations per 1,000 foreground hours (a rise past 10% and 0.1 per
+      // 1,000 hours: one more crash in 10,000 hours of use), and crash-free device-days (a fall of
+      // 0.1 percentage point).
+      RegressionRule(unchecked: .terminationRate, statistic: .rate, maxIncrease: 0.10, maxIncreaseAbsolute: 0.1),
+      RegressionRule(unchecked: .crashFreeDeviceDays, statistic: .rate, maxIncreaseAbsolute: 0.1),
       RegressionRule(unchecked: .diagnostics(.crash), statistic: .rate, maxIncrease: 0.10),
       RegressionRule(unchecked: .diagnostics(.crash), statistic: .newSignature, minCount: 3),
       RegressionRule(unchecked: .diagnostics(.hang), statistic: .rate, maxIncrease: 0.25, severity: .warning),

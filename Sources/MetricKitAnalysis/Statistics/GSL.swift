@@ -123,4 +123,11 @@ enum GSL {
     try check(mr_beta_quantile(p, a, b, &q), "argument")
     return q
   }
+
+  /// The chi-square quantile at p in [0, 1], nu degrees of freedom.
+  static func chiSquareQuantile(_ p: Double, degreesOfFreedom nu: Double) throws(StatisticsError) -> Double {
+    var q = 0.0
+    try check(mr_chisq_quantile(p, nu, &q), "argument")
+    return q
+  }
 }

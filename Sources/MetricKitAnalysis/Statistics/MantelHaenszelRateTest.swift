@@ -8,6 +8,9 @@ import Foundation
 /// change, so Z = (Σ x꜀ − Σ x p) ÷ √(Σ x p (1 − p)), one-sided normal p-values from
 /// `gsl_cdf_ugaussian_Q`. The 95% interval of RR − 1 uses the variance of log RR of Greenland and
 /// Robins (1985) for person-time data: Σ (T_b T꜀ x ÷ T²) ÷ (Σ x꜀ T_b ÷ T · Σ x_b T꜀ ÷ T).
+///
+/// Events that cluster (terminations by device-day) vary more than Poisson's: with a `dispersion`
+/// φ > 1 (``EventDispersion``), both variances are taken φ times, the quasi-Poisson correction.
 public struct MantelHaenszelRateTest: Sendable, Hashable {
   /// The common rate ratio, candidate over baseline; nil when no baseline event weighs in.
   public var ratio: Double?
@@ -22,9 +25,12 @@ public struct MantelHaenszelRateTest: Sendable, Hashable {
   public var changeInterval: ClosedRange<Double>?
 
   /// Compares the strata's (baseline, candidate) events and exposures; at least one event overall.
+  /// `dispersion` (at least 1) scales the variances.
   public init(
-    strata: [(baselineEvents: Int, baselineExposure: Double, candidateEvents: Int, candidateExposure: Double)]
+    strata: [(baselineEvents: Int, baselineExposure: Double, candidateEvents: Int, candidateExposure: Double)],
+    dispersion: Double = 1
   ) throws(StatisticsError) {
+    guard dispersion >= 1, dispersion.isFinite else { throw .invalidInput("dispersion \(dispersion)") }
     var (observed, expected, variance) = (0.0, 0.0, 0.0)
     var (r, s, greenland) = (0.0, 0.0, 0.0)
     for stratum in strata {
@@ -44,6 +50,8 @@ public struct MantelHaenszelRateTest: Sendable, Hashable {
       greenland += tb * tc * x / (t * t)
     }
     guard variance > 0 else { throw .empty }
+    variance *= dispersion
+    greenland *= dispersion
     z = (observed - expected) / variance.squareRoot()
     pHigher = try GSL.standardNormalUpperTail(z)
     pLower = try GSL.standardNormalUpperTail(-z)

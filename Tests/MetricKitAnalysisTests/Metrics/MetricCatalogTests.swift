@@ -16,8 +16,10 @@ struct MetricCatalogTests {
       let parsed = try MetricID(metric.id.rawValue)
       #expect(parsed == metric.id && parsed.metric.kind == metric.kind && parsed.metric.unit == metric.unit)
       #expect(!metric.title.isEmpty)
-      // The unit is a measurement's unit exactly when the metric is not a plain count.
-      #expect((metric.unit.dimension == nil) == (metric.kind == .counter), "\(metric.id)")
+      // The unit is a measurement's unit exactly when the metric is not a plain count: a counter, or a
+      // stability rate (terminations per 1,000 hours, a share of device-days).
+      let counts = metric.kind == .counter || (metric.counting != nil && metric.counting != .amount)
+      #expect((metric.unit.dimension == nil) == counts, "\(metric.id)")
       switch (metric.kind, metric.reading) {
       case (.histogram, .histogram), (.scalar, .value), (.counter, .value), (.rate, .rate): break
       default: Issue.record("\(metric.id): its reading does not match its kind")
