@@ -40,6 +40,13 @@ struct Report: ParsableCommand {
 
   @OptionGroup var organizer: OrganizerOptions
 
+  @Option(
+    name: .customLong("stability-band"),
+    help: ArgumentHelp(
+      "Where a stability number needs attention and where it is bad (repeatable): crashFreeDeviceDays=99.5:98.91 "
+        + "(the default), terminationRate=20:40.", valueName: "metric=warning:bad"))
+  var stabilityBands: [String] = []
+
   @Option(name: [.customShort("o"), .long], help: "Write the page to this file instead of standard output.")
   var output: String?
 
@@ -52,6 +59,9 @@ struct Report: ParsableCommand {
       throw ValidationError("Give both --baseline and --candidate for the gate section, or neither.")
     }
     if gate.rules != nil && baseline == nil { throw ValidationError("--rules needs --baseline and --candidate.") }
+    for band in stabilityBands {
+      do { _ = try StabilityBand(argument: band) } catch { throw ValidationError("--stability-band: \(error)") }
+    }
     let bad = metrics.filter { ReportChartSpec(parsing: $0) == nil }
     if !bad.isEmpty {
       throw ValidationError(
@@ -70,6 +80,7 @@ struct Report: ParsableCommand {
     options.interpolation = histogram.interpolation
     options.top = breakdown.top
     options.threads = input.threads
+    options.stabilityBands += try stabilityBands.map(StabilityBand.init(argument:))
 
     let evaluator = try baseline.map { _ in gate.evaluator(try gate.ruleSet(), histogram: histogram) }
     // Rules on one group (`where:`) are evaluated on a page grouped by their key (`--by`), as compare does.

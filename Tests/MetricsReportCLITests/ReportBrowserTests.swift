@@ -63,8 +63,8 @@ struct ReportBrowserTests {
       defer { session.close() }
       try session.open(page)
       #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
-      #expect(try session.evaluate("document.querySelectorAll('[data-chart]').length") as? Int == 9)
-      #expect(try session.evaluate("document.querySelectorAll('figure[data-x0] svg.plot').length") as? Int == 9)
+      #expect(try session.evaluate("document.querySelectorAll('[data-chart]').length") as? Int == 10)
+      #expect(try session.evaluate("document.querySelectorAll('figure[data-x0] svg.plot').length") as? Int == 10)
       let readyMS = try session.evaluate("Number(document.documentElement.dataset.reportReadyMs)") as? Double ?? .nan
       print("report page (Samples/dump): interactive \(readyMS) ms after navigation start")
 
@@ -134,7 +134,7 @@ struct ReportBrowserTests {
         try session.evaluate(
           "[...document.querySelectorAll('figure[data-x0]')].map(f => window.metricsReport.readout(f.id))")
         as? [String] ?? []
-      #expect(readouts.count == 9)
+      #expect(readouts.count == 10)
       // The page is weekly: the readout names the week.
       #expect(readouts.allSatisfy { $0.range(of: #"^week of \d{4}-\d{2}-\d{2}"#, options: .regularExpression) != nil })
       #expect(readouts.filter { $0.contains(" n=") }.count >= 6, "\(readouts)")
@@ -446,14 +446,15 @@ struct ReportBrowserTests {
       #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
 
       // Apple's levels: one per version on the charts whose metric and statistic Apple gives (launch
-      // p50 and p90, peak memory p90, foreground exits per payload); goal bands where Apple gives them.
+      // p50 and p90, peak memory p90); goal bands where Apple gives them. Apple's exits per payload have no
+      // chart of their own: the stability rates replaced the per-payload exit chart.
       let counts =
         try session.evaluate(
           "JSON.stringify([...document.querySelectorAll('figure[data-x0]')].map(f => [f.id, f.querySelectorAll('path.apple').length, f.querySelectorAll('rect.goal').length]))"
         ) as? String ?? ""
       let perChart = try JSONSerialization.jsonObject(with: Data(counts.utf8)) as? [[Any]] ?? []
       let drawn = perChart.filter { ($0[1] as? Int ?? 0) > 0 }.map { "\($0[0]) \($0[1]) \($0[2])" }
-      #expect(drawn == ["chart-0 3 3", "chart-1 3 3", "chart-5 3 0", "chart-7 3 0"], "\(perChart)")
+      #expect(drawn == ["chart-0 3 3", "chart-1 3 3", "chart-5 3 0"], "\(perChart)")
 
       // The script draws Apple's levels and bands exactly as the static page does.
       let same =

@@ -36,7 +36,7 @@ struct ReportCommandTests {
       let html = try String(contentsOf: page, encoding: .utf8)
       let size = try FileManager.default.attributesOfItem(atPath: page.path)[.size] as? Int ?? .max
       #expect(size < 300_000, "the Samples page is \(size) bytes")
-      for section in ["overview", "adoption", "trends", "distributions", "gate"] {
+      for section in ["overview", "stability", "adoption", "trends", "distributions", "gate"] {
         #expect(html.contains("<section id=\"\(section)\">"), "no \(section) section")
       }
       #expect(!html.contains("<section id=\"diagnostics\">"))  // the samples hold no diagnostics
@@ -301,4 +301,29 @@ struct ReportCommandTests {
     }
   }
 
+  @Test func stabilitySectionReadsEveryKindAndJudgesByTheBandsGiven() throws {
+    try withTemporaryDirectory { dir in
+      try StabilityScenario(.regression).write(to: dir.appendingPathComponent("dump"), seed: 7014)
+      let page = dir.appendingPathComponent("report.html")
+      let result = try CLIRunner.run([
+        "report", dir.appendingPathComponent("dump").path, "--stability-band", "terminationRate=1:2", "-o", page.path,
+      ])
+      #expect(result.status == 0, "\(result.stderr)")
+      let html = try String(contentsOf: page, encoding: .utf8)
+      let section = try #require(
+        html.components(separatedBy: "<section id=\"stability\">").dropFirst().first?
+          .components(separatedBy: "</section>").first)
+      // The kinds are read though no chart draws them; a rate of 1 per 1000 h is bad past 2.
+      for version in [StabilityScenario.baseline, StabilityScenario.candidate] {
+        let row = try #require(section.components(separatedBy: "<tr data-version=\"\(version)\">").dropFirst().first)
+        let cells = row.prefix { $0 != "\n" }
+        #expect(cells.contains("abnormal ") && !cells.contains("<td class=\"kinds\">none"), "\(cells)")
+        #expect(cells.contains("<td class=\"rate bad\" title=\"bad\">"))
+      }
+      #expect(section.contains("termination rate needs attention above 1.00 per 1000 h, bad above 2.00 per 1000 h"))
+      let refused = try CLIRunner.run(["report", "Samples/dump", "--stability-band", "terminationRate=40:20"])
+      #expect(refused.status == 64)
+      #expect(refused.stderr.contains("the band of terminationRate has its bad threshold 20.0 on the better side"))
+    }
+  }
 }

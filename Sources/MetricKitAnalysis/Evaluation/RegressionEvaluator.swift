@@ -143,6 +143,21 @@ public struct RegressionEvaluator: Sendable {
       }
       return evaluated
     }
+    if Self.isStability(rule) {
+      var (result, tested) = evaluateValues(rule, pair, statistics, standardized: standardized)
+      result.crashEvidence = CrashEvidence(
+        result, baseline: (baseline, pair.baselineDiagnostics), candidate: (candidate, pair.candidateDiagnostics))
+      return (result, tested)
+    }
+    return evaluateValues(rule, pair, statistics, standardized: standardized)
+  }
+
+  /// A rule on a metric's values (not a diagnostic's): within strata when the pair has them.
+  private func evaluateValues(
+    _ rule: RegressionRule, _ pair: Pair, _ statistics: (PooledStatistics, PooledStatistics),
+    standardized: (PooledStatistics, PooledStatistics)?
+  ) -> (RuleResult, (worse: Double, better: Double)?) {
+    let (baseline, candidate) = (pair.baseline, pair.candidate)
     if let strata = pair.strata, let standardized {
       return evaluate(rule, strata, candidate: candidate, pooled: statistics, standardized: standardized)
     }

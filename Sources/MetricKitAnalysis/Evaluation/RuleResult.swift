@@ -41,6 +41,9 @@ public struct RuleResult: Sendable {
   public var changeInterval: ClosedRange<Double>?
   /// `newSignature` rules: the candidate's new signatures, most frequent first.
   public var newSignatures: [DiagnosticAggregate.Group] = []
+  /// For a stability rule with both versions' diagnostics: whether their crash reports moved as the
+  /// rate did, and the signatures behind the move.
+  public var crashEvidence: CrashEvidence?
   /// Its Benjamini–Hochberg q-value over every test of the run.
   public var qValue: Double?
   /// The q-value of the opposite one-sided test (the candidate is better), for improvements.

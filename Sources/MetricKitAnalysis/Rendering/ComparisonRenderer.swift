@@ -93,6 +93,7 @@ public enum ComparisonRenderer {
       parts.append(VerdictReason.text(r, alpha: report.alpha, decision: report.decision))
     }
     parts += matchingParts(r)
+    if let evidence = r.crashEvidence { parts.append(crashEvidenceText(evidence)) }
     if !r.newSignatures.isEmpty {
       parts = [
         "new in \(report.candidate): "
@@ -102,6 +103,34 @@ public enum ComparisonRenderer {
       ]
     }
     return parts.joined(separator: "; ")
+  }
+
+  /// What the crash diagnostics say of a stability rule's change: `crash reports 12.0 → 21.5 per 1000
+  /// device-days, ↑ +79.2% [+22.0, +163.1], agreeing; behind it: EXC_BAD_ACCESS … (×30, new)`.
+  static func crashEvidenceText(_ e: CrashEvidence) -> String {
+    let perThousand = { (count: Int, days: Int) in NumberFormatting.text(1000 * Double(count) / Double(days)) }
+    var text =
+      "crash reports \(perThousand(e.baselineReports, e.exposure.baseline)) → "
+      + "\(perThousand(e.candidateReports, e.exposure.candidate)) per 1000 device-days"
+    if let change = e.change {
+      text += String(format: ", %@ %+.1f%%", change > 0 ? "↑" : change < 0 ? "↓" : "→", change * 100)
+      if let i = e.changeInterval {
+        text += String(format: " [%+.1f, %+.1f]", i.lowerBound * 100, i.upperBound * 100)
+      }
+    }
+    switch e.agrees {
+    case true?: text += ", agreeing"
+    case false?: text += ", not agreeing with the terminations"
+    case nil: break
+    }
+    if !e.signatures.isEmpty {
+      text +=
+        "; behind it: "
+        + e.signatures.map { s in
+          "\(s.group.signature.text) (×\(s.group.count)" + (s.isNew ? ", new)" : " from \(s.baselineReports))")
+        }.joined(separator: "; ")
+    }
+    return text
   }
 
   /// Whether `r` fails `report`'s gate.
@@ -229,8 +258,8 @@ public enum ComparisonRenderer {
   static func methods(_ report: ComparisonReport) -> String {
     let tests =
       report.matching != nil
-      ? "Within strata: van Elteren's stratified Wilcoxon per payload (rates: Welch's t on the log ratio of standardized rates; diagnostic rates: Mantel–Haenszel)"
-      : "One-sided Mann–Whitney U per payload (pooled rates: Welch's t on log ratios)"
+      ? "Within strata: van Elteren's stratified Wilcoxon per payload (rates: Welch's t on the log ratio of standardized rates; diagnostic rates: Mantel–Haenszel; terminations: Mantel–Haenszel widened by their dispersion; crash-free device-days: Cochran–Mantel–Haenszel)"
+      : "One-sided Mann–Whitney U per payload (pooled rates: Welch's t on log ratios; terminations and crash-free device-days: Mantel–Haenszel's tests on one stratum)"
     return String(
       format: "%@, Benjamini–Hochberg over %d tests, alpha %.3g; changes with 95%% intervals; decision: %@", tests,
       report.results.filter { $0.pValue != nil }.count, report.alpha, report.decision.rawValue)
@@ -437,6 +466,33 @@ public enum ComparisonRenderer {
             })
         ))
     }
+    if let e = r.crashEvidence {
+      members.append(
+        (
+          "crashEvidence",
+          .object([
+            ("baselineReports", .integer(Int128(e.baselineReports))),
+            ("candidateReports", .integer(Int128(e.candidateReports))),
+            ("change", optional(e.change)),
+            (
+              "changeInterval",
+              e.changeInterval.map { .array([.number($0.lowerBound), .number($0.upperBound)]) } ?? .null
+            ),
+            ("agrees", e.agrees.map { .bool($0) } ?? .null),
+            (
+              "signatures",
+              .array(
+                e.signatures.map {
+                  .object([
+                    ("signature", .string($0.group.signature.identifier)), ("text", .string($0.group.signature.text)),
+                    ("baseline", .integer(Int128($0.baselineReports))), ("candidate", .integer(Int128($0.group.count))),
+                    ("culprit", $0.group.culprit?.json ?? .null),
+                  ])
+                })
+            ),
+          ])
+        ))
+    }
     members.append(("matching", ruleMatchingJSON(r)))
     members.append(("verdict", .string(r.verdict.rawValue)))
     members.append(("reason", .string(VerdictReason.text(r, alpha: report.alpha, decision: report.decision))))
@@ -480,8 +536,8 @@ public enum ComparisonRenderer {
     if !notes.isEmpty { out += "\n" + notes.map { "- " + TextEscaping.markdownCell($0) + "\n" }.joined() }
     out +=
       report.matching != nil
-      ? "\n<sub>Within strata: van Elteren's stratified Wilcoxon over payloads (rates: Welch's t on standardized rates; diagnostic rates: Mantel–Haenszel), "
-      : "\n<sub>One-sided Mann–Whitney U over payloads (pooled rates: Welch's t on log ratios), "
+      ? "\n<sub>Within strata: van Elteren's stratified Wilcoxon over payloads (rates: Welch's t on standardized rates; diagnostic rates and terminations: Mantel–Haenszel; crash-free device-days: Cochran–Mantel–Haenszel), "
+      : "\n<sub>One-sided Mann–Whitney U over payloads (pooled rates: Welch's t on log ratios; terminations and crash-free device-days: Mantel–Haenszel's tests on one stratum), "
     out += "Benjamini–Hochberg adjusted (α = \(report.alpha)); change [95% interval]; a regression also needs "
     out +=
       report.decision == .confident

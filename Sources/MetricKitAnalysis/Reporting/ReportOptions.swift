@@ -23,14 +23,18 @@ public struct ReportOptions: Sendable {
   public var distributionVersions: [String] = []
   /// The most signpost distributions drawn (the signposts with the most samples).
   public var signpostDistributions = 6
+  /// Where the stability section's numbers turn from good to needing attention and to bad; a band of
+  /// a metric replaces the default band of the same metric.
+  public var stabilityBands: [StabilityBand] = StabilityBand.defaults
 
   /// Creates the default options.
   public init() {}
 
   /// The metrics the page reads: the charts', every fixed histogram and the signposts (for the
-  /// distributions), and `extra` (the gate's rules).
+  /// distributions), the stability rates (for their section), and `extra` (the gate's rules).
   public func selection(adding extra: [MetricID] = []) -> MetricSelection {
-    var patterns = (charts.map(\.metric) + MetricCatalog.histograms.map(\.id) + extra).map(\.rawValue)
+    let read = charts.map(\.metric) + MetricCatalog.histograms.map(\.id) + MetricCatalog.stability.map(\.id) + extra
+    var patterns = read.map(\.rawValue)
     patterns.append(MetricID.signpostPrefix + "*")
     return MetricSelection(patterns)
   }

@@ -80,6 +80,32 @@ public struct ReportPage: Sendable {
     public var sides: [Side]
   }
 
+  /// One version's stability: crash-free device-days and termination rates with their 95% intervals.
+  public struct Stability: Sendable {
+    /// The app version.
+    public var version: String
+    /// Payloads of the version: device-days.
+    public var payloads: Int
+    /// The share of device-days without a crash-class foreground termination (nil without exit metrics).
+    public var crashFreeDeviceDays: RateEstimate?
+    /// Crash-class foreground terminations per 1,000 foreground hours.
+    public var terminationRate: RateEstimate?
+    /// The app's crash-class background terminations per 1,000 background hours.
+    public var backgroundTerminationRate: RateEstimate?
+    /// The foreground kinds that terminated the app, the most frequent first.
+    public var kinds: [(kind: TerminationKind, estimate: RateEstimate)]
+
+    /// The estimate of one of the headline rates, by its identifier.
+    public func estimate(_ metric: MetricID) -> RateEstimate? {
+      switch metric {
+      case .crashFreeDeviceDays: crashFreeDeviceDays
+      case .terminationRate: terminationRate
+      case .backgroundTerminationRate: backgroundTerminationRate
+      default: kinds.first { MetricID.terminationRate($0.kind) == metric }?.estimate
+      }
+    }
+  }
+
   /// The interval of the time axis.
   public var interval: TrendInterval
   /// What was read, counted, excluded and rejected.
@@ -98,6 +124,10 @@ public struct ReportPage: Sendable {
   public var charts: [Chart] = []
   /// The distributions: fixed histogram metrics with data, then the signposts with the most samples.
   public var distributions: [Distribution] = []
+  /// Each version's stability, in version order (versions without exit metrics left out).
+  public var stability: [Stability] = []
+  /// The bands the stability numbers are judged by, one per metric.
+  public var stabilityBands: [StabilityBand] = []
   /// The gate, when a baseline and candidate were given.
   public var comparison: ComparisonReport?
   /// Apple's Organizer numbers beside the versions', when Apple's responses were given: drawn on the
@@ -298,6 +328,28 @@ public struct ReportPage: Sendable {
       aggregate, versions: distributed, metrics: distributedMetrics,
       pooled: distributed.reduce(into: [:]) { $0[$1] = pooled($1) },
       interpolation: options.interpolation)
+    stabilityBands = options.stabilityBands.reduce(into: []) { bands, band in
+      bands.removeAll { $0.metric == band.metric }
+      bands.append(band)
+    }
+    for version in ordered {
+      guard let whole = aggregate.versions[version] else { continue }
+      do {
+        var kinds: [(kind: TerminationKind, estimate: RateEstimate)] = []
+        for kind in TerminationKind.foreground {
+          if let e = try RateEstimate(.terminationRate(kind), of: whole), e.events > 0 { kinds.append((kind, e)) }
+        }
+        kinds.sort { $0.estimate.events > $1.estimate.events }
+        let row = Stability(
+          version: version, payloads: whole.payloadCount,
+          crashFreeDeviceDays: try RateEstimate(.crashFreeDeviceDays, of: whole),
+          terminationRate: try RateEstimate(.terminationRate, of: whole),
+          backgroundTerminationRate: try RateEstimate(.backgroundTerminationRate, of: whole), kinds: kinds)
+        if row.crashFreeDeviceDays != nil || row.terminationRate != nil { stability.append(row) }
+      } catch {
+        omissions.append("\(version) stability: \(error)")
+      }
+    }
     diagnostics = aggregate.diagnostics.values.sorted { VersionOrder.precedes($0.version, $1.version) }
     bundleIdentifier = aggregate.mainBundleIdentifier
     for d in diagnostics {

@@ -141,12 +141,10 @@ public struct VersionSummary: Sendable {
     for rate in MetricCatalog.rates {
       guard let sample = aggregate.rate(rate.id), let value = sample.pooledRate else { continue }
       var estimate: RateEstimate?
-      if let counting = rate.counting, counting != .amount {
-        do {
-          estimate = try RateEstimate(sample, counting: counting)
-        } catch {
-          omissions.append("\(aggregate.version) \(rate.id) interval: \(error)")
-        }
+      do {
+        estimate = try RateEstimate(rate.id, of: aggregate)
+      } catch {
+        omissions.append("\(aggregate.version) \(rate.id) interval: \(error)")
       }
       metrics.append(
         .rate(RateSummary(metric: rate.id, unit: rate.unit, value: value, payloads: sample.count, estimate: estimate)))

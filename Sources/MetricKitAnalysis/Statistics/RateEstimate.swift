@@ -23,6 +23,15 @@ public struct RateEstimate: Sendable, Hashable {
   /// The dispersion the interval was widened by (1 for a share).
   public var dispersion: Double
 
+  /// The estimate of the stability rate `metric` of `aggregate`: nil for a metric counting no events,
+  /// or without exposure; throws when the interval cannot be computed.
+  public init?(_ metric: MetricID, of aggregate: VersionAggregate, confidence: Double = 0.95) throws(StatisticsError) {
+    guard let counting = metric.metric.counting, counting != .amount, let sample = aggregate.rate(metric),
+      sample.pooledRate != nil
+    else { return nil }
+    try self.init(sample, counting: counting, confidence: confidence)
+  }
+
   /// The estimate of a rate's sample; throws without exposure, or for a rate of amounts.
   public init(_ sample: RateSample, counting: RateCounting, confidence: Double = 0.95) throws(StatisticsError) {
     let (x, y) = (sample.numeratorSum.value, sample.denominatorSum.value)

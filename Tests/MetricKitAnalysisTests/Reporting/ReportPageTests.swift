@@ -224,6 +224,6 @@ struct ReportPageTests {
     #expect(ReportChartSpec(parsing: "hangRate")?.statistic == .value)
     #expect(ReportChartSpec(parsing: "memoryMetrics.nope") == nil)
     #expect(ReportChartSpec(parsing: "diagnostics.crash") == nil)
-    #expect(ReportChartSpec.defaults.count == 8)
+    #expect(ReportChartSpec.defaults.count == 9)
   }
 }

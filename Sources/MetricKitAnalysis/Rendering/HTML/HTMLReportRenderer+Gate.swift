@@ -186,6 +186,9 @@ extension HTMLReportRenderer.Context {
     if let contributions = VerdictReason.contributions(worst) {
       out += "; most from \(TextEscaping.html(contributions))"
     }
+    if let evidence = worst.crashEvidence {
+      out += "; \(TextEscaping.html(ComparisonRenderer.crashEvidenceText(evidence)))"
+    }
     return out + ".</li>\n"
   }
 

@@ -110,7 +110,7 @@ extension HTMLReportRenderer.Context {
     return VersionChart.svg(
       id: id, title: chart.spec.title, description: description, unit: chart.unit.symbol, columns: columns,
       sets: sets, apple: apple, goals: goals,
-      fromZero: ![MetricUnit.milliseconds, .seconds, .megabytes].contains(chart.unit))
+      fromZero: Self.axisFromZero(chart.unit))
   }
 
   private func table(_ chart: ReportPage.Chart) -> String {

@@ -150,6 +150,7 @@ public enum HTMLReportRenderer {
       // What a reader looks for first: did the release regress (the verdict), then each version's
       // value, then how they moved over time; the inputs' accounting last.
       if let comparison = page.comparison { out += verdict(comparison) }
+      out += stability()
       out += versions()
       out += trendSection
       out += adoptionSection
@@ -349,7 +350,7 @@ public enum HTMLReportRenderer {
           statistic: chart.spec.statistic.description, unit: chart.unit.symbol, title: chart.spec.title,
           series: chart.series.map { chartSeries($0, share: false) })
         // Durations and sizes get an axis fitted to their range; counts and rates start at 0.
-        data.fromZero = ![MetricUnit.milliseconds, .seconds, .megabytes].contains(chart.unit)
+        data.fromZero = Self.axisFromZero(chart.unit)
         let apple = page.organizerRows(for: chart.spec)
         data.apple = apple.compactMap { row in
           guard let i = versionIndex[row.version], let first = page.versions[i].first, let last = page.versions[i].last
@@ -419,6 +420,12 @@ public enum HTMLReportRenderer {
         out += ".</p>\n"
       }
       return out + "</section>\n"
+    }
+
+    /// Whether a chart's value axis starts at 0: counts and rates do; durations, sizes and shares
+    /// (crash-free device-days near 100%) fit their values.
+    static func axisFromZero(_ unit: MetricUnit) -> Bool {
+      ![MetricUnit.milliseconds, .seconds, .megabytes, .percent].contains(unit)
     }
 
     func value(_ v: Double, _ unit: MetricUnit) -> String {
