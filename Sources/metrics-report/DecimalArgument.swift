@@ -6,8 +6,13 @@ import MetricKitAnalysis
 struct DecimalArgument: ExpressibleByArgument, Sendable {
   var value: Double
 
+  init(value: Double) { self.value = value }
+
   init?(argument: String) {
     guard let value = Double(decimal: argument) else { return nil }
     self.value = value
   }
+
+  /// The default `--help` shows: the number as written.
+  var defaultValueDescription: String { "\(value)" }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import MetricKitAnalysis
 
-/// `--rules FILE`, `--alpha A`, `--decision` and the matching (`--stratify`, `--min-stratum-payloads`,
+/// `--rules FILE`, `--alpha A`, `--decision` and the matching (`--stratify`, `--min-stratum-payloads`, `--max-left-out`,
 /// `--window`), shared by compare and report's gate section.
 struct GateOptions: ParsableArguments {
   @Option(help: "Rule file (YAML or JSON); the built-in rules otherwise ('metrics-report rules --print-defaults').")
@@ -30,9 +30,16 @@ struct GateOptions: ParsableArguments {
       "all: every day of both versions; overlap: only the days from the later version's first to the earlier's last.")
   var window: ComparisonWindow = .all
 
+  @Option(
+    help: ArgumentHelp(
+      "The largest share of either version matching may leave out before an unchanged or improved verdict is "
+        + "inconclusive (0 to 1).", valueName: "share"))
+  var maxLeftOut = DecimalArgument(value: Stratification.default.maximumLeftOut)
+
   mutating func validate() throws {
     if let alpha = alpha?.value, !(alpha > 0 && alpha < 1) { throw ValidationError("--alpha must be between 0 and 1.") }
     if minStratumPayloads < 1 { throw ValidationError("--min-stratum-payloads must be at least 1.") }
+    if !(0...1).contains(maxLeftOut.value) { throw ValidationError("--max-left-out must be between 0 and 1.") }
   }
 
   /// The rule file's rules (the built-in ones without `--rules`), with `--alpha` applied. A rule file
@@ -52,6 +59,7 @@ struct GateOptions: ParsableArguments {
   func evaluator(_ ruleSet: RuleSet, histogram: HistogramOptions) -> RegressionEvaluator {
     var stratification = stratify
     stratification.minimumPayloads = minStratumPayloads
+    stratification.maximumLeftOut = maxLeftOut.value
     return RegressionEvaluator(
       ruleSet: ruleSet, estimator: histogram.estimator, decision: decision, interpolation: histogram.interpolation,
       stratification: stratification)

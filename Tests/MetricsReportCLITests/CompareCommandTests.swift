@@ -168,6 +168,32 @@ struct CompareCommandTests {
         ])
         #expect(run.status == 64, "--alpha \(alpha)")
       }
+      for share in ["1.5", "-0.1", "0x0.1", "nan"] {
+        let run = try CLIRunner.run([
+          "compare", "Samples/dump", "--baseline", "3.8.0", "--candidate", "3.9.0", "--max-left-out", share,
+        ])
+        #expect(run.status == 64, "--max-left-out \(share)")
+      }
+    }
+  }
+
+  @Test func maxLeftOutDecidesWhenWhatWasLeftOutMakesACleanVerdictInconclusive() throws {
+    try withTemporaryDirectory { dir in
+      // Over the overlap window, about 70% of each version's payloads are outside it: left out.
+      try RolloutScenario(.osUpdate).write(to: dir, seed: 2024)
+      func verdict(_ options: [String]) throws -> String? {
+        let run = try CLIRunner.run(
+          [
+            "compare", dir.path, "--baseline", "6.1.0", "--candidate", "6.2.0", "--window", "overlap", "--format",
+            "json",
+          ]
+            + options)
+        let results = try #require(try run.json()["results"] as? [[String: Any]])
+        return results.first { $0["metric"] as? String == "applicationLaunchMetrics.histogrammedTimeToFirstDraw" }?[
+          "verdict"] as? String
+      }
+      #expect(try verdict([]) == "inconclusive")
+      #expect(try verdict(["--max-left-out", "0.8"]) == "unchanged")
     }
   }
 

@@ -109,6 +109,24 @@ extension ReportBrowserTests {
           "document.querySelector('#chart-1').getBoundingClientRect().top >= document.querySelector('header.top').getBoundingClientRect().bottom"
         ) as? Bool
       #expect(clear == true)
+      // The per-version view's group button shows the group's marks under the group's own headline.
+      let headlines =
+        "[...document.querySelectorAll('#versions-0 .statistic:not([hidden]) p.headline')].filter(p => !p.hidden).map(p => p.textContent)"
+      // (The gate row's link above showed the checkout group there too: "All" first.)
+      _ = try session.evaluate(
+        "document.querySelector('#versions-0 .choice.groups button[data-group=\"\"]').click(); true")
+      let whole = try session.evaluate(headlines) as? [String] ?? []
+      #expect(whole.count == 1 && whole.first?.hasPrefix("4.1.0 ") == true, "\(whole)")
+      _ = try session.evaluate(
+        "document.querySelector('#versions-0 .choice.groups button[data-group=\"checkout\"]').click(); true")
+      let shown = try session.evaluate(headlines) as? [String] ?? []
+      #expect(shown.count == 1 && shown.first?.hasPrefix("checkout: 4.1.0 ") == true, "\(shown)")
+      #expect(shown != whole)
+      let marks =
+        try session.evaluate(
+          "[...document.querySelectorAll('#versions-0 .statistic:not([hidden]) g.marks')].filter(g => g.getAttribute('visibility') === 'visible').map(g => g.dataset.group)"
+        ) as? [String] ?? []
+      #expect(marks == ["checkout"], "\(marks)")
       #expect(try session.evaluate("document.documentElement.dataset.reportErrors") as? String == "")
       try session.screenshot().write(to: Self.artifacts.appendingPathComponent("report-groups.png"))
     }

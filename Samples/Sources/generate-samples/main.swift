@@ -42,6 +42,14 @@ func usageError(_ message: String) -> Never {
   exit(64)
 }
 
+/// A scenario's situation by its name, or the usage error naming the known ones.
+func situation<S: RawRepresentable & CaseIterable>(_ name: String) -> S where S.RawValue == String {
+  guard let situation = S(rawValue: name) else {
+    usageError("unknown situation \(name) (known: \(S.allCases.map(\.rawValue).joined(separator: ", ")))")
+  }
+  return situation
+}
+
 var seed: UInt64 = 2024
 var perVersion = 60
 var reports: String?
@@ -70,14 +78,7 @@ while let argument = arguments.popFirst() {
     perVersion = n
     perVersionGiven = true
   case "--reports": reports = value()
-  case "--rollout":
-    let name = value()
-    guard let situation = RolloutScenario.Situation(rawValue: name) else {
-      usageError(
-        "unknown situation \(name) (known: \(RolloutScenario.Situation.allCases.map(\.rawValue).joined(separator: ", ")))"
-      )
-    }
-    rollout = situation
+  case "--rollout": rollout = situation(value()) as RolloutScenario.Situation
   case "--base-rate":
     guard let r = Double(value()), r >= 0, r.isFinite else { usageError("--base-rate takes a number ≥ 0") }
     baseRate = r
@@ -86,14 +87,7 @@ while let argument = arguments.popFirst() {
       usageError("--crash-loop-probability takes a number in [0, 1]")
     }
     crashLoopProbability = p
-  case "--stability":
-    let name = value()
-    guard let situation = StabilityScenario.Situation(rawValue: name) else {
-      usageError(
-        "unknown situation \(name) (known: \(StabilityScenario.Situation.allCases.map(\.rawValue).joined(separator: ", ")))"
-      )
-    }
-    stability = situation
+  case "--stability": stability = situation(value()) as StabilityScenario.Situation
   default:
     guard !argument.hasPrefix("-") else { usageError("unknown option \(argument)") }
     positional.append(argument)

@@ -46,11 +46,14 @@ struct MatchedCoverageTests {
   /// The gate of `candidate` against `baseline` over a dump of `populations`, matched by default.
   static func gate(
     _ populations: [Population], baseline: String = "1.0.0", candidate: String = "2.0.0", seed: UInt64 = 11,
-    overlapWindow: Bool = false, ruleSet: RuleSet = .builtIn
+    overlapWindow: Bool = false, ruleSet: RuleSet = .builtIn,
+    maximumLeftOut: Double = Stratification.default.maximumLeftOut
   ) throws -> ComparisonReport {
     try withTemporaryDirectory { folder in
       try write(populations, to: folder, seed: seed)
-      let evaluator = RegressionEvaluator(ruleSet: ruleSet)
+      var stratification = Stratification.default
+      stratification.maximumLeftOut = maximumLeftOut
+      let evaluator = RegressionEvaluator(ruleSet: ruleSet, stratification: stratification)
       var options = evaluator.aggregationOptions
       var aggregate = DumpAggregate(paths: [folder.path], options: options, threads: 2)
       if overlapWindow {
@@ -196,6 +199,11 @@ struct MatchedCoverageTests {
     var strict = RuleSet.builtIn
     strict.failsOnInconclusive = true
     #expect(try Self.gate(populations, ruleSet: strict).gateFails)
+
+    // A team that accepts more left out says so (`--max-left-out 0.8`): the matched quarter decides.
+    let lenient = try Self.gate(populations, maximumLeftOut: 0.8)
+    #expect(lenient.matching?.leftOutTooMuch == false)
+    #expect(try Self.launchP50(lenient).verdict == .unchanged)
   }
 
   @Test func payloadsOutsideTheWindowCountAgainstCoverage() throws {

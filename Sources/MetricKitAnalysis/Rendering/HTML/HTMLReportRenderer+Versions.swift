@@ -47,7 +47,12 @@ extension HTMLReportRenderer.Context {
     out += saveButtons(csv: false, chart: metric.metric.title) + "</figcaption>\n"
     for (k, chart) in charts.enumerated() {
       out += "<div class=\"statistic\" data-statistic=\"\(chart.spec.statistic)\"\(k == 0 ? "" : " hidden")>"
-      out += "<p class=\"headline\">\(headline(chart))</p>"
+      // One headline per set of marks: the group's own values while its marks are shown.
+      out += "<p class=\"headline\" data-group=\"\">\(headline(chart, group: nil))</p>"
+      for group in groups {
+        out += "<p class=\"headline\" data-group=\"\(TextEscaping.html(group))\" hidden>"
+        out += "\(headline(chart, group: group))</p>"
+      }
       out += svg(chart, id: "\(id)-\(k)")
       out += table(chart)
       out += "</div>\n"
@@ -55,12 +60,18 @@ extension HTMLReportRenderer.Context {
     return out + "</figure>\n"
   }
 
-  /// The gate's candidate against its baseline (else the latest version against the one before).
-  private func headline(_ chart: ReportPage.Chart) -> String {
-    guard let first = chart.headline.first else { return "" }
-    var out = "\(TextEscaping.html(label(first.version))) <b>\(value(first.value, chart.unit))</b>"
-    guard chart.headline.count > 1 else { return out }
-    let other = chart.headline[1]
+  /// The gate's candidate against its baseline (else the latest version against the one before): the
+  /// whole versions', or one group's, named.
+  private func headline(_ chart: ReportPage.Chart, group: String?) -> String {
+    let values = chart.headline.compactMap { whole -> (version: String, value: Double)? in
+      guard let group else { return whole }
+      return chart.versions.first { $0.version == whole.version && $0.group == group }.map { (whole.version, $0.value) }
+    }
+    let prefix = group.map { "\(TextEscaping.html($0)): " } ?? ""
+    guard let first = values.first else { return prefix.isEmpty ? "" : prefix + "no payloads in these versions" }
+    var out = prefix + "\(TextEscaping.html(label(first.version))) <b>\(value(first.value, chart.unit))</b>"
+    guard values.count > 1 else { return out }
+    let other = values[1]
     out += " against \(TextEscaping.html(label(other.version))) \(value(other.value, chart.unit))"
     if other.value != 0 {
       out += String(format: " (%+.1f%%)", (first.value - other.value) / abs(other.value) * 100)

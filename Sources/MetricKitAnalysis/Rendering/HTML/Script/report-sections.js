@@ -25,10 +25,13 @@
       b.setAttribute('aria-pressed', String(b.getAttribute(attribute) === value));
     });
   }
-  // Shows the marks of `group` ('' for whole versions) in a per-version figure.
+  // Shows the marks of `group` ('' for whole versions) in a per-version figure, with their headline.
   function showGroupMarks(figure, group) {
     Array.prototype.forEach.call(figure.querySelectorAll('g.marks'), function (g) {
       g.setAttribute('visibility', g.getAttribute('data-group') === group ? 'visible' : 'hidden');
+    });
+    Array.prototype.forEach.call(figure.querySelectorAll('p.headline[data-group]'), function (p) {
+      p.hidden = p.getAttribute('data-group') !== group;
     });
     var choice = figure.querySelector('.choice.groups');
     if (choice) press(choice, 'data-group', group);
