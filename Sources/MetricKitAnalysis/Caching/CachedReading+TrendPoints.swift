@@ -193,24 +193,30 @@ extension TrendReport {
   /// What decides a point besides its interval's aggregate: the statistics, their estimation, the
   /// sparse threshold and the metrics in order.
   static func pointRecipe(metrics: [MetricID], options: TrendOptions) -> String {
-    "trend points 1\nstatistics \(options.statistics.map(\.description)) estimator \(options.estimator) "
+    "trend points 2\nstatistics \(options.statistics.map(\.description)) estimator \(options.estimator) "
       + "interpolation \(options.interpolation) min-payloads \(options.minPayloads)\n"
       + "metrics \(metrics.map(\.rawValue))"
   }
 
   /// One interval's points as JSON: per metric, null (no data) or
-  /// `[count, sparse, [[statistic, bits]…], [[statistic, lower bits, upper bits]…]]`, each value as its
-  /// IEEE 754 bit pattern in hex, so that it reads back to the same bits.
+  /// `[count, sparse, [[statistic, bits]…], [[statistic, lower bits, upper bits]…]]`, and for a
+  /// stability rate with an interval a fifth item `[lower, upper, events, exposure, dispersion]`; each
+  /// value as its IEEE 754 bit pattern in hex, so that it reads back to the same bits.
   static func encodeCachedPoints(_ points: [TrendPoint?]) -> [UInt8] {
     typealias Value = JSONWriter.Value
     func bits(_ d: Double) -> Value { .string(String(d.bitPattern, radix: 16)) }
     let items: [Value] = points.map { point in
       guard let point else { return .null }
-      return .array([
+      var items: [Value] = [
         .integer(Int128(point.count)), .bool(point.sparse),
         .array(point.values.map { .array([.string($0.statistic.description), bits($0.value)]) }),
         .array(point.bounds.map { .array([.string($0.statistic.description), bits($0.lower), bits($0.upper)]) }),
-      ])
+      ]
+      if let e = point.estimate {
+        let numbers = [e.interval.lowerBound, e.interval.upperBound, e.events, e.exposure, e.dispersion]
+        items.append(.array(numbers.map(bits)))
+      }
+      return .array(items)
     }
     return Array(JSONWriter.compact(.array(items)).utf8)
   }
@@ -278,9 +284,9 @@ extension TrendReport {
           points.append(nil)
           continue
         }
-        guard var parts = items(item, 4), let count = parts.next()?.int64, count >= 0,
+        guard var parts = items(item, 4) ?? items(item, 5), let count = parts.next()?.int64, count >= 0,
           let sparse = parts.next()?.bool, let values = parts.next(), let bounds = parts.next()
-        else { throw fail("points.\(i)", "expected [count, sparse, values, bounds]") }
+        else { throw fail("points.\(i)", "expected [count, sparse, values, bounds, interval?]") }
         var point = TrendPoint(start: start, payloads: payloads, count: Int(count), sparse: sparse)
         for (j, value) in values.children.enumerated() {
           guard var v = items(value, 2), let statistic = v.next().flatMap(statistic),
@@ -293,6 +299,18 @@ extension TrendReport {
             let lower = b.next().flatMap(double), let upper = b.next().flatMap(double)
           else { throw fail("points.\(i).bounds.\(j)", "expected [statistic, lower bits, upper bits]") }
           point.bounds.append((statistic, lower, upper))
+        }
+        if let interval = parts.next() {
+          let numbers = interval.kind == .array ? interval.children.compactMap(double) : []
+          guard numbers.count == 5, interval.count == 5, let counting = metrics[i].metric.counting,
+            counting != .amount, let value = point.value(.value), numbers[0] <= numbers[1]
+          else {
+            throw fail(
+              "points.\(i).interval", "expected [lower, upper, events, exposure, dispersion] of a stability rate")
+          }
+          point.estimate = RateEstimate(
+            counting: counting, value: value, interval: numbers[0]...numbers[1], events: numbers[2],
+            exposure: numbers[3], dispersion: numbers[4])
         }
         points.append(point)
       }

@@ -29,20 +29,29 @@ public enum TrendRenderer {
     return title
   }
 
-  /// A point's cells: its share for adoption, else its statistics.
-  private static func cells(_ p: TrendPoint, _ s: TrendSeries, _ statistics: [Statistic]) -> [String] {
+  /// A point's cells: its share for adoption, else its statistics, and a stability rate's interval.
+  private static func cells(_ p: TrendPoint, _ s: TrendSeries, _ statistics: [Statistic], intervals: Bool)
+    -> [String]
+  {
     if s.subject == .adoption { return [p.share.map { String(format: "%.1f%%", $0 * 100) } ?? "–"] }
-    return statistics.map { p.value($0).map(NumberFormatting.text) ?? "–" }
+    let values = statistics.map { p.value($0).map(NumberFormatting.text) ?? "–" }
+    guard intervals else { return values }
+    let interval = p.estimate.map {
+      "[\(NumberFormatting.text($0.interval.lowerBound)), \(NumberFormatting.text($0.interval.upperBound))]"
+    }
+    return values + [interval ?? "–"]
   }
 
   private static func table(_ report: TrendReport, markdown: Bool, minPayloads: Int) -> String {
     var out = markdown ? "# MetricKit trend (\(report.interval.rawValue))\n\n" : ""
     for s in report.series {
       let statistics = statistics(s)
+      let intervals = s.points.contains { $0.estimate != nil }
       let header =
         ["start", "payloads", "count"] + (s.subject == .adoption ? ["share"] : statistics.map(\.description))
+        + (intervals ? ["95% interval"] : [])
       let rows = s.points.map { p in
-        [p.start.description, String(p.payloads), String(p.count)] + cells(p, s, statistics)
+        [p.start.description, String(p.payloads), String(p.count)] + cells(p, s, statistics, intervals: intervals)
       }
       if markdown {
         out += "## \(TextEscaping.markdownCell(title(s)))\n\n| " + header.joined(separator: " | ") + " | sparse |\n|"
@@ -78,6 +87,7 @@ public enum TrendRenderer {
   private static func csv(_ report: TrendReport) -> String {
     var statistics: [Statistic] = []
     var bounded: [Statistic] = []
+    let intervals = report.series.contains { $0.points.contains { $0.estimate != nil } }
     for s in report.series {
       for statistic in Self.statistics(s) where !statistics.contains(statistic) { statistics.append(statistic) }
       for p in s.points { for b in p.bounds where !bounded.contains(b.statistic) { bounded.append(b.statistic) } }
@@ -85,6 +95,7 @@ public enum TrendRenderer {
     let header =
       ["metric", "unit", "version", "by", "start", "payloads", "count", "sparse", "share"]
       + statistics.map(\.description) + bounded.flatMap { ["\($0)_lower", "\($0)_upper"] }
+      + (intervals ? ["interval_lower", "interval_upper"] : [])
     var out = header.joined(separator: ",") + "\n"
     for s in report.series {
       let by = s.by.map { "\($0.key)=\($0.value)" } ?? ""
@@ -99,6 +110,12 @@ public enum TrendRenderer {
         for statistic in bounded {
           let b = p.bounds.first { $0.statistic == statistic }
           fields += [b.map { JSONWriter.number($0.lower) } ?? "", b.map { JSONWriter.number($0.upper) } ?? ""]
+        }
+        if intervals {
+          fields += [
+            p.estimate.map { JSONWriter.number($0.interval.lowerBound) } ?? "",
+            p.estimate.map { JSONWriter.number($0.interval.upperBound) } ?? "",
+          ]
         }
         out += fields.joined(separator: ",") + "\n"
       }
@@ -157,6 +174,12 @@ public enum TrendRenderer {
         ($0.statistic.description, JSONWriter.Value.array([.number($0.lower), .number($0.upper)]))
       }
       point.append(("bounds", .object(bounds)))
+    }
+    if let e = p.estimate {
+      point.append(("interval", .array([.number(e.interval.lowerBound), .number(e.interval.upperBound)])))
+      point.append(("events", .number(e.events)))
+      point.append(("exposure", .number(e.exposure)))
+      point.append(("dispersion", .number(e.dispersion)))
     }
     return .object(point)
   }

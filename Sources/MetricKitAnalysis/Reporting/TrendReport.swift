@@ -35,6 +35,8 @@ public struct TrendPoint: Sendable {
   public var values: [(statistic: Statistic, value: Double)] = []
   /// The guaranteed brackets of histogram percentiles.
   public var bounds: [(statistic: Statistic, lower: Double, upper: Double)] = []
+  /// A stability rate's 95% interval, with the events and exposure it counts (nil for other metrics).
+  public var estimate: RateEstimate?
 
   /// The value of one statistic, nil when the point has none.
   public func value(_ statistic: Statistic) -> Double? { values.first { $0.statistic == statistic }?.value }
@@ -231,6 +233,7 @@ public struct TrendReport: Sendable {
     case .rate:
       guard let rates = part.rate(metric), rates.pooledRate != nil else { return nil }
       point.count = rates.count
+      point.estimate = try? RateEstimate(metric, of: part)
     case .diagnostic:
       return nil
     }

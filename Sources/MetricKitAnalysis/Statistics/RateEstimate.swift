@@ -23,6 +23,19 @@ public struct RateEstimate: Sendable, Hashable {
   /// The dispersion the interval was widened by (1 for a share).
   public var dispersion: Double
 
+  /// An estimate from its parts, as computed before (a cache reading it back).
+  init(
+    counting: RateCounting, value: Double, interval: ClosedRange<Double>, events: Double, exposure: Double,
+    dispersion: Double
+  ) {
+    self.counting = counting
+    self.value = value
+    self.interval = interval
+    self.events = events
+    self.exposure = exposure
+    self.dispersion = dispersion
+  }
+
   /// The estimate of the stability rate `metric` of `aggregate`: nil for a metric counting no events,
   /// or without exposure; throws when the interval cannot be computed.
   public init?(_ metric: MetricID, of aggregate: VersionAggregate, confidence: Double = 0.95) throws(StatisticsError) {
@@ -59,7 +72,7 @@ public struct RateEstimate: Sendable, Hashable {
       let z2n = z * z / n
       let centre = (p + z2n / 2) / (1 + z2n)
       let half = z / (1 + z2n) * (p * (1 - p) / n + z2n / (4 * n)).squareRoot()
-      value = 100 * p
+      value = x / y  // as the pooled rate is: each device-day 100 or 0 over 1
       interval = (100 * max(0, centre - half))...(100 * min(1, centre + half))
       events = n - x / 100
       exposure = n

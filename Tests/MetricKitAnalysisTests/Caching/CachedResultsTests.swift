@@ -217,6 +217,37 @@ struct CachedResultsTests {
     #expect(TrendReport.encodeCachedPoints(read) == bytes)
   }
 
+  @Test func aStabilityRatesIntervalReadsBackToTheSameBits() throws {
+    let start = CalendarDay(daysSinceEpoch: 19_700)
+    var point = TrendPoint(start: start, payloads: 575, count: 575, sparse: false)
+    point.values = [(.value, 60.9 + 1e-13)]
+    point.estimate = RateEstimate(
+      counting: .events, value: point.values[0].value, interval: 14.0...169.25, events: 35, exposure: 574.7,
+      dispersion: 3.125)
+    let bytes = TrendReport.encodeCachedPoints([point, nil])
+    let read = try TrendReport.decodeCachedPoints(
+      bytes, metrics: [.terminationRate, .hangRate], start: start, payloads: 575)
+    #expect(read[0]?.estimate == point.estimate && read[1] == nil)
+    #expect(TrendReport.encodeCachedPoints(read) == bytes)
+    // An interval where the metric is no stability rate, of the wrong size or upside down is named.
+    func bits(_ d: Double) -> String { "\"\(String(d.bitPattern, radix: 16))\"" }
+    let value = "[[\"value\",\(bits(1))]]"
+    for (interval, metric) in [
+      ([1, 2, 3, 4, 1].map(bits), MetricID.hangRate), ([1, 2, 3, 4].map(bits), .terminationRate),
+      ([2, 1, 3, 4, 1].map(bits), .terminationRate),
+    ] {
+      let text = "[[1,false,\(value),[],[\(interval.joined(separator: ","))]]]"
+      #expect(throws: PayloadDecodingError.self) {
+        _ = try TrendReport.decodeCachedPoints(Array(text.utf8), metrics: [metric], start: start, payloads: 1)
+      }
+      do {
+        _ = try TrendReport.decodeCachedPoints(Array(text.utf8), metrics: [metric], start: start, payloads: 1)
+      } catch {
+        #expect(error.keyPath == ["points.0.interval"], "\(text): \(error)")
+      }
+    }
+  }
+
   @Test func pointsThatDoNotReadAreNamed() {
     let start = CalendarDay(daysSinceEpoch: 19_700)
     let metrics = [MetricID.hangRate, .hangRate, .hangRate]

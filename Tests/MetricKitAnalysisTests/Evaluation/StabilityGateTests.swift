@@ -66,6 +66,35 @@ struct StabilityGateTests {
     }
   }
 
+  @Test func eachTrendPointHasItsIntervalAndTheirCountsAddUpToTheVersions() throws {
+    try withTemporaryDirectory { folder in
+      try StabilityScenario(.regression).write(to: folder, seed: 7015)
+      var options = AggregationOptions()
+      options.interval = .week
+      let aggregate = DumpAggregate(paths: [folder.path], options: options, threads: 2)
+      let trend = TrendReport(
+        aggregate: aggregate, subjects: [.metric(.terminationRate), .metric(.crashFreeDeviceDays)], interval: .week,
+        options: TrendOptions())
+      for version in [StabilityScenario.baseline, StabilityScenario.candidate] {
+        let whole = try #require(aggregate.versions[version])
+        for metric in [MetricID.terminationRate, .crashFreeDeviceDays] {
+          let series = try #require(trend.series.first { $0.subject == .metric(metric) && $0.version == version })
+          let estimates = try series.points.map { try #require($0.estimate) }
+          #expect(estimates.count > 3)
+          for (point, e) in zip(series.points, estimates) {
+            #expect(e.value == point.value(.value) && e.interval.contains(e.value))
+          }
+          // The weeks partition the version: their events and exposures add up to its own.
+          let total = try #require(try RateEstimate(metric, of: whole))
+          #expect(abs(estimates.map(\.events).reduce(0, +) - total.events) < 1e-9)
+          #expect(abs(estimates.map(\.exposure).reduce(0, +) - total.exposure) < 1e-6 * total.exposure)
+        }
+      }
+      let text = TrendRenderer.render(trend, as: .text, minPayloads: 5)
+      #expect(text.contains("95% interval"))
+    }
+  }
+
   @Test(arguments: StabilityScenario.Situation.allCases)
   func theDefaultGateFailsARegressionAndNoMixShift(_ situation: StabilityScenario.Situation) throws {
     for seed in Self.seeds {
