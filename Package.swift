@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "MetricKitReports", targets: ["MetricKitReports"]),
     // App Store Connect's power and performance endpoints: signed requests that fetch Organizer's data.
     .library(name: "AppStoreConnect", targets: ["AppStoreConnect"]),
+    .library(name: "Alerting", targets: ["Alerting"]),
     // A payload's canonical bytes and id, which the collector and the uploader compute alike.
     .library(name: "PayloadIdentity", targets: ["PayloadIdentity"]),
     // The collector service apps post payloads to, and the store it writes a dump with.
@@ -93,6 +94,8 @@ let package = Package(
 
     // A payload's identity: its canonical JSON bytes and their SHA-256, computed the same way on
     // the device (the uploader) and in the collector.
+    .target(name: "Alerting", dependencies: ["MetricKitAnalysis", "CMetricsHTTP"]),
+
     .target(name: "PayloadIdentity", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
 
     // The collector: HTTP on Hummingbird (SwiftNIO), payloads judged by the library's decoder,
@@ -115,7 +118,7 @@ let package = Package(
     .executableTarget(
       name: "metrics-report",
       dependencies: [
-        "MetricKitAnalysis", "AppStoreConnect", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "MetricKitAnalysis", "AppStoreConnect", "Alerting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .target(name: "MetricKitCollector", condition: .when(traits: ["Collector"])),
         .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Collector"])),
       ]),
@@ -137,7 +140,7 @@ let package = Package(
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(
       name: "MetricKitAnalysisTests",
-      dependencies: ["MetricKitAnalysis", "AppStoreConnect", "PayloadSynthesis", "TestSupport"]),
+      dependencies: ["MetricKitAnalysis", "AppStoreConnect", "Alerting", "PayloadSynthesis", "TestSupport"]),
     .testTarget(name: "MetricKitReportsTests", dependencies: ["MetricKitReports", "PayloadSynthesis", "TestSupport"]),
     .testTarget(
       name: "MetricKitCollectorTests",

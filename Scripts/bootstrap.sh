@@ -6,6 +6,7 @@
 #                                      files: enough to build and run
 #   Scripts/bootstrap.sh --browser     also headless Chromium, for the report page's browser tests
 #   Scripts/bootstrap.sh --prometheus  also prometheus (promtool) and prometheus-pushgateway, for the exports
+#   Scripts/bootstrap.sh --alerts      also prometheus-alertmanager, for watch's alerts
 #   Scripts/bootstrap.sh --otlp        also a Python virtual environment (.build/venv) with
 #                                      opentelemetry-proto, jsonschema, PyJWT and prometheus-client, for the
 #                                      OTLP and Datadog files, the App Store Connect server of the organizer
@@ -27,11 +28,12 @@ for flag in "$@"; do
   case "$flag" in
     --browser) packages+=(chromium fonts-dejavu-core) ;;
     --prometheus) packages+=(prometheus prometheus-pushgateway) ;;
+    --alerts) packages+=(prometheus-alertmanager) ;;
     --otlp) venv=1 ;;
     --symbols) packages+=(lld-19 llvm-19) ;;
     --spark) venv=1; spark=1 ;;
-    --test) packages+=(chromium fonts-dejavu-core prometheus prometheus-pushgateway parallel lld-19 llvm-19 valgrind binutils); venv=1 ;;
-    *) echo "usage: Scripts/bootstrap.sh [--browser] [--prometheus] [--otlp] [--spark] [--symbols] [--test]" >&2; exit 64 ;;
+    --test) packages+=(chromium fonts-dejavu-core prometheus prometheus-pushgateway prometheus-alertmanager parallel lld-19 llvm-19 valgrind binutils); venv=1 ;;
+    *) echo "usage: Scripts/bootstrap.sh [--browser] [--prometheus] [--alerts] [--otlp] [--spark] [--symbols] [--test]" >&2; exit 64 ;;
   esac
 done
 

@@ -108,8 +108,11 @@ static size_t mr_read_header(char *data, size_t size, size_t count, void *contex
   return n;
 }
 
-int mr_http_get(const char *url, const char *const *headers, size_t header_count, const char *ca_file,
-                long timeout_seconds, size_t max_body, mr_http_response *out) {
+// One request: a GET when `body` is NULL, else a POST of `body_length` bytes; `protocols` is libcurl's
+// list of the schemes the URL may have.
+static int mr_http_perform(const char *url, const char *const *headers, size_t header_count, const char *body,
+                           size_t body_length, const char *protocols, const char *ca_file, long timeout_seconds,
+                           size_t max_body, mr_http_response *out) {
   memset(out, 0, sizeof(*out));
   out->retry_after = -1;
   pthread_once(&mr_curl_once, mr_curl_load);
@@ -137,7 +140,12 @@ int mr_http_get(const char *url, const char *const *headers, size_t header_count
   mr_curl.easy_setopt(curl, CURLOPT_URL, url);
   mr_curl.easy_setopt(curl, CURLOPT_HTTPHEADER, list);
   mr_curl.easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
-  mr_curl.easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "https");  // a bearer token never travels in clear
+  mr_curl.easy_setopt(curl, CURLOPT_PROTOCOLS_STR, protocols);
+  if (body) {
+    mr_curl.easy_setopt(curl, CURLOPT_POST, 1L);
+    mr_curl.easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+    mr_curl.easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body_length);
+  }
   mr_curl.easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 1L);
   mr_curl.easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 2L);
   if (ca_file) mr_curl.easy_setopt(curl, CURLOPT_CAINFO, ca_file);
@@ -170,6 +178,19 @@ int mr_http_get(const char *url, const char *const *headers, size_t header_count
   mr_curl.slist_free_all(list);
   mr_curl.easy_cleanup(curl);
   return status;
+}
+
+int mr_http_get(const char *url, const char *const *headers, size_t header_count, const char *ca_file,
+                long timeout_seconds, size_t max_body, mr_http_response *out) {
+  // A bearer token never travels in clear.
+  return mr_http_perform(url, headers, header_count, NULL, 0, "https", ca_file, timeout_seconds, max_body, out);
+}
+
+int mr_http_post(const char *url, const char *const *headers, size_t header_count, const char *body,
+                 size_t body_length, const char *ca_file, long timeout_seconds, size_t max_body,
+                 mr_http_response *out) {
+  return mr_http_perform(url, headers, header_count, body ? body : "", body_length, "http,https", ca_file,
+                         timeout_seconds, max_body, out);
 }
 
 void mr_http_response_free(mr_http_response *response) {

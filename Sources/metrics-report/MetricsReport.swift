@@ -16,7 +16,7 @@ struct MetricsReport: AsyncParsableCommand {
     // name (`String(describing:)` of the metatype, a search of every loaded library's conformances)
     // for every command on every start, about a quarter of a `--version` run's instructions.
     subcommands: [
-      Summary.self, Trend.self, Compare.self, Report.self, Export.self, Diagnostics.self, Snapshot.self,
+      Summary.self, Trend.self, Compare.self, Report.self, Watch.self, Export.self, Diagnostics.self, Snapshot.self,
       MergeSnapshots.self,
       Rules.self, Organizer.self, Cache.self,
     ] + serviceCommands

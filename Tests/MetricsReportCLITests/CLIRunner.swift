@@ -74,8 +74,11 @@ enum CLIRunner {
     return try execute(process, input: input)
   }
 
-  /// Runs `metrics-report arguments…` from the package root, with `input` on standard input.
-  static func run(_ arguments: [String], input: Data? = nil) throws -> Result {
+  /// Runs `metrics-report arguments…` from the package root, with `input` on standard input and
+  /// `environment` added to the tests' own.
+  static func run(_ arguments: [String], input: Data? = nil, environment extra: [String: String] = [:]) throws
+    -> Result
+  {
     let process = Process()
     process.executableURL = productsDirectory.appendingPathComponent("metrics-report")
     process.arguments = arguments
@@ -83,6 +86,7 @@ enum CLIRunner {
     // Pages say when they were made: a fixed time keeps them the same from run to run.
     var environment = ProcessInfo.processInfo.environment
     environment["SOURCE_DATE_EPOCH"] = environment["SOURCE_DATE_EPOCH"] ?? "1790000000"
+    environment.merge(extra) { _, new in new }
     process.environment = environment
     return try execute(process, input: input)
   }

@@ -76,7 +76,7 @@ public struct RolloutScenario: Sendable {
   }
 
   /// The OS versions, as MetricKit writes them, by major version (and iOS 18's update).
-  static let osText = [
+  public static let osText = [
     16: "iPhone OS 16.7.2 (20H115)", 17: "iPhone OS 17.5.1 (21F90)", 18: "iPhone OS 18.1 (22B83)",
   ]
   static let updatedOS = "iPhone OS 18.2 (22C152)"

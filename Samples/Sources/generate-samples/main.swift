@@ -5,7 +5,12 @@
 //   swift run generate-samples --rollout SITUATION DIRECTORY [--seed N] [--payloads-per-version N]
 //   swift run generate-samples --stability SITUATION DIRECTORY [--seed N] [--payloads-per-version N]
 //                              [--base-rate R] [--crash-loop-probability P]
+//   swift run generate-samples --watch SITUATION DIRECTORY [--seed N] [--days N] [--payloads-per-day N]
+//                              [--truth FILE]
 //
+// With --watch, writes a shipped app's daily payloads (a version every 30 days, a weekly cycle) with
+// the changes SITUATION names (flat, whole-app, adoption, device, improvement, all), and with --truth
+// those changes as JSON.
 // With --stability, writes two versions (7.1.0, 7.2.0) whose terminations are drawn at known rates
 // with device-day frailty and crash loops: plain, device-mix (A/A) or regression (80% more).
 // With --rollout, writes two versions (6.1.0, 6.2.0) rolled out as SITUATION: plain, device-mix,
@@ -24,6 +29,8 @@ let usage = """
          generate-samples --rollout SITUATION DIRECTORY [--seed N] [--payloads-per-version N]
          generate-samples --stability SITUATION DIRECTORY [--seed N] [--payloads-per-version N]
                           [--base-rate R] [--crash-loop-probability P]
+         generate-samples --watch SITUATION DIRECTORY [--seed N] [--days N] [--payloads-per-day N]
+                          [--truth FILE]
 
   Writes the deterministic sample dump (default: Samples/dump), or with --reports MetricKit 27 reports
   mixed with legacy payloads, or with --rollout two versions (6.1.0, 6.2.0) whose device mix, OS and
@@ -31,7 +38,9 @@ let usage = """
   masked-regression, family-regression (a slower candidate: a gate should fail), or with --stability two
   versions (7.1.0, 7.2.0) whose terminations are drawn at known rates: plain, device-mix (the same rates
   per device) or regression (80% more terminations), at --base-rate terminations per 1,000 hours with
-  --crash-loop-probability a device-day. An existing DIRECTORY is replaced only when it holds
+  --crash-loop-probability a device-day, or with --watch --days of a shipped app's daily payloads
+  (a version every 30 days, weekends slower) with the changes SITUATION names: flat, whole-app,
+  adoption, device, improvement or all (--truth FILE writes them as JSON). An existing DIRECTORY is replaced only when it holds
   nothing but files the generator writes; any other folder is refused and left as it is.
 
   """
@@ -55,6 +64,10 @@ var perVersion = 60
 var reports: String?
 var rollout: RolloutScenario.Situation?
 var stability: StabilityScenario.Situation?
+var watch: WatchScenario.Situation?
+var watchDays = 150
+var perDay = 80
+var truth: String?
 var baseRate: Double?
 var crashLoopProbability: Double?
 var perVersionGiven = false
@@ -88,6 +101,14 @@ while let argument = arguments.popFirst() {
     }
     crashLoopProbability = p
   case "--stability": stability = situation(value()) as StabilityScenario.Situation
+  case "--watch": watch = situation(value()) as WatchScenario.Situation
+  case "--days":
+    guard let n = Int(value()), n > 0 else { usageError("--days takes a positive number") }
+    watchDays = n
+  case "--payloads-per-day":
+    guard let n = Int(value()), n > 0 else { usageError("--payloads-per-day takes a positive number") }
+    perDay = n
+  case "--truth": truth = value()
   default:
     guard !argument.hasPrefix("-") else { usageError("unknown option \(argument)") }
     positional.append(argument)
@@ -96,6 +117,7 @@ while let argument = arguments.popFirst() {
 guard positional.count <= (reports == nil ? 1 : 0) else { usageError("one folder at most") }
 if rollout != nil && positional.isEmpty { usageError("--rollout needs a folder") }
 if stability != nil && positional.isEmpty { usageError("--stability needs a folder") }
+if watch != nil && positional.isEmpty { usageError("--watch needs a folder") }
 
 do {
   if let rollout {
@@ -110,6 +132,18 @@ do {
     if let crashLoopProbability { scenario.crashLoopProbability = crashLoopProbability }
     try GeneratedFolder.replace(URL(fileURLWithPath: positional[0])) { try scenario.write(to: $0, seed: seed) }
     print("Wrote \(2 * scenario.payloadsPerVersion) device-days of \(stability.rawValue) to \(positional[0])")
+    exit(0)
+  }
+  if let watch {
+    let scenario = WatchScenario(watch, days: watchDays, payloadsPerDay: perDay)
+    try GeneratedFolder.replace(URL(fileURLWithPath: positional[0])) { try scenario.write(to: $0, seed: seed) }
+    if let truth {
+      let lines = scenario.knownChanges.map {
+        "{\"metric\": \"\($0.metric)\", \"date\": \"\($0.date)\", \"kind\": \"\($0.kind)\"}"
+      }
+      try Data(("[" + lines.joined(separator: ", ") + "]\n").utf8).write(to: URL(fileURLWithPath: truth))
+    }
+    print("Wrote \(watchDays) days of \(watch.rawValue) to \(positional[0])")
     exit(0)
   }
   if let reports {

@@ -1,10 +1,10 @@
-// CMetricsHTTP: HTTPS GET requests through libcurl, for App Store Connect.
+// CMetricsHTTP: HTTPS GET requests through libcurl, for App Store Connect, and POST requests, for alerts.
 //
 // Every function is prefixed `mr_` and says why it exists. libcurl is reached only here: its options
 // are set through a variadic function Swift cannot call, and its callbacks write into memory this
 // shim owns. The library is loaded at the first request, not linked (mr_http.c says why); where it
 // cannot be loaded, a request fails with the loader's reason. Swift code calls these functions only
-// through the AppStoreConnect module.
+// through the AppStoreConnect and Alerting modules.
 #ifndef MR_HTTP_H
 #define MR_HTTP_H
 
@@ -35,6 +35,13 @@ typedef struct mr_http_response {
 /// writes to `out->error` contains the headers.
 int mr_http_get(const char *url, const char *const *headers, size_t header_count, const char *ca_file,
                 long timeout_seconds, size_t max_body, mr_http_response *out);
+
+/// Why: one POST of `body` (`body_length` bytes) with the given headers, to an http or https URL (an
+/// Alertmanager inside a cluster is reached in clear; the caller decides where a token may go), with
+/// the same verification, timeout, body limit and return values as mr_http_get.
+int mr_http_post(const char *url, const char *const *headers, size_t header_count, const char *body,
+                 size_t body_length, const char *ca_file, long timeout_seconds, size_t max_body,
+                 mr_http_response *out);
 
 /// Why: the body is allocated by the shim; this frees it (and is safe on a zeroed response).
 void mr_http_response_free(mr_http_response *response);

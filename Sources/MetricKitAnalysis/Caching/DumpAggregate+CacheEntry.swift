@@ -224,7 +224,7 @@ extension DumpAggregate {
       groups[VersionGroup(version: version, value: try text(v, "group", "groups.\(i)"))] = try aggregate(v, version)
     }
     if let by = root.member("grouping")?.string {
-      guard let key = GroupingKey(parsing: by) else { throw Snapshot.fail("grouping", "unknown grouping key '\(by)'") }
+      guard let key = GroupingKey(stored: by) else { throw Snapshot.fail("grouping", "unknown grouping key '\(by)'") }
       grouping = key
     }
     for (i, v) in try Snapshot.member(root, "series").children.enumerated() {

@@ -18,6 +18,10 @@ public enum GroupingKey: Sendable, Hashable, CustomStringConvertible {
   /// (`--by state`, `domain:label`). Each device-day counts once, in its main state, with all of its
   /// metrics; days without a reported state (legacy payloads among them) are `(unknown)`.
   case state(domain: String?)
+  /// Several keys at once: a group is one value of each (`watch` reads each day per version, `--by`
+  /// group and device × OS stratum so). Its value is the keys' values in order, each escaped by
+  /// ``combinedValue(_:)``; ``components(of:)`` takes it apart.
+  indirect case combined([GroupingKey])
 
   /// The value of payloads without the field.
   public static let unknown = "(unknown)"
@@ -56,18 +60,68 @@ public enum GroupingKey: Sendable, Hashable, CustomStringConvertible {
     case .platformArchitecture: "platformArchitecture"
     case .build: "build"
     case .state(let domain): domain.map { "state:\($0)" } ?? "state"
+    case .combined(let keys): keys.map(\.description).joined(separator: "+")
     }
+  }
+
+  /// Parses a key as ``description`` writes it, a combined key's (`deviceType+osVersion:major`)
+  /// included: how caches name the grouping they were read with.
+  init?(stored text: String) {
+    guard text.contains("+") else {
+      self.init(parsing: text)
+      return
+    }
+    var keys: [GroupingKey] = []
+    for part in text.split(separator: "+", omittingEmptySubsequences: false) {
+      guard let key = GroupingKey(parsing: String(part)) else { return nil }
+      keys.append(key)
+    }
+    self = .combined(keys)
+  }
+
+  /// A combined key's value: each key's value with `\` and `|` escaped by a backslash, joined by `|`.
+  static func combinedValue(_ values: [String]) -> String {
+    values.map { $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "|", with: "\\|") }
+      .joined(separator: "|")
+  }
+
+  /// The keys' values of a combined key's value, unescaped; `count` copies of ``other`` for the group
+  /// that gathers the values beyond the limit.
+  public static func components(of value: String, count: Int) -> [String] {
+    if value == other { return Array(repeating: other, count: count) }
+    var parts: [String] = []
+    var current = ""
+    var escaped = false
+    for character in value {
+      if escaped {
+        current.append(character)
+        escaped = false
+      } else if character == "\\" {
+        escaped = true
+      } else if character == "|" {
+        parts.append(current)
+        current = ""
+      } else {
+        current.append(character)
+      }
+    }
+    parts.append(current)
+    return parts
   }
 
   /// A payload's group; ``unknown`` when its metadata has no such field.
   public func value(of payload: MetricPayload) -> String {
-    if case .state(let domain) = self { return Self.label(Self.mainState(of: payload, domain: domain)) }
-    return value(of: payload.metaData)
+    switch self {
+    case .state(let domain): return Self.label(Self.mainState(of: payload, domain: domain))
+    case .combined(let keys): return Self.combinedValue(keys.map { $0.value(of: payload) })
+    default: return value(of: payload.metaData)
+    }
   }
 
   /// The group of a payload or diagnostic with this metadata; ``unknown`` when it has no such field
   /// (always, for a state: metadata holds none).
   public func value(of metaData: MetaData?) -> String {
+    if case .combined(let keys) = self { return Self.combinedValue(keys.map { $0.value(of: metaData) }) }
     let m = metaData
     let value: String?
     switch self {
@@ -77,7 +131,7 @@ public enum GroupingKey: Sendable, Hashable, CustomStringConvertible {
     case .regionFormat: value = m?.regionFormat
     case .platformArchitecture: value = m?.platformArchitecture
     case .build: value = m?.applicationBuildVersion
-    case .state: value = nil
+    case .state, .combined: value = nil
     }
     return Self.label(value)
   }

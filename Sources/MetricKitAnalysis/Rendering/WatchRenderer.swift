@@ -1,0 +1,166 @@
+/// Renders the changes `watch` found: a table per scope (text, Markdown), or the JSON contract of
+/// `Docs/json.md`.
+public enum WatchRenderer {
+  /// Renders `report` in `format` (CSV is not one of them: a change is not a row of numbers alone).
+  public static func render(_ report: WatchReport, as format: OutputFormat) -> String {
+    switch format {
+    case .json, .csv: JSONWriter.render(json(report))
+    case .text: text(report, markdown: false)
+    case .markdown: text(report, markdown: true)
+    }
+  }
+
+  /// A level in the metric's unit (a share in percent): `352.6 ms`, `99.52%`.
+  public static func amount(_ value: Double, _ metric: MetricID) -> String {
+    let unit = metric.metric.unit
+    let shown = unit == .percent ? value * 100 : value
+    return NumberFormatting.text(shown) + (unit == .percent ? "%" : " \(unit.symbol)")
+  }
+
+  /// A relative change, signed: `+12.3%`.
+  public static func signedPercent(_ fraction: Double) -> String {
+    (fraction >= 0 ? "+" : "−") + NumberFormatting.percentText((abs(fraction) * 1000).rounded() / 1000)
+  }
+
+  /// The change in one line's cells.
+  static func cells(_ c: DetectedChange) -> [String] {
+    let interval =
+      "[\(signedPercent(c.changeInterval.lowerBound)), \(signedPercent(c.changeInterval.upperBound))]"
+    var status = c.direction
+    if let day = c.revertedOn { status += ", reverted \(day)" }
+    if let day = c.reverts { status = "reverts \(day)" }
+    return [
+      c.date.description, c.metric.metric.title, c.statistic.description, c.scope.description, status,
+      amount(c.before.value, c.metric), amount(c.after.value, c.metric), "\(signedPercent(c.change)) \(interval)",
+      qText(c.q), c.cause.description,
+    ]
+  }
+
+  /// A q-value in words short enough for a column.
+  static func qText(_ q: Double) -> String {
+    q < 0.0001 ? "<0.0001" : NumberFormatting.text(q)
+  }
+
+  private static let header = [
+    "date", "metric", "statistic", "scope", "direction", "before", "after", "change [95%]", "q", "likely cause",
+  ]
+
+  private static func text(_ report: WatchReport, markdown: Bool) -> String {
+    var out = ""
+    let span = report.days.map { "\($0.lowerBound) to \($0.upperBound)" } ?? "no dated payloads"
+    let regressions = report.changes.filter { $0.isRegression && $0.reverts == nil && $0.revertedOn == nil }
+    let summary =
+      "Watch: \(report.changes.count) change\(report.changes.count == 1 ? "" : "s") in \(report.seriesCount) daily series (\(span)); \(regressions.count) regression\(regressions.count == 1 ? "" : "s") still in place."
+    out += markdown ? "### \(summary)\n\n" : summary + "\n"
+    if !report.changes.isEmpty {
+      let rows = report.changes.map(cells)
+      if markdown {
+        out += "| " + header.joined(separator: " | ") + " |\n"
+        out += "|" + header.map { _ in " --- |" }.joined() + "\n"
+        for row in rows {
+          out += "| " + row.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |\n"
+        }
+      } else {
+        out += "\n" + TextTable.render(header: header, rows: rows, leftAligned: [1, 2, 3, 4, 9])
+      }
+    }
+    let o = report.options
+    let method =
+      "Change points: binary segmentation, Student's t corrected for the days searched, segments of at least \(o.detector.minimumSegment) days, changes of at least \(NumberFormatting.percentText(o.detector.minimumChange))\(o.detector.weeklyCycle ? ", weekday pattern removed" : ""); Benjamini–Hochberg q ≤ \(NumberFormatting.text(o.falseDiscoveryRate)) over every series; device-days confirmed by Van Elteren's rank test within device × OS strata (p ≤ \(NumberFormatting.text(o.distributionPValue)))."
+    out += (markdown ? "\n" : "\n") + method + "\n"
+    for note in report.omissions { out += (markdown ? "- " : "note: ") + note + "\n" }
+    return out
+  }
+
+  package static func json(_ change: DetectedChange) -> JSONWriter.Value {
+    func level(_ l: ChangePointDetector.Level) -> JSONWriter.Value {
+      .object([
+        ("value", .number(l.value)),
+        ("interval", .array([.number(l.interval.lowerBound), .number(l.interval.upperBound)])),
+        ("days", .integer(Int128(l.points))),
+      ])
+    }
+    let by: JSONWriter.Value
+    let version: JSONWriter.Value
+    switch change.scope {
+    case .app: (by, version) = (.null, .null)
+    case .version(let v): (by, version) = (.null, .string(v))
+    case .group(let key, let value): (by, version) = (.object([(key.description, .string(value))]), .null)
+    }
+    return .object([
+      ("metric", .string(change.metric.rawValue)),
+      ("statistic", .string(change.statistic.description)),
+      ("date", .string(change.date.description)),
+      ("direction", .string(change.direction)),
+      ("scope", .string(change.scope.kind)),
+      ("by", by),
+      ("version", version),
+      ("before", level(change.before)),
+      ("after", level(change.after)),
+      ("change", .number(change.change)),
+      ("changeInterval", .array([.number(change.changeInterval.lowerBound), .number(change.changeInterval.upperBound)])),
+      ("pValue", .number(change.pValue)),
+      ("q", .number(change.q)),
+      ("distributionPValue", change.distributionPValue.map { .number($0) } ?? .null),
+      ("cause", cause(change.cause)),
+      ("revertedOn", change.revertedOn.map { .string($0.description) } ?? .null),
+      ("reverts", change.reverts.map { .string($0.description) } ?? .null),
+      ("key", .string(change.key)),
+    ])
+  }
+
+  static func cause(_ cause: ChangeCause) -> JSONWriter.Value {
+    var members: [(String, JSONWriter.Value)] = [("kind", .string(cause.kind))]
+    switch cause {
+    case .adoption(let version, let before, let after):
+      members += [("version", .string(version)), ("shareBefore", .number(before)), ("shareAfter", .number(after))]
+    case .device(let model, let change, let elsewhere):
+      members += [
+        (GroupingKey.deviceType.description, .string(model)), ("change", .number(change)),
+        ("elsewhere", .number(elsewhere)),
+      ]
+    case .os(let version, let change, let elsewhere):
+      members += [
+        (GroupingKey.osVersionMajor.description, .string(version)), ("change", .number(change)),
+        ("elsewhere", .number(elsewhere)),
+      ]
+    case .population(let versions):
+      members.append(("versions", .array(versions.map { .string($0) })))
+    case .undetermined: break
+    }
+    return .object(members)
+  }
+
+  /// Every series searched as CSV, a row per day: `scope,version,by,group,metric,statistic,date,value`
+  /// (the values as the search read them, before the weekday pattern is removed).
+  public static func seriesCSV(_ report: WatchReport) -> String {
+    var out = "scope,version,by,group,metric,statistic,date,value\n"
+    for s in report.series {
+      var lead: [String]
+      switch s.scope {
+      case .app: lead = ["app", "", "", ""]
+      case .version(let v): lead = ["version", v, "", ""]
+      case .group(let key, let value): lead = ["group", "", key.description, value]
+      }
+      lead += [s.subject.metric.rawValue, s.subject.statistic.description]
+      let prefix = lead.map(TextEscaping.csvField).joined(separator: ",")
+      for (day, value) in zip(s.days, s.values) { out += "\(prefix),\(day),\(JSONWriter.number(value))\n" }
+    }
+    return out
+  }
+
+  private static func json(_ report: WatchReport) -> JSONWriter.Value {
+    .object([
+      ("changes", .array(report.changes.map(json))),
+      ("series", .integer(Int128(report.seriesCount))),
+      (
+        "days",
+        report.days.map {
+          .object([("first", .string($0.lowerBound.description)), ("last", .string($0.upperBound.description))])
+        } ?? .null
+      ),
+      ("omissions", .array(report.omissions.map { .string($0) })),
+      ("inputs", report.inputs.json),
+    ])
+  }
+}

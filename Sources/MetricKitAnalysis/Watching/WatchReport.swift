@@ -1,0 +1,302 @@
+/// The change points of a dump's daily series: for each watched metric and statistic, the series of
+/// the whole app (standardized to one device × OS mix, so a shift in which devices report is not a
+/// change), of each version, and of each `--by` group; each change confirmed by a rank test of the
+/// device-days on either side where the metric has per-payload values, and kept when its q over
+/// every change point of every series reaches ``WatchOptions/falseDiscoveryRate``.
+public struct WatchReport: Sendable {
+  /// What was read, counted, excluded and rejected.
+  public var inputs: InputAccounting
+  /// The days the series cover.
+  public var days: ClosedRange<CalendarDay>?
+  /// The series searched, each day's value as the search read it (before the weekday pattern is
+  /// removed).
+  public var series: [WatchSeries] = []
+  /// The number of series searched.
+  public var seriesCount: Int { series.count }
+  /// The changes, most recent first, then by q.
+  public var changes: [DetectedChange] = []
+  /// What could not be watched.
+  public var omissions: [String] = []
+  /// The options.
+  public var options: WatchOptions
+
+  /// One series searched: a subject in a scope, day by day.
+  public struct WatchSeries: Sendable {
+    public var subject: WatchSubject
+    public var scope: WatchScope
+    /// The days with enough payloads, in order, and each one's value.
+    public var days: [CalendarDay]
+    public var values: [Double]
+  }
+
+  /// The daily parts of one scope: per day, per stratum (device × OS) the payloads' aggregate.
+  typealias ScopeDays = [CalendarDay: [[String]: VersionAggregate]]
+
+  /// Finds the changes of an aggregate made with `options.aggregationOptions`.
+  public init(aggregate: DumpAggregate, options: WatchOptions) {
+    self.options = options
+    inputs = aggregate.inputs
+    if aggregate.undatedPayloads > 0 {
+      omissions.append("\(aggregate.undatedPayloads) counted payloads have no timestamps and are left out")
+    }
+    let scopes = Self.scopes(aggregate, options)
+    let allDays = scopes.first { $0.scope == .app }?.days.keys.sorted() ?? []
+    if let first = allDays.first, let last = allDays.last { days = first...last }
+
+    // Every series' change points, before the correction over all of them.
+    var found: [(change: DetectedChange, series: Int)] = []
+    for (scope, scopeDays) in scopes {
+      let weights = Self.weights(scopeDays)
+      let dayList = scopeDays.keys.sorted().filter { day in
+        scopeDays[day]!.values.reduce(0) { $0 + $1.payloadCount } >= options.minimumDailyPayloads
+      }
+      guard dayList.count >= 2 * options.detector.minimumSegment else { continue }
+      for subject in options.subjects {
+        var days: [CalendarDay] = []
+        var values: [Double] = []
+        for day in dayList {
+          guard let value = Self.value(subject, scopeDays[day]!, weights, options) else { continue }
+          days.append(day)
+          values.append(value)
+        }
+        guard days.count >= 2 * options.detector.minimumSegment else { continue }
+        series.append(WatchSeries(subject: subject, scope: scope, days: days, values: values))
+        let weekdays = days.map { (($0.daysSinceEpoch + 4) % 7 + 7) % 7 }  // 1970-01-01 was a Thursday
+        for c in options.detector.changes(in: values, weekdays: weekdays) {
+          let change = DetectedChange(
+            metric: subject.metric, statistic: subject.statistic, scope: scope, date: days[c.index],
+            before: c.before, after: c.after, change: c.change, changeInterval: c.changeInterval,
+            pValue: c.pValue, q: 1, distributionPValue: nil, cause: .undetermined)
+          found.append((change, series.count))
+        }
+      }
+    }
+    // Benjamini–Hochberg over the grid: every change point found, and one p of 1 for each series
+    // that had none.
+    let seriesWithChanges = Set(found.map(\.series)).count
+    let padding = [Double](repeating: 1, count: max(0, series.count - seriesWithChanges))
+    let q = BenjaminiHochberg.adjust(found.map(\.change.pValue) + padding)
+    let byScope = Dictionary(scopes.map { ($0.scope, $0.days) }, uniquingKeysWith: { a, _ in a })
+    var kept: [DetectedChange] = []
+    for (n, entry) in found.enumerated() where q[n] <= options.falseDiscoveryRate {
+      var change = entry.change
+      change.q = q[n]
+      let parts = byScope[change.scope] ?? [:]
+      change.distributionPValue = Self.rankTest(change, parts, options)
+      if let p = change.distributionPValue, p > options.distributionPValue { continue }
+      change.cause = Self.cause(of: change, scopeDays: parts, byScope: byScope, options: options)
+      kept.append(change)
+    }
+    changes = Self.markingReverts(kept).sorted {
+      ($0.date, -$0.q, $0.key) > ($1.date, -$1.q, $1.key)
+    }
+  }
+
+  /// The scopes and their daily parts: the whole app, each version, each group.
+  static func scopes(_ aggregate: DumpAggregate, _ options: WatchOptions) -> [(scope: WatchScope, days: ScopeDays)] {
+    let count = WatchOptions.strata.count + (options.grouping == nil ? 0 : 1)
+    var app: ScopeDays = [:]
+    var versions: [String: ScopeDays] = [:]
+    var groups: [String: ScopeDays] = [:]
+    func add(_ days: inout ScopeDays, _ day: CalendarDay, _ stratum: [String], _ part: VersionAggregate) {
+      if days[day, default: [:]][stratum] == nil {
+        days[day, default: [:]][stratum] = part
+      } else {
+        days[day]![stratum]!.merge(part)
+      }
+    }
+    for (key, part) in aggregate.series {
+      let values = GroupingKey.components(of: key.group ?? GroupingKey.other, count: count)
+      guard values.count == count else { continue }
+      let stratum = Array(values.suffix(WatchOptions.strata.count))
+      add(&app, key.start, stratum, part)
+      add(&versions[key.version, default: [:]], key.start, stratum, part)
+      if options.grouping != nil { add(&groups[values[0], default: [:]], key.start, stratum, part) }
+    }
+    var out: [(scope: WatchScope, days: ScopeDays)] = [(.app, app)]
+    for version in versions.keys.sorted(by: VersionOrder.precedes) {
+      out.append((.version(version), versions[version]!))
+    }
+    if let key = options.grouping {
+      for value in groups.keys.sorted(by: { $0.precedesBytewise($1) }) {
+        out.append((.group(key: key, value: value), groups[value]!))
+      }
+    }
+    return out
+  }
+
+  /// Each stratum's weight in a scope's fixed mix: its payloads over all the days.
+  static func weights(_ days: ScopeDays) -> [[String]: Double] {
+    var weights: [[String]: Double] = [:]
+    for strata in days.values {
+      for (stratum, part) in strata { weights[stratum, default: 0] += Double(part.payloadCount) }
+    }
+    return weights
+  }
+
+  /// A day's value of a subject: standardized to the scope's mix over the strata the day holds.
+  static func value(
+    _ subject: WatchSubject, _ strata: [[String]: VersionAggregate], _ weights: [[String]: Double],
+    _ options: WatchOptions
+  ) -> Double? {
+    let parts = strata.sorted { StratumCell.precedes($0.key, $1.key) }.map { (weights[$0.key] ?? 0, $0.value) }
+    let pooled = PooledStatistics(
+      standardized: parts, requests: [subject.metric: [subject.statistic]], estimator: options.estimator,
+      interpolation: options.interpolation)
+    return pooled[subject.metric, subject.statistic]?.value
+  }
+
+  /// The per-stratum merged parts of the days in `range` (those of the scope that fall in it).
+  static func merged(_ days: ScopeDays, _ range: Range<Int>) -> [[String]: VersionAggregate] {
+    var out: [[String]: VersionAggregate] = [:]
+    for (day, strata) in days where range.contains(day.daysSinceEpoch) {
+      for (stratum, part) in strata {
+        if out[stratum] == nil { out[stratum] = part } else { out[stratum]!.merge(part) }
+      }
+    }
+    return out
+  }
+
+  /// The days either side of a change its evidence reads: up to ``WatchOptions/causeWindow`` days.
+  static func windows(_ change: DetectedChange, _ options: WatchOptions) -> (before: Range<Int>, after: Range<Int>) {
+    let d = change.date.daysSinceEpoch
+    let w = max(1, options.causeWindow)
+    return ((d - w)..<d, d..<(d + w))
+  }
+
+  /// Van Elteren's test of the device-days before against those after, within strata, two-sided:
+  /// their per-payload statistics, values or rates. Nil where no stratum holds both sides.
+  static func rankTest(_ change: DetectedChange, _ days: ScopeDays, _ options: WatchOptions) -> Double? {
+    let (b, a) = windows(change, options)
+    let before = merged(days, b)
+    let after = merged(days, a)
+    func sample(_ part: VersionAggregate) -> ScalarSample? {
+      switch change.metric.kind {
+      case .histogram: part.payloadSample(change.metric, change.statistic)
+      case .scalar, .counter: part.scalar(change.metric)
+      case .rate: part.rate(change.metric)?.perPayloadRates
+      case .diagnostic: nil
+      }
+    }
+    let pairs = before.keys.sorted { StratumCell.precedes($0, $1) }.compactMap {
+      stratum -> (baseline: ScalarSample, candidate: ScalarSample)? in
+      guard let x = before[stratum].flatMap(sample), let y = after[stratum].flatMap(sample), x.count > 0, y.count > 0
+      else { return nil }
+      return (x, y)
+    }
+    guard !pairs.isEmpty, let test = try? VanElterenTest(strata: pairs, candidateLarger: change.change > 0) else {
+      return nil
+    }
+    return min(1, 2 * test.pValue)
+  }
+
+  /// What a change most likely is: one device or OS carrying it while the rest stayed; the versions
+  /// present on both sides (most of their payloads) moving at once; a version's adoption, its share
+  /// rising by a quarter of the payloads or more while the others stayed; or none of these.
+  static func cause(
+    of change: DetectedChange, scopeDays: ScopeDays, byScope: [WatchScope: ScopeDays], options: WatchOptions
+  ) -> ChangeCause {
+    let (b, a) = windows(change, options)
+    let subject = WatchSubject(metric: change.metric, statistic: change.statistic)
+    let direction = change.change > 0
+    // One device (or OS) that moved as the scope did while the rest stayed: its own relative
+    // change, and that of everything else, each over its strata standardized to the scope's mix.
+    let before = merged(scopeDays, b)
+    let after = merged(scopeDays, a)
+    let weights = Self.weights(scopeDays)
+    var moves: [(stratum: [String], weight: Double, before: Double, after: Double)] = []
+    for (stratum, x) in before {
+      guard let y = after[stratum], let vx = Self.value(subject, [stratum: x], weights, options),
+        let vy = Self.value(subject, [stratum: y], weights, options)
+      else { continue }
+      moves.append((stratum, weights[stratum] ?? 0, vx, vy))
+    }
+    func relative(_ parts: [(stratum: [String], weight: Double, before: Double, after: Double)]) -> Double? {
+      let x = parts.reduce(0) { $0 + $1.weight * $1.before }
+      let y = parts.reduce(0) { $0 + $1.weight * $1.after }
+      return x != 0 ? y / x - 1 : nil
+    }
+    for (dimension, position) in [(GroupingKey.deviceType, 0), (.osVersionMajor, 1)] {
+      let values = Set(moves.map { $0.stratum[position] })
+      guard values.count >= 2 else { continue }
+      var best: (value: String, own: Double, rest: Double)?
+      for value in values {
+        guard let own = relative(moves.filter { $0.stratum[position] == value }),
+          let rest = relative(moves.filter { $0.stratum[position] != value }),
+          (own > 0) == direction, abs(own) >= abs(change.change), abs(rest) <= abs(own) / 4
+        else { continue }
+        if best.map({ abs(own) > abs($0.own) }) ?? true { best = (value, own, rest) }
+      }
+      if let best {
+        return dimension == .deviceType
+          ? .device(model: best.value, change: best.own, elsewhere: best.rest)
+          : .os(version: best.value, change: best.own, elsewhere: best.rest)
+      }
+    }
+    guard change.scope == .app else { return .undetermined }
+    // The versions present on both sides: those carrying most of their payloads moving as the app
+    // did is the population; none of them moving while one version's share rose is its adoption.
+    var moved: [String] = []
+    var (movedPayloads, presentPayloads) = (0, 0)
+    var shares: [(version: String, before: Double, after: Double)] = []
+    let totals = (before: Double(Self.payloads(scopeDays, b)), after: Double(Self.payloads(scopeDays, a)))
+    for (scope, days) in byScope {
+      guard case .version(let version) = scope else { continue }
+      let (nb, na) = (Self.payloads(days, b), Self.payloads(days, a))
+      shares.append((version, Double(nb) / max(1, totals.before), Double(na) / max(1, totals.after)))
+      guard nb >= options.minimumDailyPayloads, na >= options.minimumDailyPayloads,
+        let x = Self.level(subject, days, b, options), let y = Self.level(subject, days, a, options), x != 0
+      else { continue }
+      presentPayloads += nb + na
+      let own = y / x - 1
+      if (own > 0) == direction && abs(own) >= abs(change.change) / 2 {
+        moved.append(version)
+        movedPayloads += nb + na
+      }
+    }
+    if !moved.isEmpty && Double(movedPayloads) >= 0.8 * Double(presentPayloads) {
+      return .population(versions: moved.sorted(by: VersionOrder.precedes))
+    }
+    if moved.isEmpty, let adopted = shares.max(by: { $0.after - $0.before < $1.after - $1.before }),
+      adopted.after - adopted.before >= 0.25
+    {
+      return .adoption(version: adopted.version, shareBefore: adopted.before, shareAfter: adopted.after)
+    }
+    return .undetermined
+  }
+
+  /// The payloads of a scope's days in `range`.
+  static func payloads(_ days: ScopeDays, _ range: Range<Int>) -> Int {
+    days.reduce(0) { sum, entry in
+      range.contains(entry.key.daysSinceEpoch) ? sum + entry.value.values.reduce(0) { $0 + $1.payloadCount } : sum
+    }
+  }
+
+  /// A scope's level of a subject over the days in `range`: its statistic of those days merged,
+  /// standardized to the scope's mix.
+  static func level(_ subject: WatchSubject, _ days: ScopeDays, _ range: Range<Int>, _ options: WatchOptions)
+    -> Double?
+  {
+    value(subject, merged(days, range), weights(days), options)
+  }
+
+  /// Marks each change a later change of the same series undoes (the series back within half of the
+  /// change), and the later change as its revert.
+  static func markingReverts(_ changes: [DetectedChange]) -> [DetectedChange] {
+    var changes = changes.sorted { $0.date < $1.date }
+    for i in changes.indices {
+      for j in changes.indices where j > i {
+        let (a, b) = (changes[i], changes[j])
+        guard a.metric == b.metric, a.statistic == b.statistic, a.scope == b.scope, changes[i].revertedOn == nil,
+          (a.change > 0) != (b.change > 0), a.before.value != 0
+        else { continue }
+        let away = abs(b.after.value / a.before.value - 1)
+        if away <= abs(a.change) / 2 {
+          changes[i].revertedOn = b.date
+          changes[j].reverts = a.date
+        }
+      }
+    }
+    return changes
+  }
+}
