@@ -118,7 +118,8 @@ let package = Package(
     .executableTarget(
       name: "metrics-report",
       dependencies: [
-        "MetricKitAnalysis", "AppStoreConnect", "Alerting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "MetricKitAnalysis", "AppStoreConnect", "Alerting",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .target(name: "MetricKitCollector", condition: .when(traits: ["Collector"])),
         .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Collector"])),
       ]),

@@ -19,6 +19,9 @@ let package = Package(
     }
     + [
       .executableTarget(
+        name: "FuzzAlertState",
+        dependencies: ["FuzzSupport", .product(name: "Alerting", package: "metrics-report")]),
+      .executableTarget(
         name: "FuzzCollector",
         dependencies: ["FuzzSupport", .product(name: "MetricKitCollector", package: "metrics-report")])
     ]

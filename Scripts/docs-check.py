@@ -253,7 +253,7 @@ let package = Package(
             open(path, "w", encoding="utf-8").write("\n".join(lines))
             print(f"rewrote {where}: $ {first[2:]}")
 
-    COMMANDS = ["summary", "trend", "compare", "report", "export", "snapshot", "diagnostics", "merge", "rules",
+    COMMANDS = ["summary", "trend", "compare", "report", "watch", "export", "snapshot", "diagnostics", "merge", "rules",
                 "organizer fetch", "organizer show", "cache stats", "cache prune"]
 
     def check_synopses(self):

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer harness for a while:  Scripts/fuzz.sh TARGET SECONDS [libFuzzer options…]
-#   TARGET: payload-decoder | measurement-parser | rule-file | snapshot | report | mach-o | organizer | cache-entry | symbolizer-answer
+#   TARGET: payload-decoder | measurement-parser | rule-file | snapshot | report | mach-o | organizer | cache-entry | symbolizer-answer | alert-state
 # Seeds: ../shared/fixtures/public (when present), Samples/, and Fuzz/Seeds/TARGET. New corpus inputs go to
 # .fuzz/TARGET/corpus; crashes to .fuzz/TARGET/ (turn each into a regression test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: Scripts/fuzz.sh payload-decoder|measurement-parser|rule-file|snapshot|report|mach-o|organizer|cache-entry|symbolizer-answer|collector SECONDS}
+target=${1:?usage: Scripts/fuzz.sh payload-decoder|measurement-parser|rule-file|snapshot|report|mach-o|organizer|cache-entry|symbolizer-answer|alert-state|collector SECONDS}
 seconds=${2:?usage: Scripts/fuzz.sh TARGET SECONDS}
 shift 2
 case "$target" in
@@ -18,6 +18,7 @@ case "$target" in
   organizer) product=FuzzOrganizer ;;
   cache-entry) product=FuzzCacheEntry ;;
   symbolizer-answer) product=FuzzSymbolizerAnswer ;;
+  alert-state) product=FuzzAlertState ;;
   collector) product=FuzzCollector ;;
   *) echo "unknown target $target" >&2; exit 64 ;;
 esac

@@ -92,9 +92,13 @@ public enum AlertReceiver: Sendable, Hashable {
     switch self {
     case .alertmanager(let url):
       let body = JSONWriter.Value.array(events.map(Self.alertmanagerAlert))
-      return [Request(url: Self.joined(url, "/api/v2/alerts"), headers: [json], body: Array(JSONWriter.compact(body).utf8))]
+      return [
+        Request(url: Self.joined(url, "/api/v2/alerts"), headers: [json], body: Array(JSONWriter.compact(body).utf8))
+      ]
     case .webhook(let url):
-      return events.map { Request(url: url, headers: [json], body: Array(JSONWriter.compact(Self.webhookBody($0)).utf8)) }
+      return events.map {
+        Request(url: url, headers: [json], body: Array(JSONWriter.compact(Self.webhookBody($0)).utf8))
+      }
     case .slack(let url):
       return events.map { Request(url: url, headers: [json], body: Array(JSONWriter.compact(Self.slackBody($0)).utf8)) }
     case .github(let api, let repository, let sha, let token):
@@ -167,8 +171,10 @@ public enum AlertReceiver: Sendable, Hashable {
       ("statistic", .string(r.statistic)), ("scope", .string(r.scope)),
       ("by", r.byKey.map { k in .object([(k, .string(r.byValue ?? ""))]) } ?? .null),
       ("appVersion", r.version.map { .string($0) } ?? .null), ("direction", .string(r.direction)),
-      ("date", .string(r.date)), ("before", .string(r.before)), ("after", .string(r.after)), ("change", .number(r.change)),
-      ("changeInterval", .array(r.changeInterval.map { .number($0) })), ("q", .number(r.q)), ("cause", .string(r.cause)),
+      ("date", .string(r.date)), ("before", .string(r.before)), ("after", .string(r.after)),
+      ("change", .number(r.change)),
+      ("changeInterval", .array(r.changeInterval.map { .number($0) })), ("q", .number(r.q)),
+      ("cause", .string(r.cause)),
       ("link", e.link.map { .string($0) } ?? .null), ("at", .string(timestamp(e.now))),
     ])
   }
@@ -176,20 +182,31 @@ public enum AlertReceiver: Sendable, Hashable {
   static func slackBody(_ e: AlertEvent) -> JSONWriter.Value {
     let r = e.record
     let title = e.resolved ? "Resolved: \(r.metric) \(r.statistic) (\(r.scopeText))" : r.summary
-    let heading = "\(e.resolved ? "✅ Resolved" : r.isRegression ? "🔴 Regression" : "🟢 Improvement"): \(r.metric) \(r.statistic)"
+    let heading =
+      "\(e.resolved ? "✅ Resolved" : r.isRegression ? "🔴 Regression" : "🟢 Improvement"): \(r.metric) \(r.statistic)"
     var details = "*Scope:* \(r.scopeText)\n*Since:* \(r.date)\n*Before → after:* \(r.before) → \(r.after)\n"
-    details += "*Change:* \(WatchRenderer.signedPercent(r.change)) [\(r.changeInterval.map(WatchRenderer.signedPercent).joined(separator: ", "))]\n*Likely:* \(r.cause)"
+    details +=
+      "*Change:* \(WatchRenderer.signedPercent(r.change)) [\(r.changeInterval.map(WatchRenderer.signedPercent).joined(separator: ", "))]\n*Likely:* \(r.cause)"
     if let link = e.link { details += "\n<\(link)|Report>" }
     return .object([
       ("text", .string(String(title.prefix(3000)))),
       (
         "blocks",
         .array([
-          .object([("type", .string("header")), ("text", .object([("type", .string("plain_text")), ("text", .string(String(heading.prefix(150))))]))]),
-          .object([("type", .string("section")), ("text", .object([("type", .string("mrkdwn")), ("text", .string(String(details.prefix(3000))))]))]),
+          .object([
+            ("type", .string("header")),
+            ("text", .object([("type", .string("plain_text")), ("text", .string(String(heading.prefix(150))))])),
+          ]),
+          .object([
+            ("type", .string("section")),
+            ("text", .object([("type", .string("mrkdwn")), ("text", .string(String(details.prefix(3000))))])),
+          ]),
           .object([
             ("type", .string("context")),
-            ("elements", .array([.object([("type", .string("mrkdwn")), ("text", .string("q \(r.q) · \(r.app) · \(r.key)"))])])),
+            (
+              "elements",
+              .array([.object([("type", .string("mrkdwn")), ("text", .string("q \(r.q) · \(r.app) · \(r.key)"))])])
+            ),
           ]),
         ])
       ),
@@ -236,7 +253,9 @@ public enum AlertReceiver: Sendable, Hashable {
             ),
           ])
         ))
-      if let link = e.link { members.append(("links", .array([.object([("href", .string(link)), ("text", .string("Report"))])]))) }
+      if let link = e.link {
+        members.append(("links", .array([.object([("href", .string(link)), ("text", .string("Report"))])])))
+      }
     }
     return .object(members)
   }

@@ -18,6 +18,12 @@ public struct AlertState: Sendable, Hashable, Codable {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw .state(path: path, reason: "cannot be read")
     }
+    return try decode(data, path: path)
+  }
+
+  /// The state in `data`, read from `path`.
+  /// - Throws: ``AlertError/state(path:reason:)`` naming the key that is wrong.
+  public static func decode(_ data: Data, path: String) throws(AlertError) -> AlertState {
     do {
       let state = try JSONDecoder().decode(AlertState.self, from: data)
       guard state.format == 1 else { throw AlertError.state(path: path, reason: "format \(state.format) is not 1") }
@@ -41,12 +47,17 @@ public struct AlertState: Sendable, Hashable, Codable {
     keys.isEmpty ? "the document" : keys.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
   }
 
-  /// Writes the state to `path` atomically (a temporary file renamed over it).
-  public func save(_ path: String) throws(AlertError) {
+  /// The state as the file holds it: JSON, keys sorted.
+  public func encoded() throws(AlertError) -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+    do { return try encoder.encode(self) } catch { throw .state(path: "-", reason: "cannot be encoded: \(error)") }
+  }
+
+  /// Writes the state to `path` atomically (a temporary file renamed over it).
+  public func save(_ path: String) throws(AlertError) {
+    let data = try encoded()
     do {
-      let data = try encoder.encode(self)
       try data.write(to: URL(fileURLWithPath: path), options: .atomic)
     } catch {
       throw .state(path: path, reason: "cannot be written: \(error.localizedDescription)")

@@ -69,7 +69,11 @@ public struct AlertTransport: Sendable {
   /// The start of a refusal's body, on one line, printable characters only.
   static func detail(_ body: [UInt8]) -> String {
     let text = String(decoding: body.prefix(300), as: UTF8.self)
-    return String(text.unicodeScalars.map { $0.properties.isWhitespace ? " " : Character($0) }.filter { !$0.isASCII || $0.asciiValue! >= 32 })
-      .trimmingCharacters(in: .whitespaces)
+    return String(
+      text.unicodeScalars.map { $0.properties.isWhitespace ? " " : Character($0) }.filter {
+        !$0.isASCII || $0.asciiValue! >= 32
+      }
+    )
+    .trimmingCharacters(in: .whitespaces)
   }
 }

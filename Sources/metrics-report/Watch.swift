@@ -13,9 +13,9 @@ struct Watch: ParsableCommand {
         metrics-report watch /srv/metrickit --cache /var/cache/metrics-report
         metrics-report watch /srv/metrickit --by deviceType --alertmanager http://127.0.0.1:9093
 
-      Each day is a merged histogram of the device-days that reported. The whole app's series is
-      standardized to one device × OS mix; a change is a level shift found by binary segmentation
-      (Student's t, corrected for the days searched), confirmed by a rank test of the device-days on
+      Each day is a merged histogram of the device-days that reported. The whole app's series is \
+      standardized to one device × OS mix; a change is a level shift found by binary segmentation \
+      (Student's t, corrected for the days searched), confirmed by a rank test of the device-days on \
       either side, with Benjamini–Hochberg over every series. Docs/watch.md has the details.
       """)
 
@@ -28,7 +28,9 @@ struct Watch: ParsableCommand {
       valueName: "id[@stat]"))
   var metricArguments: [String] = []
 
-  @Option(help: ArgumentHelp("Also watch each group of this metadata field: \(GroupingKey.names.joined(separator: ", ")).", valueName: "key"))
+  @Option(
+    help: ArgumentHelp(
+      "Also watch each group of this metadata field: \(GroupingKey.names.joined(separator: ", ")).", valueName: "key"))
   var by: String?
 
   @Option(help: ArgumentHelp("The smallest relative change reported, a fraction.", valueName: "fraction"))
@@ -88,7 +90,8 @@ struct Watch: ParsableCommand {
       for metric in matches {
         let statistics: [Statistic]
         switch metric.kind {
-        case .histogram: statistics = statistic.map { [$0] } ?? [.percentile(Percentile(50)!), .percentile(Percentile(90)!)]
+        case .histogram:
+          statistics = statistic.map { [$0] } ?? [.percentile(Percentile(50)!), .percentile(Percentile(90)!)]
         case .scalar, .counter: statistics = [statistic ?? .mean]
         case .rate: statistics = [.rate]
         case .diagnostic: throw ValidationError("'\(metric.rawValue)' counts diagnostics; watch reads daily metrics.")
@@ -170,13 +173,19 @@ struct AlertOptions: ParsableArguments {
   @Option(help: ArgumentHelp("PagerDuty's Events API root.", valueName: "url"))
   var pagerdutyURL = "https://events.pagerduty.com"
 
-  @Option(help: ArgumentHelp("The file that remembers what was sent (default: watch-state.json in --cache).", valueName: "file"))
+  @Option(
+    help: ArgumentHelp(
+      "The file that remembers what was sent (default: watch-state.json in --cache).", valueName: "file"))
   var state: String?
 
-  @Option(help: ArgumentHelp("A new change is alerted when it began within this many days of the latest data.", valueName: "days"))
+  @Option(
+    help: ArgumentHelp(
+      "A new change is alerted when it began within this many days of the latest data.", valueName: "days"))
   var alertDays = AlertDispatcher(receivers: []).recentDays
 
-  @Option(help: ArgumentHelp("The app label of the alerts (default: the payloads' main bundle identifier).", valueName: "name"))
+  @Option(
+    help: ArgumentHelp(
+      "The app label of the alerts (default: the payloads' main bundle identifier).", valueName: "name"))
   var app: String?
 
   @Option(help: ArgumentHelp("A link the alerts carry (the published report page).", valueName: "url"))
@@ -239,7 +248,8 @@ struct AlertOptions: ParsableArguments {
     }
     if !outcome.failures.isEmpty {
       throw CommandFailure.cannotEvaluate(
-        outcome.failures.map(\.description).joined(separator: "; ") + " (what was not delivered is sent on the next run)")
+        outcome.failures.map(\.description).joined(separator: "; ")
+          + " (what was not delivered is sent on the next run)")
     }
   }
 }

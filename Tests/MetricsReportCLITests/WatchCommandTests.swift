@@ -204,7 +204,8 @@ struct WatchCommandTests {
       ).compactMap { $0["key"] as? String }
       #expect(!keys.isEmpty)
       for prefix in ["/flaky/webhook", "/slack/", "/github/", "/pagerduty/"] {
-        #expect(delivered.filter { ($0["path"] as? String)?.hasPrefix(prefix) == true }.count == keys.count, "\(prefix)")
+        #expect(
+          delivered.filter { ($0["path"] as? String)?.hasPrefix(prefix) == true }.count == keys.count, "\(prefix)")
       }
       #expect(sent.filter { $0["answered"] as? Int == 503 }.count == 1)
       let pagerduty = try #require(delivered.first { ($0["path"] as? String)?.hasPrefix("/pagerduty") == true })
@@ -229,9 +230,13 @@ struct WatchCommandTests {
       #expect(resolved.count == 4 * keys.count, "\(resolved)")
       #expect(resolved.allSatisfy { ($0["problems"] as? [String])?.isEmpty == true })
       #expect(
-        resolved.compactMap { ($0["body"] as? [String: Any])?["event_action"] as? String } == Array(
-          repeating: "resolve", count: keys.count))
-      #expect(resolved.compactMap { ($0["body"] as? [String: Any])?["status"] as? String }.allSatisfy { $0 == "resolved" || $0 == "success" })
+        resolved.compactMap { ($0["body"] as? [String: Any])?["event_action"] as? String }
+          == Array(
+            repeating: "resolve", count: keys.count))
+      #expect(
+        resolved.compactMap { ($0["body"] as? [String: Any])?["status"] as? String }.allSatisfy {
+          $0 == "resolved" || $0 == "success"
+        })
     }
   }
 
@@ -241,10 +246,11 @@ struct WatchCommandTests {
     try withTemporaryDirectory { dir in
       let state = dir.appendingPathComponent("watch-state.json").path
       func watch(_ webhook: String) throws -> CLIRunner.Result {
-        try CLIRunner.run([
-          "watch", Self.stores.all.path, "--metric", "\(Self.launch)@p50", "--state", state, "--alert-days", "200",
-          "--webhook", receivers.base + webhook, "--slack",
-        ], environment: ["SLACK_WEBHOOK_URL": "\(receivers.base)/slack/SECRET"])
+        try CLIRunner.run(
+          [
+            "watch", Self.stores.all.path, "--metric", "\(Self.launch)@p50", "--state", state, "--alert-days", "200",
+            "--webhook", receivers.base + webhook, "--slack",
+          ], environment: ["SLACK_WEBHOOK_URL": "\(receivers.base)/slack/SECRET"])
       }
       let refused = try watch("/refuse/webhook")
       #expect(refused.status == 2)
@@ -289,11 +295,13 @@ struct WatchCommandTests {
     let alerts = try #require(
       JSONSerialization.jsonObject(with: Data(try await server.get("api/v2/alerts").utf8)) as? [[String: Any]])
     #expect(alerts.count == keys.count, "\(alerts)")
-    let labels = try #require(alerts.first { ($0["labels"] as? [String: String])?["scope"] == "app" }?["labels"] as? [String: String])
+    let labels = try #require(
+      alerts.first { ($0["labels"] as? [String: String])?["scope"] == "app" }?["labels"] as? [String: String])
     #expect(labels["metric"] == Self.launch && labels["statistic"] == "p50" && labels["direction"] == "regression")
     #expect(labels["app"] == "com.example.shop" && labels["alertname"] == "MetricKitChange")
     let appChange = try #require(keys.first { $0["scope"] as? String == "app" })
-    let startsAt = try #require(alerts.first { ($0["labels"] as? [String: String])?["scope"] == "app" }?["startsAt"] as? String)
+    let startsAt = try #require(
+      alerts.first { ($0["labels"] as? [String: String])?["scope"] == "app" }?["startsAt"] as? String)
     #expect(startsAt.hasPrefix(appChange["date"] as? String ?? "-"))
     // The change gone: resolved, no alert active.
     #expect(try watch(Self.stores.flat).status == 0)

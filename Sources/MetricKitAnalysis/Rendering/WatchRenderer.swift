@@ -27,6 +27,7 @@ public enum WatchRenderer {
     let interval =
       "[\(signedPercent(c.changeInterval.lowerBound)), \(signedPercent(c.changeInterval.upperBound))]"
     var status = c.direction
+    if c.rampDays > 0 { status += " over \(c.rampDays) days" }
     if let day = c.revertedOn { status += ", reverted \(day)" }
     if let day = c.reverts { status = "reverts \(day)" }
     return [
@@ -66,18 +67,19 @@ public enum WatchRenderer {
     }
     let o = report.options
     let method =
-      "Change points: binary segmentation, Student's t corrected for the days searched, segments of at least \(o.detector.minimumSegment) days, changes of at least \(NumberFormatting.percentText(o.detector.minimumChange))\(o.detector.weeklyCycle ? ", weekday pattern removed" : ""); Benjamini–Hochberg q ≤ \(NumberFormatting.text(o.falseDiscoveryRate)) over every series; device-days confirmed by Van Elteren's rank test within device × OS strata (p ≤ \(NumberFormatting.text(o.distributionPValue)))."
+      "Change points: binary segmentation, Student's t corrected for the days searched, segments of at least \(o.detector.minimumSegment) days, changes of at least \(NumberFormatting.percentText(o.detector.minimumChange))\(o.detector.weeklyCycle ? ", weekday pattern removed" : ""); Benjamini–Hochberg q ≤ \(NumberFormatting.text(o.falseDiscoveryRate)) over every series; device-days confirmed within device × OS strata, by Van Elteren's rank test or, for rates, the pooled rates' test (p ≤ \(NumberFormatting.text(o.distributionPValue)))."
     out += (markdown ? "\n" : "\n") + method + "\n"
     for note in report.omissions { out += (markdown ? "- " : "note: ") + note + "\n" }
     return out
   }
 
   package static func json(_ change: DetectedChange) -> JSONWriter.Value {
-    func level(_ l: ChangePointDetector.Level) -> JSONWriter.Value {
+    func level(_ l: ChangePointDetector.Level, _ span: ClosedRange<CalendarDay>) -> JSONWriter.Value {
       .object([
         ("value", .number(l.value)),
         ("interval", .array([.number(l.interval.lowerBound), .number(l.interval.upperBound)])),
-        ("days", .integer(Int128(l.points))),
+        ("days", .integer(Int128(l.points))), ("from", .string(span.lowerBound.description)),
+        ("to", .string(span.upperBound.description)),
       ])
     }
     let by: JSONWriter.Value
@@ -91,14 +93,18 @@ public enum WatchRenderer {
       ("metric", .string(change.metric.rawValue)),
       ("statistic", .string(change.statistic.description)),
       ("date", .string(change.date.description)),
+      ("rampDays", .integer(Int128(change.rampDays))),
       ("direction", .string(change.direction)),
       ("scope", .string(change.scope.kind)),
       ("by", by),
       ("version", version),
-      ("before", level(change.before)),
-      ("after", level(change.after)),
+      ("before", level(change.before, change.beforeDays)),
+      ("after", level(change.after, change.afterDays)),
       ("change", .number(change.change)),
-      ("changeInterval", .array([.number(change.changeInterval.lowerBound), .number(change.changeInterval.upperBound)])),
+      (
+        "changeInterval",
+        .array([.number(change.changeInterval.lowerBound), .number(change.changeInterval.upperBound)])
+      ),
       ("pValue", .number(change.pValue)),
       ("q", .number(change.q)),
       ("distributionPValue", change.distributionPValue.map { .number($0) } ?? .null),

@@ -31,7 +31,10 @@ public enum ChangeCause: Sendable, Hashable {
       "device \(model) (\(WatchRenderer.signedPercent(change)) there, \(WatchRenderer.signedPercent(elsewhere)) elsewhere)"
     case .os(let version, let change, let elsewhere):
       "OS \(version) (\(WatchRenderer.signedPercent(change)) there, \(WatchRenderer.signedPercent(elsewhere)) elsewhere)"
-    case .population(let versions): "every version at once (\(versions.joined(separator: ", ")))"
+    case .population(let versions):
+      versions.count == 1
+        ? "the whole population (\(versions[0]), the version on both sides)"
+        : "every version at once (\(versions.joined(separator: ", ")))"
     case .undetermined: "undetermined"
     }
   }

@@ -9,7 +9,9 @@ import Foundation
 /// two sides (pooled variance); its p-value is Bonferroni-corrected for the points searched, so a
 /// stretch of noise gives a split with probability at most the threshold. Splits are found
 /// recursively, then each is tested again between its neighbours (at most ``window`` points each
-/// side), the weakest dropped until every one passes, as Otava's merge step does.
+/// side), the weakest dropped until every one passes, as Otava's merge step does. Two splits the same
+/// way closer than two segments are one gradual change (a ramp), tested between the points before the
+/// first and those after the second.
 public struct ChangePointDetector: Sendable, Hashable {
   /// The fewest points on each side of a change.
   public var minimumSegment = 7
@@ -47,6 +49,8 @@ public struct ChangePointDetector: Sendable, Hashable {
     /// The relative change after ÷ before − 1, with its 95% interval.
     public var change: Double
     public var changeInterval: ClosedRange<Double>
+    /// The points the change took (0: a step; a ramp's points are on neither side).
+    public var rampDays: Int
   }
 
   /// The change points of `values`, in order; `weekdays` gives each point's day of the week (0–6).
@@ -62,20 +66,41 @@ public struct ChangePointDetector: Sendable, Hashable {
     splits.sort()
     // The merge step: each split tested between its neighbours; the weakest failing one goes, until
     // every one passes.
+    var tested: [Change?] = []
     while true {
-      let tested = splits.indices.map { k in
-        test(sums, at: splits[k], from: k > 0 ? splits[k - 1] : 0, to: k + 1 < splits.count ? splits[k + 1] : z.count,
-          m, logScale: logScale)
+      tested = splits.indices.map { k in
+        let from = k > 0 ? splits[k - 1] : 0
+        let to = k + 1 < splits.count ? splits[k + 1] : z.count
+        return test(sums, before: from..<splits[k], after: splits[k]..<to, searched: to - from, m, logScale: logScale)
       }
       let failing = tested.indices.filter { k in
         guard let change = tested[k] else { return true }
         return change.pValue > maximumPValue || abs(change.change) < minimumChange
       }
-      guard let weakest = failing.max(by: { (tested[$0]?.pValue ?? 2) < (tested[$1]?.pValue ?? 2) }) else {
-        return tested.compactMap { $0 }
-      }
+      guard let weakest = failing.max(by: { (tested[$0]?.pValue ?? 2) < (tested[$1]?.pValue ?? 2) }) else { break }
       splits.remove(at: weakest)
     }
+    // A ramp: two splits the same way less than two segments apart are one change that took the days
+    // between them (a version adopted over a week); its levels are those before the first and after
+    // the second.
+    var changes = tested.compactMap { $0 }
+    var k = 0
+    while k + 1 < changes.count {
+      let (a, b) = (changes[k], changes[k + 1])
+      let from = k > 0 ? changes[k - 1].index + changes[k - 1].rampDays : 0
+      let to = k + 2 < changes.count ? changes[k + 2].index : z.count
+      if (a.change > 0) == (b.change > 0), b.index - a.index < 2 * m,
+        var ramp = test(
+          sums, before: from..<a.index, after: b.index..<to, searched: to - from, m, logScale: logScale)
+      {
+        ramp.rampDays = b.index - a.index
+        changes[k] = ramp
+        changes.remove(at: k + 1)
+      } else {
+        k += 1
+      }
+    }
+    return changes
   }
 
   /// Splits `lo..<hi` recursively at the best point while it passes the corrected threshold.
@@ -104,15 +129,19 @@ public struct ChangePointDetector: Sendable, Hashable {
     return min(1, 2 * tail * Double(max(1, candidates)))
   }
 
-  /// The change at `tau` between `from..<tau` and `tau..<to`, each cut to ``window`` points next to it.
-  private func test(_ sums: PrefixSums, at tau: Int, from: Int, to: Int, _ m: Int, logScale: Bool) -> Change? {
-    let lo = max(from, tau - window)
-    let hi = min(to, tau + window)
-    guard tau - lo >= m, hi - tau >= m, let t = sums.t(lo, tau, hi) else { return nil }
-    // The split was chosen among the points of the stretch between its neighbours.
-    let p = correctedP(t, n: hi - lo, candidates: max(1, (to - from) - 2 * m + 1))
-    let (a, b) = (sums.moments(lo, tau), sums.moments(tau, hi))
-    let nu = Double(hi - lo - 2)
+  /// The change between the points of `before` and those of `after` (each cut to ``window`` points
+  /// next to the change), dated at the first point after `before`; its p-value corrected for the
+  /// splits of `searched` points.
+  private func test(
+    _ sums: PrefixSums, before: Range<Int>, after: Range<Int>, searched: Int, _ m: Int, logScale: Bool
+  ) -> Change? {
+    let lo = max(before.lowerBound, before.upperBound - window)
+    let hi = min(after.upperBound, after.lowerBound + window)
+    let (tau, resume) = (before.upperBound, after.lowerBound)
+    guard tau - lo >= m, hi - resume >= m, let t = sums.t(lo, tau, resume, hi) else { return nil }
+    let p = correctedP(t, n: (tau - lo) + (hi - resume), candidates: max(1, searched - 2 * m + 1))
+    let (a, b) = (sums.moments(lo, tau), sums.moments(resume, hi))
+    let nu = Double(a.n + b.n - 2)
     guard let quantile = try? GSL.studentQuantile(0.975, degreesOfFreedom: nu),
       let qa = try? GSL.studentQuantile(0.975, degreesOfFreedom: Double(max(1, a.n - 1))),
       let qb = try? GSL.studentQuantile(0.975, degreesOfFreedom: Double(max(1, b.n - 1)))
@@ -139,7 +168,8 @@ public struct ChangePointDetector: Sendable, Hashable {
     }
     guard change.isFinite, interval.lowerBound.isFinite, interval.upperBound.isFinite else { return nil }
     return Change(
-      index: tau, pValue: p, before: level(a, qa), after: level(b, qb), change: change, changeInterval: interval)
+      index: tau, pValue: p, before: level(a, qa), after: level(b, qb), change: change, changeInterval: interval,
+      rampDays: 0)
   }
 }
 
@@ -174,8 +204,11 @@ struct PrefixSums {
 
   /// Student's t (pooled variance) between `lo..<tau` and `tau..<hi`; nil when both sides are
   /// constant and equal.
-  func t(_ lo: Int, _ tau: Int, _ hi: Int) -> Double? {
-    let (a, b) = (moments(lo, tau), moments(tau, hi))
+  func t(_ lo: Int, _ tau: Int, _ hi: Int) -> Double? { t(lo, tau, tau, hi) }
+
+  /// Student's t (pooled variance) between `lo..<tau` and `resume..<hi`.
+  func t(_ lo: Int, _ tau: Int, _ resume: Int, _ hi: Int) -> Double? {
+    let (a, b) = (moments(lo, tau), moments(resume, hi))
     let nu = Double(a.n + b.n - 2)
     let pooled = (a.variance * Double(a.n - 1) + b.variance * Double(b.n - 1)) / nu
     let se = sqrt(pooled * (1 / Double(a.n) + 1 / Double(b.n)))

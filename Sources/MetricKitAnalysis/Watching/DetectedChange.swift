@@ -7,9 +7,15 @@ public struct DetectedChange: Sendable, Hashable {
   public var scope: WatchScope
   /// The first day after the change.
   public var date: CalendarDay
+  /// The days the change took: 0 for a step; for a gradual change (a version adopted over a week),
+  /// the days from `date` to the first day of the level after, which neither level reads.
+  public var rampDays = 0
   /// The level before and after, with their 95% intervals.
   public var before: ChangePointDetector.Level
   public var after: ChangePointDetector.Level
+  /// The days each level is read from: the first and the last.
+  public var beforeDays: ClosedRange<CalendarDay>
+  public var afterDays: ClosedRange<CalendarDay>
   /// after ÷ before − 1, with its 95% interval.
   public var change: Double
   public var changeInterval: ClosedRange<Double>
@@ -17,8 +23,9 @@ public struct DetectedChange: Sendable, Hashable {
   /// series watched (Benjamini–Hochberg).
   public var pValue: Double
   public var q: Double
-  /// The two-sided p-value of the rank test of the device-days before against those after, within
-  /// device × OS strata (Van Elteren); nil when no stratum holds both sides.
+  /// The two-sided p-value of the test of the device-days before against those after, within device ×
+  /// OS strata: Van Elteren's rank test of their values, or for a rate the test of the pooled rates
+  /// standardized over the strata; nil when no stratum holds both sides.
   public var distributionPValue: Double?
   /// What it most likely is (whole-app changes; others are ``ChangeCause/undetermined`` unless one
   /// stratum carries them).

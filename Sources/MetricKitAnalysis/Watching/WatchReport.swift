@@ -63,13 +63,21 @@ public struct WatchReport: Sendable {
         series.append(WatchSeries(subject: subject, scope: scope, days: days, values: values))
         let weekdays = days.map { (($0.daysSinceEpoch + 4) % 7 + 7) % 7 }  // 1970-01-01 was a Thursday
         for c in options.detector.changes(in: values, weekdays: weekdays) {
-          let change = DetectedChange(
+          let resume = c.index + c.rampDays
+          var change = DetectedChange(
             metric: subject.metric, statistic: subject.statistic, scope: scope, date: days[c.index],
-            before: c.before, after: c.after, change: c.change, changeInterval: c.changeInterval,
-            pValue: c.pValue, q: 1, distributionPValue: nil, cause: .undetermined)
+            before: c.before, after: c.after, beforeDays: days[c.index - c.before.points]...days[c.index - 1],
+            afterDays: days[resume]...days[resume + c.after.points - 1], change: c.change,
+            changeInterval: c.changeInterval, pValue: c.pValue, q: 1, distributionPValue: nil, cause: .undetermined)
+          change.rampDays = days[c.index + c.rampDays].daysSinceEpoch - days[c.index].daysSinceEpoch
           found.append((change, series.count))
         }
       }
+    }
+    if series.isEmpty {
+      omissions.append(
+        "no scope has \(2 * options.detector.minimumSegment) days of at least \(options.minimumDailyPayloads) payloads: nothing to watch (--min-daily-payloads, --min-segment)"
+      )
     }
     // Benjamini–Hochberg over the grid: every change point found, and one p of 1 for each series
     // that had none.
@@ -82,7 +90,7 @@ public struct WatchReport: Sendable {
       var change = entry.change
       change.q = q[n]
       let parts = byScope[change.scope] ?? [:]
-      change.distributionPValue = Self.rankTest(change, parts, options)
+      change.distributionPValue = Self.deviceDayTest(change, parts, options)
       if let p = change.distributionPValue, p > options.distributionPValue { continue }
       change.cause = Self.cause(of: change, scopeDays: parts, byScope: byScope, options: options)
       kept.append(change)
@@ -157,29 +165,43 @@ public struct WatchReport: Sendable {
     return out
   }
 
-  /// The days either side of a change its evidence reads: up to ``WatchOptions/causeWindow`` days.
+  /// The days either side of a change its evidence reads: up to ``WatchOptions/causeWindow`` days
+  /// before it, and as many after it (after its ramp, for a gradual one).
   static func windows(_ change: DetectedChange, _ options: WatchOptions) -> (before: Range<Int>, after: Range<Int>) {
     let d = change.date.daysSinceEpoch
+    let resume = d + change.rampDays
     let w = max(1, options.causeWindow)
-    return ((d - w)..<d, d..<(d + w))
+    return ((d - w)..<d, resume..<(resume + w))
   }
 
-  /// Van Elteren's test of the device-days before against those after, within strata, two-sided:
-  /// their per-payload statistics, values or rates. Nil where no stratum holds both sides.
-  static func rankTest(_ change: DetectedChange, _ days: ScopeDays, _ options: WatchOptions) -> Double? {
-    let (b, a) = windows(change, options)
-    let before = merged(days, b)
-    let after = merged(days, a)
+  /// The test of the device-days each level is read from, before the change against after, within
+  /// strata, two-sided:
+  /// Van Elteren's rank test of each payload's statistic (its histogram's percentile or mean, its
+  /// value), or for a rate the pooled rates standardized over the strata (each payload weighing as
+  /// its exposure does, as the gate tests rates). Nil where no stratum holds both sides.
+  static func deviceDayTest(_ change: DetectedChange, _ days: ScopeDays, _ options: WatchOptions) -> Double? {
+    let before = merged(days, change.beforeDays.lowerBound.daysSinceEpoch..<(change.beforeDays.upperBound.daysSinceEpoch + 1))
+    let after = merged(days, change.afterDays.lowerBound.daysSinceEpoch..<(change.afterDays.upperBound.daysSinceEpoch + 1))
+    let strata = before.keys.filter { after[$0] != nil }.sorted { StratumCell.precedes($0, $1) }
+    if change.metric.kind == .rate {
+      let weights = Self.weights(days)
+      let parts = strata.compactMap { stratum -> (weight: Double, baseline: RateSample, candidate: RateSample)? in
+        guard let x = before[stratum]?.rate(change.metric), let y = after[stratum]?.rate(change.metric) else {
+          return nil
+        }
+        return (weights[stratum] ?? 0, x, y)
+      }
+      guard !parts.isEmpty, let test = try? PooledRateTest(standardized: parts) else { return nil }
+      return min(1, 2 * min(test.pHigher, test.pLower))
+    }
     func sample(_ part: VersionAggregate) -> ScalarSample? {
       switch change.metric.kind {
       case .histogram: part.payloadSample(change.metric, change.statistic)
       case .scalar, .counter: part.scalar(change.metric)
-      case .rate: part.rate(change.metric)?.perPayloadRates
-      case .diagnostic: nil
+      case .rate, .diagnostic: nil
       }
     }
-    let pairs = before.keys.sorted { StratumCell.precedes($0, $1) }.compactMap {
-      stratum -> (baseline: ScalarSample, candidate: ScalarSample)? in
+    let pairs = strata.compactMap { stratum -> (baseline: ScalarSample, candidate: ScalarSample)? in
       guard let x = before[stratum].flatMap(sample), let y = after[stratum].flatMap(sample), x.count > 0, y.count > 0
       else { return nil }
       return (x, y)

@@ -107,11 +107,30 @@ struct ChangePointDetectorTests {
   @Test func twoStepsAreBothFound() {
     var detector = ChangePointDetector()
     detector.weeklyCycle = false
-    let levels = Array(repeating: 100.0, count: 50) + Array(repeating: 120.0, count: 50) + Array(repeating: 100.0, count: 50)
+    let levels =
+      Array(repeating: 100.0, count: 50) + Array(repeating: 120.0, count: 50) + Array(repeating: 100.0, count: 50)
     let changes = detector.changes(in: Self.noisy(levels, sigma: 0.03, seed: 5), weekdays: Self.weekdays(150))
     #expect(changes.map(\.index).count == 2)
     #expect(changes.allSatisfy { abs($0.index - 50) <= 1 || abs($0.index - 100) <= 1 })
     #expect(changes.first.map { $0.change > 0.15 } == true && changes.last.map { $0.change < -0.1 } == true)
+  }
+
+  @Test func aRampIsOneChangeWithTheLevelsAroundIt() throws {
+    // A version adopted over a week: 60 days at 100, seven days climbing, 60 at 120. One change from
+    // the ramp's start, its levels read before and after the ramp.
+    var detector = ChangePointDetector()
+    detector.weeklyCycle = false
+    let levels = Array(repeating: 100.0, count: 60) + (1...7).map { 100 + 20 * Double($0) / 8 }
+      + Array(repeating: 120.0, count: 60)
+    let values = Self.noisy(levels, sigma: 0.01, seed: 8)
+    let changes = detector.changes(in: values, weekdays: Self.weekdays(values.count))
+    let change = try #require(changes.first)
+    #expect(changes.count == 1, "\(changes)")
+    // Dated within the ramp (days 60–66), the level after read from its end on.
+    #expect((58...66).contains(change.index), "\(change.index)")
+    #expect(change.rampDays > 0 && (65...71).contains(change.index + change.rampDays))
+    #expect(abs(change.before.value - 100) < 1 && abs(change.after.value - 120) < 1.2)
+    #expect(abs(change.change - 0.2) < 0.015)
   }
 
   @Test func aSeriesWithZerosIsReadOnItsOwnScale() throws {
