@@ -90,11 +90,13 @@ let package = Package(
     // Organizer's responses, which the library reads.
     .target(
       name: "AppStoreConnect",
-      dependencies: ["MetricKitAnalysis", "CMetricsHTTP", .product(name: "Crypto", package: "swift-crypto")]),
+      dependencies: ["MetricKitAnalysis", "RetryingHTTP", .product(name: "Crypto", package: "swift-crypto")]),
 
     // A payload's identity: its canonical JSON bytes and their SHA-256, computed the same way on
     // the device (the uploader) and in the collector.
-    .target(name: "Alerting", dependencies: ["MetricKitAnalysis", "CMetricsHTTP"]),
+    .target(name: "RetryingHTTP", dependencies: ["CMetricsHTTP"]),
+
+    .target(name: "Alerting", dependencies: ["MetricKitAnalysis", "RetryingHTTP"]),
 
     .target(name: "PayloadIdentity", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
 

@@ -4,7 +4,8 @@
 Usage: watch-score.py DIR, where DIR holds one folder per store with truth.json (generate-samples
 --truth), watch.json (watch --format json) and series.csv (watch --series). A known change is found
 when a reported change of its metric, in any scope, starts within 5 days of it; every other reported
-change is a false alarm. Prints a Markdown table; `--json` prints the numbers instead.
+change is a false alarm. A version's or group's change within 14 days of a whole-app change of the same
+metric, statistic and direction is part of that event (as watch marks it), for both detectors. Prints a Markdown table; `--json` prints the numbers instead.
 """
 import csv
 import datetime
@@ -24,6 +25,21 @@ def day(text):
 
 def metric_name(identifier):
     return identifier.split(".")[-1]
+
+
+def events(changes):
+    """The changes that are events of their own, [(metric, date)] of changes [(metric, statistic, scope, date,
+    rising)]: a version's or group's change within 14 days of a whole-app change of the same metric, statistic
+    and direction is part of that one (as watch marks it), for both detectors alike."""
+    app = [c for c in changes if c[2] == "app"]
+    out = []
+    for metric, statistic, scope, date, rising in changes:
+        if scope != "app" and any(
+            a[0] == metric and a[1] == statistic and a[4] == rising and abs((a[3] - date).days) <= 14 for a in app
+        ):
+            continue
+        out.append((metric, date))
+    return out
 
 
 def score(truth, changes):
@@ -58,8 +74,9 @@ def otava_changes(series_csv):
             continue
         found, _ = compute_change_points(values, window_len=50, max_pvalue=0.001)
         for cp in found:
-            out.append((metric_name(key[4]), points[cp.index][0]))
-    return out
+            rising = cp.stats.mean_2 > cp.stats.mean_1
+            out.append((metric_name(key[4]), key[5], key[0], points[cp.index][0], rising))
+    return events(out)
 
 
 def main():
@@ -73,7 +90,10 @@ def main():
         kind = os.path.basename(store).rsplit("-", 1)[0]
         truth = [(t["metric"], day(t["date"])) for t in json.load(open(truth_path))]
         report = json.load(open(os.path.join(store, "watch.json")))
-        ours = [(metric_name(c["metric"]), day(c["date"])) for c in report["changes"]]
+        ours = events([
+            (metric_name(c["metric"]), c["statistic"], c["scope"], day(c["date"]), c["change"] > 0)
+            for c in report["changes"]
+        ])
         theirs = otava_changes(os.path.join(store, "series.csv"))
         for name, changes in (("watch", ours), ("Otava", theirs)):
             found, delays, false = score(truth, changes)

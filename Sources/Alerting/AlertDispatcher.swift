@@ -2,7 +2,8 @@ import Foundation
 import MetricKitAnalysis
 
 /// Sends the changes of a night to the receivers: each change once (Alertmanager: at every run while
-/// it fires), each resolved once — when it reverted or is no longer found. A receiver that refuses
+/// it fires), each resolved once — when it reverted or is no longer found. A version's or group's
+/// change that is part of a whole-app change is that change's alert, not one of its own. A receiver that refuses
 /// keeps what it was not told for the next run; the others are told all the same.
 public struct AlertDispatcher: Sendable {
   /// The receivers.
@@ -36,7 +37,9 @@ public struct AlertDispatcher: Sendable {
   ) -> Outcome {
     var outcome = Outcome()
     let current = Dictionary(
-      changes.filter { $0.revertedOn == nil && $0.reverts == nil }.map { ($0.key, AlertRecord($0, app: app)) },
+      changes.filter { $0.revertedOn == nil && $0.reverts == nil && $0.partOf == nil }.map {
+        ($0.key, AlertRecord($0, app: app))
+      },
       uniquingKeysWith: { a, _ in a })
     let recent = Set(
       changes.filter { change in

@@ -1,5 +1,5 @@
-import CMetricsHTTP
 import Foundation
+import RetryingHTTP
 
 /// POST requests to alert receivers, with retries: a failed connection, a 429 or a 5xx is tried
 /// again after the server's `Retry-After` or a pause that doubles; any other answer is final.
@@ -23,46 +23,13 @@ public struct AlertTransport: Sendable {
   /// POSTs `body` to `url` with `headers`; `receiver` names the receiver in messages.
   /// - Returns: The response body of a 2xx answer.
   public func post(_ url: String, headers: [String], body: [UInt8], receiver: String) throws(AlertError) -> [UInt8] {
-    var wait = pause
-    var attempt = 1
-    while true {
-      var response = mr_http_response()
-      var cHeaders = headers.map { strdup($0) }
-      defer { for header in cHeaders { free(header) } }
-      let status = cHeaders.withUnsafeMutableBufferPointer { buffer in
-        buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { pointers in
-          body.withUnsafeBufferPointer { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { chars in
-              mr_http_post(
-                url, pointers.baseAddress, pointers.count, chars.baseAddress, chars.count, certificateAuthorities,
-                timeout, 1 << 20, &response)
-            }
-          }
-        }
-      }
-      defer { mr_http_response_free(&response) }
-      let reason = withUnsafeBytes(of: response.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-      let answer =
-        response.body.map {
-          Array(
-            UnsafeBufferPointer(
-              start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: response.body_length))
-        } ?? []
-      let code = Int(response.status)
-      if status == 0 && (200..<300).contains(code) { return answer }
-      let retryable = status == -1 || code == 429 || code >= 500
-      guard retryable, attempt < attempts else {
-        if status != 0 { throw .transport(receiver: receiver, reason: reason) }
-        throw .refused(receiver: receiver, status: code, detail: Self.detail(answer))
-      }
-      let serverSays = response.retry_after >= 0 ? TimeInterval(response.retry_after) : nil
-      let seconds = min(serverSays ?? wait, longestPause)
-      log(
-        "\(receiver): \(status == 0 ? "HTTP \(code)" : reason); attempt \(attempt + 1) of \(attempts) in "
-          + String(format: "%.3g", seconds) + " s")
-      Thread.sleep(forTimeInterval: seconds)
-      wait *= 2
-      attempt += 1
+    let http = RetryingHTTP(
+      attempts: attempts, pause: pause, longestPause: longestPause, timeout: timeout,
+      certificateAuthorities: certificateAuthorities, maximumResponseSize: 1 << 20)
+    switch http.send(url, body: body, named: receiver, log: log, headers: { headers }) {
+    case .success(let answer): return answer
+    case .failed(let reason): throw .transport(receiver: receiver, reason: reason)
+    case .status(let code, let answer): throw .refused(receiver: receiver, status: code, detail: Self.detail(answer))
     }
   }
 

@@ -1,5 +1,5 @@
-import CMetricsHTTP
 import Foundation
+import RetryingHTTP
 
 /// Signed GET requests to App Store Connect, with retries: a 429 or 5xx answer is tried again after
 /// the server's `Retry-After` or an exponential pause; a 401, 403 or 404 is an error at once. Every
@@ -39,44 +39,16 @@ public struct AppStoreConnectClient: Sendable {
   /// The body of `GET url`, after the retries.
   /// - Throws: ``AppStoreConnectError``: the transport's reason, or the status with Apple's text.
   public func get(_ url: String) throws(AppStoreConnectError) -> [UInt8] {
-    var wait = pause
-    var attempt = 1
-    while true {
-      let token = try key.token()
-      var response = mr_http_response()
-      let headers = ["Authorization: Bearer \(token)", "Accept: \(Self.accept)"]
-      var cHeaders = headers.map { strdup($0) }
-      defer { for header in cHeaders { free(header) } }
-      let status = cHeaders.withUnsafeMutableBufferPointer { buffer in
-        buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { pointers in
-          mr_http_get(
-            url, pointers.baseAddress, pointers.count, certificateAuthorities, timeout, maximumResponseSize, &response)
-        }
-      }
-      defer { mr_http_response_free(&response) }
-      let reason = withUnsafeBytes(of: response.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-      let body =
-        response.body.map {
-          Array(
-            UnsafeBufferPointer(
-              start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: response.body_length))
-        } ?? []
-      let code = Int(response.status)
-      let retryable = status == -1 || code == 429 || code >= 500
-      if status == 0 && (200..<300).contains(code) { return body }
-      if status == -2 { throw .transport(url: url, reason: reason) }
-      guard retryable, attempt < attempts else {
-        if status != 0 { throw .transport(url: url, reason: reason) }
-        throw .status(url: url, code: code, detail: Self.detail(body))
-      }
-      let serverSays = response.retry_after >= 0 ? TimeInterval(response.retry_after) : nil
-      let seconds = min(serverSays ?? wait, longestPause)
-      log(
-        "\(url): \(status == 0 ? "HTTP \(code)" : reason); attempt \(attempt + 1) of \(attempts) in "
-          + String(format: "%.3g", seconds) + " s")
-      Thread.sleep(forTimeInterval: seconds)
-      wait *= 2
-      attempt += 1
+    let http = RetryingHTTP(
+      attempts: attempts, pause: pause, longestPause: longestPause, timeout: timeout,
+      certificateAuthorities: certificateAuthorities, maximumResponseSize: maximumResponseSize)
+    let outcome = try http.send(url, named: url, log: log) { () throws(AppStoreConnectError) in
+      ["Authorization: Bearer \(try key.token())", "Accept: \(Self.accept)"]
+    }
+    switch outcome {
+    case .success(let body): return body
+    case .failed(let reason): throw .transport(url: url, reason: reason)
+    case .status(let code, let body): throw .status(url: url, code: code, detail: Self.detail(body))
     }
   }
 

@@ -4,7 +4,7 @@
 // are set through a variadic function Swift cannot call, and its callbacks write into memory this
 // shim owns. The library is loaded at the first request, not linked (mr_http.c says why); where it
 // cannot be loaded, a request fails with the loader's reason. Swift code calls these functions only
-// through the AppStoreConnect and Alerting modules.
+// through the RetryingHTTP module.
 #ifndef MR_HTTP_H
 #define MR_HTTP_H
 

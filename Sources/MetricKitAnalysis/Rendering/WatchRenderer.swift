@@ -30,6 +30,7 @@ public enum WatchRenderer {
     if c.rampDays > 0 { status += " over \(c.rampDays) days" }
     if let day = c.revertedOn { status += ", reverted \(day)" }
     if let day = c.reverts { status = "reverts \(day)" }
+    if let day = c.partOf { status += ", part of \(day)" }
     return [
       c.date.description, c.metric.metric.title, c.statistic.description, c.scope.description, status,
       amount(c.before.value, c.metric), amount(c.after.value, c.metric), "\(signedPercent(c.change)) \(interval)",
@@ -49,7 +50,9 @@ public enum WatchRenderer {
   private static func text(_ report: WatchReport, markdown: Bool) -> String {
     var out = ""
     let span = report.days.map { "\($0.lowerBound) to \($0.upperBound)" } ?? "no dated payloads"
-    let regressions = report.changes.filter { $0.isRegression && $0.reverts == nil && $0.revertedOn == nil }
+    let regressions = report.changes.filter {
+      $0.isRegression && $0.reverts == nil && $0.revertedOn == nil && $0.partOf == nil
+    }
     let summary =
       "Watch: \(report.changes.count) change\(report.changes.count == 1 ? "" : "s") in \(report.seriesCount) daily series (\(span)); \(regressions.count) regression\(regressions.count == 1 ? "" : "s") still in place."
     out += markdown ? "### \(summary)\n\n" : summary + "\n"
@@ -109,6 +112,7 @@ public enum WatchRenderer {
       ("q", .number(change.q)),
       ("distributionPValue", change.distributionPValue.map { .number($0) } ?? .null),
       ("cause", cause(change.cause)),
+      ("partOf", change.partOf.map { .string($0.description) } ?? .null),
       ("revertedOn", change.revertedOn.map { .string($0.description) } ?? .null),
       ("reverts", change.reverts.map { .string($0.description) } ?? .null),
       ("key", .string(change.key)),

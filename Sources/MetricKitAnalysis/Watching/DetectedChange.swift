@@ -30,6 +30,9 @@ public struct DetectedChange: Sendable, Hashable {
   /// What it most likely is (whole-app changes; others are ``ChangeCause/undetermined`` unless one
   /// stratum carries them).
   public var cause: ChangeCause
+  /// For a version's or a group's change, the day of the whole app's change of the same metric,
+  /// statistic and direction it is part of (within two segments of it): one event, alerted once.
+  public var partOf: CalendarDay?
   /// The day a later change of the same series brought it back, when one did.
   public var revertedOn: CalendarDay?
   /// The day of the change this one brings back, when it is a revert.

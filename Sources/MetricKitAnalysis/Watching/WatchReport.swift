@@ -95,7 +95,7 @@ public struct WatchReport: Sendable {
       change.cause = Self.cause(of: change, scopeDays: parts, byScope: byScope, options: options)
       kept.append(change)
     }
-    changes = Self.markingReverts(kept).sorted {
+    changes = Self.markingParts(Self.markingReverts(kept), within: 2 * options.detector.minimumSegment).sorted {
       ($0.date, -$0.q, $0.key) > ($1.date, -$1.q, $1.key)
     }
   }
@@ -180,8 +180,10 @@ public struct WatchReport: Sendable {
   /// value), or for a rate the pooled rates standardized over the strata (each payload weighing as
   /// its exposure does, as the gate tests rates). Nil where no stratum holds both sides.
   static func deviceDayTest(_ change: DetectedChange, _ days: ScopeDays, _ options: WatchOptions) -> Double? {
-    let before = merged(days, change.beforeDays.lowerBound.daysSinceEpoch..<(change.beforeDays.upperBound.daysSinceEpoch + 1))
-    let after = merged(days, change.afterDays.lowerBound.daysSinceEpoch..<(change.afterDays.upperBound.daysSinceEpoch + 1))
+    let before = merged(
+      days, change.beforeDays.lowerBound.daysSinceEpoch..<(change.beforeDays.upperBound.daysSinceEpoch + 1))
+    let after = merged(
+      days, change.afterDays.lowerBound.daysSinceEpoch..<(change.afterDays.upperBound.daysSinceEpoch + 1))
     let strata = before.keys.filter { after[$0] != nil }.sorted { StratumCell.precedes($0, $1) }
     if change.metric.kind == .rate {
       let weights = Self.weights(days)
@@ -300,6 +302,25 @@ public struct WatchReport: Sendable {
     -> Double?
   {
     value(subject, merged(days, range), weights(days), options)
+  }
+
+  /// Marks each version's or group's change that lies within `days` of a whole-app change of the same
+  /// metric, statistic and direction as part of it.
+  static func markingParts(_ changes: [DetectedChange], within days: Int) -> [DetectedChange] {
+    let app = changes.filter { $0.scope == .app }
+    return changes.map { change in
+      guard change.scope != .app else { return change }
+      var change = change
+      change.partOf =
+        app.filter {
+          $0.metric == change.metric && $0.statistic == change.statistic && $0.isRegression == change.isRegression
+            && abs($0.date.daysSinceEpoch - change.date.daysSinceEpoch) <= days
+        }.min {
+          abs($0.date.daysSinceEpoch - change.date.daysSinceEpoch)
+            < abs($1.date.daysSinceEpoch - change.date.daysSinceEpoch)
+        }?.date
+      return change
+    }
   }
 
   /// Marks each change a later change of the same series undoes (the series back within half of the
