@@ -23,6 +23,6 @@ let package = Package(
         dependencies: ["FuzzSupport", .product(name: "Alerting", package: "metrics-report")]),
       .executableTarget(
         name: "FuzzCollector",
-        dependencies: ["FuzzSupport", .product(name: "MetricKitCollector", package: "metrics-report")])
+        dependencies: ["FuzzSupport", .product(name: "MetricKitCollector", package: "metrics-report")]),
     ]
 )

@@ -48,7 +48,7 @@ struct Watch: ParsableCommand {
   @Flag(help: "Do not remove the weekday pattern before the search.")
   var noWeeklyCycle = false
 
-  @Option(help: "Output format: text, json or markdown.")
+  @Option(help: "Output format: text, json, markdown or csv (a row per change).")
   var format: OutputFormat = .text
 
   @Option(name: [.customShort("o"), .long], help: "Write the changes to this file instead of standard output.")
@@ -110,7 +110,6 @@ struct Watch: ParsableCommand {
     if input.paths.isEmpty && !input.stdin {
       throw ValidationError("Name at least one payload file or directory, or pass --stdin.")
     }
-    if format == .csv { throw ValidationError("--format takes text, json or markdown for watch.") }
     if minSegment < 2 { throw ValidationError("--min-segment must be at least 2 days.") }
     if !(0..<1).contains(minChange.value) { throw ValidationError("--min-change takes a fraction from 0 to 1.") }
     if !(falseDiscoveryRate.value > 0 && falseDiscoveryRate.value < 1) {

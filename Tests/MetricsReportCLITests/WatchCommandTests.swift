@@ -115,6 +115,20 @@ struct WatchCommandTests {
       ])
       #expect(markdown.stdout.hasPrefix("### Watch: "))
       #expect(markdown.stdout.contains("| date | metric | statistic |"))
+      // CSV: a row per change, the JSON's numbers.
+      let json = try Self.changes(
+        try CLIRunner.run([
+          "watch", Self.stores.all.path, "--metric", "\(Self.launch)@p50", "--format", "json",
+        ]).stdout)
+      let table = try CLIRunner.run([
+        "watch", Self.stores.all.path, "--metric", "\(Self.launch)@p50", "--format", "csv",
+      ]).stdout.split(separator: "\n")
+      #expect(table.count == json.count + 1)
+      #expect(table.first?.hasPrefix("date,metric,statistic,scope,version,by,group,direction,ramp_days,") == true)
+      let first = try #require(table.dropFirst().first).split(separator: ",", omittingEmptySubsequences: false)
+      #expect(first[0] == (json.first?["date"] as? String ?? "-")[...])
+      let change = try #require(json.first?["change"] as? Double)
+      #expect(abs(try #require(Double(first[15])) - change) <= 1e-12 * abs(change))
     }
   }
 
@@ -122,7 +136,7 @@ struct WatchCommandTests {
     let path = Self.stores.flat.path
     for (arguments, message) in [
       (["watch", path, "--alertmanager", "http://127.0.0.1:9"], "--state"),
-      (["watch", path, "--format", "csv"], "--format"),
+      (["watch", path, "--format", "xml"], "--format"),
       (["watch", path, "--metric", "launchTme"], "launchTme"),
       (["watch", path, "--by", "colour"], "colour"),
       (["watch", path, "--slack", "--state", "/tmp/x"], "SLACK_WEBHOOK_URL"),

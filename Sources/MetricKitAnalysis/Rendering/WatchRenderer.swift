@@ -1,10 +1,11 @@
-/// Renders the changes `watch` found: a table per scope (text, Markdown), or the JSON contract of
-/// `Docs/json.md`.
+/// Renders the changes `watch` found: a table (text, Markdown), a row per change (CSV), or the JSON
+/// contract of `Docs/json.md`.
 public enum WatchRenderer {
-  /// Renders `report` in `format` (CSV is not one of them: a change is not a row of numbers alone).
+  /// Renders `report` in `format`.
   public static func render(_ report: WatchReport, as format: OutputFormat) -> String {
     switch format {
-    case .json, .csv: JSONWriter.render(json(report))
+    case .json: JSONWriter.render(json(report))
+    case .csv: csv(report)
     case .text: text(report, markdown: false)
     case .markdown: text(report, markdown: true)
     }
@@ -139,6 +140,36 @@ public enum WatchRenderer {
     case .undetermined: break
     }
     return .object(members)
+  }
+
+  /// A row per change, the JSON's fields flattened.
+  static func csv(_ report: WatchReport) -> String {
+    var out =
+      "date,metric,statistic,scope,version,by,group,direction,ramp_days,before,before_lower,before_upper,after,"
+      + "after_lower,after_upper,change,change_lower,change_upper,p_value,q,distribution_p_value,cause,part_of,"
+      + "reverted_on,reverts,key\n"
+    for c in report.changes {
+      var scope = ["", "", ""]
+      switch c.scope {
+      case .app: break
+      case .version(let v): scope[0] = v
+      case .group(let key, let value): scope = ["", key.description, value]
+      }
+      let numbers = [
+        c.before.value, c.before.interval.lowerBound, c.before.interval.upperBound, c.after.value,
+        c.after.interval.lowerBound, c.after.interval.upperBound, c.change, c.changeInterval.lowerBound,
+        c.changeInterval.upperBound, c.pValue, c.q,
+      ].map(JSONWriter.number)
+      let fields =
+        [c.date.description, c.metric.rawValue, c.statistic.description, c.scope.kind] + scope
+        + [c.direction, String(c.rampDays)] + numbers
+        + [
+          c.distributionPValue.map(JSONWriter.number) ?? "", c.cause.description, c.partOf?.description ?? "",
+          c.revertedOn?.description ?? "", c.reverts?.description ?? "", c.key,
+        ]
+      out += fields.map(TextEscaping.csvField).joined(separator: ",") + "\n"
+    }
+    return out
   }
 
   /// Every series searched as CSV, a row per day: `scope,version,by,group,metric,statistic,date,value`

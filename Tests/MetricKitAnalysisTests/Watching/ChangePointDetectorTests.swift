@@ -120,7 +120,8 @@ struct ChangePointDetectorTests {
     // the ramp's start, its levels read before and after the ramp.
     var detector = ChangePointDetector()
     detector.weeklyCycle = false
-    let levels = Array(repeating: 100.0, count: 60) + (1...7).map { 100 + 20 * Double($0) / 8 }
+    let levels =
+      Array(repeating: 100.0, count: 60) + (1...7).map { 100 + 20 * Double($0) / 8 }
       + Array(repeating: 120.0, count: 60)
     let values = Self.noisy(levels, sigma: 0.01, seed: 8)
     let changes = detector.changes(in: values, weekdays: Self.weekdays(values.count))
