@@ -11,59 +11,16 @@ struct OrganizerFetchTests {
   static let issuer = "57246542-96fe-1a63-e053-0824d011072a"
   static let build = "1a254ec1-8e3d-48e7-bbd6-6b9a30072b29"
 
-  /// The stand-in server: started in its own folder, stopped by `stop()`.
-  final class Server {
-    let process = Process()
-    let state: URL
-    let port: Int
-
-    init(python: String) throws {
-      state = try TestDirectories.makeTemporary()
-      process.executableURL = URL(fileURLWithPath: python)
-      process.arguments = [
-        TestDirectories.packageRoot.appendingPathComponent("Tests/Fixtures/Organizer/app-store-connect-server.py").path,
+  /// The App Store Connect stand-in.
+  static func server(python: String) throws -> StandInServer {
+    try StandInServer(
+      python: python, script: "Tests/Fixtures/Organizer/app-store-connect-server.py",
+      name: "the App Store Connect stand-in"
+    ) { state in
+      [
         "--fixtures", TestDirectories.packageRoot.appendingPathComponent("Tests/Fixtures/Organizer").path,
         "--state", state.path, "--key-id", OrganizerFetchTests.keyID, "--issuer", OrganizerFetchTests.issuer,
       ]
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.standardError
-      try process.run()
-      let portFile = state.appendingPathComponent("port")
-      for _ in 0..<300 {
-        if let text = try? String(contentsOf: portFile, encoding: .utf8), let port = Int(text) {
-          self.port = port
-          return
-        }
-        guard process.isRunning else { break }
-        Thread.sleep(forTimeInterval: 0.05)
-      }
-      if process.isRunning { process.terminate() }
-      try? FileManager.default.removeItem(at: state)
-      throw CocoaError(
-        .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the App Store Connect stand-in did not start"])
-    }
-
-    var keyFile: String { state.appendingPathComponent("AuthKey_\(OrganizerFetchTests.keyID).p8").path }
-    var certificate: String { state.appendingPathComponent("ca.pem").path }
-    var base: String { "https://127.0.0.1:\(port)" }
-
-    /// The requests served, one JSON object each.
-    func requests() throws -> [[String: Any]] {
-      let text = try String(contentsOf: state.appendingPathComponent("requests.ndjson"), encoding: .utf8)
-      return try text.split(separator: "\n").map {
-        try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
-      }
-    }
-
-    /// Stops the server (SIGKILL when SIGTERM was not enough in 5 s) and removes its folder.
-    func stop() {
-      if process.isRunning {
-        process.terminate()
-        for _ in 0..<100 where process.isRunning { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-      }
-      try? FileManager.default.removeItem(at: state)
     }
   }
 
@@ -79,7 +36,7 @@ struct OrganizerFetchTests {
     return path
   }
 
-  func fetch(_ server: Server, appID: String = "1613097210", _ extra: [String], output: URL) throws -> CLIRunner.Result
+  func fetch(_ server: StandInServer, appID: String = "1613097210", _ extra: [String], output: URL) throws -> CLIRunner.Result
   {
     try CLIRunner.run(
       [
@@ -89,7 +46,7 @@ struct OrganizerFetchTests {
   }
 
   /// What a run must never print: the key's lines and every token the server saw.
-  func expectNoSecrets(_ result: CLIRunner.Result, _ server: Server) throws {
+  func expectNoSecrets(_ result: CLIRunner.Result, _ server: StandInServer) throws {
     let printed = result.stdout + result.stderr
     let key = try String(contentsOfFile: server.keyFile, encoding: .utf8)
     for line in key.split(separator: "\n") where !line.hasPrefix("-----") {
@@ -103,7 +60,7 @@ struct OrganizerFetchTests {
 
   @Test func fetchesEveryEndpointUnchangedWithVerifiedTokens() throws {
     guard let python = try Self.python() else { return }
-    let server = try Server(python: python)
+    let server = try Self.server(python: python)
     defer { server.stop() }
     try withTemporaryDirectory { output in
 
@@ -155,7 +112,7 @@ struct OrganizerFetchTests {
 
   @Test func refusalsAndFailuresAreClearErrors() throws {
     guard let python = try Self.python() else { return }
-    let server = try Server(python: python)
+    let server = try Self.server(python: python)
     defer { server.stop() }
     try withTemporaryDirectory { output in
 
@@ -203,7 +160,7 @@ struct OrganizerFetchTests {
 
   @Test func identifiersPagesAndFileNamesCannotBeTurnedAgainstTheFetch() throws {
     guard let python = try Self.python() else { return }
-    let server = try Server(python: python)
+    let server = try Self.server(python: python)
     defer { server.stop() }
     try withTemporaryDirectory { output in
       let trusted = ["--ca-file", server.certificate]
@@ -239,4 +196,11 @@ struct OrganizerFetchTests {
     return try CLIRunner.program(python, ["-c", script], input: data).stdout.trimmingCharacters(
       in: .whitespacesAndNewlines)
   }
+}
+
+extension StandInServer {
+  /// The App Store Connect stand-in's key, certificate authority and root.
+  var keyFile: String { state.appendingPathComponent("AuthKey_\(OrganizerFetchTests.keyID).p8").path }
+  var certificate: String { state.appendingPathComponent("ca.pem").path }
+  var base: String { "https://127.0.0.1:\(port)" }
 }

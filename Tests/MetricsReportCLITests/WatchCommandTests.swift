@@ -148,65 +148,24 @@ struct WatchCommandTests {
     }
   }
 
-  /// The local receivers: started in their own folder, stopped by `stop()`.
-  final class Receivers {
-    let process = Process()
-    let state: URL
-    let port: Int
+  /// The local alert receivers (`Tests/Fixtures/Alerts/alert-receivers.py`) and their secrets.
+  enum Receivers {
     static let token = "ghs_test_token_0123456789"
     static let routingKey = "R0123456789ABCDEF0123456789ABCDE"
 
-    init() throws {
-      state = try TestDirectories.makeTemporary()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-      process.arguments = [
-        TestDirectories.packageRoot.appendingPathComponent("Tests/Fixtures/Alerts/alert-receivers.py").path,
-        "--state", state.path, "--token", Self.token, "--routing-key", Self.routingKey,
-      ]
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.standardError
-      try process.run()
-      let portFile = state.appendingPathComponent("port")
-      for _ in 0..<300 {
-        if let text = try? String(contentsOf: portFile, encoding: .utf8), let port = Int(text) {
-          self.port = port
-          return
-        }
-        guard process.isRunning else { break }
-        Thread.sleep(forTimeInterval: 0.05)
-      }
-      if process.isRunning { process.terminate() }
-      throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the alert receivers did not start"])
-    }
-
-    var base: String { "http://127.0.0.1:\(port)" }
-
-    func requests() throws -> [[String: Any]] {
-      let file = state.appendingPathComponent("requests.ndjson")
-      guard let text = try? String(contentsOf: file, encoding: .utf8) else { return [] }
-      return try text.split(separator: "\n").map {
-        try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
-      }
-    }
-
-    /// Stops the receivers (SIGKILL when SIGTERM was not enough in 5 s) and removes their folder.
-    func stop() {
-      if process.isRunning {
-        process.terminate()
-        for _ in 0..<100 where process.isRunning { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-      }
-      try? FileManager.default.removeItem(at: state)
+    static func start() throws -> StandInServer {
+      try StandInServer(
+        python: "/usr/bin/python3", script: "Tests/Fixtures/Alerts/alert-receivers.py", name: "the alert receivers"
+      ) { state in ["--state", state.path, "--token", token, "--routing-key", routingKey] }
     }
   }
 
   @Test func alertsReachEachReceiverOnceInItsShapeAndResolve() throws {
-    let receivers = try Receivers()
+    let receivers = try Receivers.start()
     defer { receivers.stop() }
     try withTemporaryDirectory { dir in
       let state = dir.appendingPathComponent("watch-state.json").path
-      let slackURL = "\(receivers.base)/slack/T000/B000/SLACKSECRET"
+      let slackURL = "\(receivers.plainBase)/slack/T000/B000/SLACKSECRET"
       let environment = [
         "SLACK_WEBHOOK_URL": slackURL, "GITHUB_TOKEN": Receivers.token, "PAGERDUTY_ROUTING_KEY": Receivers.routingKey,
       ]
@@ -214,9 +173,9 @@ struct WatchCommandTests {
         try CLIRunner.run(
           [
             "watch", store.path, "--metric", "\(Self.launch)@p50", "--state", state, "--alert-days", "200",
-            "--webhook", receivers.base + webhook, "--slack", "--github-repository", "o/r", "--github-sha",
-            "0123abcd", "--github-api", "\(receivers.base)/github", "--pagerduty", "--pagerduty-url",
-            "\(receivers.base)/pagerduty", "--app", "com.example.shop",
+            "--webhook", receivers.plainBase + webhook, "--slack", "--github-repository", "o/r", "--github-sha",
+            "0123abcd", "--github-api", "\(receivers.plainBase)/github", "--pagerduty", "--pagerduty-url",
+            "\(receivers.plainBase)/pagerduty", "--app", "com.example.shop",
           ], environment: environment)
       }
       // The first night: the whole app's and version 8.2.0's slowdowns, to each receiver, each once;
@@ -266,7 +225,7 @@ struct WatchCommandTests {
   }
 
   @Test func aReceiverThatRefusesIsAnErrorAndIsToldOnTheNextRun() throws {
-    let receivers = try Receivers()
+    let receivers = try Receivers.start()
     defer { receivers.stop() }
     try withTemporaryDirectory { dir in
       let state = dir.appendingPathComponent("watch-state.json").path
@@ -274,12 +233,13 @@ struct WatchCommandTests {
         try CLIRunner.run(
           [
             "watch", Self.stores.all.path, "--metric", "\(Self.launch)@p50", "--state", state, "--alert-days", "200",
-            "--webhook", receivers.base + webhook, "--slack",
-          ], environment: ["SLACK_WEBHOOK_URL": "\(receivers.base)/slack/SECRET"])
+            "--webhook", receivers.plainBase + webhook, "--slack",
+          ], environment: ["SLACK_WEBHOOK_URL": "\(receivers.plainBase)/slack/SECRET"])
       }
       let refused = try watch("/refuse/webhook")
       #expect(refused.status == 2)
-      #expect(refused.stderr.contains("webhook (\(receivers.base)) refused the alert: HTTP 400"), "\(refused.stderr)")
+      #expect(
+        refused.stderr.contains("webhook (\(receivers.plainBase)) refused the alert: HTTP 400"), "\(refused.stderr)")
       #expect(!refused.stderr.contains("SECRET"))
       // Slack was told all the same.
       let slack = try receivers.requests().filter { ($0["path"] as? String)?.hasPrefix("/slack/") == true }
@@ -348,4 +308,9 @@ extension CalendarDayText {
     calendar.timeZone = TimeZone(identifier: "UTC")!
     return Int((calendar.date(from: c)?.timeIntervalSince1970 ?? 0) / 86_400)
   }
+}
+
+extension StandInServer {
+  /// The root of a stand-in served in clear.
+  var plainBase: String { "http://127.0.0.1:\(port)" }
 }
