@@ -36,7 +36,8 @@ struct OrganizerFetchTests {
     return path
   }
 
-  func fetch(_ server: StandInServer, appID: String = "1613097210", _ extra: [String], output: URL) throws -> CLIRunner.Result
+  func fetch(_ server: StandInServer, appID: String = "1613097210", _ extra: [String], output: URL) throws
+    -> CLIRunner.Result
   {
     try CLIRunner.run(
       [
