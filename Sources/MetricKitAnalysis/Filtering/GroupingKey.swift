@@ -19,8 +19,8 @@ public enum GroupingKey: Sendable, Hashable, CustomStringConvertible {
   /// metrics; days without a reported state (legacy payloads among them) are `(unknown)`.
   case state(domain: String?)
   /// Several keys at once: a group is one value of each (`watch` reads each day per version, `--by`
-  /// group and device × OS stratum so). Its value is the keys' values in order, each escaped by
-  /// ``combinedValue(_:)``; ``components(of:)`` takes it apart.
+  /// group and device × OS stratum so). Its value is the keys' values in order, each with `\` and `|`
+  /// escaped, joined by `|`; ``components(of:count:)`` takes it apart.
   indirect case combined([GroupingKey])
 
   /// The value of payloads without the field.

@@ -1,8 +1,8 @@
 /// The change points of a dump's daily series: for each watched metric and statistic, the series of
 /// the whole app (standardized to one device × OS mix, so a shift in which devices report is not a
-/// change), of each version, and of each `--by` group; each change confirmed by a rank test of the
-/// device-days on either side where the metric has per-payload values, and kept when its q over
-/// every change point of every series reaches ``WatchOptions/falseDiscoveryRate``.
+/// change), of each version, and of each `--by` group; each change kept when its q over every change
+/// point of every series reaches ``WatchOptions/falseDiscoveryRate`` and the device-days either side
+/// confirm it (a rank test of their values, or the pooled rates' test, within device × OS strata).
 public struct WatchReport: Sendable {
   /// What was read, counted, excluded and rejected.
   public var inputs: InputAccounting
