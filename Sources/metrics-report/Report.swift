@@ -47,6 +47,12 @@ struct Report: ParsableCommand {
         + "(the default), terminationRate=20:40.", valueName: "metric=warning:bad"))
   var stabilityBands: [String] = []
 
+  @Flag(
+    help: ArgumentHelp(
+      "Add the changes `watch` finds (its defaults, over the page's --by groups): a table, and a mark on each "
+        + "one's trend chart (a chart is added where none draws its metric and statistic)."))
+  var watch = false
+
   @Option(name: [.customShort("o"), .long], help: "Write the page to this file instead of standard output.")
   var output: String?
 
@@ -59,6 +65,7 @@ struct Report: ParsableCommand {
       throw ValidationError("Give both --baseline and --candidate for the gate section, or neither.")
     }
     if gate.rules != nil && baseline == nil { throw ValidationError("--rules needs --baseline and --candidate.") }
+    if watch && input.stdin { throw ValidationError("--watch reads the inputs twice: name files, not --stdin.") }
     for band in stabilityBands {
       do { _ = try StabilityBand(argument: band) } catch { throw ValidationError("--stability-band: \(error)") }
     }
@@ -89,6 +96,23 @@ struct Report: ParsableCommand {
       throw ValidationError("Rules with where: name \(other) groups, but --by is \(by).")
     }
     let apple = try organizer.load()
+    var changes: WatchReport?
+    if watch {
+      // Its own reading (one grouped by device and OS too), through the cache when there is one; the
+      // charts its changes need are added before the page's reading selects the metrics.
+      var watchOptions = WatchOptions()
+      watchOptions.grouping = breakdown.key
+      watchOptions.estimator = histogram.estimator
+      watchOptions.interpolation = histogram.interpolation
+      var watchAggregation = watchOptions.aggregationOptions
+      watchAggregation.dayUTCOffset = try input.timestampParser().assumedUTCOffset
+      let report = WatchReport(aggregate: try input.aggregate(watchAggregation), options: watchOptions)
+      for change in report.changes where change.partOf == nil {
+        let spec = ReportChartSpec(metric: change.metric, statistic: change.statistic)
+        if !options.charts.contains(spec) { options.charts.append(spec) }
+      }
+      changes = report
+    }
     var aggregation = evaluator?.aggregationOptions ?? AggregationOptions(estimator: histogram.estimator)
     aggregation.selection = options.selection(
       adding: (evaluator?.ruleSet.rules.map(\.metric) ?? []) + OrganizerComparison.metrics(in: apple))
@@ -114,6 +138,7 @@ struct Report: ParsableCommand {
     }
     var page = ReportPage(aggregate: aggregate, options: options, gate: pageGate)
     page.provenance = ReportOutput.provenance()
+    page.watch = changes
     if !organizer.paths.isEmpty {
       page.organizer = OrganizerComparison(
         aggregate: aggregate, files: apple, device: organizer.device, estimator: histogram.estimator,

@@ -132,6 +132,44 @@ struct WatchCommandTests {
     }
   }
 
+  /// `report --watch`: the changes `watch` finds as a section, each whole-app or version change (not a
+  /// part of one) marked on the chart of its metric and statistic on its day, that chart added when the
+  /// page had none.
+  @Test func theReportPageTablesTheChangesAndMarksEachOnItsChart() throws {
+    try withTemporaryDirectory { dir in
+      let page = dir.appendingPathComponent("page.html")
+      let report = try CLIRunner.run([
+        "report", Self.stores.all.path, "--watch", "--metric", "\(Self.launch)@p50", "-o", page.path,
+      ])
+      #expect(report.status == 0, "\(report.stderr)")
+      let html = try String(contentsOf: page, encoding: .utf8)
+      let changes = try Self.changes(
+        try CLIRunner.run(["watch", Self.stores.all.path, "--format", "json"]).stdout)
+      #expect(!changes.isEmpty)
+      let section = try #require(html.range(of: "<section id=\"changes\">").map { html[$0.lowerBound...] })
+      let rows = section[..<section.range(of: "</section>")!.lowerBound].components(separatedBy: "<tr class=").count - 1
+      #expect(rows == changes.count)
+      // Each mark stands in the chart whose metric and statistic are the change's, on its day.
+      let marked = changes.filter { $0["partOf"] is NSNull }
+      let charts = html.components(separatedBy: "<figure class=\"chart\"").dropFirst()
+      for change in marked {
+        let metric = try #require(change["metric"] as? String)
+        let statistic = try #require(change["statistic"] as? String)
+        let figure = try #require(
+          charts.first {
+            $0.contains("data-chart=\"\(metric)\"")
+              && ($0.contains("data-statistic=\"\(statistic)\"") || statistic == "rate")
+          }, "no chart of \(metric) \(statistic)")
+        let day = Self.day(try #require(change["date"] as? String))
+        #expect(
+          figure.contains("regression\" data-day=\"\(day)\"") || figure.contains("improvement\" data-day=\"\(day)\""),
+          "\(metric) \(statistic) not marked on \(day)")
+      }
+      let marks = charts.reduce(0) { $0 + $1.components(separatedBy: "<g class=\"change ").count - 1 }
+      #expect(marks == marked.count)
+    }
+  }
+
   @Test func mistakesAreUsageErrors() throws {
     let path = Self.stores.flat.path
     for (arguments, message) in [

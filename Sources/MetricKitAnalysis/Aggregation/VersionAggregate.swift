@@ -394,6 +394,20 @@ public struct VersionAggregate: Sendable {
     }
   }
 
+  /// The same payloads with only `metric`'s data: its histogram, values, rate and per-payload
+  /// statistics. Merging projections costs what that one metric costs, not what every metric does.
+  public func projected(onto metric: MetricID) -> VersionAggregate {
+    var out = VersionAggregate(
+      version: version, signpostLimit: signpostLimit, exactValueLimit: exactValueLimit, rangeLimit: rangeLimit)
+    out.payloadCount = payloadCount
+    if let merged = histogram(metric) { out.setHistogram(metric, merged) }
+    if let i = MetricCatalog.scalarIndex[metric] { out.scalarSamples[i] = scalarSamples[i] }
+    if let i = MetricCatalog.rateIndex[metric], !rateSamples.isEmpty { out.setRate(metric, rateSamples[i]) }
+    if let statistics = payloadStatistics[metric] { out.payloadStatistics[metric] = statistics }
+    if let n = histogramsOverRangeLimit[metric] { out.histogramsOverRangeLimit[metric] = n }
+    return out
+  }
+
   /// Adds another aggregate of the same version.
   public mutating func merge(_ other: VersionAggregate) {
     payloadCount += other.payloadCount

@@ -44,19 +44,14 @@ public enum WatchRenderer {
     q < 0.0001 ? "<0.0001" : NumberFormatting.text(q)
   }
 
-  private static let header = [
+  static let header = [
     "date", "metric", "statistic", "scope", "direction", "before", "after", "change [95%]", "q", "likely cause",
   ]
 
   private static func text(_ report: WatchReport, markdown: Bool) -> String {
     var out = ""
-    let span = report.days.map { "\($0.lowerBound) to \($0.upperBound)" } ?? "no dated payloads"
-    let regressions = report.changes.filter {
-      $0.isRegression && $0.reverts == nil && $0.revertedOn == nil && $0.partOf == nil
-    }
-    let summary =
-      "Watch: \(report.changes.count) change\(report.changes.count == 1 ? "" : "s") in \(report.seriesCount) daily series (\(span)); \(regressions.count) regression\(regressions.count == 1 ? "" : "s") still in place."
-    out += markdown ? "### \(summary)\n\n" : summary + "\n"
+    let line = summary(report)
+    out += markdown ? "### \(line)\n\n" : line + "\n"
     if !report.changes.isEmpty {
       let rows = report.changes.map(cells)
       if markdown {
@@ -69,12 +64,25 @@ public enum WatchRenderer {
         out += "\n" + TextTable.render(header: header, rows: rows, leftAligned: [1, 2, 3, 4, 9])
       }
     }
-    let o = report.options
-    let method =
-      "Change points: binary segmentation, Student's t corrected for the days searched, segments of at least \(o.detector.minimumSegment) days, changes of at least \(NumberFormatting.percentText(o.detector.minimumChange))\(o.detector.weeklyCycle ? ", weekday pattern removed" : ""); Benjamini–Hochberg q ≤ \(NumberFormatting.text(o.falseDiscoveryRate)) over every series; device-days confirmed within device × OS strata, by Van Elteren's rank test or, for rates, the pooled rates' test (p ≤ \(NumberFormatting.text(o.distributionPValue)))."
-    out += (markdown ? "\n" : "\n") + method + "\n"
+    out += "\n" + method(report.options) + "\n"
     for note in report.omissions { out += (markdown ? "- " : "note: ") + note + "\n" }
     return out
+  }
+
+  /// How the changes were found, in one sentence.
+  static func method(_ o: WatchOptions) -> String {
+    "Change points: binary segmentation, Student's t corrected for the days searched, segments of at least \(o.detector.minimumSegment) days, changes of at least \(NumberFormatting.percentText(o.detector.minimumChange))\(o.detector.weeklyCycle ? ", weekday pattern removed" : ""); Benjamini–Hochberg q ≤ \(NumberFormatting.text(o.falseDiscoveryRate)) over every series; device-days confirmed within device × OS strata, by Van Elteren's rank test or, for rates, the pooled rates' test (p ≤ \(NumberFormatting.text(o.distributionPValue)))."
+  }
+
+  /// The summary line: how many changes, in how many series, over which days, and the regressions
+  /// still in place.
+  static func summary(_ report: WatchReport) -> String {
+    let span = report.days.map { "\($0.lowerBound) to \($0.upperBound)" } ?? "no dated payloads"
+    let regressions = report.changes.filter {
+      $0.isRegression && $0.reverts == nil && $0.revertedOn == nil && $0.partOf == nil
+    }
+    return
+      "Watch: \(report.changes.count) change\(report.changes.count == 1 ? "" : "s") in \(report.seriesCount) daily series (\(span)); \(regressions.count) regression\(regressions.count == 1 ? "" : "s") still in place."
   }
 
   package static func json(_ change: DetectedChange) -> JSONWriter.Value {

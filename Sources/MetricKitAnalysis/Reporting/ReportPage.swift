@@ -133,6 +133,9 @@ public struct ReportPage: Sendable {
   /// Apple's Organizer numbers beside the versions', when Apple's responses were given: drawn on the
   /// trend charts of the same metric and statistic, with Apple's goal bands, and tabled.
   public var organizer: OrganizerComparison?
+  /// The changes `watch` found over the same payloads, when asked: tabled, and marked on the trend
+  /// chart of each one's metric and statistic.
+  public var watch: WatchReport?
   /// Diagnostics per version, in version order.
   public var diagnostics: [DiagnosticAggregate] = []
   /// What each version's diagnostics are counted against: its metric payloads (one per device and

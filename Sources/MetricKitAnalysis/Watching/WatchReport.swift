@@ -43,23 +43,37 @@ public struct WatchReport: Sendable {
     let allDays = scopes.first { $0.scope == .app }?.days.keys.sorted() ?? []
     if let first = allDays.first, let last = allDays.last { days = first...last }
 
-    // Every series' change points, before the correction over all of them.
+    // Every scope's days projected onto each metric watched (a window's merge then costs what one
+    // metric costs), and every series' change points, before the correction over all of them.
+    var metrics: [MetricID] = []
+    for subject in options.subjects where !metrics.contains(subject.metric) { metrics.append(subject.metric) }
+    var projections: [MetricID: [WatchScope: ScopeParts]] = [:]
     var found: [(change: DetectedChange, series: Int)] = []
     for (scope, scopeDays) in scopes {
       let weights = Self.weights(scopeDays)
       let dayList = scopeDays.keys.sorted().filter { day in
         scopeDays[day]!.values.reduce(0) { $0 + $1.payloadCount } >= options.minimumDailyPayloads
       }
-      guard dayList.count >= 2 * options.detector.minimumSegment else { continue }
-      for subject in options.subjects {
-        var days: [CalendarDay] = []
-        var values: [Double] = []
+      var columns: [WatchSubject: (days: [CalendarDay], values: [Double])] = [:]
+      for metric in metrics {
+        let parts = ScopeParts(
+          days: scopeDays.mapValues { $0.mapValues { $0.projected(onto: metric) } }, weights: weights)
+        projections[metric, default: [:]][scope] = parts
+        guard dayList.count >= 2 * options.detector.minimumSegment else { continue }
+        let statistics = options.subjects.filter { $0.metric == metric }.map(\.statistic)
         for day in dayList {
-          guard let value = Self.value(subject, scopeDays[day]!, weights, options) else { continue }
-          days.append(day)
-          values.append(value)
+          let pooled = parts.pooled(metric, statistics, day: day, options)
+          for statistic in statistics {
+            guard let value = pooled[metric, statistic]?.value else { continue }
+            columns[WatchSubject(metric: metric, statistic: statistic), default: ([], [])].days.append(day)
+            columns[WatchSubject(metric: metric, statistic: statistic)]!.values.append(value)
+          }
         }
-        guard days.count >= 2 * options.detector.minimumSegment else { continue }
+      }
+      for subject in options.subjects {
+        guard let (days, values) = columns[subject], days.count >= 2 * options.detector.minimumSegment else {
+          continue
+        }
         series.append(WatchSeries(subject: subject, scope: scope, days: days, values: values))
         let weekdays = days.map { (($0.daysSinceEpoch + 4) % 7 + 7) % 7 }  // 1970-01-01 was a Thursday
         for c in options.detector.changes(in: values, weekdays: weekdays) {
@@ -69,7 +83,7 @@ public struct WatchReport: Sendable {
             before: c.before, after: c.after, beforeDays: days[c.index - c.before.points]...days[c.index - 1],
             afterDays: days[resume]...days[resume + c.after.points - 1], change: c.change,
             changeInterval: c.changeInterval, pValue: c.pValue, q: 1, distributionPValue: nil, cause: .undetermined)
-          change.rampDays = days[c.index + c.rampDays].daysSinceEpoch - days[c.index].daysSinceEpoch
+          change.rampDays = days[resume].daysSinceEpoch - days[c.index].daysSinceEpoch
           found.append((change, series.count))
         }
       }
@@ -84,15 +98,15 @@ public struct WatchReport: Sendable {
     let seriesWithChanges = Set(found.map(\.series)).count
     let padding = [Double](repeating: 1, count: max(0, series.count - seriesWithChanges))
     let q = BenjaminiHochberg.adjust(found.map(\.change.pValue) + padding)
-    let byScope = Dictionary(scopes.map { ($0.scope, $0.days) }, uniquingKeysWith: { a, _ in a })
     var kept: [DetectedChange] = []
     for (n, entry) in found.enumerated() where q[n] <= options.falseDiscoveryRate {
       var change = entry.change
       change.q = q[n]
-      let parts = byScope[change.scope] ?? [:]
-      change.distributionPValue = Self.deviceDayTest(change, parts, options)
+      let byScope = projections[change.metric] ?? [:]
+      guard let parts = byScope[change.scope] else { continue }
+      change.distributionPValue = Self.deviceDayTest(change, parts)
       if let p = change.distributionPValue, p > options.distributionPValue { continue }
-      change.cause = Self.cause(of: change, scopeDays: parts, byScope: byScope, options: options)
+      change.cause = Self.cause(of: change, scope: parts, byScope: byScope, options: options)
       kept.append(change)
     }
     changes = Self.markingParts(Self.markingReverts(kept), within: 2 * options.detector.minimumSegment).sorted {
@@ -142,27 +156,63 @@ public struct WatchReport: Sendable {
     return weights
   }
 
-  /// A day's value of a subject: standardized to the scope's mix over the strata the day holds.
-  static func value(
-    _ subject: WatchSubject, _ strata: [[String]: VersionAggregate], _ weights: [[String]: Double],
-    _ options: WatchOptions
-  ) -> Double? {
-    let parts = strata.sorted { StratumCell.precedes($0.key, $1.key) }.map { (weights[$0.key] ?? 0, $0.value) }
-    let pooled = PooledStatistics(
-      standardized: parts, requests: [subject.metric: [subject.statistic]], estimator: options.estimator,
-      interpolation: options.interpolation)
-    return pooled[subject.metric, subject.statistic]?.value
-  }
+  /// One scope's daily parts (projected onto one metric) and the scope's fixed mix.
+  struct ScopeParts {
+    var days: ScopeDays
+    /// Each stratum's weight in the scope's mix: its payloads over all the days.
+    var weights: [[String]: Double]
 
-  /// The per-stratum merged parts of the days in `range` (those of the scope that fall in it).
-  static func merged(_ days: ScopeDays, _ range: Range<Int>) -> [[String]: VersionAggregate] {
-    var out: [[String]: VersionAggregate] = [:]
-    for (day, strata) in days where range.contains(day.daysSinceEpoch) {
-      for (stratum, part) in strata {
-        if out[stratum] == nil { out[stratum] = part } else { out[stratum]!.merge(part) }
+    /// The statistics of `metric` over `strata`, standardized to the scope's mix over the strata
+    /// they hold.
+    func pooled(
+      _ metric: MetricID, _ statistics: [Statistic], _ strata: [[String]: VersionAggregate], _ options: WatchOptions
+    ) -> PooledStatistics {
+      let parts = strata.sorted { StratumCell.precedes($0.key, $1.key) }.map { (weights[$0.key] ?? 0, $0.value) }
+      return PooledStatistics(
+        standardized: parts, requests: [metric: Set(statistics)], estimator: options.estimator,
+        interpolation: options.interpolation)
+    }
+
+    /// A day's statistics.
+    func pooled(_ metric: MetricID, _ statistics: [Statistic], day: CalendarDay, _ options: WatchOptions)
+      -> PooledStatistics
+    {
+      pooled(metric, statistics, days[day] ?? [:], options)
+    }
+
+    /// A subject's value over `strata`.
+    func value(_ subject: WatchSubject, _ strata: [[String]: VersionAggregate], _ options: WatchOptions) -> Double? {
+      pooled(subject.metric, [subject.statistic], strata, options)[subject.metric, subject.statistic]?.value
+    }
+
+    /// The per-stratum merged parts of the days in `range`.
+    func merged(_ range: Range<Int>) -> [[String]: VersionAggregate] {
+      var out: [[String]: VersionAggregate] = [:]
+      for (day, strata) in days where range.contains(day.daysSinceEpoch) {
+        for (stratum, part) in strata {
+          if out[stratum] == nil { out[stratum] = part } else { out[stratum]!.merge(part) }
+        }
+      }
+      return out
+    }
+
+    /// The parts of the days a level spans.
+    func merged(_ days: ClosedRange<CalendarDay>) -> [[String]: VersionAggregate] {
+      merged(days.lowerBound.daysSinceEpoch..<(days.upperBound.daysSinceEpoch + 1))
+    }
+
+    /// The payloads of the days in `range`.
+    func payloads(_ range: Range<Int>) -> Int {
+      days.reduce(0) { sum, entry in
+        range.contains(entry.key.daysSinceEpoch) ? sum + entry.value.values.reduce(0) { $0 + $1.payloadCount } : sum
       }
     }
-    return out
+
+    /// The scope's level of a subject over the days in `range`: its statistic of those days merged,
+    /// standardized to the scope's mix.
+    func level(_ subject: WatchSubject, _ range: Range<Int>, _ options: WatchOptions) -> Double? {
+      value(subject, merged(range), options)
+    }
   }
 
   /// The days either side of a change its evidence reads: up to ``WatchOptions/causeWindow`` days
@@ -179,19 +229,16 @@ public struct WatchReport: Sendable {
   /// Van Elteren's rank test of each payload's statistic (its histogram's percentile or mean, its
   /// value), or for a rate the pooled rates standardized over the strata (each payload weighing as
   /// its exposure does, as the gate tests rates). Nil where no stratum holds both sides.
-  static func deviceDayTest(_ change: DetectedChange, _ days: ScopeDays, _ options: WatchOptions) -> Double? {
-    let before = merged(
-      days, change.beforeDays.lowerBound.daysSinceEpoch..<(change.beforeDays.upperBound.daysSinceEpoch + 1))
-    let after = merged(
-      days, change.afterDays.lowerBound.daysSinceEpoch..<(change.afterDays.upperBound.daysSinceEpoch + 1))
+  static func deviceDayTest(_ change: DetectedChange, _ scope: ScopeParts) -> Double? {
+    let before = scope.merged(change.beforeDays)
+    let after = scope.merged(change.afterDays)
     let strata = before.keys.filter { after[$0] != nil }.sorted { StratumCell.precedes($0, $1) }
     if change.metric.kind == .rate {
-      let weights = Self.weights(days)
       let parts = strata.compactMap { stratum -> (weight: Double, baseline: RateSample, candidate: RateSample)? in
         guard let x = before[stratum]?.rate(change.metric), let y = after[stratum]?.rate(change.metric) else {
           return nil
         }
-        return (weights[stratum] ?? 0, x, y)
+        return (scope.weights[stratum] ?? 0, x, y)
       }
       guard !parts.isEmpty, let test = try? PooledRateTest(standardized: parts) else { return nil }
       return min(1, 2 * min(test.pHigher, test.pLower))
@@ -216,24 +263,24 @@ public struct WatchReport: Sendable {
 
   /// What a change most likely is: one device or OS carrying it while the rest stayed; the versions
   /// present on both sides (most of their payloads) moving at once; a version's adoption, its share
-  /// rising by a quarter of the payloads or more while the others stayed; or none of these.
+  /// rising by a quarter of the payloads or more while the others stayed; or none of these. `byScope`
+  /// holds every scope's parts projected onto the change's metric.
   static func cause(
-    of change: DetectedChange, scopeDays: ScopeDays, byScope: [WatchScope: ScopeDays], options: WatchOptions
+    of change: DetectedChange, scope: ScopeParts, byScope: [WatchScope: ScopeParts], options: WatchOptions
   ) -> ChangeCause {
     let (b, a) = windows(change, options)
     let subject = WatchSubject(metric: change.metric, statistic: change.statistic)
     let direction = change.change > 0
     // One device (or OS) that moved as the scope did while the rest stayed: its own relative
     // change, and that of everything else, each over its strata standardized to the scope's mix.
-    let before = merged(scopeDays, b)
-    let after = merged(scopeDays, a)
-    let weights = Self.weights(scopeDays)
+    let before = scope.merged(b)
+    let after = scope.merged(a)
     var moves: [(stratum: [String], weight: Double, before: Double, after: Double)] = []
     for (stratum, x) in before {
-      guard let y = after[stratum], let vx = Self.value(subject, [stratum: x], weights, options),
-        let vy = Self.value(subject, [stratum: y], weights, options)
+      guard let y = after[stratum], let vx = scope.value(subject, [stratum: x], options),
+        let vy = scope.value(subject, [stratum: y], options)
       else { continue }
-      moves.append((stratum, weights[stratum] ?? 0, vx, vy))
+      moves.append((stratum, scope.weights[stratum] ?? 0, vx, vy))
     }
     func relative(_ parts: [(stratum: [String], weight: Double, before: Double, after: Double)]) -> Double? {
       let x = parts.reduce(0) { $0 + $1.weight * $1.before }
@@ -263,13 +310,13 @@ public struct WatchReport: Sendable {
     var moved: [String] = []
     var (movedPayloads, presentPayloads) = (0, 0)
     var shares: [(version: String, before: Double, after: Double)] = []
-    let totals = (before: Double(Self.payloads(scopeDays, b)), after: Double(Self.payloads(scopeDays, a)))
-    for (scope, days) in byScope {
-      guard case .version(let version) = scope else { continue }
-      let (nb, na) = (Self.payloads(days, b), Self.payloads(days, a))
+    let totals = (before: Double(scope.payloads(b)), after: Double(scope.payloads(a)))
+    for (versionScope, parts) in byScope {
+      guard case .version(let version) = versionScope else { continue }
+      let (nb, na) = (parts.payloads(b), parts.payloads(a))
       shares.append((version, Double(nb) / max(1, totals.before), Double(na) / max(1, totals.after)))
       guard nb >= options.minimumDailyPayloads, na >= options.minimumDailyPayloads,
-        let x = Self.level(subject, days, b, options), let y = Self.level(subject, days, a, options), x != 0
+        let x = parts.level(subject, b, options), let y = parts.level(subject, a, options), x != 0
       else { continue }
       presentPayloads += nb + na
       let own = y / x - 1
@@ -287,21 +334,6 @@ public struct WatchReport: Sendable {
       return .adoption(version: adopted.version, shareBefore: adopted.before, shareAfter: adopted.after)
     }
     return .undetermined
-  }
-
-  /// The payloads of a scope's days in `range`.
-  static func payloads(_ days: ScopeDays, _ range: Range<Int>) -> Int {
-    days.reduce(0) { sum, entry in
-      range.contains(entry.key.daysSinceEpoch) ? sum + entry.value.values.reduce(0) { $0 + $1.payloadCount } : sum
-    }
-  }
-
-  /// A scope's level of a subject over the days in `range`: its statistic of those days merged,
-  /// standardized to the scope's mix.
-  static func level(_ subject: WatchSubject, _ days: ScopeDays, _ range: Range<Int>, _ options: WatchOptions)
-    -> Double?
-  {
-    value(subject, merged(days, range), weights(days), options)
   }
 
   /// Marks each version's or group's change that lies within `days` of a whole-app change of the same

@@ -1,5 +1,6 @@
 import Foundation
 import PayloadSynthesis
+import TestSupport
 import Testing
 
 @testable import MetricKitAnalysis
@@ -41,5 +42,37 @@ struct VersionAggregateTests {
     #expect(a.histogram(MetricID.signpost(category: "C", name: "S00000"))?.histogramCount == 1)
     #expect(a.histogram(MetricID.signpost(category: "C", name: "S09999"))?.histogramCount == 1)
     #expect(a.signpostHistogramsNotKept == 40_000 + 25_000)
+  }
+
+  /// A projection onto one metric holds that metric's data whole (merged projections give the whole
+  /// aggregates' statistics) and nothing of the others.
+  @Test func aProjectionKeepsOneMetricWholeAndNothingElse() throws {
+    let dump = TestDirectories.packageRoot.appendingPathComponent("Samples/dump")
+    var options = WatchOptions().aggregationOptions
+    options.payloadMeans = true
+    let aggregate = DumpAggregate(paths: [dump.path], options: options, threads: 2)
+    // The days × device × OS parts of the version with the most of them.
+    let parts = try #require(
+      Dictionary(grouping: aggregate.series.values, by: \.version).values.max { $0.count < $1.count })
+    try #require(parts.count >= 2)
+    for subject in WatchOptions().subjects {
+      let metric = subject.metric
+      var whole = parts[0]
+      var projected = parts[0].projected(onto: metric)
+      for part in parts.dropFirst() {
+        whole.merge(part)
+        projected.merge(part.projected(onto: metric))
+      }
+      #expect(projected.payloadCount == whole.payloadCount)
+      let request = [metric: Set([subject.statistic])]
+      let a = PooledStatistics(standardized: [(1, whole)], requests: request)[metric, subject.statistic]?.value
+      let b = PooledStatistics(standardized: [(1, projected)], requests: request)[metric, subject.statistic]?.value
+      #expect(a != nil && a == b, "\(metric.rawValue) \(subject.statistic)")
+      #expect(
+        projected.payloadSample(metric, subject.statistic)?.count
+          == whole.payloadSample(metric, subject.statistic)?.count)
+      let others = Set(projected.histograms.keys).union(projected.scalars.keys).subtracting([metric])
+      #expect(others.isEmpty, "\(metric.rawValue) kept \(others)")
+    }
   }
 }

@@ -46,6 +46,22 @@ struct ChartData {
     var upper: Double?
   }
 
+  /// A change `watch` found in the chart's metric and statistic, marked on its first day.
+  struct ChangeMark {
+    /// The first day after the change, days since 1970-01-01.
+    var day: Int
+    /// The position of the version in the page's version list, for one version's change (hidden with
+    /// it); nil for the whole app's or a group's.
+    var version: Int?
+    var regression: Bool
+    /// Whether the value rose.
+    var rising: Bool
+    /// The relative change: `+15.2%`.
+    var label: String
+    /// The change in words, for the mark's tooltip.
+    var title: String
+  }
+
   /// `line` or `stack`.
   var kind: String
   /// The element id (`chart-3`) and what is drawn.
@@ -58,6 +74,8 @@ struct ChartData {
   /// Apple's values per version and goal bands (empty without Apple's responses).
   var apple: [ApplePoint] = []
   var goals: [Goal] = []
+  /// The changes marked (empty without `watch`'s).
+  var changes: [ChangeMark] = []
   /// Whether the value axis starts at 0 whatever the data (counts, rates, shares); durations and
   /// sizes get an axis fitted to their range.
   var fromZero = true

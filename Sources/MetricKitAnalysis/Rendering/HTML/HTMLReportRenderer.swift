@@ -150,6 +150,7 @@ public enum HTMLReportRenderer {
       // What a reader looks for first: did the release regress (the verdict), then each version's
       // value, then how they moved over time; the inputs' accounting last.
       if let comparison = page.comparison { out += verdict(comparison) }
+      if let watch = page.watch { out += changes(watch) }
       out += stability()
       out += versions()
       out += trendSection
@@ -221,6 +222,7 @@ public enum HTMLReportRenderer {
       // The sections on the title's line: the header stays two rows with a legend's worth of versions.
       out += "</p>\n<nav class=\"sections\" aria-label=\"Sections\">"
       if page.comparison != nil { out += "<a href=\"#verdict\">Verdict</a>" }
+      if page.watch != nil { out += "<a href=\"#changes\">Changes</a>" }
       out += "<a href=\"#versions\">Versions</a><a href=\"#trends\">Trends</a><a href=\"#adoption\">Adoption</a>"
       out += "<a href=\"#distributions\">Distributions</a>"
       if !page.diagnostics.isEmpty { out += "<a href=\"#diagnostics\">Diagnostics</a>" }
@@ -351,6 +353,7 @@ public enum HTMLReportRenderer {
           series: chart.series.map { chartSeries($0, share: false) })
         // Durations and sizes get an axis fitted to their range; counts and rates start at 0.
         data.fromZero = Self.axisFromZero(chart.unit)
+        data.changes = changeMarks(chart.spec)
         let apple = page.organizerRows(for: chart.spec)
         data.apple = apple.compactMap { row in
           guard let i = versionIndex[row.version], let first = page.versions[i].first, let last = page.versions[i].last

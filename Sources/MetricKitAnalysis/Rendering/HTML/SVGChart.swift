@@ -261,9 +261,32 @@ enum SVGChart {
       out += "\(TextEscaping.html(r.label))</text><title>\(TextEscaping.html(r.label)) released</title></g>"
     }
     out += "</g>"
+    if !chart.changes.isEmpty { out += changeMarks(chart.changes, scale, x0: x0, x1: x1) }
     out += "<rect class=\"selection\" \(plot) visibility=\"hidden\"/>"
     out += "<rect class=\"overlay\" \(plot)/>"
     return out + "</svg>"
+  }
+
+  /// The changes `watch` found, each a line across the plot on its day and its relative change at the
+  /// bottom (ending at the line when it would pass the plot's right edge, as the page's script places it).
+  static func changeMarks(_ changes: [ChartData.ChangeMark], _ scale: ChartScale, x0: Double, x1: Double) -> String {
+    let top = ChartScale.coordinate(ChartScale.top)
+    let bottom = ChartScale.coordinate(ChartScale.top + ChartScale.plotHeight)
+    let labelY = ChartScale.coordinate(ChartScale.top + ChartScale.plotHeight - 4)
+    var out = "<g class=\"changes\">"
+    for c in changes {
+      let x = scale.x(Double(c.day))
+      let xs = ChartScale.coordinate(x)
+      let text = "\(c.rising ? "▲" : "▼") \(c.label)"
+      let end = x + 3 + labelWidth(text) > ChartScale.width - ChartScale.right
+      out += "<g class=\"change \(c.regression ? "regression" : "improvement")\" data-day=\"\(c.day)\""
+      if let v = c.version { out += " data-version-index=\"\(v)\"" }
+      out += Double(c.day) >= x0 && Double(c.day) <= x1 ? ">" : " visibility=\"hidden\">"
+      out += "<line x1=\"\(xs)\" x2=\"\(xs)\" y1=\"\(top)\" y2=\"\(bottom)\"/>"
+      out += "<text\(end ? " class=\"end\"" : "") x=\"\(ChartScale.coordinate(end ? x - 3 : x + 3))\" y=\"\(labelY)\">"
+      out += "\(TextEscaping.html(text))</text><title>\(TextEscaping.html(c.title))</title></g>"
+    }
+    return out + "</g>"
   }
 
   /// The distributions of one metric as CDFs, drawn through the points the page computed under the

@@ -26,6 +26,7 @@
     this.crosshair.style.height = coordinate(PH / G.height * 100) + '%';
     this.selection = this.svg.querySelector('.selection');
     this.releases = Array.prototype.slice.call(this.svg.querySelectorAll('.release'));
+    this.changes = Array.prototype.slice.call(this.svg.querySelectorAll('.change'));
     this.paths = {};
     ['band', 'line', 'marker', 'area', 'offscale'].forEach(function (kind) {
       self.paths[kind] = {};
@@ -110,6 +111,19 @@
         text.setAttribute('y', coordinate(G.top + 9 + row * 12));
       }
       text.setAttribute('visibility', row >= 0 ? 'inherit' : 'hidden');
+    });
+    // The changes watch found, as SVGChart.changeMarks: a line on the day, the label after it (before
+    // it near the right edge); one version's change is hidden with the version.
+    this.changes.forEach(function (g) {
+      var day = Number(g.getAttribute('data-day')), x = scale.x(day), v = g.getAttribute('data-version-index');
+      var shown = day >= x0 && day <= x1 && !(v !== null && hidden[v]);
+      g.setAttribute('visibility', shown ? 'visible' : 'hidden');
+      var line = g.querySelector('line'), text = g.querySelector('text');
+      line.setAttribute('x1', coordinate(x));
+      line.setAttribute('x2', coordinate(x));
+      var end = x + 3 + text.textContent.length * 6 + 6 > G.width - G.right;
+      text.setAttribute('x', coordinate(end ? x - 3 : x + 3));
+      if (end) text.setAttribute('class', 'end'); else text.removeAttribute('class');
     });
     this.figure.setAttribute('data-x0', coordinate(x0));
     this.figure.setAttribute('data-x1', coordinate(x1));
