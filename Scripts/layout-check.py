@@ -24,7 +24,7 @@ EXCEPTIONS = os.path.join(ROOT, "Scripts", "layout-exceptions.txt")
 ORDER = [
     "Support", "Concurrency", "Model", "Metrics",
     "Reading", "Coding", "Symbolication", "Filtering", "Aggregation", "Statistics",
-    "Rules", "Snapshots", "Evaluation", "Organizer", "Reporting", "Watching", "Exporting", "Rendering",
+    "Rules", "Snapshots", "Evaluation", "Organizer", "Watching", "Reporting", "Exporting", "Rendering",
     "Caching", "MetricKitFacade",
 ]
 
