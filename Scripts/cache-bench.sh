@@ -35,14 +35,7 @@ case "$layout" in
   files) days=${days:-90} per_day=${per_day:-1500} files_flag=(--files) ;;
   *) echo "--layout is ndjson or files" >&2; exit 64 ;;
 esac
-# Built as Docs/nightly.md recommends for a nightly job: Swift's runtime and Foundation linked in, and
-# without the `collect` command (the package's Collector trait), which the job does not run.
-build=(swift build -c release --static-swift-stdlib --disable-default-traits)
-"${build[@]}" --product metrics-report >&2
-"${build[@]}" --product generate-corpus >&2
-bin=$("${build[@]}" --show-bin-path)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source Scripts/nightly-binary.sh
 "$bin/generate-corpus" "$work/dumps" --daily 0 "$days" "$per_day" "${files_flag[@]}" >&2
 # The days already in the dump were written days ago, as a real dump's are: their files and folders
 # are dated two days back (once, before any run: a file's change time moves when it is dated, and
@@ -63,7 +56,6 @@ measure() {
   # The last line: GNU time writes "Command exited with non-zero status N" first when the run fails.
   tail -n 1 "$work/time" | awk -v s="$start" -v e="$end" '{ printf "%.3f %.0f\n", e - s, $1 / 1024 }' >> "$out"
 }
-median() { sort -n "$1" | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 peak() { sort -n -k2 "$1" | tail -1 | awk '{ print $2 }'; }
 # The median over the rounds of a run's time over the run without the cache in the same round: paired,
 # a ratio moves less than a ratio of two medians when the machine's speed drifts between rounds.

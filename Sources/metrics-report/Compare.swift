@@ -9,7 +9,16 @@ extension Decision: ExpressibleByArgument {}
 struct Compare: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "compare",
-    abstract: "Compare a candidate version against a baseline and gate on regressions (exit 1 when the gate fails).")
+    abstract: "Compare a candidate version against a baseline and gate on regressions (exit 1 when the gate fails).",
+    discussion: """
+      Examples:
+        metrics-report compare Samples/dump --baseline 3.8.0 --candidate 3.9.0
+        metrics-report compare dumps/ --baseline 5.10.0 --candidate 5.11.0 \\
+          --rules rules.yml --format junit -o gate.xml
+
+      A first run needs the payloads, --baseline and --candidate; --rules, --format and -o are next. \
+      Exit codes: 0 the gate passes, 1 it fails, 2 it cannot evaluate, 64 a usage error.
+      """)
 
   @OptionGroup var input: InputOptions
 
@@ -47,6 +56,8 @@ struct Compare: ParsableCommand {
   @OptionGroup var symbols: SymbolOptions
 
   @OptionGroup var organizer: OrganizerOptions
+
+  @OptionGroup var terminal: TerminalOptions
 
   @Option(
     help:
@@ -167,7 +178,9 @@ struct Compare: ParsableCommand {
       }
       outcome = try evaluate()
     }
-    try ReportOutput.write(outcome.text, to: output, inputs: aggregate.discovery)
+    try ReportOutput.write(
+      format == .text ? terminal.shown(outcome.text, output: output) : outcome.text, to: output,
+      inputs: aggregate.discovery)
     SymbolOptions.printNotes(diagnosticOptions)
     for note in outcome.notes { ReportOutput.printError(note) }
     if outcome.status != 0 { throw CommandFailure.finished(status: outcome.status) }

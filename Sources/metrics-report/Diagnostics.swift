@@ -9,7 +9,12 @@ extension DiagnosticsRenderer.Format: ExpressibleByArgument {}
 struct Diagnostics: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "diagnostics",
-    abstract: "Summarize diagnostic payloads per version: counts, crash and hang groups by signature, durations.")
+    abstract: "Summarize diagnostic payloads per version: counts, crash and hang groups by signature, durations.",
+    discussion: """
+      Examples:
+        metrics-report diagnostics dumps/ --format json -o diagnostics.json
+        metrics-report diagnostics dumps/ --symbols MyApp.dSYM --app-binary MyApp
+      """)
 
   @OptionGroup var input: InputOptions
 

@@ -8,7 +8,12 @@ extension ExportFormat: ExpressibleByArgument {}
 struct Export: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "export",
-    abstract: "Export metrics per version (and day or week) as OpenMetrics, a Datadog series body or OTLP/JSON.")
+    abstract: "Export metrics per version (and day or week) as OpenMetrics, a Datadog series body or OTLP/JSON.",
+    discussion: """
+      Examples:
+        metrics-report export Samples/dump --to openmetrics -o metrics.prom
+        metrics-report export dumps/ --to otlp-json --interval day -o metrics.json
+      """)
 
   @OptionGroup var input: InputOptions
 
@@ -56,9 +61,7 @@ struct Export: ParsableCommand {
       throw ValidationError("Give payloads or --snapshot files, not both.")
     }
     let unknown = MetricSelection(metrics).unknownPatterns
-    if !unknown.isEmpty {
-      throw ValidationError("Unknown metric \(unknown.map { "'\($0)'" }.joined(separator: ", ")).")
-    }
+    if !unknown.isEmpty { throw UsageMistake.unknownMetrics(unknown) }
     if !snapshots.isEmpty && breakdown.by != nil && trendInterval == nil {
       throw ValidationError("--by from snapshots needs --interval (a snapshot's groups are in its time axis).")
     }

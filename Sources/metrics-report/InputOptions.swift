@@ -87,11 +87,19 @@ struct InputOptions: ParsableArguments {
     }
     _ = try filter()
     _ = try timestampParser()
+    // A path that names nothing is a mistake in the command line (a typo, the wrong folder), not an
+    // input to count as rejected. One that exists but cannot be read is left to the reading, which
+    // says why.
+    for path in inputPaths {
+      var info = stat()
+      guard path.withCString({ lstat($0, &info) }) != 0, errno == ENOENT || errno == ENOTDIR else { continue }
+      throw ValidationError("\(path): no such file or directory.")
+    }
   }
 
   /// The reader these options describe: limits and the assumed UTC offset.
   func reader() throws -> PayloadReader {
-    PayloadReader(limits: limits.inputLimits, timestamps: try timestampParser())
+    ProgressLine.shared.counting(PayloadReader(limits: limits.inputLimits, timestamps: try timestampParser()))
   }
 
   /// Reads and aggregates the inputs with `options` (and `filter`, by default these options' own):

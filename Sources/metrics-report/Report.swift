@@ -8,6 +8,12 @@ struct Report: ParsableCommand {
     commandName: "report",
     abstract: "Write one self-contained HTML page: adoption, trends per version, distributions, the gate.",
     discussion: """
+      Examples:
+        metrics-report report Samples/dump --baseline 3.8.0 --candidate 3.9.0 \\
+          -o report.html
+        metrics-report report dumps/ --by deviceType --watch --cache .metrics-cache \\
+          -o report.html
+
       The page has everything inline (no network, no external file) and opens from file:// or as a CI \
       artifact. Drag across a chart to zoom every chart; double-click to reset; click a version to hide it.
       """)
@@ -53,11 +59,18 @@ struct Report: ParsableCommand {
         + "one's trend chart (a chart is added where none draws its metric and statistic)."))
   var watch = false
 
-  @Option(name: [.customShort("o"), .long], help: "Write the page to this file instead of standard output.")
+  @Option(
+    name: [.customShort("o"), .long],
+    help: "Write the page to this file instead of standard output (which must then not be a terminal).")
   var output: String?
 
   mutating func validate() throws {
     try input.validate(output: output, alsoReading: [gate.rules].compactMap { $0 } + organizer.paths)
+    // Hundreds of kilobytes of HTML are no use on a terminal: asked for a file instead.
+    if output == nil && TerminalOptions.standardOutputIsTerminal {
+      throw ValidationError(
+        "The report is an HTML page: give -o FILE, e.g. -o report.html (standard output is a terminal).")
+    }
     if input.paths.isEmpty && !input.stdin {
       throw ValidationError("Name at least one payload file or directory, or pass --stdin.")
     }
@@ -71,9 +84,13 @@ struct Report: ParsableCommand {
     }
     let bad = metrics.filter { ReportChartSpec(parsing: $0) == nil }
     if !bad.isEmpty {
+      let each = bad.map { text in
+        UsageMistake.quoted(
+          text, closest: MetricCatalog.closest(to: String(text.split(separator: "@").first ?? "")))
+      }
       throw ValidationError(
-        "Unknown metric or statistic \(bad.map { "'\($0)'" }.joined(separator: ", ")): give a metric identifier "
-          + "('metrics-report summary --help') and optionally @p50, @p90, @mean.")
+        "Unknown metric or statistic \(each.joined(separator: ", ")): give a metric identifier, "
+          + "optionally with @p50, @p90 or @mean.")
     }
   }
 
@@ -137,6 +154,7 @@ struct Report: ParsableCommand {
         evaluator: evaluator, baseline: baseline, candidate: candidate, threads: input.threads, top: breakdown.top)
     }
     var page = ReportPage(aggregate: aggregate, options: options, gate: pageGate)
+    if let automatic = page.automaticInterval { ReportOutput.printError("metrics-report: \(automatic)") }
     page.provenance = ReportOutput.provenance()
     page.watch = changes
     if !organizer.paths.isEmpty {

@@ -68,11 +68,20 @@ enum ReportOutput {
     _ body: (ReportDestination) throws(OutputError) -> Void
   ) throws {
     let destination = try destination(path, inputs: inputs)
+    ProgressLine.shared.stop()
     do {
       try body(destination)
       try destination.finish()
     } catch {
       throw CommandFailure.cannotEvaluate("\(error)")
+    }
+    // A person at a terminal is told where a long run's output went; a log is not.
+    if let path, TerminalOptions.standardErrorIsTerminal {
+      var info = stat()
+      let size =
+        stat(path, &info) == 0
+        ? " (\(ByteCountFormatter.string(fromByteCount: Int64(info.st_size), countStyle: .file)))" : ""
+      printError("metrics-report: wrote \(path)\(size)")
     }
   }
 
@@ -80,9 +89,14 @@ enum ReportOutput {
   /// systems read commands from standard error); a failing standard error is not worth a crash.
   static func printError(_ line: String) {
     let bytes = Array((TextEscaping.diagnosticLine(line) + "\n").utf8)
+    ProgressLine.shared.clearing { writeStandardError(bytes) }
+  }
+
+  /// Writes `bytes` to standard error, whole unless it fails.
+  static func writeStandardError(_ bytes: [UInt8]) {
     var offset = 0
     while offset < bytes.count {
-      let n = bytes.withUnsafeBytes { writeStandardError($0.baseAddress! + offset, bytes.count - offset) }
+      let n = bytes.withUnsafeBytes { writeToStandardError($0.baseAddress! + offset, bytes.count - offset) }
       if n < 0 && errno == EINTR { continue }
       if n <= 0 { return }
       offset += n
@@ -141,4 +155,4 @@ enum ReportOutput {
 }
 
 /// write(2) to standard error, named apart from `ReportOutput.write`.
-private func writeStandardError(_ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(2, bytes, count) }
+private func writeToStandardError(_ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(2, bytes, count) }

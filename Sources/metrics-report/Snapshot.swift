@@ -9,6 +9,10 @@ struct Snapshot: ParsableCommand {
     abstract:
       "Write a JSON snapshot of a version (merged histograms and per-payload values) for compare --baseline-file.",
     discussion: """
+      Examples:
+        metrics-report snapshot Samples/dump --app-version 3.8.0 -o baseline.json
+        metrics-report compare dumps/ --baseline-file baseline.json --candidate 3.9.0
+
       --app-version repeated, or none (every version counted), writes one snapshot per version, one after \
       the other in one file: one pass over a dump feeds compare for every pair (--baseline-file F \
       --baseline V) and trend --snapshot F.

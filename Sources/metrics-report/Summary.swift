@@ -11,7 +11,13 @@ extension OutputFormat: ExpressibleByArgument {}
 struct Summary: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "summary",
-    abstract: "Summarize payloads per app version: histogram means and percentiles, scalar metrics, rates.")
+    abstract: "Summarize payloads per app version: histogram means and percentiles, scalar metrics, rates.",
+    discussion: """
+      Examples:
+        metrics-report summary Samples/dump
+        metrics-report summary dumps/ --app-version 3.9.0 --by deviceType
+        metrics-report summary dumps/ --metric 'memoryMetrics.*' --format csv
+      """)
 
   @OptionGroup var input: InputOptions
 
@@ -59,11 +65,7 @@ struct Summary: ParsableCommand {
     }
     _ = try parsedPercentiles()
     let unknown = MetricSelection(metrics).unknownPatterns
-    if !unknown.isEmpty {
-      throw ValidationError(
-        "Unknown metric \(unknown.map { "'\($0)'" }.joined(separator: ", ")). Known: \(MetricCatalog.fixed.map(\.id.rawValue).joined(separator: ", ")), signpost:<category>/<name>."
-      )
-    }
+    if !unknown.isEmpty { throw UsageMistake.unknownMetrics(unknown) }
   }
 
   func run() throws {

@@ -6,8 +6,9 @@ import MetricKitAnalysis
 struct TimeAxisOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
-      "The width of a point: day, week (ISO, from Monday), month, or (report, its default) auto: the narrowest "
-        + "whose typical point has --min-payloads payloads. trend's default: day.", valueName: "interval"))
+      "The width of a point: day, week (ISO, from Monday), month, or auto: the narrowest whose typical point has "
+        + "--min-payloads payloads and whose axis has at most half a year of points (said on standard error). "
+        + "Default: auto for report, day for trend.", valueName: "interval"))
   var interval: String?
 
   @Option(help: "Only the last days or weeks of the data, counted back from its latest day: 7d, 30d, 90d, 12w.")

@@ -7,7 +7,13 @@ extension TrendInterval: ExpressibleByArgument {}
 struct Trend: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "trend",
-    abstract: "Show metrics per version over time (day, ISO week or month), with adoption (--metric payloads).")
+    abstract: "Show metrics per version over time (day, ISO week or month), with adoption (--metric payloads).",
+    discussion: """
+      Examples:
+        metrics-report trend Samples/dump --metric hangRate --interval week
+        metrics-report trend dumps/ --metric payloads --interval auto
+        metrics-report trend dumps/ --metric '*' --last 30d --cache .metrics-cache
+      """)
 
   @OptionGroup var input: InputOptions
 
@@ -117,13 +123,12 @@ struct Trend: ParsableCommand {
     if !snapshots.isEmpty && (!input.paths.isEmpty || input.stdin) {
       throw ValidationError("Give payloads or --snapshot files, not both.")
     }
-    if axis.interval == "auto" { throw ValidationError("--interval takes day, week or month, not 'auto'.") }
+    if axis.interval == "auto" && !snapshots.isEmpty {
+      throw ValidationError("--interval auto reads payloads: snapshots keep the interval they were taken with.")
+    }
     if metrics.isEmpty { throw ValidationError("Name at least one --metric (or --metric payloads for adoption).") }
     let unknown = MetricSelection(metrics.filter { !TrendSubject.isAdoption($0) }).unknownPatterns
-    if !unknown.isEmpty {
-      throw ValidationError(
-        "Unknown metric \(unknown.map { "'\($0)'" }.joined(separator: ", ")); see 'metrics-report summary --help'.")
-    }
+    if !unknown.isEmpty { throw UsageMistake.unknownMetrics(unknown) }
     _ = try options()
   }
 
@@ -135,7 +140,7 @@ struct Trend: ParsableCommand {
     var aggregation = AggregationOptions(
       estimator: histogram.estimator, selection: asked.isEmpty ? MetricSelection.none : MetricSelection(asked))
     aggregation.grouping = breakdown.key
-    aggregation.interval = interval
+    aggregation.interval = axis.interval == "auto" ? .day : interval
     // Apple's numbers are per version: beside them, the whole versions too.
     aggregation.seriesOnly = organizer.paths.isEmpty
     aggregation.dayUTCOffset = try input.timestampParser().assumedUTCOffset
@@ -144,7 +149,14 @@ struct Trend: ParsableCommand {
       // inputs and options it has seen is written again as it was. (Apple's numbers need the whole
       // versions, which outlines do not hold.)
       let outlines = organizer.paths.isEmpty
-      let reading = try input.read(aggregation, through: cache, outlinesOnly: outlines)
+      var reading = try input.read(aggregation, through: cache, outlinesOnly: outlines)
+      var interval = interval
+      if let chosen = automaticInterval(reading.aggregate), chosen != .day {
+        // Read per week or month: the cache keeps those points apart from the daily ones.
+        aggregation.interval = chosen
+        reading = try input.read(aggregation, through: cache, outlinesOnly: outlines, announced: false)
+        interval = chosen
+      }
       var aggregate = reading.aggregate
       let trend = {
         let made = reading.trend(metrics: metrics, interval: interval, options: options)
@@ -159,13 +171,27 @@ struct Trend: ParsableCommand {
         }.output.text : trend()
       try finish(text, aggregate)
     } else {
-      let aggregate =
+      var aggregate =
         snapshots.isEmpty
         ? try input.aggregate(aggregation)
         : try Self.load(snapshots, interval: interval, grouping: aggregation.grouping)
+      var interval = interval
+      if let chosen = automaticInterval(aggregate) {
+        aggregate = aggregate.resampled(to: chosen)
+        interval = chosen
+      }
       let report = TrendReport(aggregate: aggregate, metrics: metrics, interval: interval, options: options)
       try finish(render(report, aggregate, apple: apple), aggregate)
     }
+  }
+
+  /// With `--interval auto`, the interval picked for `daily` (an aggregate per day), said on standard
+  /// error; nil otherwise.
+  private func automaticInterval(_ daily: DumpAggregate) -> TrendInterval? {
+    guard axis.interval == "auto" else { return nil }
+    let choice = daily.automaticIntervalChoice(minPayloads: axis.minPayloads)
+    ReportOutput.printError("metrics-report: \(choice)")
+    return choice.interval
   }
 
   /// The trend's text, with Apple's numbers beside it when given.

@@ -11,7 +11,8 @@ struct Watch: ParsableCommand {
     discussion: """
       Examples:
         metrics-report watch /srv/metrickit --cache /var/cache/metrics-report
-        metrics-report watch /srv/metrickit --by deviceType --alertmanager http://127.0.0.1:9093
+        metrics-report watch /srv/metrickit --by deviceType \\
+          --alertmanager http://127.0.0.1:9093
 
       Each day is a merged histogram of the device-days that reported. The whole app's series is \
       standardized to one device × OS mix; a change is a level shift found by binary segmentation \
@@ -59,6 +60,8 @@ struct Watch: ParsableCommand {
 
   @OptionGroup(title: "Alerts") var alerts: AlertOptions
 
+  @OptionGroup var terminal: TerminalOptions
+
   func options() throws -> WatchOptions {
     var options = WatchOptions()
     options.grouping = try BreakdownOptions.key(by)
@@ -81,12 +84,13 @@ struct Watch: ParsableCommand {
       if pattern.hasSuffix("*") {
         matches = MetricCatalog.fixed.map(\.id).filter { $0.rawValue.hasPrefix(pattern.dropLast()) }
       } else {
-        guard let id = try? MetricID(pattern) else {
-          throw ValidationError("Unknown metric '\(pattern)'; see 'metrics-report summary --help'.")
-        }
-        matches = [id]
+        do { matches = [try MetricID(pattern)] } catch { throw UsageMistake.unknownMetrics([error]) }
       }
-      guard !matches.isEmpty else { throw ValidationError("No metric matches '\(pattern)'.") }
+      guard !matches.isEmpty else {
+        throw UsageMistake.unknownMetrics([
+          UnknownMetricError(text: pattern, closest: MetricCatalog.closest(toPrefix: pattern))
+        ])
+      }
       for metric in matches {
         let statistics: [Statistic]
         switch metric.kind {
@@ -129,7 +133,9 @@ struct Watch: ParsableCommand {
     aggregation.dayUTCOffset = try input.timestampParser().assumedUTCOffset
     let aggregate = try input.aggregate(aggregation)
     let report = WatchReport(aggregate: aggregate, options: options)
-    try ReportOutput.write(WatchRenderer.render(report, as: format), to: output, inputs: aggregate.discovery)
+    let text = WatchRenderer.render(report, as: format)
+    try ReportOutput.write(
+      format == .text ? terminal.shown(text, output: output) : text, to: output, inputs: aggregate.discovery)
     if let series { try ReportOutput.write(WatchRenderer.seriesCSV(report), to: series, inputs: aggregate.discovery) }
     if alerts.isAlerting {
       let statePath = alerts.state ?? URL(fileURLWithPath: input.cache!).appendingPathComponent("watch-state.json").path

@@ -120,3 +120,99 @@ enum CLIRunner {
       stderr: String(decoding: errData, as: UTF8.self))
   }
 }
+
+extension CLIRunner {
+  /// What a run under a pseudo-terminal showed: the terminal's text (its line ends as `\n`), and
+  /// standard error when it went to a pipe instead.
+  struct TerminalResult {
+    var status: Int32
+    var terminal: String
+    var stderr: String
+    /// The run's wall-clock seconds.
+    var seconds: Double
+  }
+
+  /// Runs `metrics-report arguments…` from the package root with standard output (and, with
+  /// `standardErrorOnTerminal`, standard error) on a pseudo-terminal of `columns` × `rows`, as a
+  /// person at a terminal runs it (`TERM=xterm-256color`, no `NO_COLOR`); `environment` is added to
+  /// the tests' own (a value of "" removes the variable).
+  static func terminal(
+    _ arguments: [String], columns: Int = 80, rows: Int = 40, standardErrorOnTerminal: Bool = true,
+    environment extra: [String: String] = [:]
+  ) throws -> TerminalResult {
+    try terminal(
+      argv: [productsDirectory.appendingPathComponent("metrics-report").path] + arguments, columns: columns,
+      rows: rows, standardErrorOnTerminal: standardErrorOnTerminal, environment: extra)
+  }
+
+  /// Runs a bash script as ``shell(_:)`` does (`$B` the binary), under a pseudo-terminal as
+  /// ``terminal(_:columns:rows:standardErrorOnTerminal:environment:)`` does.
+  static func terminalShell(
+    _ script: String, columns: Int = 80, rows: Int = 40, standardErrorOnTerminal: Bool = true
+  ) throws -> TerminalResult {
+    try terminal(
+      argv: ["/bin/bash", "-c", script], columns: columns, rows: rows,
+      standardErrorOnTerminal: standardErrorOnTerminal,
+      environment: ["B": productsDirectory.appendingPathComponent("metrics-report").path])
+  }
+
+  private static func terminal(
+    argv: [String], columns: Int, rows: Int, standardErrorOnTerminal: Bool, environment extra: [String: String]
+  ) throws -> TerminalResult {
+    let script = #"""
+      import json, os, pty, select, struct, subprocess, sys, tempfile, termios, fcntl, time
+      request = json.load(sys.stdin)
+      master, slave = pty.openpty()
+      fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", request["rows"], request["columns"], 0, 0))
+      environment = {k: v for k, v in request["environment"].items() if v != ""}
+      error = tempfile.TemporaryFile()
+      start = time.monotonic()
+      child = subprocess.Popen(request["argv"], cwd=request["cwd"], env=environment, stdin=slave, stdout=slave,
+                               stderr=slave if request["stderrOnTerminal"] else error, close_fds=True)
+      os.close(slave)
+      shown = b""
+      while True:
+          ready, _, _ = select.select([master], [], [], 120)
+          if not ready:
+              child.kill()
+              break
+          try:
+              data = os.read(master, 65536)
+          except OSError:
+              break
+          if not data:
+              break
+          shown += data
+      status = child.wait()
+      seconds = time.monotonic() - start
+      error.seek(0)
+      print(json.dumps({"status": status, "seconds": seconds,
+                        "terminal": shown.decode("utf-8", "replace").replace("\r\n", "\n"),
+                        "stderr": error.read().decode("utf-8", "replace")}))
+      """#
+    var environment = ProcessInfo.processInfo.environment
+    environment["SOURCE_DATE_EPOCH"] = environment["SOURCE_DATE_EPOCH"] ?? "1790000000"
+    // A person's terminal, whatever the test runner's: one that takes colour, no NO_COLOR.
+    environment["TERM"] = "xterm-256color"
+    environment["NO_COLOR"] = ""
+    environment.merge(extra) { _, new in new }
+    let request: [String: Any] = [
+      "argv": argv,
+      "cwd": TestDirectories.packageRoot.path, "columns": columns, "rows": rows,
+      "stderrOnTerminal": standardErrorOnTerminal, "environment": environment,
+    ]
+    let input = String(decoding: try JSONSerialization.data(withJSONObject: request), as: UTF8.self)
+    let output = try runPython(script, input: input)
+    guard let answer = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
+      let status = answer["status"] as? Int, let terminal = answer["terminal"] as? String,
+      let stderr = answer["stderr"] as? String, let seconds = answer["seconds"] as? Double
+    else { throw CocoaError(.propertyListReadCorrupt) }
+    return TerminalResult(status: Int32(status), terminal: terminal, stderr: stderr, seconds: seconds)
+  }
+
+  /// `text` without its ANSI escape sequences (colour, erasing a line) and carriage returns.
+  static func withoutEscapes(_ text: String) -> String {
+    text.replacingOccurrences(of: "\u{1B}\\[[0-9;]*[A-Za-z]", with: "", options: .regularExpression)
+      .replacingOccurrences(of: "\r", with: "")
+  }
+}

@@ -106,7 +106,7 @@ struct SummaryCommandTests {
     #expect(strict.status == 2)
     #expect(strict.stderr.contains("--strict"))
     #expect(try CLIRunner.run(["summary", "Samples/dump/v3.9.0", "--strict", "--format", "json"]).status == 0)
-    #expect(try CLIRunner.run(["summary", "no/such/dir"]).status == 2)
+    #expect(try CLIRunner.run(["summary", "no/such/dir"]).status == 64)
     #expect(try CLIRunner.run(["summary", "Samples/dump", "--percentiles", "0,50"]).status == 64)
     #expect(try CLIRunner.run(["summary", "Samples/dump", "--metric", "launchTime"]).status == 64)
     #expect(try CLIRunner.run(["summary", "Samples/dump", "--estimator", "median"]).status == 64)

@@ -183,36 +183,48 @@ public struct DumpAggregate: Sendable {
   }
 
   /// The narrowest interval whose typical point (the median over versions, groups and intervals)
-  /// holds at least `minPayloads` payloads: days for a large dump, weeks or months for a small one;
-  /// but weeks rather than months when months would leave fewer than ``automaticMinimumPoints`` on
-  /// the time axis (a sparse point is marked; a chart of six points shows no trend). The series must
-  /// be per day.
+  /// holds at least `minPayloads` payloads and whose time axis has at most
+  /// ``automaticMaximumPoints`` points: days for a few months of a large dump, weeks for years of
+  /// one or months of a small one, months for longer; but weeks rather than months when months would
+  /// leave fewer than ``automaticMinimumPoints`` on the axis (a sparse point is marked; a chart of six
+  /// points shows no trend). The series must be per day.
   public func automaticInterval(minPayloads: Int) -> TrendInterval {
+    automaticIntervalChoice(minPayloads: minPayloads).interval
+  }
+
+  /// ``automaticInterval(minPayloads:)`` with what decided it.
+  public func automaticIntervalChoice(minPayloads: Int) -> AutomaticInterval {
     let starts = series.keys.map(\.start) + outlinedSeries.keys.map(\.start)
-    if let first = starts.min(), let last = starts.max(),
-      (last.daysSinceEpoch - first.daysSinceEpoch) / 30 + 1 < Self.automaticMinimumPoints
-    {
-      return automaticInterval(minPayloads: minPayloads, among: [.day]) ?? .week
+    let span = starts.min().flatMap { first in starts.max().map { $0.daysSinceEpoch - first.daysSinceEpoch + 1 } } ?? 0
+    let counts = series.mapValues(\.payloadCount).merging(outlinedSeries.mapValues(\.payloadCount), uniquingKeysWith: +)
+    func choice(_ interval: TrendInterval) -> AutomaticInterval {
+      var sizes: [SeriesKey: Int] = [:]
+      var points = Set<CalendarDay>()
+      for (key, n) in counts {
+        let start = interval.start(of: key.start)
+        sizes[SeriesKey(version: key.version, group: key.group, start: start), default: 0] += n
+        points.insert(start)
+      }
+      let sorted = sizes.values.sorted()
+      return AutomaticInterval(
+        interval: interval, days: span, points: points.count,
+        typicalPayloads: sorted.isEmpty ? 0 : sorted[sorted.count / 2], minPayloads: minPayloads)
     }
-    return automaticInterval(minPayloads: minPayloads, among: [.day, .week]) ?? .month
+    let day = choice(.day)
+    if day.fits { return day }
+    let week = choice(.week)
+    let month = choice(.month)
+    // Weeks when months are too few to show a trend, or when weeks are enough.
+    if week.fits || month.points < Self.automaticMinimumPoints { return week }
+    return month
   }
 
   /// The fewest points a time axis of the automatic interval should have: a year of months.
   public static let automaticMinimumPoints = 12
 
-  private func automaticInterval(minPayloads: Int, among intervals: [TrendInterval]) -> TrendInterval? {
-    for interval in intervals {
-      var sizes: [SeriesKey: Int] = [:]
-      for (key, n) in series.mapValues(\.payloadCount).merging(
-        outlinedSeries.mapValues(\.payloadCount), uniquingKeysWith: +)
-      {
-        sizes[SeriesKey(version: key.version, group: key.group, start: interval.start(of: key.start)), default: 0] += n
-      }
-      let sorted = sizes.values.sorted()
-      if sorted.isEmpty || sorted[sorted.count / 2] >= minPayloads { return interval }
-    }
-    return nil
-  }
+  /// The most points a time axis of the automatic interval should have: half a year of days (two
+  /// years of days are mostly noise on a chart; two years of weeks are not).
+  public static let automaticMaximumPoints = 183
 
   /// Adds an aggregate of disjoint inputs.
   public mutating func merge(_ other: DumpAggregate) {

@@ -370,6 +370,7 @@ public struct CachedReading: Sendable {
       let count = toRead.count
       let files = toRead.flatMap { allFiles.files[batches[$0]] }
       let batchOfFile = toRead.indices.flatMap { n in repeatElement(n, count: batches[toRead[n]].count) }
+      reader.progress?.expect(files: files.count)
       let parts = reader.read(
         files: files, threads: threads,
         makeAccumulator: { [DumpAggregate](repeating: DumpAggregate(limits: limits), count: count) },
@@ -383,6 +384,7 @@ public struct CachedReading: Sendable {
         }, Pass(aggregate: DumpAggregate(limits: limits)))
     } else {
       // Many: a batch a thread at a time, each thread holding one batch's part.
+      reader.progress?.expect(files: toRead.reduce(0) { $0 + batches[$1].count })
       read = run(
         toRead.count,
         { pass, n, _ in

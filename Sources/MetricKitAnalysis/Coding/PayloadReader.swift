@@ -40,6 +40,8 @@ public struct PayloadReader: Sendable {
   var splitThreshold = ReadPlan.splitThreshold
   /// The window NDJSON is read through.
   var lineWindow = LineReader.windowSize
+  /// Counts the files and payloads read, as they are read (nil: not counted).
+  public var progress: ReadingProgress?
 
   /// Creates a reader.
   public init(limits: InputLimits = InputLimits(), timestamps: TimestampParser = TimestampParser()) {
@@ -68,8 +70,9 @@ public struct PayloadReader: Sendable {
       for item in items { visit(.rejected(Self.parserUnavailable(item))) }
       return discovery
     }
+    progress?.expect(files: discovery.files.count)
     for item in items {
-      read(item, parser: parser, visit: visit)
+      counting(item, parser: parser, visit: visit)
     }
     return discovery
   }
@@ -91,6 +94,7 @@ public struct PayloadReader: Sendable {
     visit: @Sendable @escaping (inout Accumulator, ReadEvent) -> Void
   ) -> (accumulators: [Accumulator], discovery: InputDiscovery.Result) {
     let discovery = InputDiscovery().discover(paths)
+    progress?.expect(files: discovery.files.count)
     let accumulators = read(
       files: discovery.files, failures: discovery.failures, threads: threads, makeAccumulator: makeAccumulator,
       visit: visit)
@@ -132,12 +136,28 @@ public struct PayloadReader: Sendable {
       while let index = next() {
         let (file, item) = items[index]
         if let parser {
-          reader.read(item, parser: parser) { visit(&accumulator, file, $0) }
+          reader.counting(item, parser: parser) { visit(&accumulator, file, $0) }
         } else {
           visit(&accumulator, file, .rejected(Self.parserUnavailable(item)))
         }
       }
       return accumulator
+    }
+  }
+
+  /// Reads `item` as ``read(_:parser:visit:)`` does, counting it into ``progress``.
+  private func counting(_ item: ReadPlan.Item, parser: JSONParser, visit: (ReadEvent) -> Void) {
+    guard let progress else { return read(item, parser: parser, visit: visit) }
+    var payloads = 0
+    read(item, parser: parser) { event in
+      if case .payload = event { payloads += 1 }
+      visit(event)
+    }
+    // A file read in several ranges counts once, with its first.
+    if case .lines(_, let range?, _) = item, range.lowerBound > 0 {
+      progress.read(payloads: payloads, files: 0)
+    } else {
+      progress.read(payloads: payloads, files: 1)
     }
   }
 

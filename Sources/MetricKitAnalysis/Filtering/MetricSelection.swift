@@ -61,17 +61,20 @@ public struct MetricSelection: Sendable, Hashable {
   /// Whether the metric is selected.
   public func includes(_ id: MetricID) -> Bool { includes(id.rawValue) }
 
-  /// Patterns that can never match a known metric (for usage errors).
-  package var unknownPatterns: [String] {
+  /// The patterns that can never match a known metric, each with the closest ones that would (for
+  /// usage errors).
+  package var unknownPatterns: [UnknownMetricError] {
     let signpost = MetricID.signpostPrefix
-    return patterns.filter { pattern in
+    return patterns.compactMap { pattern in
       if pattern.hasSuffix("*") {
         let prefix = pattern.dropLast()
-        return
-          !(MetricCatalog.fixed.contains { $0.id.rawValue.hasPrefix(prefix) }
-          || signpost.hasPrefix(prefix) || prefix.hasPrefix(signpost))
+        let matches =
+          MetricCatalog.fixed.contains { $0.id.rawValue.hasPrefix(prefix) }
+          || signpost.hasPrefix(prefix) || prefix.hasPrefix(signpost)
+        return matches ? nil : UnknownMetricError(text: pattern, closest: MetricCatalog.closest(toPrefix: pattern))
       }
-      return MetricCatalog.id(pattern).map { $0.kind == .diagnostic } ?? true
+      let known = MetricCatalog.id(pattern).map { $0.kind != .diagnostic } ?? false
+      return known ? nil : UnknownMetricError(text: pattern, closest: MetricCatalog.closest(to: pattern))
     }
   }
 }

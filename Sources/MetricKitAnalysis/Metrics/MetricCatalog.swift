@@ -191,6 +191,25 @@ public enum MetricCatalog {
     return nil
   }
 
+  /// The fixed identifiers closest to a text that names no metric (at most three, best first): a
+  /// few letters off, or containing its last dotted part (`timeToFirstDraw` finds
+  /// `applicationLaunchMetrics.histogrammedTimeToFirstDraw`).
+  package static func closest(to text: String) -> [String] {
+    Suggestion.closest(to: text, among: fixed.lazy.map(\.id.rawValue))
+  }
+
+  /// The prefix patterns (`applicationLaunchMetrics.*`, `signpost:*`) closest to a `pattern` that
+  /// matches no metric.
+  package static func closest(toPrefix pattern: String) -> [String] {
+    var groups = ["\(MetricID.signpostPrefix)*"]
+    for metric in fixed {
+      guard let dot = metric.id.rawValue.firstIndex(of: ".") else { continue }
+      let group = String(metric.id.rawValue[...dot]) + "*"
+      if !groups.contains(group) { groups.append(group) }
+    }
+    return Suggestion.closest(to: pattern, among: groups)
+  }
+
   /// Positions in `fixed`.
   private static let fixedIndex: [MetricID: Int] = Dictionary(
     uniqueKeysWithValues: fixed.enumerated().map { ($1.id, $0) })

@@ -19,16 +19,7 @@ public struct MetricID: Hashable, Sendable, CustomStringConvertible {
   /// - Throws: ``UnknownMetricError`` naming the text, with the closest known identifiers.
   public init(_ text: String) throws(UnknownMetricError) {
     guard let id = MetricCatalog.id(text) else {
-      // The identifiers whose last part contains the text's last part: `timeToFirstDraw` finds
-      // `applicationLaunchMetrics.histogrammedTimeToFirstDraw`.
-      let last = String(text.split(separator: ".").last ?? "").lowercased()
-      let close =
-        last.isEmpty
-        ? []
-        : MetricCatalog.fixed.map(\.id.rawValue).filter {
-          $0.lowercased().hasSuffix(last) || $0.lowercased().contains(last)
-        }
-      throw UnknownMetricError(text: text, closest: Array(close.prefix(3)))
+      throw UnknownMetricError(text: text, closest: MetricCatalog.closest(to: text))
     }
     self = id
   }

@@ -5,6 +5,10 @@ public struct UnknownMetricError: Error, Sendable, Hashable, CustomStringConvert
   /// The closest known identifiers (at most three), best first.
   public var closest: [String]
 
+  package init(text: String, closest: [String]) {
+    (self.text, self.closest) = (text, closest)
+  }
+
   public var description: String {
     let hint = closest.isEmpty ? "" : "; did you mean \(closest.map { "'\($0)'" }.joined(separator: " or "))?"
     return "unknown metric '\(text)'\(hint) (known: the identifiers of MetricCatalog, "

@@ -108,6 +108,8 @@ public struct ReportPage: Sendable {
 
   /// The interval of the time axis.
   public var interval: TrendInterval
+  /// How the interval was picked when none was asked (`ReportOptions.interval` nil).
+  public var automaticInterval: AutomaticInterval?
   /// What was read, counted, excluded and rejected.
   public var inputs: InputAccounting
   /// The key of `--by`, when the series are split by group.
@@ -215,7 +217,9 @@ public struct ReportPage: Sendable {
   /// (when both its versions are in the aggregate). Each version's pooled statistics are computed
   /// once: the headlines, the distributions and the gate read the same numbers.
   public init(aggregate: DumpAggregate, options: ReportOptions = ReportOptions(), gate: Gate? = nil) {
-    let interval = options.interval ?? aggregate.automaticInterval(minPayloads: options.minPayloads)
+    let choice = options.interval == nil ? aggregate.automaticIntervalChoice(minPayloads: options.minPayloads) : nil
+    automaticInterval = choice
+    let interval = options.interval ?? choice?.interval ?? .day
     let aggregate = options.interval == nil ? aggregate.resampled(to: interval) : aggregate
     self.interval = interval
     inputs = aggregate.inputs
