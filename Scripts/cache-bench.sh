@@ -44,23 +44,11 @@ find "$work/dumps" -mindepth 1 -exec touch -d '2 days ago' {} +
 echo "commit $(git rev-parse --short HEAD), $(nproc) cores, $layout: $days days × $per_day payloads" \
   "($(find "$work/dumps" -type f | wc -l) files), $rounds rounds"
 
-# Seconds and peak memory (MB) of one run, appended to a file as "seconds MB". The seconds are bash's
-# clock around the run, to the millisecond: /usr/bin/time's %e rounds to 10 ms, a seventeenth of a
-# new day's `compare` (0.17 s on the files layout).
-measure() {
-  local out=$1 start end
-  shift
-  start=${EPOCHREALTIME/,/.}
-  /usr/bin/time -f "%M" -o "$work/time" "$@" >/dev/null 2>>"$work/stderr"
-  end=${EPOCHREALTIME/,/.}
-  # The last line: GNU time writes "Command exited with non-zero status N" first when the run fails.
-  tail -n 1 "$work/time" | awk -v s="$start" -v e="$end" '{ printf "%.3f %.0f\n", e - s, $1 / 1024 }' >> "$out"
-}
-peak() { sort -n -k2 "$1" | tail -1 | awk '{ print $2 }'; }
+peak() { sort -n -k3 "$1" | tail -1 | awk '{ print $3 }'; }
 # The median over the rounds of a run's time over the run without the cache in the same round: paired,
 # a ratio moves less than a ratio of two medians when the machine's speed drifts between rounds.
 ratio() {
-  paste -d ' ' "$1" "$2" | awk '{ print 100 * $1 / $3 }' > "$work/ratios"
+  paste -d ' ' "$1" "$2" | awk '{ print 100 * $1 / $4 }' > "$work/ratios"
   printf "%.1f%%" "$(median "$work/ratios")"
 }
 

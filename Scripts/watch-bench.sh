@@ -27,19 +27,10 @@ done
 source Scripts/nightly-binary.sh
 echo "commit $(git rev-parse --short HEAD), $(nproc) cores: $days days × $per_day payloads, $rounds rounds"
 
-# Appends "wall cpu" of one run (bash's clock; GNU time's user + system) to a file.
-measure() {
-  local out=$1 start end
-  shift
-  start=${EPOCHREALTIME/,/.}
-  /usr/bin/time -f "%U %S" -o "$work/time" "$@" >/dev/null 2>>"$work/stderr"
-  end=${EPOCHREALTIME/,/.}
-  tail -n 1 "$work/time" | awk -v s="$start" -v e="$end" '{ printf "%.3f %.2f\n", e - s, $1 + $2 }' >> "$out"
-}
 column() { awk -v c="$2" '{ print $c }' "$1" > "$work/column"; median "$work/column"; }
 # The median over the rounds of a run's CPU over the cold run's in the same round.
 ratio() {
-  paste -d ' ' "$1" "$2" | awk '{ print 100 * $2 / $4 }' > "$work/ratios"
+  paste -d ' ' "$1" "$2" | awk '{ print 100 * $2 / $5 }' > "$work/ratios"
   printf "%.1f%%" "$(median "$work/ratios")"
 }
 

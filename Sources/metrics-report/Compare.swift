@@ -59,6 +59,9 @@ struct Compare: ParsableCommand {
 
   @OptionGroup var terminal: TerminalOptions
 
+  @Flag(help: "On a terminal, keep the wide table a pipe gets instead of fitting the window.")
+  var wide = false
+
   @Option(
     help:
       "The repository's root: with --format github, a new signature whose culprit file lies in it is annotated on that file and line."
@@ -121,6 +124,7 @@ struct Compare: ParsableCommand {
     options.stratifiedVersions = filter.applicationVersions
     let fromDump = !filter.applicationVersions.isEmpty
     var aggregate = DumpAggregate()
+    let columns = format == .text && !wide ? TerminalOptions.fittingColumns(output: output) : nil
     /// The gate over `aggregate` (and the snapshots), as its text, notes and exit status.
     func evaluate() throws -> AggregateCache.StoredOutput {
       var report: ComparisonReport
@@ -135,8 +139,10 @@ struct Compare: ParsableCommand {
       if !organizer.paths.isEmpty {
         report.organizer = OrganizerGate(report: report, files: apple, severity: ruleSet.organizerRegressions)
       }
-      var outcome = AggregateCache.StoredOutput(
-        text: ComparisonRenderer.render(report, as: format, sourceRoot: sourceRoot))
+      let text =
+        columns.map { ComparisonRenderer.text(report, columns: $0) }
+        ?? ComparisonRenderer.render(report, as: format, sourceRoot: sourceRoot)
+      var outcome = AggregateCache.StoredOutput(text: text)
       switch report.outcome(acceptingInsufficient: allowInsufficient) {
       case .passed: break
       case .failed: outcome.status = CommandFailure.gateFailedStatus
@@ -156,9 +162,10 @@ struct Compare: ParsableCommand {
       let outline = try input.read(options, filter: filter, through: cache, outlinesOnly: true)
       aggregate = outline.aggregate
       try ReportOutput.listRejections(aggregate.inputs, strict: input.strict)
-      outcome = try outline.output(
-        for: input.recipe(reading: [gate.rules].compactMap { $0 }), say: ReportOutput.printError
-      ) {
+      // A layout fitted to a terminal is kept apart from the one pipes get, per width.
+      let recipe =
+        input.recipe(reading: [gate.rules].compactMap { $0 }) + (columns.map { "\nfitted to \($0) columns" } ?? "")
+      outcome = try outline.output(for: recipe, say: ReportOutput.printError) {
         aggregate = try gate.windowed(options, baseline: baselineFromDump, candidate: candidateFromDump) {
           guard $0 == options else {
             return try input.read($0, filter: filter, through: cache, announced: false).aggregate

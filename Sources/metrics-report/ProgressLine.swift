@@ -71,7 +71,7 @@ final class ProgressLine: Sendable {
       while true {
         usleep(250_000)
         guard ContinuousClock.now - start >= .seconds(1) else { continue }
-        let text = Self.text(progress.count, columns: Self.columns())
+        let text = Self.text(progress.count, columns: TerminalOptions.columns(of: STDERR_FILENO))
         let running = state.withLock { state in
           guard !state.stopped else { return false }
           Self.write("\r\u{1B}[K" + text)
@@ -102,13 +102,6 @@ final class ProgressLine: Sendable {
       i -= 3
     }
     return String(digits)
-  }
-
-  /// Standard error's width in columns (80 when the terminal does not say).
-  private static func columns() -> Int {
-    var size = winsize()
-    guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
-    return Int(size.ws_col)
   }
 
   private static func write(_ text: String) { ReportOutput.writeStandardError(Array(text.utf8)) }

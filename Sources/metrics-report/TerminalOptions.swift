@@ -22,6 +22,20 @@ struct TerminalOptions: ParsableArguments {
       valueName: "when"))
   var colour: ColourChoice = .auto
 
+  /// The width text written to `output` (standard output without one) is laid out for: the
+  /// terminal's, when standard output is one; nil for the layout a pipe gets.
+  static func fittingColumns(output: String?) -> Int? {
+    guard output == nil, standardOutputIsTerminal else { return nil }
+    return columns(of: STDOUT_FILENO)
+  }
+
+  /// The width of the terminal `descriptor` is, in columns (80 when it does not say).
+  static func columns(of descriptor: Int32) -> Int {
+    var size = winsize()
+    guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+    return Int(size.ws_col)
+  }
+
   /// Whether a text report written to `output` (standard output without one) is coloured.
   func colours(output: String?) -> Bool {
     switch colour {

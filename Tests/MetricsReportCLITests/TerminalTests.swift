@@ -9,7 +9,7 @@ import Testing
   // MARK: - Colour
 
   @Test func verdictsAndTheGateLineAreColouredOnATerminalOnly() throws {
-    let shown = try CLIRunner.terminal(Self.gate, columns: 220, standardErrorOnTerminal: false)
+    let shown = try CLIRunner.terminal(Self.gate + ["--wide"], columns: 220, standardErrorOnTerminal: false)
     #expect(shown.status == 1)
     #expect(shown.terminal.contains("Gate: \u{1B}[1;31mFAIL\u{1B}[0m"))
     #expect(shown.terminal.contains("\u{1B}[31mregression\u{1B}[0m"))
@@ -20,6 +20,39 @@ import Testing
     #expect(piped.status == 1 && !piped.stdout.contains("\u{1B}"))
     // Colour adds escapes and nothing else: without them, the terminal shows the piped text.
     #expect(CLIRunner.withoutEscapes(shown.terminal) == piped.stdout)
+  }
+
+  // MARK: - Width
+
+  @Test(arguments: [60, 80, 120, 200]) func compareFitsTheWindowAndPipesKeepTheWideTable(columns: Int) throws {
+    let shown = try CLIRunner.terminal(
+      Self.gate + ["--color", "never"], columns: columns, standardErrorOnTerminal: false)
+    #expect(shown.status == 1)
+    let lines = shown.terminal.split(separator: "\n")
+    #expect(lines.allSatisfy { $0.count <= columns }, "\(lines.filter { $0.count > columns })")
+    let piped = try CLIRunner.run(Self.gate)
+    #expect(piped.stdout.split(separator: "\n").contains { $0.count > 200 })
+    // Every rule is there with its verdict, as many as the wide table has.
+    for verdict in ["regression", "inconclusive", "unchanged", "insufficient-data"] {
+      #expect(
+        shown.terminal.components(separatedBy: verdict).count == piped.stdout.components(separatedBy: verdict).count,
+        "\(verdict) at \(columns)")
+    }
+    let tableRows = piped.stdout.split(separator: "\n").filter { $0.hasPrefix("  ") }
+    if columns >= 200 {
+      // The table fits: its rows as pipes get them, only the prose wrapped.
+      #expect(tableRows.allSatisfy { lines.contains($0) })
+    } else {
+      // Blocks of two lines a rule, in the catalog's words; the gate line too.
+      #expect(shown.terminal.contains("  Launch time (first draw) p50"))
+      #expect(shown.terminal.contains("    419 ms → 457 ms  ↑ +9.2% [+3.5, +15.1]"))
+      #expect(!shown.terminal.contains("applicationLaunchMetrics.histogrammedTimeToFirstDraw"))
+      #expect(shown.terminal.contains("Gate: FAIL — Launch time (first draw) p50"))
+    }
+    // --wide, and any pipe, keep the layout pipes get, to the byte.
+    let wide = try CLIRunner.terminal(
+      Self.gate + ["--wide", "--color", "never"], columns: columns, standardErrorOnTerminal: false)
+    #expect(wide.terminal == piped.stdout)
   }
 
   @Test func noColourAndColourNeverAreHonouredAndAlwaysColoursAPipe() throws {

@@ -195,10 +195,10 @@ public enum ComparisonRenderer {
 
   /// Per rule, what matching found that the table cannot show: where a change came from, and where
   /// the pooled comparison disagrees.
-  static func matchingNotes(_ report: ComparisonReport) -> [String] {
+  static func matchingNotes(_ report: ComparisonReport, naming name: (RuleResult) -> String = ruleName) -> [String] {
     report.results.compactMap { r in
       let parts = matchingParts(r)
-      return parts.isEmpty ? nil : "\(ruleName(r)): " + parts.joined(separator: "; ")
+      return parts.isEmpty ? nil : "\(name(r)): " + parts.joined(separator: "; ")
     }
   }
 
@@ -229,15 +229,20 @@ public enum ComparisonRenderer {
     let matching = matchingLines(report)
     if !matching.isEmpty { out += "\n" + matching.map { TextEscaping.terminal($0) + "\n" }.joined() }
     if let organizer = report.organizer { out += "\n" + OrganizerRenderer.text(organizer) }
-    out += "\nGate: \(report.gate.uppercased())"
+    out += "\n" + gateLine(report, naming: ruleName) + "\n" + footer(report)
+    return out
+  }
+
+  /// The gate's verdict and what decided it, the failing rules named by `name`: `Gate: FAIL — …`.
+  static func gateLine(_ report: ComparisonReport, naming name: (RuleResult) -> String) -> String {
+    var out = "Gate: \(report.gate.uppercased())"
     if report.nothingEvaluated { out += " — no error rule had data enough to decide" }
     if !report.hasErrorRules { out += " — the rules only warn: no error rule can fail it" }
     let failing = report.failingResults
     if !failing.isEmpty {
-      out += " — " + failing.map { TextEscaping.terminalCell(ruleName($0)) }.joined(separator: ", ")
+      out += " — " + failing.map { TextEscaping.terminalCell(name($0)) }.joined(separator: ", ")
     }
     if report.organizer?.failsGate == true { out += (failing.isEmpty ? " — " : ", ") + "Apple's regressions" }
-    out += "\n" + footer(report)
     return out
   }
 
