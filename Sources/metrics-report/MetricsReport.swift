@@ -30,17 +30,8 @@ struct MetricsReport: AsyncParsableCommand {
     } catch let failure as CommandFailure {
       failure.exit()
     } catch {
-      let arguments = Array(CommandLine.arguments.dropFirst())
-      if let mistake = UsageMistake.unknownOption(in: arguments, root: Self.self) {
-        var type: any ParsableCommand.Type = Self.self
-        for name in mistake.command {
-          type = type.configuration.subcommands.first { $0.configuration.commandName == name } ?? type
-        }
-        let usage = helpMessage(for: type, columns: 10_000).split(separator: "\n").first { $0.hasPrefix("USAGE: ") }
-        let name = (["metrics-report"] + mistake.command).joined(separator: " ")
-        ReportOutput.printError("Error: \(mistake.message)")
-        ReportOutput.printError("Usage: \(usage?.dropFirst(7) ?? Substring(name))")
-        ReportOutput.printError("  See '\(name) --help' for more information.")
+      if let lines = UsageMistake.unknownOption(in: Array(CommandLine.arguments.dropFirst()), root: Self.self) {
+        for line in lines { ReportOutput.printError(line) }
         exit(withError: ExitCode.validationFailure)
       }
       exit(withError: error)

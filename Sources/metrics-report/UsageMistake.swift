@@ -19,34 +19,34 @@ enum UsageMistake {
     closest.isEmpty ? "'\(text)'" : "'\(text)' (did you mean \(closest.map { "'\($0)'" }.joined(separator: " or "))?)"
   }
 
-  /// The first argument of `arguments` (the command line after the tool's name) that looks like a
-  /// long option the command it names does not take, as a usage error's message with the closest
-  /// options it does take; nil when every option is known.
+  /// The usage error of the first argument of `arguments` (the command line after the tool's name)
+  /// that looks like a long option the command it names does not take, as the lines to print (with
+  /// the closest option it does take and that command's usage); nil when every option is known.
   ///
   /// ArgumentParser checks for unknown options only after each command's `validate()`, so that a
   /// mistyped `--candidat` otherwise surfaces as "Give --candidate": this runs when parsing failed,
   /// before that error is shown.
-  static func unknownOption(in arguments: [String], root: any ParsableCommand.Type) -> (
-    message: String, command: [String]
-  )? {
-    guard let data = root._dumpHelp().data(using: .utf8),
-      let tool = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-      var command = tool["command"] as? [String: Any]
-    else { return nil }
-    var path: [String] = []
-    var index = 0
+  static func unknownOption(in arguments: [String], root: any ParsableCommand.Type) -> [String]? {
     // The command the arguments name: each leading word that is a subcommand's name.
+    var command = root
+    var path = [root.configuration.commandName ?? ""]
+    var index = 0
     while index < arguments.count,
-      let next = (command["subcommands"] as? [[String: Any]])?.first(where: {
-        $0["commandName"] as? String == arguments[index]
+      let next = command.configuration.subcommands.first(where: {
+        $0.configuration.commandName == arguments[index]
       })
     {
       command = next
       path.append(arguments[index])
       index += 1
     }
+    // Its long options, and whether each takes a value, from the parser's own description of it.
+    guard let data = command._dumpHelp().data(using: .utf8),
+      let tool = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      let description = tool["command"] as? [String: Any]
+    else { return nil }
     var known: [String: Bool] = ["help": false, "version": false, "experimental-dump-help": false]
-    for argument in command["arguments"] as? [[String: Any]] ?? [] {
+    for argument in description["arguments"] as? [[String: Any]] ?? [] {
       let takesValue = argument["kind"] as? String == "option"
       for name in argument["names"] as? [[String: Any]] ?? [] where name["kind"] as? String == "long" {
         if let text = name["name"] as? String { known[text] = takesValue }
@@ -61,7 +61,13 @@ enum UsageMistake {
       guard let takesValue = known[name] else {
         let closest = Suggestion.closest(to: name, among: known.keys.sorted(), limit: 1)
         let hint = closest.first.map { " Did you mean '--\($0)'?" } ?? ""
-        return ("Unknown option '--\(name)'.\(hint)", path)
+        let named = path.joined(separator: " ")
+        let usage = root.helpMessage(for: command, columns: 10_000).split(separator: "\n")
+          .first { $0.hasPrefix("USAGE: ") }?.dropFirst(7)
+        return [
+          "Error: Unknown option '--\(name)'.\(hint)", "Usage: \(usage ?? Substring(named))",
+          "  See '\(named) --help' for more information.",
+        ]
       }
       if takesValue && !argument.contains("=") { index += 1 }
     }

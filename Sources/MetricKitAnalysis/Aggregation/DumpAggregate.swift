@@ -213,10 +213,10 @@ public struct DumpAggregate: Sendable {
     let day = choice(.day)
     if day.fits { return day }
     let week = choice(.week)
+    if week.fits { return week }
+    // Weeks, sparse points and all, when months are too few to show a trend.
     let month = choice(.month)
-    // Weeks when months are too few to show a trend, or when weeks are enough.
-    if week.fits || month.points < Self.automaticMinimumPoints { return week }
-    return month
+    return month.points < Self.automaticMinimumPoints ? week : month
   }
 
   /// The fewest points a time axis of the automatic interval should have: a year of months.

@@ -7,19 +7,15 @@ extension ComparisonRenderer {
   /// severity), the rule names of the notes and the gate's line in the catalog's titles, and every
   /// line wrapped at `columns`.
   public static func text(_ report: ComparisonReport, columns: Int) -> String {
-    let wide = text(report)
-    // The table's lines are those indented two spaces (the rows, the header and its rule).
-    let lines = wide.split(separator: "\n")
+    // The wide text's lines (it ends with a newline); the table's are those indented two spaces
+    // (the rows, the header and its rule).
+    let lines = text(report).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
     if lines.allSatisfy({ !$0.hasPrefix("  ") || $0.count <= columns }) {
-      return wide.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map {
-        $0.hasPrefix("  ") || $0.isEmpty ? $0 + "\n" : wrapped(String($0), columns: columns)
-      }.joined()
+      return lines.map { $0.hasPrefix("  ") || $0.isEmpty ? $0 + "\n" : wrapped(String($0), columns: columns) }
+        .joined()
     }
     let columns = max(columns, 40)
-    var out = wrapped(
-      "Comparing \(TextEscaping.terminalCell(report.candidate)) (\(report.candidatePayloads) payloads) against "
-        + "\(TextEscaping.terminalCell(report.baseline)) (\(report.baselinePayloads) payloads)", columns: columns)
-    out += "\n"
+    var out = wrapped(comparing(report), columns: columns) + "\n"
     for r in report.results {
       let title = TextEscaping.terminalCell(ruleTitle(r))
       let verdict = verdictText(r)
@@ -32,11 +28,8 @@ extension ComparisonRenderer {
       numbers += "  limit \(thresholdCell(r.rule)) · \(r.rule.severity.rawValue)"
       out += wrapped(numbers, columns: columns, indent: "    ")
     }
-    let notes = matchingNotes(report, naming: ruleTitle)
-    if !notes.isEmpty { out += "\n" + notes.map { wrapped(TextEscaping.terminal($0), columns: columns) }.joined() }
-    let matching = matchingLines(report)
-    if !matching.isEmpty {
-      out += "\n" + matching.map { wrapped(TextEscaping.terminal($0), columns: columns) }.joined()
+    for paragraph in [matchingNotes(report, naming: ruleTitle), matchingLines(report)] where !paragraph.isEmpty {
+      out += "\n" + paragraph.map { wrapped(TextEscaping.terminal($0), columns: columns) }.joined()
     }
     if let organizer = report.organizer { out += "\n" + OrganizerRenderer.text(organizer) }
     let gate = gateLine(report, naming: ruleTitle)

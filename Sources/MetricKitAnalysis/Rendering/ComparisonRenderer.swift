@@ -213,9 +213,14 @@ public enum ComparisonRenderer {
 
   // MARK: - Text
 
+  /// What is compared with what: `Comparing 3.9.0 (56 payloads) against 3.8.0 (56 payloads)`.
+  static func comparing(_ report: ComparisonReport) -> String {
+    "Comparing \(TextEscaping.terminalCell(report.candidate)) (\(report.candidatePayloads) payloads) against "
+      + "\(TextEscaping.terminalCell(report.baseline)) (\(report.baselinePayloads) payloads)"
+  }
+
   static func text(_ report: ComparisonReport) -> String {
-    var out = "Comparing \(TextEscaping.terminalCell(report.candidate)) (\(report.candidatePayloads) payloads) against "
-    out += "\(TextEscaping.terminalCell(report.baseline)) (\(report.baselinePayloads) payloads)\n\n"
+    var out = comparing(report) + "\n\n"
     let header = ["rule", "baseline", "candidate", "change", "q", "threshold", "verdict", "severity"]
     let rows = report.results.map { r in
       [

@@ -38,27 +38,10 @@ public enum TerminalColouring {
     }
     guard line.hasPrefix("  "), !line.hasPrefix("  --") else { return String(line) }
     // The row's cells are its words between runs of spaces; its verdict decides its arrows' tone.
-    let words = line.split(separator: " ")
+    let words = line.split(separator: " ", omittingEmptySubsequences: false)
     guard let tone = words.lazy.compactMap({ verdictTones[$0] }).first else { return String(line) }
-    var out = ""
-    var word = ""
-    func flush() {
-      if verdictTones[Substring(word)] != nil || word == "↑" || word == "↓" {
-        out += tone == .dim ? Tone.dim.paint(word) : (verdictTones[Substring(word)] ?? tone).paint(word)
-      } else {
-        out += word
-      }
-      word = ""
-    }
-    for character in line {
-      if character == " " {
-        flush()
-        out.append(character)
-      } else {
-        word.append(character)
-      }
-    }
-    flush()
-    return out
+    return words.map { word in
+      word == "↑" || word == "↓" ? tone.paint(word) : verdictTones[word].map { $0.paint(word) } ?? String(word)
+    }.joined(separator: " ")
   }
 }

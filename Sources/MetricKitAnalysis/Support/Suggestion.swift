@@ -1,5 +1,5 @@
-/// The known names closest to a mistyped one, for "did you mean" in usage errors: options,
-/// metrics, versions.
+/// The known names closest to a mistyped one, for "did you mean" in usage errors: options and
+/// metrics.
 package enum Suggestion {
   /// The names of `candidates` closest to `text`, at most `limit`: those the fewest edits from it,
   /// when that is a few (up to a third of its length, ignoring case); otherwise those that contain its
