@@ -6,16 +6,17 @@ import Dispatch
   import Darwin
 #endif
 
-// The entries a reading merged, kept merged: the next reading of the same inputs with the same options
-// takes that one aggregate and merges only the entries it does not hold (a new day's), instead of
-// every entry again. Aggregates of disjoint inputs merge exactly, in any order, so the sum of the
-// kept merge and the new entries is the aggregate of merging them all.
+// The entries a reading merged, kept merged: the first run of batches (`CachedReading.keptRuns`) and
+// the rest, or each run. The next reading takes those aggregates and merges only the entries they do
+// not hold (a new day's), instead of every entry again. Aggregates of disjoint inputs merge exactly,
+// in any order, so the sum of the kept merges and the new entries is the aggregate of merging them
+// all; and the oldest day removed costs its run's entries, not every entry.
 //
 // Stored as a result (`results/ab/…`) of three sections: the line of the entries it was merged from
 // and the line of their series parts, the aggregate's JSON, the numbers packed beside it (each exact
-// sample in ascending order); under a key of the reading's options and inputs as named, not of its
-// entries: each reading replaces the one before it. Pruning removes it with the first of its entries
-// that goes.
+// sample in ascending order); under a key of the reading's options and the batches' first entry, not
+// of all their entries: each reading of them replaces the one before it. Pruning removes it with the
+// first of its entries that goes.
 extension AggregateCache {
   /// Entries merged into one aggregate.
   struct MergedEntries: Sendable {
@@ -39,11 +40,12 @@ extension AggregateCache {
     return outline ? lacking > 0 : lacking * 8 > found
   }
 
-  /// The key of the merged entries of a reading of `paths`, with the options of `fingerprint`, in
-  /// outline or whole.
-  static func mergedKey(fingerprint: String, paths: [InputPath], outline: Bool) -> String {
-    let named = JSONWriter.compact(.array(paths.map { .string($0.description) }))
-    let text = "format \(formatVersion) merged entries \(outline ? "outline" : "whole")\n\(fingerprint)\n\(named)"
+  /// The key of the merged entries of a run of batches whose first is the entry `first` (with `rest`,
+  /// of every run from that one to the last), read with the options of `fingerprint`, in outline or
+  /// whole: each reading of those batches replaces the one before it.
+  static func keptRunKey(fingerprint: String, first: String, outline: Bool, rest: Bool = false) -> String {
+    let kind = (rest ? "kept runs from " : "kept run ") + (outline ? "outline" : "whole")
+    let text = "format \(formatVersion) \(kind)\n\(fingerprint)\n\(first)"
     return ContentHash.hex(ContentHash.sha256(Array(text.utf8)))
   }
 

@@ -23,8 +23,9 @@ public struct CachedReading: Sendable {
     /// Files hashed (with content hashing: those whose `stat` changed since they were last hashed).
     public var filesHashed = 0
     /// Of the batches from the cache, those taken merged, as the last reading like this one merged
-    /// them (one file), not entry by entry.
+    /// them (a file a run of batches), not entry by entry; and the number of those files.
     public var merged = 0
+    public var keptMerges = 0
     /// Folders taken as they were kept when last listed (nothing in them modified for an hour then, and
     /// nothing created, removed or renamed since), without listing them or looking at their files.
     public var foldersAsKept = 0
@@ -38,6 +39,7 @@ public struct CachedReading: Sendable {
       notStored += other.notStored
       filesHashed += other.filesHashed
       merged += other.merged
+      keptMerges += other.keptMerges
       foldersAsKept += other.foldersAsKept
       damaged += other.damaged
     }
@@ -45,7 +47,7 @@ public struct CachedReading: Sendable {
     /// One line for a run's standard error.
     public var summary: String {
       var text = "cache: \(hits) of \(hits + misses) batches (\(filesFromCache) files) from the cache"
-      if merged > 0 { text += " (\(merged) as one kept merge)" }
+      if merged > 0 { text += " (\(merged) as \(keptMerges == 1 ? "one kept merge" : "\(keptMerges) kept merges"))" }
       text += ", \(misses) read (\(filesRead) files)"
       if filesHashed > 0 { text += "; \(filesHashed) files hashed" }
       if foldersAsKept > 0 { text += "; \(foldersAsKept) folders as kept, not listed" }
@@ -89,8 +91,6 @@ public struct CachedReading: Sendable {
   private var fingerprint = ""
   /// Whether parts found in the cache are held in outline.
   private var outlinesOnly = false
-  /// The entries merged, as this reading kept them for the next one (nil when it kept none).
-  private var merge: AggregateCache.MergedEntries?
 
   /// Reads `paths` as `DumpAggregate(paths:reader:filter:options:threads:standardInput:)`
   /// does, taking the aggregate of each batch of unchanged files from `cache` and reading only the
@@ -183,11 +183,13 @@ public struct CachedReading: Sendable {
       discovery.files, sizes: discovery.statuses.lazy.map(\.size), cuts: discovery.summarized.map(\.position))
     let named = cut.count
     var summarizedKeys: [String] = []
+    var places = cut.map { BatchPlace(firstFile: discovery.files[$0.lowerBound], ordinal: $0.lowerBound) }
     var start = discovery.files.count
     for folder in discovery.summarized {
-      for batch in folder.summary.batches {
+      for (n, batch) in folder.summary.batches.enumerated() {
         cut.append(start..<(start + batch.files))
         summarizedKeys.append(batch.key)
+        places.append(BatchPlace(folder: folder.path.bytes, ordinal: n))
         start += batch.files
       }
     }
@@ -261,22 +263,56 @@ public struct CachedReading: Sendable {
     }
     let everyKey = standardInput == nil ? keys.compactMap { $0?.key } : []
     entries = everyKey.count == batches.count ? everyKey.sorted() : nil
-    // The entries the last reading like this one merged, when it merged none that this one does not:
-    // merged again as they are, and only the other batches looked up.
-    let mergedKey = entries.map { _ in
-      AggregateCache.mergedKey(fingerprint: fingerprint, paths: paths, outline: outlinesOnly)
+    // The batches in runs (``keptRuns(places:keys:)``), kept merged under their first entries: the
+    // first run alone, and every other run together (the rest), each taken when it holds no entry the
+    // batches do not, and then only their other batches looked up. The oldest day removed changes the
+    // first run, a new day adds to the rest: a night takes two files. When the rest is not there (the
+    // first run's last day went, or a file of an older day changed), the runs' own merges are taken,
+    // one file a run, and the rest is kept anew from them.
+    let runs = entries == nil ? [] : Self.keptRuns(places: places, keys: keys.map { $0!.key })
+    func key(_ batches: [Int], rest: Bool = false) -> String {
+      AggregateCache.keptRunKey(
+        fingerprint: fingerprint, first: keys[batches[0]]!.key, outline: outlinesOnly, rest: rest)
     }
-    var merged: AggregateCache.MergedEntries?
-    if let mergedKey {
-      switch cache.loadMerged(
-        mergedKey, outline: outlinesOnly, options: options, reader: reader, parser: nil, threads: threads)
-      {
-      case .success(let found) where Set(found.entries).isSubset(of: everyKey): merged = found
+    func valid(_ result: Result<AggregateCache.MergedEntries, CacheError>?, of batches: [Int])
+      -> AggregateCache.MergedEntries?
+    {
+      switch result {
+      case .success(let merge) where Set(merge.entries).isSubset(of: batches.lazy.map { keys[$0]!.key }): return merge
       case .failure(let failure): use.damaged.append(failure.description)
       case .success, nil: break
       }
+      return nil
     }
-    let kept = Set(merged?.entries ?? [])
+    let rest = runs.count > 1 ? Array(runs[1...].joined()) : nil
+    let keptRest = rest.flatMap {
+      valid(
+        cache.loadMerged(
+          key($0, rest: true), outline: outlinesOnly, options: options, reader: reader, parser: nil, threads: threads),
+        of: $0)
+    }
+    // What is kept merged: with the rest, the first run and the rest; otherwise each run.
+    let groups = keptRest == nil ? runs : [runs[0], rest!]
+    let groupKeys = groups.indices.map { key(groups[$0], rest: keptRest != nil && $0 == 1) }
+    let looking = keptRest == nil ? groups.count : 1
+    let loaded = ParallelSlots<Result<AggregateCache.MergedEntries, CacheError>?>.map(
+      count: looking, threads: threads
+    ) { r in
+      cache.loadMerged(
+        groupKeys[r], outline: outlinesOnly, options: options, reader: reader, parser: nil,
+        threads: max(1, threads / looking))
+    }
+    var found = loaded.indices.map { valid(loaded[$0], of: groups[$0]) }
+    if let keptRest { found.append(keptRest) }
+    // The groups kept anew, and the group of each of their batches: those batches' parts are merged
+    // apart.
+    let keeps = groups.indices.map {
+      AggregateCache.keepsMerge(of: groups[$0].count, found: found[$0]?.entries.count, outline: outlinesOnly)
+    }
+    var runOf = [Int?](repeating: nil, count: batches.count)
+    for (r, group) in groups.enumerated() where keeps[r] { for i in group { runOf[i] = r } }
+    let keptRunOf = runOf
+    let kept = Set(found.lazy.compactMap { $0 }.flatMap(\.entries))
     let pending = batches.indices.filter { keys[$0].map { !kept.contains($0.key) } ?? true }
     // Each pending batch once, on every thread: merged from the cache into the thread's accumulator, or
     // left to read. Memory holds one accumulator a thread, whatever the number of batches.
@@ -289,12 +325,22 @@ public struct CachedReading: Sendable {
       var toRead: [Int] = []
       /// Batches read whole from their files, by entry key, kept for ``Listing/parts``.
       var parts: [(String, DumpAggregate)] = []
+      /// The parts of the batches of each run kept anew, by run.
+      var runParts: [Int: DumpAggregate] = [:]
 
-      /// Merges a batch's part, the entry `key`'s (nil: not through the cache).
-      mutating func merge(_ part: DumpAggregate, entry key: String?) {
+      /// Merges a batch's part, the entry `key`'s (nil: not through the cache), apart when it is of a
+      /// `run` kept anew.
+      mutating func merge(_ part: DumpAggregate, entry key: String?, run: Int?) {
         let keys = Array(part.series.keys) + Array(part.outlinedSeries.keys)
         if let key { entrySeries.append((key, keys)) } else { unknownSeries += keys }
-        aggregate.merge(part)
+        guard let run else { return aggregate.merge(part) }
+        // Moved out and back: merged into in place.
+        if var held = runParts.removeValue(forKey: run) {
+          held.merge(part)
+          runParts[run] = held
+        } else {
+          runParts[run] = part
+        }
       }
     }
     let looked = run(
@@ -306,7 +352,7 @@ public struct CachedReading: Sendable {
           return
         }
         if let part = listing?.parts[key] {
-          pass.merge(part, entry: key)
+          pass.merge(part, entry: key, run: keptRunOf[i])
           pass.use.hits += 1
           pass.use.filesFromCache += batches[i].count
           return
@@ -317,7 +363,7 @@ public struct CachedReading: Sendable {
           : cache.load(key, options: options, reader: reader, parser: parser)
         switch lookup {
         case .hit(let part):
-          pass.merge(part, entry: key)
+          pass.merge(part, entry: key, run: keptRunOf[i])
           pass.use.hits += 1
           pass.use.filesFromCache += batches[i].count
         case .miss:
@@ -351,7 +397,7 @@ public struct CachedReading: Sendable {
       {
         pass.use.notStored += 1
       }
-      pass.merge(part, entry: keys[i]?.key)
+      pass.merge(part, entry: keys[i]?.key, run: keptRunOf[i])
       if let key = keys[i]?.key {
         pass.entriesRead.append(key)
         if keeping { pass.parts.append((key, part)) }
@@ -397,24 +443,62 @@ public struct CachedReading: Sendable {
           stored(part, batch: i, into: &pass)
         }, Pass(aggregate: DumpAggregate(limits: limits)))
     }
-    let found = merged?.entries.count
-    if let merged {
-      entrySeries = merged.entrySeries
-      use.merged = merged.entries.count
-      use.hits += merged.entries.count
-      use.filesFromCache += batches.indices.reduce(0) { $0 + (kept.contains(keys[$1]!.key) ? batches[$1].count : 0) }
+    for (r, merge) in found.enumerated() {
+      guard let merge else { continue }
+      for (key, series) in merge.entrySeries { entrySeries[key] = series }
+      use.merged += merge.entries.count
+      use.keptMerges += 1
+      use.hits += merge.entries.count
+      use.filesFromCache += groups[r].reduce(0) { $0 + (kept.contains(keys[$1]!.key) ? batches[$1].count : 0) }
     }
-    // The kept merge's aggregate, held once: merging into it appends in place, where a second
-    // reference would copy every sample first.
-    var whole = merged?.aggregate ?? DumpAggregate(limits: limits)
-    merged = nil
-    for pass in looked + read {
-      whole.merge(pass.aggregate)
+    var passes = looked + read
+    for pass in passes {
       use.add(pass.use)
       for (key, series) in pass.entrySeries { entrySeries[key, default: []] += series }
       unknownSeries.formUnion(pass.unknownSeries)
       entriesRead.formUnion(pass.entriesRead)
       for (key, part) in pass.parts { self.listing?.parts[key] = part }
+    }
+    // Each group: its kept merge and its other batches' parts, kept anew where it must be; then the
+    // batches of no group kept anew. Each aggregate is held once and merged from as it is let go:
+    // merging into one appends in place, where a second reference would copy every sample first.
+    var pieces: [(group: Int, aggregate: DumpAggregate)] = []
+    for r in groups.indices {
+      var piece = found[r]?.aggregate
+      found[r] = nil
+      for p in passes.indices {
+        guard let part = passes[p].runParts.removeValue(forKey: r) else { continue }
+        if piece == nil { piece = part } else { piece!.merge(part) }
+      }
+      if let piece { pieces.append((r, piece)) }
+    }
+    let series = entrySeries
+    @Sendable func keep(_ piece: DumpAggregate, of batches: [Int], key: String) {
+      let entries = batches.map { keys[$0]!.key }.sorted()
+      let merge = AggregateCache.MergedEntries(
+        entries: entries, entrySeries: Dictionary(uniqueKeysWithValues: entries.map { ($0, series[$0] ?? []) }),
+        aggregate: piece)
+      cache.storeMerged(merge, key: key, outline: outlinesOnly)
+    }
+    if use.notStored == 0 {
+      let kept = pieces.filter { keeps[$0.group] }
+      _ = ParallelSlots<Bool>.map(count: kept.count, threads: threads) { n in
+        keep(kept[n].aggregate, of: groups[kept[n].group], key: groupKeys[kept[n].group])
+        return true
+      }
+    }
+    // Taken run by run: the rest merged from them and kept for the nights that follow.
+    if keptRest == nil, let rest, pieces.count == runs.count {
+      var merged = pieces.removeLast().aggregate
+      while pieces.count > 1 { merged.merge(pieces.removeLast().aggregate) }
+      if use.notStored == 0 { keep(merged, of: rest, key: key(rest, rest: true)) }
+      pieces.append((1, merged))
+    }
+    var whole = pieces.popLast()?.aggregate ?? DumpAggregate(limits: limits)
+    while let piece = pieces.popLast() { whole.merge(piece.aggregate) }
+    for n in passes.indices {
+      whole.merge(passes[n].aggregate)
+      passes[n].aggregate = DumpAggregate(limits: limits)
     }
     use.damaged.sort()
     self.use = use
@@ -422,14 +506,6 @@ public struct CachedReading: Sendable {
     // only a new day's values are merged in); not in a reading of outlines whose parts are not all
     // here, which a whole reading follows.
     if !outlinesOnly || use.hits == 0 { whole.sortExactValues(threads: threads) }
-    // Kept merged for the next reading, when it holds every input and enough changed.
-    if let entries, let mergedKey, use.notStored == 0,
-      AggregateCache.keepsMerge(of: entries.count, found: found, outline: outlinesOnly)
-    {
-      let kept = AggregateCache.MergedEntries(entries: entries, entrySeries: entrySeries, aggregate: whole)
-      cache.storeMerged(kept, key: mergedKey, outline: outlinesOnly)
-      merge = kept
-    }
     var aggregate = whole
     if standardInput != nil || !discovery.failures.isEmpty {
       aggregate = outside
@@ -444,20 +520,9 @@ public struct CachedReading: Sendable {
   /// found nothing in the cache read everything).
   public var isWhole: Bool { !outlinesOnly || use?.hits == 0 }
 
-  /// These inputs read whole: this reading itself when it ``isWhole`` (then what it merged is kept
-  /// whole too, for the next whole reading of these inputs), otherwise the inputs read again, as this
-  /// reading listed them.
-  public func whole() -> CachedReading {
-    guard !isWhole else {
-      if outlinesOnly, let merge {
-        cache.storeMerged(
-          merge, key: AggregateCache.mergedKey(fingerprint: fingerprint, paths: request.paths, outline: false),
-          outline: false)
-      }
-      return self
-    }
-    return readAgain()
-  }
+  /// These inputs read whole: this reading itself when it ``isWhole``, otherwise the inputs read
+  /// again, as this reading listed them.
+  public func whole() -> CachedReading { isWhole ? self : readAgain() }
 
   /// A trend of the aggregate, as ``TrendReport/init(aggregate:metrics:interval:options:)`` builds it:
   /// the points of each interval made wholly of cache entries are read back when a run computed them
