@@ -147,10 +147,9 @@ struct CacheCommandTests {
         ["trend", dump.path, "--metric", "*", "--interval", "day", "--format", "json"],
         ["compare", dump.path, "--baseline", "5.0.0", "--candidate", "5.1.0", "--format", "json"],
       ]
-      /// N of "(N as one kept merge)" or "(N as K kept merges)" in a run's first `cache:` line; 0 without.
+      /// N of "(N kept merged)" in a run's first `cache:` line; 0 without.
       func kept(_ stderr: String) -> Int {
-        guard let range = stderr.range(of: #"\(\d+ as (one|\d+) kept merges?\)"#, options: .regularExpression)
-        else { return 0 }
+        guard let range = stderr.range(of: #"\(\d+ kept merged\)"#, options: .regularExpression) else { return 0 }
         return Int(stderr[range].dropFirst().prefix { $0.isNumber }) ?? -1
       }
       for run in runs { _ = try CLIRunner.run(run + ["--cache", cache]) }
@@ -488,7 +487,7 @@ struct CacheCommandTests {
   /// The batches from the cache and read, from a run's `cache:` line.
   static func cacheCounts(_ stderr: String) -> (hits: Int, read: Int) {
     guard let line = stderr.split(separator: "\n").first(where: { $0.hasPrefix("cache: ") }) else { return (-1, -1) }
-    // "cache: H of N batches (F files) from the cache[ (K as one kept merge)], R read (G files)"
+    // "cache: H of N batches (F files) from the cache[ (K kept merged)], R read (G files)"
     let parts = line.split(separator: ", ")
     guard parts.count >= 2, let hits = Int(parts[0].dropFirst(7).prefix { $0.isNumber }),
       let read = Int(parts[1].prefix { $0.isNumber })
@@ -579,7 +578,7 @@ struct CacheCommandTests {
       for file in merges {
         #expect(fromEntries.stderr.contains("recomputed \(file.path): damaged"), "\(fromEntries.stderr)")
       }
-      #expect(fromEntries.stderr.contains("4 of 4 batches") && !fromEntries.stderr.contains("kept merge"))
+      #expect(fromEntries.stderr.contains("4 of 4 batches") && !fromEntries.stderr.contains("kept merged"))
       // Gone, so that the next run reads each entry: one cut in half (a torn write), one with a byte changed (damage), one left empty.
       let torn = try Data(contentsOf: entries[0])
       try torn.prefix(torn.count / 2).write(to: entries[0])

@@ -47,7 +47,7 @@ public struct CachedReading: Sendable {
     /// One line for a run's standard error.
     public var summary: String {
       var text = "cache: \(hits) of \(hits + misses) batches (\(filesFromCache) files) from the cache"
-      if merged > 0 { text += " (\(merged) as \(keptMerges == 1 ? "one kept merge" : "\(keptMerges) kept merges"))" }
+      if merged > 0 { text += " (\(merged) kept merged)" }
       text += ", \(misses) read (\(filesRead) files)"
       if filesHashed > 0 { text += "; \(filesHashed) files hashed" }
       if foldersAsKept > 0 { text += "; \(foldersAsKept) folders as kept, not listed" }
