@@ -416,6 +416,35 @@ struct ReportBrowserTests {
           "[...document.querySelectorAll('figure, section, header, h2, h3, p')].filter(e => e.getBoundingClientRect().right > 421).length"
         ) as? Int
       #expect(wider == 0)
+      // Every gate verdict on the screen without scrolling: a row is a block, its verdict beside its
+      // rule and every value after its column's name.
+      let verdicts =
+        try session.evaluate(
+          "[...document.querySelectorAll('table.gate .verdict')].map(v => { const r = v.getBoundingClientRect(); return [r.left, r.right, r.width]; })"
+        ) as? [[Double]] ?? []
+      #expect(!verdicts.isEmpty && verdicts.allSatisfy { $0[0] >= 0 && $0[1] <= 420 && $0[2] > 0 }, "\(verdicts)")
+      let labelled =
+        try session.evaluate(
+          "getComputedStyle(document.querySelector('table.gate td[data-label=\"Baseline\"]'), '::before').content")
+        as? String
+      #expect(labelled == "\"Baseline \"", "\(labelled ?? "none")")
+      // No chart label cut at its chart's edge, and the baseline's and candidate's as legible as the
+      // others (each chart's value labels, versions, release marks; drawn charts only).
+      let cut =
+        try session.evaluate(
+          """
+          [...document.querySelectorAll('svg.plot .axis.y text, svg.plot .version-label, svg.plot .release text')]
+            .filter(t => t.getBoundingClientRect().width > 0 && getComputedStyle(t).display !== 'none')
+            .filter(t => { const r = t.getBoundingClientRect(), s = t.closest('svg').getBoundingClientRect();
+              return r.left < s.left - 0.5 || r.right > s.right + 0.5 || r.height < 9; })
+            .map(t => t.textContent + ' ' + Math.round(t.getBoundingClientRect().height) + ' px')
+          """) as? [String] ?? ["?"]
+      #expect(cut.isEmpty, "\(cut)")
+      let roles =
+        try session.evaluate(
+          "document.querySelectorAll('svg.versions-plot .version-label.baseline, svg.versions-plot .version-label.candidate').length"
+        ) as? Int ?? 0
+      #expect(roles >= 2)
       let header =
         try session.evaluate("document.querySelector('header.top').getBoundingClientRect().height") as? Double ?? 999
       #expect(header < 200, "the header is \(header) px tall")

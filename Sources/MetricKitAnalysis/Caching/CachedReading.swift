@@ -23,7 +23,8 @@ public struct CachedReading: Sendable {
     /// Files hashed (with content hashing: those whose `stat` changed since they were last hashed).
     public var filesHashed = 0
     /// Of the batches from the cache, those taken merged, as the last reading like this one merged
-    /// them (a file a run of batches), not entry by entry; and the number of those files.
+    /// them (the first run of batches and the rest, or each run: a file each), not entry by entry; and
+    /// the number of those files.
     public var merged = 0
     public var keptMerges = 0
     /// Folders taken as they were kept when last listed (nothing in them modified for an hour then, and
@@ -309,9 +310,9 @@ public struct CachedReading: Sendable {
     let keeps = groups.indices.map {
       AggregateCache.keepsMerge(of: groups[$0].count, found: found[$0]?.entries.count, outline: outlinesOnly)
     }
-    var runOf = [Int?](repeating: nil, count: batches.count)
-    for (r, group) in groups.enumerated() where keeps[r] { for i in group { runOf[i] = r } }
-    let keptRunOf = runOf
+    var groupOf = [Int?](repeating: nil, count: batches.count)
+    for (r, group) in groups.enumerated() where keeps[r] { for i in group { groupOf[i] = r } }
+    let keptGroupOf = groupOf
     let kept = Set(found.lazy.compactMap { $0 }.flatMap(\.entries))
     let pending = batches.indices.filter { keys[$0].map { !kept.contains($0.key) } ?? true }
     // Each pending batch once, on every thread: merged from the cache into the thread's accumulator, or
@@ -325,21 +326,21 @@ public struct CachedReading: Sendable {
       var toRead: [Int] = []
       /// Batches read whole from their files, by entry key, kept for ``Listing/parts``.
       var parts: [(String, DumpAggregate)] = []
-      /// The parts of the batches of each run kept anew, by run.
-      var runParts: [Int: DumpAggregate] = [:]
+      /// The parts of the batches of each group kept anew, by group.
+      var groupParts: [Int: DumpAggregate] = [:]
 
       /// Merges a batch's part, the entry `key`'s (nil: not through the cache), apart when it is of a
-      /// `run` kept anew.
-      mutating func merge(_ part: DumpAggregate, entry key: String?, run: Int?) {
+      /// `group` kept anew.
+      mutating func merge(_ part: DumpAggregate, entry key: String?, group: Int?) {
         let keys = Array(part.series.keys) + Array(part.outlinedSeries.keys)
         if let key { entrySeries.append((key, keys)) } else { unknownSeries += keys }
-        guard let run else { return aggregate.merge(part) }
+        guard let group else { return aggregate.merge(part) }
         // Moved out and back: merged into in place.
-        if var held = runParts.removeValue(forKey: run) {
+        if var held = groupParts.removeValue(forKey: group) {
           held.merge(part)
-          runParts[run] = held
+          groupParts[group] = held
         } else {
-          runParts[run] = part
+          groupParts[group] = part
         }
       }
     }
@@ -352,7 +353,7 @@ public struct CachedReading: Sendable {
           return
         }
         if let part = listing?.parts[key] {
-          pass.merge(part, entry: key, run: keptRunOf[i])
+          pass.merge(part, entry: key, group: keptGroupOf[i])
           pass.use.hits += 1
           pass.use.filesFromCache += batches[i].count
           return
@@ -363,7 +364,7 @@ public struct CachedReading: Sendable {
           : cache.load(key, options: options, reader: reader, parser: parser)
         switch lookup {
         case .hit(let part):
-          pass.merge(part, entry: key, run: keptRunOf[i])
+          pass.merge(part, entry: key, group: keptGroupOf[i])
           pass.use.hits += 1
           pass.use.filesFromCache += batches[i].count
         case .miss:
@@ -397,7 +398,7 @@ public struct CachedReading: Sendable {
       {
         pass.use.notStored += 1
       }
-      pass.merge(part, entry: keys[i]?.key, run: keptRunOf[i])
+      pass.merge(part, entry: keys[i]?.key, group: keptGroupOf[i])
       if let key = keys[i]?.key {
         pass.entriesRead.append(key)
         if keeping { pass.parts.append((key, part)) }
@@ -467,7 +468,7 @@ public struct CachedReading: Sendable {
       var piece = found[r]?.aggregate
       found[r] = nil
       for p in passes.indices {
-        guard let part = passes[p].runParts.removeValue(forKey: r) else { continue }
+        guard let part = passes[p].groupParts.removeValue(forKey: r) else { continue }
         if piece == nil { piece = part } else { piece!.merge(part) }
       }
       if let piece { pieces.append((r, piece)) }

@@ -202,9 +202,7 @@ extension HTMLReportRenderer.Context {
     if !report.hasErrorRules { out += " — the rules only warn: no error rule can fail it" }
     out += " (\(report.candidatePayloads) candidate and \(report.baselinePayloads) baseline payloads)</p>\n"
     out += "<table class=\"gate\"><caption>Each rule of the gate, the rules failing first</caption><thead><tr>"
-    for heading in ["Rule", "Baseline", "Candidate", "Change", "q", "Threshold", "Verdict", "Why", "Severity"] {
-      out += "<th scope=\"col\">\(heading)</th>"
-    }
+    for column in GateColumn.allCases { out += "<th scope=\"col\">\(column.rawValue)</th>" }
     out += "</tr></thead>\n"
     for entry in orderedRules(report) {
       let grouped = entry.rows.count > 1 || entry.rows[0].by != nil
@@ -216,11 +214,10 @@ extension HTMLReportRenderer.Context {
         out += link(TextEscaping.html(ruleTitle(entry.rule)), to: target(entry.rule), group: nil)
         out += "</th><td colspan=\"5\">\(entry.rows.count) groups of \(TextEscaping.html(worst.by?.key ?? "the key"))"
         out += failing > 0 ? ", \(failing) failing" : ""
-        out += "</td><td><span class=\"verdict\">\(TextEscaping.html(ComparisonRenderer.verdictText(worst)))</span>"
+        out += "</td>" + cell(.verdict, "<span class=\"verdict\">\(TextEscaping.html(ComparisonRenderer.verdictText(worst)))</span>")
         // The worst group is named only where one is worse than the others' (a failure or a warning).
         let worstGroup = outcome(worst, report) <= .warn ? worst.by.map { "worst: " + $0.value } ?? "" : ""
-        out += "</td><td class=\"why\">\(TextEscaping.html(worstGroup))</td>"
-        out += "<td>\(entry.rule.severity.rawValue)</td></tr>\n"
+        out += cell(.why, TextEscaping.html(worstGroup)) + cell(.severity, entry.rule.severity.rawValue) + "</tr>\n"
       }
       for r in entry.rows { out += row(r, report, grouped: grouped) }
       out += "</tbody>\n"
@@ -262,12 +259,12 @@ extension HTMLReportRenderer.Context {
     var out = "<tr class=\"\(outcome(r, report).className)\(grouped ? " group-row" : "")\" "
     out += "title=\"\(TextEscaping.html(ComparisonRenderer.ruleName(r)))\"><th scope=\"row\">"
     out += link(name, to: target(r.rule), group: grouped ? r.by?.value : nil)
-    out += "</th><td class=\"num\">\(TextEscaping.html(ComparisonRenderer.value(r.baseline, r.rule.unit)))</td>"
-    out += "<td class=\"num\">\(TextEscaping.html(ComparisonRenderer.value(r.candidate, r.rule.unit)))</td>"
-    out += "<td class=\"num\">\(TextEscaping.html(ComparisonRenderer.changeText(r)))</td>"
-    out += "<td class=\"num\">\(ComparisonRenderer.decisiveQ(r))</td>"
-    out += "<td>\(TextEscaping.html(ComparisonRenderer.thresholdCell(r.rule)))</td>"
-    out += "<td><span class=\"verdict\">\(TextEscaping.html(ComparisonRenderer.verdictText(r)))</span></td>"
+    out += "</th>" + cell(.baseline, TextEscaping.html(ComparisonRenderer.value(r.baseline, r.rule.unit)))
+    out += cell(.candidate, TextEscaping.html(ComparisonRenderer.value(r.candidate, r.rule.unit)))
+    out += cell(.change, TextEscaping.html(ComparisonRenderer.changeText(r)))
+    out += cell(.q, ComparisonRenderer.decisiveQ(r))
+    out += cell(.threshold, TextEscaping.html(ComparisonRenderer.thresholdCell(r.rule)))
+    out += cell(.verdict, "<span class=\"verdict\">\(TextEscaping.html(ComparisonRenderer.verdictText(r)))</span>")
     var why = VerdictReason.text(r, alpha: report.alpha, decision: report.decision)
     if !r.newSignatures.isEmpty {
       why =
@@ -276,7 +273,26 @@ extension HTMLReportRenderer.Context {
           "\(g.signature.text) (×\(g.count))" + (g.culprit.map { ", culprit \($0.text)" } ?? "")
         }.joined(separator: "; ")
     }
-    out += "<td class=\"why\">\(TextEscaping.html(why))</td>"
-    return out + "<td>\(r.rule.severity.rawValue)</td></tr>\n"
+    out += cell(.why, TextEscaping.html(why))
+    return out + cell(.severity, r.rule.severity.rawValue) + "</tr>\n"
+  }
+
+  /// The gate table's columns, in order, each named by its heading.
+  private enum GateColumn: String, CaseIterable {
+    case rule = "Rule", baseline = "Baseline", candidate = "Candidate", change = "Change", q
+    case threshold = "Threshold", verdict = "Verdict", why = "Why", severity = "Severity"
+  }
+
+  /// A cell of the gate table's `column` holding `html`, with its column's heading beside it (which a
+  /// narrow screen, where a row is a block and the headings are not shown, prints before it).
+  private func cell(_ column: GateColumn, _ html: String) -> String {
+    let kind =
+      switch column {
+      case .baseline, .candidate, .change, .q: " class=\"num\""
+      case .why: " class=\"why\""
+      case .verdict: " class=\"verdict-cell\""
+      case .rule, .threshold, .severity: ""
+      }
+    return "<td\(kind) data-label=\"\(column.rawValue)\">\(html)</td>"
   }
 }
