@@ -586,7 +586,9 @@ struct CacheCommandTests {
       damaged[damaged.count - 20] ^= 0x01
       try damaged.write(to: entries[1])
       try Data().write(to: entries[2])
-      try FileManager.default.removeItem(at: merges[0])
+      for file in try Self.files(in: cache.appendingPathComponent("results")) {
+        try FileManager.default.removeItem(at: file)
+      }
       // And a stopped run's temporary file, two hours old.
       let temporary = URL(fileURLWithPath: entries[3].path + ".tmp-1-2")
       try Data("{\"partial".utf8).write(to: temporary)

@@ -94,7 +94,7 @@ struct ReportCommandTests {
         let row = try #require(rows.first { $0.name == name }, "\(name)")
         #expect(row.verdict == r["verdict"] as? String)
         let reason = (r["reason"] as? String ?? "?").replacingOccurrences(of: "<", with: "&lt;")
-        #expect(row.html.contains("<td class=\"why\">\(reason)</td>"), "\(reason)")
+        #expect(row.html.contains("<td class=\"why\" data-label=\"Why\">\(reason)</td>"), "\(reason)")
       }
       // Each rule has an overall row, then its groups worst first; the rules failing come first.
       let overall = gate.components(separatedBy: "<tr class=\"").dropFirst().filter { $0.contains(" overall\"") }

@@ -239,13 +239,24 @@ struct FolderSummaryTests {
       let payload = try String(
         contentsOf: TestDirectories.packageRoot.appendingPathComponent("Samples/dump/v3.9.0/payload-1.json"),
         encoding: .utf8)
+      // Written in turns into one folder (where a file system hands out inodes in order) and moved into
+      // the two: written into the two directly, a file system may take each folder's inodes from its
+      // own group, and then they do not interleave.
+      let staging = "\(root)/staging"
+      try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
+      for i in 0..<20 {
+        for day in ["2024-01-01", "2024-01-02"] {
+          try Data(payload.utf8).write(to: URL(fileURLWithPath: "\(staging)/\(day)-\(i).json"))
+        }
+      }
       for i in 0..<20 {
         for day in ["2024-01-01", "2024-01-02"] {
           let path = "\(root)/\(day)/payload-\(i).json"
-          try Data(payload.utf8).write(to: URL(fileURLWithPath: path))
+          #expect(rename("\(staging)/\(day)-\(i).json", path) == 0)
           FolderListingTests.age(path, by: 7_200)
         }
       }
+      try FileManager.default.removeItem(atPath: staging)
       for day in ["2024-01-01", "2024-01-02"] { FolderListingTests.age("\(root)/\(day)", by: 7_200) }
       let cache = try AggregateCache(directory: dir.appendingPathComponent("cache").path)
       let first = CachedReading(paths: [InputPath(root)], cache: cache)

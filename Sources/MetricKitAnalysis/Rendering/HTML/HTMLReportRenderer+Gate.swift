@@ -214,7 +214,7 @@ extension HTMLReportRenderer.Context {
         out += link(TextEscaping.html(ruleTitle(entry.rule)), to: target(entry.rule), group: nil)
         out += "</th><td colspan=\"5\">\(entry.rows.count) groups of \(TextEscaping.html(worst.by?.key ?? "the key"))"
         out += failing > 0 ? ", \(failing) failing" : ""
-        out += "</td>" + cell(.verdict, "<span class=\"verdict\">\(TextEscaping.html(ComparisonRenderer.verdictText(worst)))</span>")
+        out += "</td>" + verdictCell(worst)
         // The worst group is named only where one is worse than the others' (a failure or a warning).
         let worstGroup = outcome(worst, report) <= .warn ? worst.by.map { "worst: " + $0.value } ?? "" : ""
         out += cell(.why, TextEscaping.html(worstGroup)) + cell(.severity, entry.rule.severity.rawValue) + "</tr>\n"
@@ -264,7 +264,7 @@ extension HTMLReportRenderer.Context {
     out += cell(.change, TextEscaping.html(ComparisonRenderer.changeText(r)))
     out += cell(.q, ComparisonRenderer.decisiveQ(r))
     out += cell(.threshold, TextEscaping.html(ComparisonRenderer.thresholdCell(r.rule)))
-    out += cell(.verdict, "<span class=\"verdict\">\(TextEscaping.html(ComparisonRenderer.verdictText(r)))</span>")
+    out += verdictCell(r)
     var why = VerdictReason.text(r, alpha: report.alpha, decision: report.decision)
     if !r.newSignatures.isEmpty {
       why =
@@ -279,8 +279,20 @@ extension HTMLReportRenderer.Context {
 
   /// The gate table's columns, in order, each named by its heading.
   private enum GateColumn: String, CaseIterable {
-    case rule = "Rule", baseline = "Baseline", candidate = "Candidate", change = "Change", q
-    case threshold = "Threshold", verdict = "Verdict", why = "Why", severity = "Severity"
+    case rule = "Rule"
+    case baseline = "Baseline"
+    case candidate = "Candidate"
+    case change = "Change"
+    case q
+    case threshold = "Threshold"
+    case verdict = "Verdict"
+    case why = "Why"
+    case severity = "Severity"
+  }
+
+  /// The verdict's cell of `r`'s row.
+  private func verdictCell(_ r: RuleResult) -> String {
+    cell(.verdict, "<span class=\"verdict\">\(TextEscaping.html(ComparisonRenderer.verdictText(r)))</span>")
   }
 
   /// A cell of the gate table's `column` holding `html`, with its column's heading beside it (which a
