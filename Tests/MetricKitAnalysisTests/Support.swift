@@ -5,6 +5,13 @@ import Testing
 
 /// Test helpers: decoding JSON text, histogram JSON.
 enum Support {
+  /// Options that keep every metric's per-payload samples (with the default percentiles), by day.
+  static var dailyWithEverySample: AggregationOptions {
+    var options = AggregationOptions(payloadStatistics: MetricSelection(), payloadPercentiles: Percentile.defaults)
+    options.interval = .day
+    return options
+  }
+
   /// Decodes every document of a JSON text as one file named `name`.
   static func decode(_ text: String, name: String = "test.json", limits: InputLimits = InputLimits())
     -> [(PayloadLocation, Result<DecodedDocument, PayloadDecodingError>)]

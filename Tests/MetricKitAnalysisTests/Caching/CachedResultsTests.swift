@@ -10,12 +10,6 @@ import Testing
 /// back to the same bits, any damage named).
 @Suite("cached results")
 struct CachedResultsTests {
-  /// A reading by day, with every metric's per-payload statistics.
-  private static var daily: AggregationOptions {
-    var options = AggregationOptions(payloadStatistics: MetricSelection(), payloadPercentiles: Percentile.defaults)
-    options.interval = .day
-    return options
-  }
 
   @Test func aReadingThroughTheCacheKnowsTheEntriesOfEveryPart() throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cached-results-\(UUID())")
@@ -46,7 +40,7 @@ struct CachedResultsTests {
       let dump = dir.appendingPathComponent("days")
       // One batch a day: three batches, read together on two threads, one at a time on one.
       try DailyDumps.write(to: dump, days: 0..<3, payloadsPerDay: 40, layout: .files)
-      let options = Self.daily
+      let options = Support.dailyWithEverySample
       let paths = [InputPath(dump.path)]
       let together = try AggregateCache(directory: dir.appendingPathComponent("together").path)
       let apart = try AggregateCache(directory: dir.appendingPathComponent("apart").path)
@@ -75,7 +69,7 @@ struct CachedResultsTests {
     try withTemporaryDirectory { dir in
       let dump = dir.appendingPathComponent("days")
       try DailyDumps.write(to: dump, days: 0..<6, payloadsPerDay: 20, layout: .files)
-      let options = Self.daily
+      let options = Support.dailyWithEverySample
       let paths = [InputPath(dump.path)]
       let cache = try AggregateCache(directory: dir.appendingPathComponent("cache").path)
       _ = CachedReading(paths: paths, options: options, threads: 2, cache: cache, outlinesOnly: true).whole()
@@ -104,7 +98,7 @@ struct CachedResultsTests {
       try DailyDumps.write(to: dump, days: 0..<16, payloadsPerDay: 10, layout: .files)
       let cache = try AggregateCache(directory: dir.appendingPathComponent("cache").path)
       let paths = [InputPath(dump.path)]
-      let options = Self.daily
+      let options = Support.dailyWithEverySample
       let first = CachedReading(paths: paths, options: options, cache: cache)
       let kept = try #require(first.entries).count
       #expect(kept >= 16 && first.use?.misses == kept)

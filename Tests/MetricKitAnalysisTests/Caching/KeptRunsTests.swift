@@ -9,13 +9,6 @@ import Testing
 /// on the night its oldest day goes.
 @Suite("kept runs")
 struct KeptRunsTests {
-  /// A reading by day, with every metric's per-payload statistics (every sample kept whole).
-  private static var daily: AggregationOptions {
-    var options = AggregationOptions(payloadStatistics: MetricSelection(), payloadPercentiles: Percentile.defaults)
-    options.interval = .day
-    return options
-  }
-
   /// Random entry keys (64 hexadecimal digits), from `seed`.
   private static func keys(_ count: Int, seed: UInt64) -> [String] {
     var generator = SplitMix64(seed: seed)
@@ -77,19 +70,20 @@ struct KeptRunsTests {
       try DailyDumps.write(to: dump, days: 0..<150, payloadsPerDay: 2, layout: .files)
       let cache = try AggregateCache(directory: dir.appendingPathComponent("cache").path)
       let paths = [InputPath(dump.path)]
-      let first = CachedReading(paths: paths, options: Self.daily, threads: 2, cache: cache)
+      let options = Support.dailyWithEverySample
+      let first = CachedReading(paths: paths, options: options, threads: 2, cache: cache)
       #expect(first.use?.misses == 150 && first.use?.merged == 0)
-      let again = try #require(CachedReading(paths: paths, options: Self.daily, threads: 2, cache: cache).use)
+      let again = try #require(CachedReading(paths: paths, options: options, threads: 2, cache: cache).use)
       #expect(again.merged == 150 && again.misses == 0 && again.keptMerges >= 2, "\(again.summary)")
       for night in 0..<3 {
         try FileManager.default.removeItem(at: dump.appendingPathComponent(DailyDumps.folder(night)))
         try DailyDumps.write(to: dump, days: (150 + night)..<(151 + night), payloadsPerDay: 2, layout: .files)
-        let reading = CachedReading(paths: paths, options: Self.daily, threads: 2, cache: cache)
+        let reading = CachedReading(paths: paths, options: options, threads: 2, cache: cache)
         let use = try #require(reading.use)
         let oneByOne = use.hits - use.merged
         #expect(use.misses == 1 && use.hits == 149, "night \(night): \(use.summary)")
         #expect(use.merged > 0 && use.merged + oneByOne == 149, "night \(night): \(use.summary)")
-        let plain = DumpAggregate(paths: paths, options: Self.daily)
+        let plain = DumpAggregate(paths: paths, options: options)
         #expect(reading.aggregate.cacheEntryJSON() == plain.cacheEntryJSON(), "night \(night)")
       }
     }

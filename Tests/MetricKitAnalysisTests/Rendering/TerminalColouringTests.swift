@@ -35,4 +35,29 @@ import Testing
     #expect(TerminalColouring.painted("Gate: PASS\n") == "Gate: \u{1B}[1;32mPASS\(Self.reset)\n")
     #expect(TerminalColouring.painted("Gate: NOT-EVALUATED") == "Gate: NOT-EVALUATED")
   }
+
+  /// A row laid out as a block (a terminal narrower than the table): its numbers' arrows, on the lines
+  /// under its verdict's, take the verdict's colour; a note after the block stays plain.
+  @Test func aBlocksArrowsTakeTheColourOfTheVerdictAboveThem() {
+    let text = """
+        Launch time (first draw) p50        regression
+          419 ms → 457 ms  ↑ +9.2% [+3.5, +15.1]  q 7.71e-05
+            limit +5% · error
+        Hang time p90                       improvement
+          746 ms → 700 ms  ↓ -6.2% [-9.0, -3.1]
+        Memory p90                          regression
+          iPhone12  ↑ +1.0%  unchanged
+          240 MB → 242 MB  ↑ +1.0% [-2.0, +4.0]
+      most from iPhone ↑ +3%
+      """
+    let painted = TerminalColouring.painted(text)
+    #expect(Self.plain(painted) == text)
+    #expect(painted.contains("    419 ms → 457 ms  \(Self.red)↑\(Self.reset) +9.2%"))
+    #expect(painted.contains("    746 ms → 700 ms  \(Self.green)↓\(Self.reset) -6.2%"))
+    // A line that names its own verdict takes its own colour (none for unchanged), and so do the lines
+    // under it.
+    #expect(painted.contains("    iPhone12  ↑ +1.0%  unchanged\n"))
+    #expect(painted.contains("    240 MB → 242 MB  ↑ +1.0%"))
+    #expect(painted.hasSuffix("\nmost from iPhone ↑ +3%"))
+  }
 }
