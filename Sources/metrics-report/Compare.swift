@@ -20,8 +20,6 @@ struct Compare: ParsableCommand {
       Exit codes: 0 the gate passes, 1 it fails, 2 it cannot evaluate, 64 a usage error.
       """)
 
-  @OptionGroup var input: InputOptions
-
   @Option(help: "The baseline app version: in the dump, or, with --baseline-file, in that snapshot file.")
   var baseline: String?
 
@@ -35,18 +33,22 @@ struct Compare: ParsableCommand {
   @Option(help: "A candidate snapshot file (e.g. merged from shards; of several versions: with --candidate).")
   var candidateFile: String?
 
-  @OptionGroup var gate: GateOptions
-
-  @Option(help: "Override every rule's minimum number of payloads per side.")
-  var minPayloads: Int?
-
-  @OptionGroup var histogram: HistogramOptions
-
   @Option(help: "Output format: text, json, markdown, junit, github or openmetrics (gauges for a dashboard).")
   var format: ComparisonRenderer.Format = .text
 
   @Option(name: [.customShort("o"), .long], help: "Write the report to this file instead of standard output.")
   var output: String?
+
+  @OptionGroup var gate: GateOptions
+
+  /// The payloads, and what is kept of them: after the options a first run needs, which the help
+  /// lists first.
+  @OptionGroup var input: InputOptions
+
+  @Option(help: "Override every rule's minimum number of payloads per side.")
+  var minPayloads: Int?
+
+  @OptionGroup var histogram: HistogramOptions
 
   @Flag(help: "Exit 0 even when no error rule had data enough to decide (exit 2 otherwise: a pass would mean nothing).")
   var allowInsufficient = false

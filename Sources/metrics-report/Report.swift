@@ -18,8 +18,6 @@ struct Report: ParsableCommand {
       artifact. Drag across a chart to zoom every chart; double-click to reset; click a version to hide it.
       """)
 
-  @OptionGroup var input: InputOptions
-
   @Option(
     name: .customLong("metric"),
     help: ArgumentHelp(
@@ -32,6 +30,15 @@ struct Report: ParsableCommand {
 
   @Option(help: "The candidate version of the gate section (with --baseline).")
   var candidate: String?
+
+  @Option(
+    name: [.customShort("o"), .long],
+    help: "Write the page to this file instead of standard output (which must then not be a terminal).")
+  var output: String?
+
+  /// The payloads, and what is kept of them: after the options a first run needs, which the help
+  /// lists first.
+  @OptionGroup var input: InputOptions
 
   /// The gate section's rules and decision, as compare's.
   @OptionGroup var gate: GateOptions
@@ -58,11 +65,6 @@ struct Report: ParsableCommand {
       "Add the changes `watch` finds (its defaults, over the page's --by groups): a table, and a mark on each "
         + "one's trend chart (a chart is added where none draws its metric and statistic)."))
   var watch = false
-
-  @Option(
-    name: [.customShort("o"), .long],
-    help: "Write the page to this file instead of standard output (which must then not be a terminal).")
-  var output: String?
 
   mutating func validate() throws {
     try input.validate(output: output, alsoReading: [gate.rules].compactMap { $0 } + organizer.paths)

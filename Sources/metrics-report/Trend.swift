@@ -15,8 +15,6 @@ struct Trend: ParsableCommand {
         metrics-report trend dumps/ --metric '*' --last 30d --cache .metrics-cache
       """)
 
-  @OptionGroup var input: InputOptions
-
   @Option(
     name: .customLong("metric"),
     help: ArgumentHelp(
@@ -29,6 +27,10 @@ struct Trend: ParsableCommand {
       "Statistics of histogram and scalar metrics, comma-separated: mean, pNN (default: those named with @, else p50,p90,mean)."
   )
   var statistic: String?
+
+  /// The payloads, and what is kept of them: after the options a first run needs, which the help
+  /// lists first.
+  @OptionGroup var input: InputOptions
 
   /// The metrics asked, without their `@statistic`.
   var metrics: [String] { metricArguments.map { Self.split($0).metric } }

@@ -25,6 +25,20 @@ import Testing
       let run = try CLIRunner.run(arguments)
       #expect([0, 1].contains(run.status), "\(line): \(run.stderr)")
     }
+    // The options a first run needs open the list of options (the input's filters and limits after).
+    if let first = Self.firstRunOptions[command] {
+      let options = try #require(lines.firstIndex(of: "OPTIONS:"))
+      let listed = lines[(options + 1)...].filter { $0.hasPrefix("  -") }.prefix(first.count + 2)
+      for option in first {
+        #expect(listed.contains { $0.hasPrefix("  \(option)") }, "\(command): \(option) not among the first options")
+      }
+    }
     try CLIRunner.expectGolden(help.stdout, "help-\(command).txt")
   }
+
+  /// What a first run of each command needs besides its paths, which its help lists first.
+  static let firstRunOptions = [
+    "compare": ["--baseline", "--candidate"], "report": ["--metric", "--baseline", "--candidate", "-o"],
+    "trend": ["--metric", "--statistic"],
+  ]
 }
