@@ -21,12 +21,9 @@ let package = Package(
     // The app's side: MetricKit's payloads queued on disk and uploaded to the collector.
     .library(name: "MetricKitUploader", targets: ["MetricKitUploader"]),
     .executable(name: "metrics-report", targets: ["metrics-report"]),
-  ],
-  traits: [
-    // On by default. Without it (`--disable-default-traits`) the command has every analysis
-    // subcommand and no SwiftNIO: a smaller binary, built in less time, for machines that only read dumps.
-    .trait(name: "Collector", description: "The collect subcommand: the collector service, on Hummingbird."),
-    .default(enabledTraits: ["Collector"]),
+    // The collector, a program of its own: `metrics-report` builds without SwiftNIO and Hummingbird,
+    // and runs this one, installed beside it, as `metrics-report collect`.
+    .executable(name: "metrics-report-collect", targets: ["metrics-report-collect"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -116,14 +113,18 @@ let package = Package(
     // The uploader, for the app: Foundation, zlib and the payload's identity (MetricKit where there is one).
     .target(name: "MetricKitUploader", dependencies: ["CZlib", "PayloadIdentity"]),
 
-    // The thin command-line shell.
+    // The thin command-line shells: the analysis commands, and the collector.
     .executableTarget(
       name: "metrics-report",
       dependencies: [
         "MetricKitAnalysis", "AppStoreConnect", "Alerting",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .target(name: "MetricKitCollector", condition: .when(traits: ["Collector"])),
-        .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Collector"])),
+      ]),
+    .executableTarget(
+      name: "metrics-report-collect",
+      dependencies: [
+        "MetricKitAnalysis", "MetricKitCollector", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
       ]),
 
     // Samples: a deterministic dump generator and the library example.
@@ -154,8 +155,8 @@ let package = Package(
     .testTarget(
       name: "MetricsReportCLITests",
       dependencies: [
-        "metrics-report", "MetricKitUploader", "PayloadSynthesis", "TestSupport",
-        .target(name: "MetricKitCollector", condition: .when(traits: ["Collector"])),
+        "metrics-report", "metrics-report-collect", "MetricKitCollector", "MetricKitUploader", "PayloadSynthesis",
+        "TestSupport",
       ],
       exclude: ["Golden", "Schemas"]),
   ],

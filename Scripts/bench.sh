@@ -40,8 +40,9 @@ if [[ -n "$mode" ]]; then
 else
   payloads=${payloads:-20000} runs=${runs:-5} corpus=${corpus:-/tmp/metrics-report-corpus}
 fi
-# Without the Collector trait: the commands timed are the same code, and SwiftNIO is not compiled.
-build=(swift build -c release --disable-default-traits)
+# Built as the release tarball and the nightly job build it (Swift's runtime and Foundation linked in),
+# so that CI's release stage takes this build as it is.
+build=(swift build -c release --static-swift-stdlib)
 "${build[@]}" --product metrics-report >&2
 "${build[@]}" --product generate-corpus >&2
 bin=$("${build[@]}" --show-bin-path)

@@ -15,6 +15,10 @@
 #   Scripts/bootstrap.sh --symbols     also lld-19 and llvm-19 (ld64.lld, dsymutil, llvm-lipo), to build the
 #                                      Mach-O fixtures of Scripts/symbol-fixtures.sh (symbolication itself
 #                                      needs only the toolchain's llvm-symbolizer)
+#   Scripts/bootstrap.sh --release     also debootstrap, patchelf and curl, for Scripts/release.sh and the
+#                                      test of its tarball in a minimal Debian root (Scripts/release-test.sh)
+#   Scripts/bootstrap.sh --action      also check-jsonschema in .build/venv, for the GitHub Action's
+#                                      metadata check and the runs of its scripts (Scripts/action-test.sh)
 #   Scripts/bootstrap.sh --test        everything the whole test suite drives (also GNU parallel, for the
 #                                      sharding recipes, and Valgrind with binutils' strip, for the
 #                                      instruction counts of Scripts/bench.sh --check)
@@ -24,6 +28,7 @@ cd "$(dirname "$0")/.."
 packages=(libgsl-dev libsimdjson-dev zlib1g-dev libdeflate-dev libisal-dev libcurl4-openssl-dev pkg-config)
 venv=0
 spark=0
+action=0
 for flag in "$@"; do
   case "$flag" in
     --browser) packages+=(chromium fonts-dejavu-core) ;;
@@ -32,8 +37,10 @@ for flag in "$@"; do
     --otlp) venv=1 ;;
     --symbols) packages+=(lld-19 llvm-19) ;;
     --spark) venv=1; spark=1 ;;
+    --release) packages+=(debootstrap patchelf curl) ;;
+    --action) venv=1; action=1 ;;
     --test) packages+=(chromium fonts-dejavu-core prometheus prometheus-pushgateway prometheus-alertmanager parallel lld-19 llvm-19 valgrind binutils); venv=1 ;;
-    *) echo "usage: Scripts/bootstrap.sh [--browser] [--prometheus] [--alerts] [--otlp] [--spark] [--symbols] [--test]" >&2; exit 64 ;;
+    *) echo "usage: Scripts/bootstrap.sh [--browser] [--prometheus] [--alerts] [--otlp] [--spark] [--symbols] [--release] [--action] [--test]" >&2; exit 64 ;;
   esac
 done
 
@@ -65,6 +72,11 @@ if (( venv )) && ! .build/venv/bin/python -c "import opentelemetry.proto, jsonsc
   python3 -m venv .build/venv
   .build/venv/bin/pip install -q --disable-pip-version-check "opentelemetry-proto==1.45.2" "jsonschema>=4" \
     "PyJWT[crypto]>=2.8" "prometheus-client==0.26.0" >&2
+fi
+
+if (( action )) && [[ ! -x .build/venv/bin/check-jsonschema ]]; then
+  echo "Installing check-jsonschema into .build/venv" >&2
+  .build/venv/bin/pip install -q --disable-pip-version-check "check-jsonschema>=0.29" >&2
 fi
 
 if (( spark )) && ! .build/venv/bin/python -c "import pyspark" 2>/dev/null; then

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Abuse for `metrics-report collect`, against the real server on 127.0.0.1: what a slow, greedy or
+"""Abuse for the collector (`metrics-report-collect`), against the real server on 127.0.0.1: what a slow, greedy or
 impatient client does, and what an operator does to a running collector.
 
-  collector-abuse.py BINARY STORE
+  collector-abuse.py COLLECTOR STORE
 
 Starts the collector with small bounds (--max-connections 8, --idle-seconds 1, --body-seconds 4,
 --shutdown-seconds 2) and checks, each as a named finding:
@@ -98,7 +98,7 @@ def main():
     with open(tokens, "w") as f:
         f.write(token_line("mrt_first"))
     process = subprocess.Popen(
-        [binary, "collect", store, "--tokens", tokens, "--port", "0", "--max-connections", "8",
+        [binary, store, "--tokens", tokens, "--port", "0", "--max-connections", "8",
          "--idle-seconds", "1", "--body-seconds", "4", "--shutdown-seconds", "2"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     problems, checks = [], {}

@@ -13,8 +13,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 payloads=${1:-100000}
 rate=${2:-2500}
-swift build -c release --product metrics-report >&2
-binary=$(swift build -c release --show-bin-path)/metrics-report
+swift build -c release --product metrics-report-collect >&2
+binary=$(swift build -c release --show-bin-path)/metrics-report-collect
 work=$(mktemp -d /tmp/collector-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Load and faults for `metrics-report collect`, against the real server on 127.0.0.1.
+"""Load and faults for the collector (`metrics-report-collect`), against the real server on 127.0.0.1.
 
 Posts PAYLOADS distinct payloads from CONNECTIONS concurrent connections, a share of them malformed
 and a share sent again (as devices retry), while the server is killed with SIGKILL at random moments
@@ -11,7 +11,7 @@ problem), each member's checksum, length and ids checked against its lines. Ever
 payload must be stored exactly once, nothing refused or never sent stored, and every malformed
 payload answered 400 naming its key. Prints one JSON line of figures; exits 1 on any discrepancy.
 
-usage: collector-load.py BINARY STORE [--payloads N] [--connections C] [--per-request K] [--rate R]
+usage: collector-load.py COLLECTOR STORE [--payloads N] [--connections C] [--per-request K] [--rate R]
                          [--malformed F] [--duplicates F] [--kills K] [--seed S] [--max-store-bytes B]
                          [--free CMD]
 
@@ -115,7 +115,7 @@ class Server:
 
     def start(self):
         self.process = subprocess.Popen(
-            [self.binary, "collect", self.store, "--tokens", self.tokens, "--port", "0", "--instance", self.instance,
+            [self.binary, self.store, "--tokens", self.tokens, "--port", "0", "--instance", self.instance,
              "--seal-seconds", "2"] + self.extra,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.process.stdout.readline()

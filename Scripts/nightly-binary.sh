@@ -1,12 +1,11 @@
 # Sourced by the benchmarks of the nightly job (cache-bench.sh, watch-bench.sh) from the package root.
 # Builds metrics-report and generate-corpus as Docs/nightly.md recommends for a nightly job (Swift's
-# runtime and Foundation linked in, and without the `collect` command, the package's Collector trait,
-# which the job does not run), and sets `bin` (their folder) and `work` (a scratch folder, removed on
+# runtime and Foundation linked in), and sets `bin` (their folder) and `work` (a scratch folder, removed on
 # exit). `measure FILE COMMAND…` runs a command (its output dropped, its standard error appended to
 # $work/stderr) and appends to FILE its wall-clock seconds (bash's clock, to the millisecond: GNU
 # time's %e rounds to 10 ms), CPU seconds (user + system) and peak resident memory in MB. `median FILE`
 # prints the median of a file's first column.
-build=(swift build -c release --static-swift-stdlib --disable-default-traits)
+build=(swift build -c release --static-swift-stdlib)
 "${build[@]}" --product metrics-report >&2
 "${build[@]}" --product generate-corpus >&2
 bin=$("${build[@]}" --show-bin-path)

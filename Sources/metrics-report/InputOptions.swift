@@ -195,7 +195,8 @@ struct InputOptions: ParsableArguments {
 
   private static func date(_ text: String, option: String) throws -> Date {
     let stamp = text.count == 10 ? text + " 00:00:00 +0000" : text
-    guard let parsed = try? TimestampParser().parse(stamp) else {
+    // A bound is not a stamp a device wrote: any year from 1970 on (`--until 2030-01-01` keeps everything).
+    guard let parsed = try? TimestampParser(plausibleYears: 1970...9999).parse(stamp) else {
       throw ValidationError("\(option) takes a date such as 2024-05-01, not '\(text)'.")
     }
     return parsed.date

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `metrics-report` command: a thin shell over MetricKitAnalysis. It parses arguments and maps
 /// outcomes to exit codes: 0 success, 1 the gate fails, 2 cannot evaluate, 64 usage error.
@@ -18,19 +19,29 @@ struct MetricsReport: AsyncParsableCommand {
     subcommands: [
       Summary.self, Trend.self, Compare.self, Report.self, Watch.self, Export.self, Diagnostics.self, Snapshot.self,
       MergeSnapshots.self,
-      Rules.self, Organizer.self, Cache.self,
-    ] + serviceCommands
+      Rules.self, Organizer.self, Cache.self, CollectCommand.self,
+    ]
   )
 
   /// Runs the command the arguments name; a ``CommandFailure`` is said and becomes its exit code.
   static func main() async {
+    // A reader that stops early (`| head`) makes the next write fail with EPIPE, which the writer
+    // says and ends with exit 2, instead of the process ending silently by the signal.
+    signal(SIGPIPE, SIG_IGN)
+    let arguments = Array(CommandLine.arguments.dropFirst())
     do {
-      var command = try parsedCommand(Array(CommandLine.arguments.dropFirst()))
+      // The collector parses its own arguments and answers its own help.
+      if arguments.first == CollectCommand.name {
+        try CollectCommand.replaceProcess(arguments: Array(arguments.dropFirst()))
+      } else if arguments.starts(with: ["help", CollectCommand.name]) {
+        try CollectCommand.replaceProcess(arguments: ["--help"])
+      }
+      var command = try parsedCommand(arguments)
       if var service = command as? AsyncParsableCommand { try await service.run() } else { try command.run() }
     } catch let failure as CommandFailure {
       failure.exit()
     } catch {
-      if let lines = UsageMistake.unknownOption(in: Array(CommandLine.arguments.dropFirst()), root: Self.self) {
+      if let lines = UsageMistake.unknownOption(in: arguments, root: Self.self) {
         for line in lines { ReportOutput.printError(line) }
         exit(withError: ExitCode.validationFailure)
       }
@@ -66,10 +77,3 @@ struct MetricsReport: AsyncParsableCommand {
     return types
   }()
 }
-
-/// The collector's command, compiled with the package's `Collector` trait (on by default).
-#if Collector
-  private let serviceCommands: [any ParsableCommand.Type] = [Collect.self]
-#else
-  private let serviceCommands: [any ParsableCommand.Type] = []
-#endif

@@ -52,7 +52,8 @@ enum CLIRunner {
     return text[list].components(separatedBy: "\"").count / 2 - 1
   }
 
-  /// Runs a bash script from the package root with `$B` naming the built binary: for what a Process
+  /// Runs a bash script from the package root with `$B` naming the built binary and `$C` the
+  /// collector's: for what a Process
   /// cannot express (`>&-`, `>/dev/full`, FIFOs, `<(…)`, file names with any bytes).
   static func shell(_ script: String) throws -> Result {
     let process = Process()
@@ -61,6 +62,7 @@ enum CLIRunner {
     process.currentDirectoryURL = TestDirectories.packageRoot
     var environment = ProcessInfo.processInfo.environment
     environment["B"] = productsDirectory.appendingPathComponent("metrics-report").path
+    environment["C"] = productsDirectory.appendingPathComponent("metrics-report-collect").path
     process.environment = environment
     return try execute(process, input: nil)
   }

@@ -87,6 +87,14 @@ struct HostileInputTests {
         let message = try CLIRunner.shell("\"$B\" \(command) >/dev/full")
         #expect(message.stderr.contains("cannot write standard output: No space left on device"), "\(command)")
       }
+      // A reader that stops early (`| head`): exit 2 and the reason, not a silent end by SIGPIPE.
+      for command in [
+        "export \(Self.dump) --to openmetrics", "report \(Self.dump) --baseline 3.8.0 --candidate 3.9.0 -o /dev/stdout",
+      ] {
+        let closed = try CLIRunner.shell("set -o pipefail; \"$B\" \(command) | head -c 10 >/dev/null")
+        #expect(closed.status == 2, "\(command) | head: exit \(closed.status)")
+        #expect(closed.stderr.contains(": Broken pipe"), "\(command): \(closed.stderr)")
+      }
     }
   }
 
@@ -482,6 +490,14 @@ struct HostileInputTests {
       #expect(try CLIRunner.run(["summary", Self.dump, "--utc-offset", "-12:00"]).status == 0)
       #expect(try CLIRunner.run(["summary", Self.dump, "--since", "2023-02-30"]).status == 64)
       #expect(try CLIRunner.run(["summary", Self.dump, "--since", "2024-02-29"]).status != 64)
+      // A bound is not a stamp MetricKit writes: one years away filters, and a bad one says why.
+      let everything = try CLIRunner.run(["summary", Self.dump])
+      let until = try CLIRunner.run(["summary", Self.dump, "--until", "2030-01-01", "--since", "1999-12-31"])
+      #expect(until.status == 0 && until.stdout == everything.stdout, "\(until.stderr)")
+      let after = try CLIRunner.run(["summary", Self.dump, "--since", "2100-01-01"])
+      #expect(after.status == 2 && after.stderr.contains("no payloads counted"), "\(after.stderr)")
+      let month = try CLIRunner.run(["summary", Self.dump, "--until", "2024-13-01"])
+      #expect(month.status == 64 && month.stderr.contains("--until takes a date such as 2024-05-01, not '2024-13-01'"))
       // Depth exactly at the limit passes; one more level does not.
       let nested = { (levels: Int) in
         "{\"appVersion\":\"1\",\"x\":" + String(repeating: "[", count: levels - 1)
