@@ -50,6 +50,11 @@ let package = Package(
     .systemLibrary(
       name: "CIsal", pkgConfig: "libisal",
       providers: [.apt(["libisal-dev"]), .brew(["isa-l"])]),
+    // Nettle's SHA-256 and ECDSA, with GMP: on every Debian system apt runs on, and compiled in no time,
+    // where swift-crypto builds BoringSSL.
+    .systemLibrary(
+      name: "CNettle", pkgConfig: "hogweed",
+      providers: [.apt(["nettle-dev"]), .brew(["nettle"])]),
 
     // Small prefixed (`mr_`) shims with no Swift API of their own.
     .target(name: "CMetricsShims", dependencies: ["CGSL"]),
@@ -57,6 +62,7 @@ let package = Package(
     // its first request.
     .target(name: "CMetricsHTTP", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
     .target(name: "CMetricsProcess"),
+    .target(name: "CMetricsSigning", dependencies: ["CNettle"]),
     // simdjson is C++ (Debian's libsimdjson-dev): its header is included by the shim's C++ source
     // only, so it is linked here rather than through a system-library module Swift would import.
     .target(
@@ -69,8 +75,8 @@ let package = Package(
     .target(
       name: "MetricKitAnalysis",
       dependencies: [
-        "CMetricsShims", "CMetricsJSON", "CMetricsProcess", "CZlib", "CDeflate", "CIsal",
-        .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
+        "CMetricsShims", "CMetricsJSON", "CMetricsProcess", "CZlib", "CDeflate", "CIsal", "CNettle",
+        .product(name: "Yams", package: "Yams"),
       ],
       // The report page's style and script (one file a module, joined into one inline script),
       // compiled into the library so the CLI stays one file.
@@ -83,11 +89,9 @@ let package = Package(
     // of its own, since its `Histogram` is MetricKit's, not the library's.
     .target(name: "MetricKitReports", dependencies: ["MetricKitAnalysis"]),
 
-    // App Store Connect: the ES256 token (swift-crypto), HTTPS through libcurl, and the fetch of
-    // Organizer's responses, which the library reads.
-    .target(
-      name: "AppStoreConnect",
-      dependencies: ["MetricKitAnalysis", "RetryingHTTP", .product(name: "Crypto", package: "swift-crypto")]),
+    // App Store Connect: the ES256 token (Nettle, through CMetricsSigning), HTTPS through libcurl, and
+    // the fetch of Organizer's responses, which the library reads.
+    .target(name: "AppStoreConnect", dependencies: ["MetricKitAnalysis", "RetryingHTTP", "CMetricsSigning"]),
 
     // A payload's identity: its canonical JSON bytes and their SHA-256, computed the same way on
     // the device (the uploader) and in the collector.
@@ -144,7 +148,11 @@ let package = Package(
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(
       name: "MetricKitAnalysisTests",
-      dependencies: ["MetricKitAnalysis", "AppStoreConnect", "Alerting", "PayloadSynthesis", "TestSupport"]),
+      dependencies: [
+        "MetricKitAnalysis", "AppStoreConnect", "Alerting", "PayloadSynthesis", "TestSupport",
+        // A second implementation of SHA-256 and ES256, to check the package's own against.
+        .product(name: "Crypto", package: "swift-crypto"),
+      ]),
     .testTarget(name: "MetricKitReportsTests", dependencies: ["MetricKitReports", "PayloadSynthesis", "TestSupport"]),
     .testTarget(
       name: "MetricKitCollectorTests",

@@ -22,6 +22,9 @@ let package = Package(
         name: "FuzzAlertState",
         dependencies: ["FuzzSupport", .product(name: "Alerting", package: "metrics-report")]),
       .executableTarget(
+        name: "FuzzAppStoreConnectKey",
+        dependencies: ["FuzzSupport", .product(name: "AppStoreConnect", package: "metrics-report")]),
+      .executableTarget(
         name: "FuzzCollector",
         dependencies: ["FuzzSupport", .product(name: "MetricKitCollector", package: "metrics-report")]),
     ]

@@ -25,7 +25,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libgsl-dev libsimdjson-dev zlib1g-dev libdeflate-dev libisal-dev libcurl4-openssl-dev pkg-config)
+packages=(libgsl-dev libsimdjson-dev zlib1g-dev libdeflate-dev libisal-dev nettle-dev libcurl4-openssl-dev pkg-config)
 venv=0
 spark=0
 action=0
@@ -45,7 +45,7 @@ for flag in "$@"; do
 done
 
 if [[ "$(uname)" == "Darwin" ]]; then
-  brew install gsl simdjson libdeflate isa-l pkg-config
+  brew install gsl simdjson libdeflate isa-l nettle pkg-config
   # The browser tests find Google Chrome or Chromium on the PATH, or $CHROMIUM; the export tests
   # promtool, prometheus and pushgateway on the PATH (brew install prometheus pushgateway).
 else

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer harness for a while:  Scripts/fuzz.sh TARGET SECONDS [libFuzzer options…]
-#   TARGET: payload-decoder | measurement-parser | rule-file | snapshot | report | mach-o | organizer | cache-entry | symbolizer-answer | alert-state
+#   TARGET: payload-decoder | measurement-parser | rule-file | snapshot | report | mach-o | organizer | cache-entry | symbolizer-answer | alert-state | collector | app-store-connect-key
 # Seeds: ../shared/fixtures/public (when present), Samples/, and Fuzz/Seeds/TARGET. New corpus inputs go to
 # .fuzz/TARGET/corpus; crashes to .fuzz/TARGET/ (turn each into a regression test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: Scripts/fuzz.sh payload-decoder|measurement-parser|rule-file|snapshot|report|mach-o|organizer|cache-entry|symbolizer-answer|alert-state|collector SECONDS}
+target=${1:?usage: Scripts/fuzz.sh payload-decoder|measurement-parser|rule-file|snapshot|report|mach-o|organizer|cache-entry|symbolizer-answer|alert-state|collector|app-store-connect-key SECONDS}
 seconds=${2:?usage: Scripts/fuzz.sh TARGET SECONDS}
 shift 2
 case "$target" in
@@ -20,6 +20,7 @@ case "$target" in
   symbolizer-answer) product=FuzzSymbolizerAnswer ;;
   alert-state) product=FuzzAlertState ;;
   collector) product=FuzzCollector ;;
+  app-store-connect-key) product=FuzzAppStoreConnectKey ;;
   *) echo "unknown target $target" >&2; exit 64 ;;
 esac
 work=.fuzz/$target
@@ -91,6 +92,12 @@ PY
     # Request bodies (a 0 byte first): the samples' files as devices send them.
     find Samples/dump -type f ! -name '*.gz' | while read -r f; do
       { printf '\000'; cat "$f"; } > "$work/seeds/body-$(echo "$f" | md5sum | cut -c1-12)"
+    done ;;
+  app-store-connect-key)
+    # Keys as App Store Connect writes them (PKCS #8) and as OpenSSL does (SEC 1), and another curve's.
+    for curve in prime256v1 secp384r1; do
+      openssl ecparam -name "$curve" -genkey -noout > "$work/seeds/sec1-$curve.pem" 2>/dev/null || true
+      openssl pkcs8 -topk8 -nocrypt -in "$work/seeds/sec1-$curve.pem" > "$work/seeds/pkcs8-$curve.p8" 2>/dev/null || true
     done ;;
   symbolizer-answer)
     # The real symbolizer's answers about the test app: inlined frames, Swift names, unknown addresses.

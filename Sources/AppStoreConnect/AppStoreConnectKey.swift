@@ -1,4 +1,4 @@
-import Crypto
+import CMetricsSigning
 import Foundation
 import MetricKitAnalysis
 
@@ -11,8 +11,8 @@ public struct AppStoreConnectKey: Sendable, CustomStringConvertible {
   public let keyID: String
   /// The issuer's identifier (the JWT's `iss`), from App Store Connect's Keys page.
   public let issuerID: String
-  /// The private key's raw scalar (the key type itself is not `Sendable`).
-  private let privateKey: Data
+  /// The private key's scalar, 32 bytes big-endian.
+  private let privateKey: [UInt8]
 
   /// The audience App Store Connect expects.
   static let audience = "appstoreconnect-v1"
@@ -24,11 +24,10 @@ public struct AppStoreConnectKey: Sendable, CustomStringConvertible {
   ///   message does not quote the text.
   public init(keyID: String, issuerID: String, pem: String) throws(AppStoreConnectError) {
     guard !keyID.isEmpty, !issuerID.isEmpty else { throw .badKey("the key and issuer identifiers must not be empty") }
-    do {
-      privateKey = try P256.Signing.PrivateKey(pemRepresentation: pem).rawRepresentation
-    } catch {
+    guard let scalar = P256PrivateKeyPEM.scalar(pem) else {
       throw .badKey("not a P-256 private key in PEM (an App Store Connect .p8 file holds one)")
     }
+    privateKey = scalar
     self.keyID = keyID
     self.issuerID = issuerID
   }
@@ -63,14 +62,13 @@ public struct AppStoreConnectKey: Sendable, CustomStringConvertible {
       #"{"iss":"# + JSONWriter.quoted(issuerID) + #","iat":\#(issued),"exp":\#(expires),"aud":"#
       + JSONWriter.quoted(Self.audience) + "}"
     let signingInput = Self.base64URL(Data(header.utf8)) + "." + Self.base64URL(Data(claims.utf8))
-    let signature: P256.Signing.ECDSASignature
-    do {
-      signature = try P256.Signing.PrivateKey(rawRepresentation: privateKey).signature(for: Data(signingInput.utf8))
-    } catch {
-      throw .badKey("signing failed")
-    }
     // JWS wants R ‖ S, 64 bytes, not DER.
-    return signingInput + "." + Self.base64URL(signature.rawRepresentation)
+    var signature = [UInt8](repeating: 0, count: 64)
+    let input = Array(signingInput.utf8)
+    guard mr_es256_sign(privateKey, input, input.count, &signature) == 0 else {
+      throw .badKey("signing failed (no randomness from the system)")
+    }
+    return signingInput + "." + Self.base64URL(Data(signature))
   }
 
   /// Base64 without padding, `-` and `_` for `+` and `/`.
