@@ -49,32 +49,28 @@ extension DumpAggregate {
     func counts(_ d: [String: Int]) -> Value {
       .object(d.keys.sorted(by: bytewise).map { ($0, .integer(Int128(d[$0]!))) })
     }
-    return JSONWriter.compact(
-      .object([
-        ("kind", .string(AggregateCache.entryKind)), ("format", .integer(Int128(AggregateCache.formatVersion))),
-        ("inputs", inputs.json),
-        ("versions", .array(versionMembers)), ("groups", .array(groupMembers)),
-        ("grouping", grouping.map { .string($0.description) } ?? .null), ("series", .array(seriesMembers)),
-        ("latestDay", latestDay.map { .string($0.description) } ?? .null),
-        ("undatedPayloads", .integer(Int128(undatedPayloads))),
-        ("bundleIdentifiers", counts(bundleIdentifiers)), ("tooManyBundleIdentifiers", .bool(tooManyBundleIdentifiers)),
-        ("diagnostics", .array(diagnosticMembers)),
-        ("groupLimit", groupLimit.map { .integer(Int128($0)) } ?? .null), ("groupPayloads", .array(trackedPayloads)),
-        ("foldedGroupPayloads", counts(foldedGroupPayloads)),
-        (
-          "versionDays",
-          .array(
-            versionDays.keys.sorted(by: bytewise).map { version in
-              let days = versionDays[version]!
-              return .array([
-                .string(version), .string(days.lowerBound.description), .string(days.upperBound.description),
-              ])
-            })
-        ),
-        ("strataDimensions", strataDimensions.map { .array($0.map { .string($0.description) }) } ?? .null),
-        ("stratumLimit", stratumLimit.map { .integer(Int128($0)) } ?? .null),
-        ("strata", .array(strataMembers)), ("diagnosticStrata", .array(diagnosticStrataMembers)),
-      ]))
+    let versionDayMembers: [Value] = versionDays.keys.sorted(by: bytewise).map { version in
+      let days = versionDays[version]!
+      return .array([.string(version), .string(days.lowerBound.description), .string(days.upperBound.description)])
+    }
+    // The members' type stated: inferred, this one literal took the type checker ten seconds.
+    let members: [(String, Value)] = [
+      ("kind", .string(AggregateCache.entryKind)), ("format", .integer(Int128(AggregateCache.formatVersion))),
+      ("inputs", inputs.json),
+      ("versions", .array(versionMembers)), ("groups", .array(groupMembers)),
+      ("grouping", grouping.map { .string($0.description) } ?? .null), ("series", .array(seriesMembers)),
+      ("latestDay", latestDay.map { .string($0.description) } ?? .null),
+      ("undatedPayloads", .integer(Int128(undatedPayloads))),
+      ("bundleIdentifiers", counts(bundleIdentifiers)), ("tooManyBundleIdentifiers", .bool(tooManyBundleIdentifiers)),
+      ("diagnostics", .array(diagnosticMembers)),
+      ("groupLimit", groupLimit.map { .integer(Int128($0)) } ?? .null), ("groupPayloads", .array(trackedPayloads)),
+      ("foldedGroupPayloads", counts(foldedGroupPayloads)),
+      ("versionDays", .array(versionDayMembers)),
+      ("strataDimensions", strataDimensions.map { .array($0.map { .string($0.description) }) } ?? .null),
+      ("stratumLimit", stratumLimit.map { .integer(Int128($0)) } ?? .null),
+      ("strata", .array(strataMembers)), ("diagnosticStrata", .array(diagnosticStrataMembers)),
+    ]
+    return JSONWriter.compact(.object(members))
   }
 
   /// Strata as entries list them: by version, group, then values.
