@@ -48,6 +48,9 @@ struct Summary: ParsableCommand {
   @Option(name: [.customShort("o"), .long], help: "Write the report to this file instead of standard output.")
   var output: String?
 
+  @Flag(help: "On a terminal, keep the wide tables a pipe gets instead of fitting the window.")
+  var wide = false
+
   func parsedPercentiles() throws -> [Percentile] {
     let parts = percentiles.split(separator: ",")
     let parsed = parts.compactMap { Percentile(parsing: String($0)) }
@@ -88,7 +91,11 @@ struct Summary: ParsableCommand {
 
     let text: String
     switch format {
-    case .text: text = SummaryTableRenderer.text(report)
+    case .text:
+      text =
+        (wide ? nil : TerminalOptions.fittingColumns(output: output)).map {
+          SummaryTableRenderer.text(report, columns: $0)
+        } ?? SummaryTableRenderer.text(report)
     case .json: text = SummaryJSONRenderer.render(report)
     case .markdown: text = SummaryTableRenderer.markdown(report)
     case .csv: text = SummaryTableRenderer.csv(report)

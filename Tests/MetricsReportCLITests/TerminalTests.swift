@@ -55,6 +55,28 @@ import Testing
     #expect(wide.terminal == piped.stdout)
   }
 
+  @Test(arguments: [80, 120]) func summaryFitsTheWindowAndPipesKeepTheWideTables(columns: Int) throws {
+    let arguments = ["summary", "Samples/dump", "--app-version", "3.9.0"]
+    let shown = try CLIRunner.terminal(arguments, columns: columns, standardErrorOnTerminal: false)
+    #expect(shown.status == 0)
+    let lines = shown.terminal.split(separator: "\n")
+    #expect(lines.allSatisfy { $0.count <= columns }, "\(lines.filter { $0.count > columns })")
+    let piped = try CLIRunner.run(arguments)
+    #expect(piped.stdout.split(separator: "\n").contains { $0.count > 140 })
+    // The catalog's titles instead of the identifiers; every metric's row, with the piped numbers.
+    #expect(shown.terminal.contains("  Hang time ") && shown.terminal.contains("  Peak memory "))
+    #expect(!shown.terminal.contains("applicationResponsivenessMetrics.histogrammedApplicationHangTime"))
+    // A table row ends with a number; wrapped prose does not.
+    let rows = { (text: String) in
+      text.split(separator: "\n").filter { $0.hasPrefix("  ") && Double($0.split(separator: " ").last ?? "") != nil }
+        .map { $0.split(separator: " ").suffix(4) }
+    }
+    #expect(rows(shown.terminal) == rows(piped.stdout))
+    // --wide keeps the layout pipes get, to the byte.
+    let wide = try CLIRunner.terminal(arguments + ["--wide"], columns: columns, standardErrorOnTerminal: false)
+    #expect(wide.terminal == piped.stdout)
+  }
+
   @Test func noColourAndColourNeverAreHonouredAndAlwaysColoursAPipe() throws {
     for (arguments, environment) in [
       (Self.gate, ["NO_COLOR": "1"]), (Self.gate + ["--color", "never"], [:]), (Self.gate, ["TERM": "dumb"]),

@@ -11,11 +11,13 @@ extension ComparisonRenderer {
     // (the rows, the header and its rule).
     let lines = text(report).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
     if lines.allSatisfy({ !$0.hasPrefix("  ") || $0.count <= columns }) {
-      return lines.map { $0.hasPrefix("  ") || $0.isEmpty ? $0 + "\n" : wrapped(String($0), columns: columns) }
-        .joined()
+      return lines.map {
+        $0.hasPrefix("  ") || $0.isEmpty ? $0 + "\n" : TextWrapping.wrapped(String($0), columns: columns)
+      }
+      .joined()
     }
     let columns = max(columns, 40)
-    var out = wrapped(comparing(report), columns: columns) + "\n"
+    var out = TextWrapping.wrapped(comparing(report), columns: columns) + "\n"
     for r in report.results {
       let title = TextEscaping.terminalCell(ruleTitle(r))
       let verdict = verdictText(r)
@@ -26,15 +28,15 @@ extension ComparisonRenderer {
       var numbers = "\(value(r.baseline, r.rule.unit)) → \(value(r.candidate, r.rule.unit))  \(changeText(r))"
       if r.decidingQValue != nil { numbers += "  q \(decisiveQ(r))" }
       numbers += "  limit \(thresholdCell(r.rule)) · \(r.rule.severity.rawValue)"
-      out += wrapped(numbers, columns: columns, indent: "    ")
+      out += TextWrapping.wrapped(numbers, columns: columns, indent: "    ")
     }
     for paragraph in [matchingNotes(report, naming: ruleTitle), matchingLines(report)] where !paragraph.isEmpty {
-      out += "\n" + paragraph.map { wrapped(TextEscaping.terminal($0), columns: columns) }.joined()
+      out += "\n" + paragraph.map { TextWrapping.wrapped(TextEscaping.terminal($0), columns: columns) }.joined()
     }
     if let organizer = report.organizer { out += "\n" + OrganizerRenderer.text(organizer) }
     let gate = gateLine(report, naming: ruleTitle)
-    out += "\n" + wrapped(gate, columns: columns)
-    out += footer(report).split(separator: "\n").map { wrapped(String($0), columns: columns) }.joined()
+    out += "\n" + TextWrapping.wrapped(gate, columns: columns)
+    out += footer(report).split(separator: "\n").map { TextWrapping.wrapped(String($0), columns: columns) }.joined()
     return out
   }
 
@@ -43,25 +45,5 @@ extension ComparisonRenderer {
   static func ruleTitle(_ r: RuleResult) -> String {
     let statistic = r.rule.statistic == .rate ? "" : " \(r.rule.statistic)"
     return r.rule.metric.metric.title + statistic + (r.by.map { " [\($0.key) \($0.value)]" } ?? "")
-  }
-
-  /// `line` broken at spaces into lines of at most `columns` characters (a word longer than that on a
-  /// line of its own), the lines after the first indented by two more spaces than `indent`; each line
-  /// ends with a newline.
-  static func wrapped(_ line: String, columns: Int, indent: String = "") -> String {
-    var out = ""
-    var current = indent
-    var empty = true
-    for word in line.split(separator: " ", omittingEmptySubsequences: false) {
-      let separator = empty ? "" : " "
-      if !empty, current.count + separator.count + word.count > columns {
-        out += current + "\n"
-        current = indent + "  " + word
-      } else {
-        current += separator + word
-      }
-      empty = false
-    }
-    return out + current + "\n"
   }
 }

@@ -15,8 +15,9 @@ public enum SummaryTableRenderer {
   }
 
   /// The table's rows: the metrics but the stability rates (they lead, above the table) and, unless
-  /// asked for, the exit counters.
-  private static func rows(_ version: VersionSummary, _ report: SummaryReport) -> [Row] {
+  /// asked for, the exit counters; each metric by its identifier, or with `titles` in the catalog's
+  /// words.
+  private static func rows(_ version: VersionSummary, _ report: SummaryReport, titles: Bool = false) -> [Row] {
     version.metrics.filter { metric in
       if case .rate(let r) = metric, r.estimate != nil { return false }
       return report.options.exitCounters || metric.metric.kind != .counter
@@ -24,36 +25,69 @@ public enum SummaryTableRenderer {
       switch metric {
       case .histogram(let h):
         Row(
-          metric: h.metric.rawValue, unit: h.unit.symbol, count: String(h.count),
+          metric: titles ? h.metric.metric.title : h.metric.rawValue, unit: h.unit.symbol, count: String(h.count),
           cells: [NumberFormatting.text(h.mean)] + h.percentiles.map { NumberFormatting.text($0.value) })
       case .scalar(let s):
         Row(
-          metric: s.metric.rawValue, unit: s.unit.symbol, count: "\(s.count) payloads",
+          metric: titles ? s.metric.metric.title : s.metric.rawValue, unit: s.unit.symbol, count: "\(s.count) payloads",
           cells: [NumberFormatting.text(s.mean)] + s.percentiles.map { NumberFormatting.text($0.1) })
       case .rate(let r):
         Row(
-          metric: r.metric.rawValue, unit: r.unit.symbol, count: "\(r.payloads) payloads",
+          metric: titles ? r.metric.metric.title : r.metric.rawValue, unit: r.unit.symbol,
+          count: "\(r.payloads) payloads",
           cells: [NumberFormatting.text(r.value)] + report.options.percentiles.map { _ in "" })
       }
     }
   }
 
-  /// Aligned text for a terminal.
-  public static func text(_ report: SummaryReport) -> String {
+  /// Aligned text, as a pipe or a file gets it.
+  public static func text(_ report: SummaryReport) -> String { text(report, fitting: nil) }
+
+  /// The text for a terminal `columns` wide: the text a pipe gets when its tables fit; otherwise each
+  /// metric in the catalog's words (`Launch time (first draw)`), a title cut with `…` where the
+  /// table would still be wider than the window, and every other line wrapped at `columns`.
+  public static func text(_ report: SummaryReport, columns: Int) -> String {
+    let wide = text(report)
+    let lines = wide.split(separator: "\n", omittingEmptySubsequences: false)
+    if lines.allSatisfy({ $0.count <= columns }) { return wide }
+    return text(report, fitting: max(columns, 40))
+  }
+
+  /// The text, its tables fitted to `width` columns when there is one.
+  private static func text(_ report: SummaryReport, fitting width: Int?) -> String {
     var out = ""
     let header = ["metric", "unit", "count"] + columns(report)
+    let line = { (text: String) in width.map { TextWrapping.wrapped(text, columns: $0) } ?? text + "\n" }
     for version in report.versions {
-      out += "Version \(TextEscaping.terminalCell(displayVersion(version.version)))"
-      if let by = version.by { out += " — \(by.key) \(TextEscaping.terminalCell(by.value))" }
-      out += " — \(version.payloads) payloads\n"
-      out += stability(version).map { $0 + "\n" }.joined()
-      let body = rows(version, report).map { [TextEscaping.terminalCell($0.metric), $0.unit, $0.count] + $0.cells }
+      var title = "Version \(TextEscaping.terminalCell(displayVersion(version.version)))"
+      if let by = version.by { title += " — \(by.key) \(TextEscaping.terminalCell(by.value))" }
+      out += line(title + " — \(version.payloads) payloads")
+      out += stability(version).map(line).joined()
+      var body = rows(version, report, titles: width != nil).map {
+        [TextEscaping.terminalCell($0.metric), $0.unit, $0.count] + $0.cells
+      }
+      if let width {
+        // The title column takes what the others leave (at least 12 characters).
+        let others =
+          TextTable.render(header: header, rows: body.map { [""] + $0.dropFirst() }, leftAligned: [0, 1])
+          .split(separator: "\n").map(\.count).max() ?? 0
+        let room = max(12, width - others)
+        body = body.map { row in
+          var row = row
+          if row[0].count > room { row[0] = String(row[0].prefix(room - 1)) + "…" }
+          return row
+        }
+      }
       out += TextTable.render(header: header, rows: body, leftAligned: [0, 1])
       out += "\n"
     }
     if report.versions.isEmpty { out += "No payloads counted.\n\n" }
     if let organizer = report.organizer { out += OrganizerRenderer.text(organizer) + "\n" }
-    out += footer(report)
+    let footer = footer(report)
+    out +=
+      width == nil
+      ? footer
+      : footer.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { line(String($0)) }.joined()
     return out
   }
 
