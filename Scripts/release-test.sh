@@ -136,5 +136,8 @@ there "sh -e /work/install.sh > /work/out 2> /work/err" || { cat "$root/work/err
 there "metrics-report summary dump > /work/out 2> /dev/null"
 here "'$bin/metrics-report' summary dump > '$work/out' 2> /dev/null"
 cmp -s "$root/work/out" "$work/out" || fail "the installed metrics-report summarizes otherwise"
+# Through its link, metrics-report finds the collector beside its own file.
+there "metrics-report collect --help > /work/out 2>&1" || { cat "$root/work/out" >&2; fail "collect --help through the link"; }
+grep -q "^USAGE: metrics-report-collect" "$root/work/out" || fail "collect through the link: $(head -3 "$root/work/out")"
 echo "the install block fetched, checked and linked $name; metrics-report on PATH summarizes the samples"
 echo "release-test: $name runs without Swift"

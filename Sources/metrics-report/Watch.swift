@@ -62,6 +62,9 @@ struct Watch: ParsableCommand {
 
   @OptionGroup var terminal: TerminalOptions
 
+  @Flag(help: "On a terminal, keep the wide table a pipe gets instead of fitting the window.")
+  var wide = false
+
   func options() throws -> WatchOptions {
     var options = WatchOptions()
     options.grouping = try BreakdownOptions.key(by)
@@ -133,7 +136,8 @@ struct Watch: ParsableCommand {
     aggregation.dayUTCOffset = try input.timestampParser().assumedUTCOffset
     let aggregate = try input.aggregate(aggregation)
     let report = WatchReport(aggregate: aggregate, options: options)
-    let text = WatchRenderer.render(report, as: format)
+    let columns = format == .text && !wide ? TerminalOptions.fittingColumns(output: output) : nil
+    let text = columns.map { WatchRenderer.text(report, columns: $0) } ?? WatchRenderer.render(report, as: format)
     try ReportOutput.write(
       format == .text ? terminal.shown(text, output: output) : text, to: output, inputs: aggregate.discovery)
     if let series { try ReportOutput.write(WatchRenderer.seriesCSV(report), to: series, inputs: aggregate.discovery) }

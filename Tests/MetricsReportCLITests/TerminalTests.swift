@@ -77,6 +77,24 @@ import Testing
     #expect(wide.terminal == piped.stdout)
   }
 
+  @Test(arguments: [80, 100]) func watchFitsTheWindowAndPipesKeepTheWideTable(columns: Int) throws {
+    let arguments = ["watch", WatchCommandTests.stores.all.path, "--color", "never"]
+    let shown = try CLIRunner.terminal(arguments, columns: columns, standardErrorOnTerminal: false)
+    #expect(shown.status == 0)
+    let lines = shown.terminal.split(separator: "\n")
+    #expect(lines.allSatisfy { $0.count <= columns }, "\(lines.filter { $0.count > columns })")
+    let piped = try CLIRunner.run(arguments)
+    #expect(piped.stdout.split(separator: "\n").contains { $0.count > 150 })
+    // A block a change: its head with its direction at the right, then its numbers and cause.
+    let heads = lines.filter { $0.hasPrefix("  20") }
+    let rows = piped.stdout.split(separator: "\n").filter { $0.hasPrefix("  20") }
+    #expect(heads.count == rows.count && !heads.isEmpty)
+    #expect(heads.contains { $0.hasPrefix("  2024-02-23  Peak memory p90 · whole app") && $0.hasSuffix("regression") })
+    #expect(shown.terminal.contains("    232 MB → 261 MB  +12.7% [+9.7%, +15.7%]  q <0.0001"))
+    let wide = try CLIRunner.terminal(arguments + ["--wide"], columns: columns, standardErrorOnTerminal: false)
+    #expect(wide.terminal == piped.stdout)
+  }
+
   @Test func noColourAndColourNeverAreHonouredAndAlwaysColoursAPipe() throws {
     for (arguments, environment) in [
       (Self.gate, ["NO_COLOR": "1"]), (Self.gate + ["--color", "never"], [:]), (Self.gate, ["TERM": "dumb"]),

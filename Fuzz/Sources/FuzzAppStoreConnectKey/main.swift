@@ -1,6 +1,6 @@
 // Fuzzes the reader of App Store Connect's `.p8` keys (PEM, PKCS #8 or SEC 1 DER): any bytes as a key
-// file. A key it takes must sign a token of three parts; anything else must be a badKey error that
-// does not quote the text.
+// file. A key it takes must sign a token of three parts; anything else must be a badKey error in the
+// reader's own words.
 import AppStoreConnect
 import FuzzSupport
 
@@ -12,8 +12,9 @@ public func fuzzAppStoreConnectKey(_ start: UnsafeRawPointer?, _ count: Int) -> 
     let token = try key.token()
     precondition(token.split(separator: ".").count == 3)
   } catch {
+    // The reason is one of the reader's own sentences: it never quotes the text (a key's bytes).
     guard case .badKey(let reason) = error else { preconditionFailure("\(error)") }
-    precondition(!reason.isEmpty && (text.count < 8 || !reason.contains(text)))
+    precondition(reason.hasPrefix("not a P-256 private key in PEM") || reason.hasPrefix("signing failed"))
   }
   return 0
 }

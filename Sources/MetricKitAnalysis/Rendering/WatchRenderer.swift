@@ -48,6 +48,31 @@ public enum WatchRenderer {
     "date", "metric", "statistic", "scope", "direction", "before", "after", "change [95%]", "q", "likely cause",
   ]
 
+  /// The text for a terminal `columns` wide: the text a pipe gets when its table fits; otherwise each
+  /// change as a block of two lines (its day, metric, statistic and scope, with its direction at the
+  /// right; then before → after, the change with its 95% interval, q and the likely cause), and every
+  /// line wrapped at `columns`.
+  public static func text(_ report: WatchReport, columns: Int) -> String {
+    let wide = text(report, markdown: false)
+    if wide.split(separator: "\n").allSatisfy({ $0.count <= columns }) { return wide }
+    let columns = max(columns, 40)
+    var out = TextWrapping.wrapped(summary(report), columns: columns)
+    if !report.changes.isEmpty { out += "\n" }
+    for change in report.changes {
+      let c = cells(change)
+      let direction = c[4]
+      let room = columns - 2 - direction.count - 2
+      var head = "\(c[0])  \(c[1]) \(c[2]) · \(c[3])"
+      if head.count > room { head = String(head.prefix(max(room - 1, 1))) + "…" }
+      out += "  " + head + String(repeating: " ", count: max(2, columns - 2 - head.count - direction.count)) + direction
+      out +=
+        "\n" + TextWrapping.wrapped("\(c[5]) → \(c[6])  \(c[7])  q \(c[8])  \(c[9])", columns: columns, indent: "    ")
+    }
+    out += "\n" + TextWrapping.wrapped(method(report.options), columns: columns)
+    for note in report.omissions { out += TextWrapping.wrapped("note: " + note, columns: columns) }
+    return out
+  }
+
   private static func text(_ report: WatchReport, markdown: Bool) -> String {
     var out = ""
     let line = summary(report)
