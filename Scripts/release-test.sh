@@ -3,6 +3,7 @@
 # (debootstrap --variant=minbase: no Swift, no GSL, no development packages), run with chroot.
 #
 #   Scripts/release-test.sh TARBALL [ROOT]     (ROOT: a minbase root to reuse; made anew otherwise)
+#   Scripts/release-test.sh --make-root ROOT   only makes the root (CI makes it while the release builds)
 #
 # summary, compare (the gate's exit status too) and report on Samples/dump, there, must print the same
 # bytes as the build's own binaries here; the collector started there through `metrics-report collect`
@@ -10,6 +11,16 @@
 # Needs root (chroot), debootstrap and curl (Scripts/bootstrap.sh --release).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# A minimal Debian root of this machine's release, from Debian's mirror.
+make_root() {
+  local suite
+  suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+  debootstrap --variant=minbase "$suite" "$1" http://deb.debian.org/debian
+}
+if [[ "${1:-}" == --make-root ]]; then
+  make_root "${2:?usage: Scripts/release-test.sh --make-root ROOT}"
+  exit
+fi
 tarball=$(realpath "${1:?usage: Scripts/release-test.sh TARBALL [ROOT]}")
 name=$(basename "$tarball" .tar.gz)
 version=$(echo "$name" | sed 's/^metrics-report-\(.*\)-linux-.*$/\1/')
@@ -36,8 +47,7 @@ echo "-- checksums"
 root=${2:-$work/root}
 if [[ ! -x "$root/bin/sh" ]]; then
   echo "-- a minimal Debian root"
-  suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
-  debootstrap --variant=minbase "$suite" "$root" http://deb.debian.org/debian > "$work/debootstrap.log" 2>&1 \
+  make_root "$root" > "$work/debootstrap.log" 2>&1 \
     || { tail -20 "$work/debootstrap.log" >&2; fail "debootstrap failed"; }
 fi
 # A system has /proc: the dynamic loader finds $ORIGIN through /proc/self/exe.
