@@ -86,6 +86,8 @@ public struct CachedReading: Sendable {
   /// The entries read now (not found in the cache): their parts are held whole in the aggregate, so a
   /// trend's point never reads them from the cache again.
   var entriesRead: Set<String> = []
+  /// The batches' entry keys in the runs kept merged (``keptRuns(places:keys:)``), in their order.
+  private(set) var keptRunEntries: [[String]] = []
   /// What standard input held (it cannot be read twice).
   private var standardInputPart: DumpAggregate?
   /// Everything besides the files that decides the aggregate (``DumpAggregate/cacheFingerprint``).
@@ -271,6 +273,7 @@ public struct CachedReading: Sendable {
     // first run's last day went, or a file of an older day changed), the runs' own merges are taken,
     // one file a run, and the rest is kept anew from them.
     let runs = entries == nil ? [] : Self.keptRuns(places: places, keys: keys.map { $0!.key })
+    keptRunEntries = runs.map { $0.map { keys[$0]!.key } }
     func key(_ batches: [Int], rest: Bool = false) -> String {
       AggregateCache.keptRunKey(
         fingerprint: fingerprint, first: keys[batches[0]]!.key, outline: outlinesOnly, rest: rest)
@@ -306,12 +309,14 @@ public struct CachedReading: Sendable {
     var found = loaded.indices.map { valid(loaded[$0], of: groups[$0]) }
     if let keptRest { found.append(keptRest) }
     // The groups kept anew, and the group of each of their batches: those batches' parts are merged
-    // apart.
+    // apart. When the rest is made from the runs, every run's batches are: the rest holds each batch
+    // it names, also those of a run whose own kept merge is not written again.
     let keeps = groups.indices.map {
       AggregateCache.keepsMerge(of: groups[$0].count, found: found[$0]?.entries.count, outline: outlinesOnly)
     }
+    let restFromRuns = keptRest == nil && rest != nil
     var groupOf = [Int?](repeating: nil, count: batches.count)
-    for (r, group) in groups.enumerated() where keeps[r] { for i in group { groupOf[i] = r } }
+    for (r, group) in groups.enumerated() where keeps[r] || restFromRuns { for i in group { groupOf[i] = r } }
     let keptGroupOf = groupOf
     let kept = Set(found.lazy.compactMap { $0 }.flatMap(\.entries))
     let pending = batches.indices.filter { keys[$0].map { !kept.contains($0.key) } ?? true }
@@ -489,7 +494,7 @@ public struct CachedReading: Sendable {
       }
     }
     // Taken run by run: the rest merged from them and kept for the nights that follow.
-    if keptRest == nil, let rest, pieces.count == runs.count {
+    if restFromRuns, let rest, pieces.count == runs.count {
       var merged = pieces.removeLast().aggregate
       while pieces.count > 1 { merged.merge(pieces.removeLast().aggregate) }
       if use.notStored == 0 { keep(merged, of: rest, key: key(rest, rest: true)) }

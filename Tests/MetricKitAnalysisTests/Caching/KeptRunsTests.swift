@@ -88,6 +88,47 @@ struct KeptRunsTests {
       }
     }
   }
+
+  /// The night every day of the first run goes, the rest is made anew from the runs' kept merges: one
+  /// of them lacks a day added since it was kept (too few to keep that run again), and the rest kept
+  /// holds that day all the same, so that the next night, which takes the rest, reads it to the sample.
+  /// (The rest once named every batch of its runs while holding only their kept merges: the next
+  /// night lacked the day.)
+  @Test func theRestMadeFromTheRunsHoldsEveryBatchItNames() throws {
+    // The keys, and so the runs, depend on the files' `stat`s: a store is written again until its
+    // last run is open (its last key does not end it) and long enough not to be kept again for a day.
+    for attempt in 1...12 {
+      let done = try withTemporaryDirectory { dir -> Bool in
+        let dump = dir.appendingPathComponent("days")
+        try DailyDumps.write(to: dump, days: 0..<60, payloadsPerDay: 1, layout: .files)
+        let cache = try AggregateCache(directory: dir.appendingPathComponent("cache").path)
+        let (paths, options) = ([InputPath(dump.path)], Support.dailyWithEverySample)
+        func read() throws -> CachedReading {
+          let reading = CachedReading(paths: paths, options: options, threads: 2, cache: cache)
+          #expect(reading.aggregate.cacheEntryJSON() == DumpAggregate(paths: paths, options: options).cacheEntryJSON())
+          return reading
+        }
+        _ = try read()
+        let runs = try read().keptRunEntries
+        guard runs.count >= 3, let last = runs.last, last.count >= 9, last.last?.first != "0" else { return false }
+        // Every day of the first run gone (one batch a day: the runs' days are in order), a day added.
+        for day in 0..<runs[0].count {
+          try FileManager.default.removeItem(at: dump.appendingPathComponent(DailyDumps.folder(day)))
+        }
+        try DailyDumps.write(to: dump, days: 60..<61, payloadsPerDay: 1, layout: .files)
+        let night = try read()
+        #expect(night.use?.keptMerges == runs.count - 1, "\(night.use?.summary ?? "")")
+        // The next night takes the first run and the rest, kept the night before.
+        try DailyDumps.write(to: dump, days: 61..<62, payloadsPerDay: 1, layout: .files)
+        let next = try read()
+        #expect(next.use?.keptMerges == 2 && next.use?.misses == 1, "\(next.use?.summary ?? "")")
+        return true
+      }
+      if done { return }
+      print("attempt \(attempt): the store's last run is closed or short; writing another")
+    }
+    Issue.record("no store of twelve had an open last run of nine batches or more")
+  }
 }
 
 extension String {
